@@ -1,0 +1,105 @@
+#pragma once
+// A hybrid (piecewise-smooth) dynamical system, SPEC 1.1: state x in R^n, time t, named
+// parameters, modes with smooth vector fields, event functions h_j(t, x) that fire on a
+// zero crossing in a stated direction, and at an event a reset map x+ = g(t, x-) and/or a
+// change of mode. A model implements this interface once; the flow, the Poincare maps,
+// shooting and the Lyapunov spectrum all work on it.
+//
+// Jacobians: a model may give them analytically; by default they are derived by central
+// finite differences (see autodiff_system.hpp for exact derivatives by Eigen AutoDiff).
+#include <string>
+#include <vector>
+
+#include "libcont/parameters.hpp"
+#include "libcont/types.hpp"
+
+namespace libcont {
+
+// Sign of the crossing that fires an event: Falling fires when h goes from + to -.
+enum class EventDirection { Falling = -1, Either = 0, Rising = 1 };
+
+// What an event means physically; used for impact statistics (SPEC 1.6) and reports.
+enum class EventKind {
+  Impact,        // hard impact: a velocity jump by a restitution law
+  ContactStart,  // soft contact begins (mode switch, no jump)
+  ContactEnd,    // soft contact ends
+  StickStart,    // sticking begins (chattering sequence ended)
+  StickEnd,      // sticking ends: the contact force would turn tensile
+  ModeSwitch,    // any other switch
+  Terminal       // integration stops here
+};
+
+struct EventSpec {
+  std::string name;
+  EventDirection direction = EventDirection::Falling;
+  EventKind kind = EventKind::ModeSwitch;
+};
+
+// What applying an event did. `kind` may differ from the event's spec: a hard impact
+// whose rebound is too slow to separate becomes StickStart (SPEC 2.1, chattering).
+struct EventOutcome {
+  int next_mode = 0;
+  EventKind kind = EventKind::ModeSwitch;
+  bool terminal = false;
+};
+
+class HybridSystem {
+ public:
+  virtual ~HybridSystem() = default;
+
+  virtual std::string name() const = 0;
+  virtual std::vector<std::string> state_names() const = 0;
+  int dimension() const { return static_cast<int>(state_names().size()); }
+  virtual int mode_count() const { return 1; }
+  virtual std::string mode_name(int mode) const { return "mode " + std::to_string(mode); }
+  // Stiff modes (stiff contact springs) are integrated by BDF, the others by Adams.
+  virtual bool is_stiff(int /*mode*/) const { return false; }
+  // Period of the external forcing, 0 for an autonomous system.
+  virtual double forcing_period() const { return 0.0; }
+
+  const ParameterSet& parameters() const { return parameters_; }
+  // Sets one parameter by name (validated, InputError naming it) and re-derives the model.
+  void set_parameter(std::string_view name, double value);
+  void set_parameter_text(std::string_view name, std::string_view text);
+  // Re-reads the parameters after a change; throws InputError for an inconsistent set.
+  virtual void configure() {}
+
+  // --- smooth dynamics of a mode -------------------------------------------------------
+  virtual void vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const = 0;
+  // D_x f; default: central finite differences.
+  virtual void state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const;
+
+  // --- events ----------------------------------------------------------------------------
+  virtual int event_count(int /*mode*/) const { return 0; }
+  virtual EventSpec event_spec(int mode, int event) const;
+  virtual double event_function(int mode, int event, double t, ConstVectorRef x) const;
+  // D_x h and D_t h; default: central finite differences.
+  virtual void event_gradient(int mode, int event, double t, ConstVectorRef x, VectorRef dh_dx,
+                              double& dh_dt) const;
+  // Applies the event to x (in: x-, out: x+) and tells the new mode. Default: terminal.
+  virtual EventOutcome apply_event(int mode, int event, double t, VectorRef x) const;
+  // D_x g and D_t g of the reset that apply_event performed (outcome as it returned).
+  // Default: identity and zero (a mode switch without a jump).
+  virtual void reset_jacobian(int mode, int event, const EventOutcome& outcome, double t,
+                              ConstVectorRef x_minus, MatrixRef dg_dx, VectorRef dg_dt) const;
+
+  // --- model-level quantities -----------------------------------------------------------
+  // A state and mode to start from when the user gives none.
+  virtual Vector default_initial_state() const { return Vector::Zero(dimension()); }
+  // The mode consistent with a state (e.g. in contact when the gap is negative).
+  virtual int mode_of(double /*t*/, ConstVectorRef /*x*/) const { return 0; }
+  // Kinetic energy of the impacting body (SPEC 1.6, a_e).
+  virtual double kinetic_energy(double /*t*/, ConstVectorRef /*x*/) const { return 0.0; }
+  // Relative normal velocity at the contact of an event (SPEC 1.6, v_r).
+  virtual double relative_velocity(int /*mode*/, int /*event*/, double /*t*/,
+                                   ConstVectorRef /*x*/) const {
+    return 0.0;
+  }
+  // Rate of phase-volume change, trace D_x f, when the model knows it exactly.
+  virtual double divergence(int mode, double t, ConstVectorRef x) const;
+
+ protected:
+  ParameterSet parameters_;
+};
+
+}  // namespace libcont

@@ -1,0 +1,46 @@
+#pragma once
+// Statistics of SPEC 1.6 gathered from the events of a trajectory: impacts per forcing
+// period (a_i), mean change of the body's kinetic energy at impacts per period (a_e:
+// after minus before for hard impacts, exit minus entry for a soft contact) and the
+// relative velocities at impact (v_r).
+#include <vector>
+
+#include "libcont/flow.hpp"
+
+namespace libcont {
+
+struct ImpactStatistics {
+  long impacts = 0;
+  double energy_change = 0.0;  // summed over all impacts / contacts
+  std::vector<double> impact_times;
+  std::vector<double> impact_velocities;  // relative normal velocity just before impact
+  double mean_per_period(double value, double periods) const { return value / periods; }
+};
+
+// An observer that fills ImpactStatistics; chain it with another observer if needed.
+class ImpactRecorder : public FlowObserver {
+ public:
+  explicit ImpactRecorder(const HybridSystem& system, FlowObserver* next = nullptr)
+      : system_(system), next_(next) {}
+  void on_event(const EventRecord& event) override;
+  void on_sample(double t, ConstVectorRef x, int mode) override {
+    if (next_) next_->on_sample(t, x, mode);
+  }
+  const ImpactStatistics& statistics() const { return stats_; }
+  void clear() { stats_ = {}; }
+
+ private:
+  const HybridSystem& system_;
+  FlowObserver* next_;
+  ImpactStatistics stats_;
+  double contact_entry_energy_ = 0.0;
+  bool in_contact_ = false;
+};
+
+// Type z = p/n of a settled motion from its stroboscopic samples x_k = x(t0 + kT): the
+// smallest n <= max_period with |x_{k+n} - x_k| <= tolerance * (1 + |x|) over the last
+// samples; 0 when none fits (not periodic). p is counted by the caller from the impacts.
+int detect_period(const std::vector<Vector>& poincare_samples, int max_period,
+                  double tolerance);
+
+}  // namespace libcont

@@ -1,0 +1,49 @@
+#pragma once
+// Lyapunov spectrum of a nonsmooth system by Mueller's method (SPEC 1.5): Benettin's
+// algorithm (tangent flow of n vectors, QR re-orthonormalisation, average of log stretch
+// factors) with the tangent vectors mapped through the saltation matrix at every event.
+// Also returns the settled motion's type z = p/n and the impact statistics of SPEC 1.6.
+#include <vector>
+
+#include "libcont/flow.hpp"
+#include "libcont/impact_statistics.hpp"
+
+namespace libcont {
+
+struct LyapunovOptions {
+  int transient_periods = 1000;  // forcing periods integrated before averaging
+  int periods = 1000;            // forcing periods averaged over
+  int max_detected_period = 16;  // largest n tried for z = p/n
+  double period_tolerance = 1e-6;
+  // Time unit for autonomous systems (forcing_period() == 0).
+  double autonomous_period = 1.0;
+  FlowOptions flow;  // tangent is switched on for the averaging phase
+};
+
+struct LyapunovResult {
+  Vector exponents;               // descending; -inf where sticking collapsed the tangent
+  double exponent_sum = 0.0;      // average phase-volume contraction rate
+  int p = 0;                      // impacts per n periods of the settled motion
+  int n = 0;                      // period in forcing periods; 0 if not periodic
+  double impacts_per_period = 0;  // a_i
+  double energy_per_period = 0;   // a_e
+  ImpactStatistics impacts;       // of the averaging phase
+  std::vector<Vector> poincare_samples;  // x(t0 + kT) over the averaging phase
+  FlowState final_state;          // last good state
+  FlowReport report;
+  double averaging_time = 0.0;
+  bool ok() const { return report.ok(); }
+};
+
+class LyapunovSpectrum {
+ public:
+  LyapunovSpectrum(const HybridSystem& system, LyapunovOptions options = {});
+  // From x0 at time t0 (t0 is the Poincare section phase).
+  LyapunovResult compute(double t0, ConstVectorRef x0) const;
+
+ private:
+  const HybridSystem& system_;
+  LyapunovOptions options_;
+};
+
+}  // namespace libcont

@@ -1,0 +1,60 @@
+#pragma once
+// Named parameters of a system: numeric values with a validity rule, or named choices
+// (e.g. model = hard | soft). Every change is validated here, once, with a message that
+// names the parameter; systems then read plain doubles.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libcont/input_error.hpp"
+
+namespace libcont {
+
+enum class Constraint {
+  Any,          // any finite number
+  Positive,     // > 0
+  NonNegative,  // >= 0
+  UnitInterval  // in [0, 1]
+};
+
+struct Parameter {
+  std::string name;
+  double value = 0.0;  // for a choice: the index into choices
+  Constraint constraint = Constraint::Any;
+  std::string description;
+  std::vector<std::string> choices;  // non-empty for a named choice
+  bool optional = false;  // may stay unset; the system then derives it
+  bool given = true;      // false for an optional parameter nobody has set
+};
+
+class ParameterSet {
+ public:
+  void add(std::string name, double value, Constraint constraint, std::string description);
+  // A parameter that the system derives unless the user gives it (e.g. cs from r).
+  void add_optional(std::string name, Constraint constraint, std::string description);
+  void add_choice(std::string name, std::vector<std::string> choices, std::string_view initial,
+                  std::string description);
+
+  bool contains(std::string_view name) const;
+  double operator[](std::string_view name) const;  // numeric value (throws if unset)
+  const std::string& choice(std::string_view name) const;
+  bool given(std::string_view name) const;
+
+  void set(std::string_view name, double value);
+  // Parses text: a number for numeric parameters, one of the names for a choice.
+  void set_from_text(std::string_view name, std::string_view text);
+  void unset(std::string_view name);  // optional parameters only
+
+  const std::vector<Parameter>& all() const { return parameters_; }
+  std::string value_text(const Parameter& p) const;
+
+ private:
+  Parameter& find(std::string_view name);
+  const Parameter& find(std::string_view name) const;
+  std::vector<Parameter> parameters_;
+};
+
+// Parses a finite floating-point number; throws InputError naming `item` otherwise.
+double parse_number(std::string_view text, std::string_view item);
+
+}  // namespace libcont

@@ -1,0 +1,20 @@
+#pragma once
+// The saltation (Mueller transition) matrix of SPEC 1.2: how a perturbation of the state
+// just before an event maps to one just after it, including the shift of the event time:
+//   S = D_x g + (f+ - D_x g f- - D_t g) (D_x h)^T / (D_x h . f- + D_t h).
+// Without this matrix, a monodromy matrix of an impacting orbit is wrong.
+#include "libcont/hybrid_system.hpp"
+#include "libcont/types.hpp"
+
+namespace libcont {
+
+Matrix saltation_matrix(ConstMatrixRef dg_dx, ConstVectorRef dg_dt, ConstVectorRef f_plus,
+                        ConstVectorRef f_minus, ConstVectorRef dh_dx, double dh_dt);
+
+// Evaluates every ingredient from the system for an event applied at (t, x_minus) with
+// the given outcome and post-event state x_plus.
+Matrix saltation_matrix(const HybridSystem& system, int mode, int event,
+                        const EventOutcome& outcome, double t, ConstVectorRef x_minus,
+                        ConstVectorRef x_plus);
+
+}  // namespace libcont

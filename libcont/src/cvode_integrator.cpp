@@ -1,0 +1,206 @@
+#include "cvode_integrator.hpp"
+
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+#include <cmath>
+
+namespace libcont::detail {
+
+void SundialsDeleter::operator()(_generic_N_Vector* v) const { N_VDestroy(v); }
+void SundialsDeleter::operator()(_generic_SUNMatrix* m) const { SUNMatDestroy(m); }
+void SundialsDeleter::operator()(_generic_SUNLinearSolver* s) const { SUNLinSolFree(s); }
+void SundialsDeleter::operator()(_generic_SUNNonlinearSolver* s) const {
+  SUNNonlinSolFree(s);
+}
+void SundialsDeleter::operator()(_SUNContext* c) const {
+  SUNContext ctx = c;
+  SUNContext_Free(&ctx);
+}
+void CvodeMemoryDeleter::operator()(void* mem) const { CVodeFree(&mem); }
+
+namespace {
+
+// The callbacks never throw into C: models report trouble through non-finite values,
+// which CVODE treats as a recoverable failure and retries with a smaller step.
+int right_hand_side(double t, N_Vector y, N_Vector ydot, void* data) {
+  auto& c = *static_cast<ModeContext*>(data);
+  const double* in = N_VGetArrayPointer(y);
+  double* out = N_VGetArrayPointer(ydot);
+  Eigen::Map<const Vector> x(in, c.n);
+  Eigen::Map<Vector> dxdt(out, c.n);
+  c.system->vector_field(c.mode, t, x, dxdt);
+  if (!dxdt.allFinite()) return 1;
+  if (c.tangent) {
+    c.system->state_jacobian(c.mode, t, x, c.jacobian);
+    Eigen::Map<const Matrix> phi(in + c.n, c.n, c.n);
+    Eigen::Map<Matrix> dphi(out + c.n, c.n, c.n);
+    dphi.noalias() = c.jacobian * phi;
+  }
+  return 0;
+}
+
+// Newton matrix for BDF: D_x f on every diagonal block. The coupling of the tangent
+// blocks to x (second derivatives of f) is left out; modified Newton converges without
+// it and it vanishes for the piecewise-linear modes of impact oscillators.
+int dense_jacobian(double t, N_Vector y, N_Vector /*fy*/, SUNMatrix jac, void* data,
+                   N_Vector, N_Vector, N_Vector) {
+  auto& c = *static_cast<ModeContext*>(data);
+  Eigen::Map<const Vector> x(N_VGetArrayPointer(y), c.n);
+  c.system->state_jacobian(c.mode, t, x, c.jacobian);
+  const sunindextype size = SUNDenseMatrix_Columns(jac);
+  Eigen::Map<Matrix> j(SUNDenseMatrix_Data(jac), size, size);
+  j.setZero();
+  const int blocks = c.tangent ? c.n + 1 : 1;
+  for (int b = 0; b < blocks; ++b) j.block(b * c.n, b * c.n, c.n, c.n) = c.jacobian;
+  return c.jacobian.allFinite() ? 0 : 1;
+}
+
+int event_functions(double t, N_Vector y, double* gout, void* data) {
+  auto& c = *static_cast<ModeContext*>(data);
+  Eigen::Map<const Vector> x(N_VGetArrayPointer(y), c.n);
+  const int count = c.system->event_count(c.mode);
+  for (int j = 0; j < count; ++j) gout[j] = c.system->event_function(c.mode, j, t, x);
+  return 0;
+}
+
+void keep_message(int /*code*/, const char* module, const char* function, char* msg,
+                  void* data) {
+  *static_cast<std::string*>(data) = std::string(module) + "/" + function + ": " + msg;
+}
+
+}  // namespace
+
+CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& options)
+    : system_(system), options_(options) {
+  const int n = system.dimension();
+  size_ = options.tangent ? n + n * n : n;
+  SUNContext ctx = nullptr;
+  SUNContext_Create(nullptr, &ctx);
+  context_.reset(ctx);
+  y_.reset(N_VNew_Serial(size_, ctx));
+  dense_.reset(N_VNew_Serial(size_, ctx));
+  tolerances_.reset(N_VNew_Serial(size_, ctx));
+  double* tol = N_VGetArrayPointer(tolerances_.get());
+  for (int i = 0; i < size_; ++i)
+    tol[i] = i < n ? options.absolute_tolerance : options.tangent_absolute_tolerance;
+  mode_context_.system = &system;
+  mode_context_.n = n;
+  mode_context_.tangent = options.tangent;
+  mode_context_.jacobian = Matrix::Zero(n, n);
+}
+
+CvodeIntegrator::~CvodeIntegrator() = default;
+
+bool CvodeIntegrator::check(int flag, const char* call) {
+  if (flag >= 0) return true;
+  message_ = std::string(call) + " failed (flag " + std::to_string(flag) + ")" +
+             (message_.empty() ? "" : ": " + message_);
+  return false;
+}
+
+bool CvodeIntegrator::create(Instance& instance, bool stiff, double t, const double* y) {
+  SUNContext ctx = context_.get();
+  instance.memory.reset(CVodeCreate(stiff ? CV_BDF : CV_ADAMS, ctx));
+  void* mem = instance.memory.get();
+  if (!mem) return check(-1, "CVodeCreate");
+  std::copy(y, y + size_, N_VGetArrayPointer(y_.get()));
+  if (!check(CVodeInit(mem, right_hand_side, t, y_.get()), "CVodeInit")) return false;
+  if (!check(CVodeSVtolerances(mem, options_.relative_tolerance, tolerances_.get()),
+             "CVodeSVtolerances"))
+    return false;
+  if (!check(CVodeSetUserData(mem, &mode_context_), "CVodeSetUserData")) return false;
+  if (!check(CVodeSetErrHandlerFn(mem, keep_message, &message_), "CVodeSetErrHandlerFn"))
+    return false;
+  if (!check(CVodeSetNoInactiveRootWarn(mem), "CVodeSetNoInactiveRootWarn")) return false;
+  // CVODE lets the second step grow 10^4-fold by default; after an event that could leap
+  // over a short excursion while the dense output is still of first order.
+  if (!check(CVodeSetEtaMaxFirstStep(mem, 10.0), "CVodeSetEtaMaxFirstStep")) return false;
+  double max_step = options_.max_step;
+  if (max_step <= 0.0 && system_.forcing_period() > 0.0) max_step = system_.forcing_period() / 16;
+  if (max_step > 0.0 && !check(CVodeSetMaxStep(mem, max_step), "CVodeSetMaxStep")) return false;
+  if (stiff) {
+    instance.matrix.reset(SUNDenseMatrix(size_, size_, ctx));
+    instance.linear_solver.reset(SUNLinSol_Dense(y_.get(), instance.matrix.get(), ctx));
+    if (!check(CVodeSetLinearSolver(mem, instance.linear_solver.get(), instance.matrix.get()),
+               "CVodeSetLinearSolver"))
+      return false;
+    if (!check(CVodeSetJacFn(mem, dense_jacobian), "CVodeSetJacFn")) return false;
+  } else {
+    instance.nonlinear_solver.reset(SUNNonlinSol_FixedPoint(y_.get(), 0, ctx));
+    if (!check(CVodeSetNonlinearSolver(mem, instance.nonlinear_solver.get()),
+               "CVodeSetNonlinearSolver"))
+      return false;
+  }
+  return true;
+}
+
+long CvodeIntegrator::current_steps() const {
+  if (!active_) return 0;
+  long steps = 0;
+  CVodeGetNumSteps(active_->memory.get(), &steps);
+  return steps;
+}
+
+bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_step) {
+  message_.clear();
+  steps_before_ += current_steps();
+  const bool stiff = options_.method == IntegratorMethod::BDF ||
+                     (options_.method == IntegratorMethod::Auto && system_.is_stiff(mode));
+  Instance& instance = stiff ? bdf_ : adams_;
+  mode_context_.mode = mode;
+  if (!instance.memory) {
+    if (!create(instance, stiff, t, y)) return false;
+  } else {
+    std::copy(y, y + size_, N_VGetArrayPointer(y_.get()));
+    if (!check(CVodeReInit(instance.memory.get(), t, y_.get()), "CVodeReInit")) return false;
+  }
+  active_ = &instance;
+  void* mem = instance.memory.get();
+  if (!check(CVodeSetInitStep(mem, initial_step), "CVodeSetInitStep")) return false;
+  const int count = system_.event_count(mode);
+  if (!check(CVodeRootInit(mem, count, count > 0 ? event_functions : nullptr), "CVodeRootInit"))
+    return false;
+  instance.roots = count;
+  if (count > 0) {
+    root_directions_.resize(count);
+    for (int j = 0; j < count; ++j)
+      root_directions_[j] = static_cast<int>(system_.event_spec(mode, j).direction);
+    if (!check(CVodeSetRootDirection(mem, root_directions_.data()), "CVodeSetRootDirection"))
+      return false;
+  }
+  return true;
+}
+
+int CvodeIntegrator::step(double t_stop, double& t_reached) {
+  void* mem = active_->memory.get();
+  int flag = CVodeSetStopTime(mem, t_stop);
+  if (!check(flag, "CVodeSetStopTime")) return flag;
+  flag = CVode(mem, t_stop, y_.get(), &t_reached, CV_ONE_STEP);
+  check(flag, "CVode");
+  return flag;
+}
+
+bool CvodeIntegrator::interpolate(double t, double* y_out) {
+  if (!check(CVodeGetDky(active_->memory.get(), t, 0, dense_.get()), "CVodeGetDky"))
+    return false;
+  const double* d = N_VGetArrayPointer(dense_.get());
+  std::copy(d, d + size_, y_out);
+  return true;
+}
+
+const double* CvodeIntegrator::solution() const { return N_VGetArrayPointer(y_.get()); }
+
+const std::vector<int>& CvodeIntegrator::roots_found() {
+  root_info_.assign(static_cast<size_t>(std::max(active_->roots, 1)), 0);
+  roots_.clear();
+  if (active_->roots > 0 && CVodeGetRootInfo(active_->memory.get(), root_info_.data()) >= 0)
+    for (int j = 0; j < active_->roots; ++j)
+      if (root_info_[static_cast<size_t>(j)] != 0) roots_.push_back(j);
+  return roots_;
+}
+
+}  // namespace libcont::detail

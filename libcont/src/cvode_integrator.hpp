@@ -1,0 +1,89 @@
+#pragma once
+// The one place where libcont touches SUNDIALS: RAII ownership of the CVODE handles and a
+// checked wrapper of the calls the flow needs. Two CVODE instances are kept, Adams with
+// fixed-point iteration for non-stiff modes and BDF with a dense Newton solver for stiff
+// ones, so switching modes never reallocates. The integrated vector is the state x,
+// followed (when the tangent flow is on) by Phi column by column.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libcont/flow.hpp"
+
+struct _generic_N_Vector;
+struct _generic_SUNMatrix;
+struct _generic_SUNLinearSolver;
+struct _generic_SUNNonlinearSolver;
+struct _SUNContext;
+
+namespace libcont::detail {
+
+struct SundialsDeleter {
+  void operator()(_generic_N_Vector* v) const;
+  void operator()(_generic_SUNMatrix* m) const;
+  void operator()(_generic_SUNLinearSolver* s) const;
+  void operator()(_generic_SUNNonlinearSolver* s) const;
+  void operator()(_SUNContext* c) const;
+};
+template <class T>
+using SundialsHandle = std::unique_ptr<T, SundialsDeleter>;
+
+struct CvodeMemoryDeleter {
+  void operator()(void* mem) const;
+};
+
+// Right-hand side context handed to CVODE's C callbacks.
+struct ModeContext {
+  const HybridSystem* system = nullptr;
+  int mode = 0;
+  int n = 0;
+  bool tangent = false;
+  Matrix jacobian;  // scratch D_x f, preallocated
+};
+
+class CvodeIntegrator {
+ public:
+  CvodeIntegrator(const HybridSystem& system, const FlowOptions& options);
+  ~CvodeIntegrator();
+
+  // (Re)starts the integration at (t, y) in `mode`: picks Adams or BDF, installs the mode's
+  // event functions with their directions. initial_step = 0 lets CVODE choose the first
+  // step. Throws nothing; returns false with message().
+  bool start(double t, const double* y, int mode, double initial_step = 0.0);
+  // One internal step towards t_stop (never beyond it). Returns the CVODE flag.
+  int step(double t_stop, double& t_reached);
+  // Dense output of the last step at t (within it).
+  bool interpolate(double t, double* y_out);
+  const double* solution() const;
+  // Indices of the events found by the last step that returned a root.
+  const std::vector<int>& roots_found();
+  long total_steps() const { return steps_before_ + current_steps(); }
+  const std::string& message() const { return message_; }
+  int size() const { return size_; }
+
+ private:
+  struct Instance {
+    std::unique_ptr<void, CvodeMemoryDeleter> memory;
+    SundialsHandle<_generic_SUNMatrix> matrix;
+    SundialsHandle<_generic_SUNLinearSolver> linear_solver;
+    SundialsHandle<_generic_SUNNonlinearSolver> nonlinear_solver;
+    int roots = -1;
+  };
+  bool check(int flag, const char* call);
+  bool create(Instance& instance, bool stiff, double t, const double* y);
+  long current_steps() const;
+
+  const HybridSystem& system_;
+  FlowOptions options_;
+  int size_;
+  SundialsHandle<_SUNContext> context_;
+  SundialsHandle<_generic_N_Vector> y_, tolerances_, dense_;
+  Instance adams_, bdf_;
+  Instance* active_ = nullptr;
+  ModeContext mode_context_;
+  std::vector<int> root_directions_, root_info_, roots_;
+  long steps_before_ = 0;
+  std::string message_;
+};
+
+}  // namespace libcont::detail

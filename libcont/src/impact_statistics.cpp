@@ -1,0 +1,59 @@
+#include "libcont/impact_statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace libcont {
+
+void ImpactRecorder::on_event(const EventRecord& e) {
+  switch (e.kind) {
+    case EventKind::Impact:
+    case EventKind::StickStart:
+      // A hard impact (or the last one of a chattering sequence): energy after - before.
+      ++stats_.impacts;
+      stats_.impact_times.push_back(e.t);
+      stats_.impact_velocities.push_back(
+          system_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus));
+      stats_.energy_change +=
+          system_.kinetic_energy(e.t, e.x_plus) - system_.kinetic_energy(e.t, e.x_minus);
+      break;
+    case EventKind::ContactStart:
+      ++stats_.impacts;
+      stats_.impact_times.push_back(e.t);
+      stats_.impact_velocities.push_back(
+          system_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus));
+      contact_entry_energy_ = system_.kinetic_energy(e.t, e.x_minus);
+      in_contact_ = true;
+      break;
+    case EventKind::ContactEnd:
+      // Soft contact: exit minus entry; a contact already open when recording started
+      // has no entry value and is left out.
+      if (in_contact_)
+        stats_.energy_change += system_.kinetic_energy(e.t, e.x_plus) - contact_entry_energy_;
+      in_contact_ = false;
+      break;
+    default: break;
+  }
+  if (next_) next_->on_event(e);
+}
+
+int detect_period(const std::vector<Vector>& samples, int max_period, double tolerance) {
+  const int count = static_cast<int>(samples.size());
+  if (count < 2) return 0;
+  // Tolerance relative to the size of the motion, since amplitudes may be tiny (mm).
+  double scale = 0.0;
+  for (const auto& s : samples) scale = std::max(scale, s.cwiseAbs().maxCoeff());
+  scale = std::max(scale, 1e-300);
+  for (int n = 1; n <= max_period; ++n) {
+    // Compare the last samples over several repetitions of the candidate period.
+    const int pairs = std::min(count - n, std::max(2 * n, max_period));
+    if (pairs < n) break;
+    bool periodic = true;
+    for (int i = count - pairs; i < count && periodic; ++i)
+      periodic = (samples[i] - samples[i - n]).cwiseAbs().maxCoeff() <= tolerance * scale;
+    if (periodic) return n;
+  }
+  return 0;
+}
+
+}  // namespace libcont

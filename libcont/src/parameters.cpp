@@ -1,0 +1,154 @@
+#include "libcont/parameters.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace libcont {
+
+namespace {
+
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+void check(const Parameter& p, double value) {
+  if (!std::isfinite(value))
+    throw InputError("parameter " + quoted(p.name) + ": value must be a finite number");
+  switch (p.constraint) {
+    case Constraint::Any: break;
+    case Constraint::Positive:
+      if (!(value > 0.0))
+        throw InputError("parameter " + quoted(p.name) + " must be positive (got " +
+                         std::to_string(value) + ")");
+      break;
+    case Constraint::NonNegative:
+      if (value < 0.0)
+        throw InputError("parameter " + quoted(p.name) + " must be non-negative (got " +
+                         std::to_string(value) + ")");
+      break;
+    case Constraint::UnitInterval:
+      if (value < 0.0 || value > 1.0)
+        throw InputError("parameter " + quoted(p.name) + " must lie in [0, 1] (got " +
+                         std::to_string(value) + ")");
+      break;
+  }
+}
+
+}  // namespace
+
+double parse_number(std::string_view text, std::string_view item) {
+  // strtod accepts forms from_chars rejects (leading '+'); require the whole text.
+  std::string s(text);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  size_t start = 0;
+  while (start < s.size() && std::isspace(static_cast<unsigned char>(s[start]))) ++start;
+  s = s.substr(start);
+  if (s.empty()) throw InputError(std::string(item) + ": empty value, expected a number");
+  char* end = nullptr;
+  const double value = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size())
+    throw InputError(std::string(item) + ": " + quoted(s) + " is not a number");
+  if (!std::isfinite(value))
+    throw InputError(std::string(item) + ": " + quoted(s) + " is not a finite number");
+  return value;
+}
+
+void ParameterSet::add(std::string name, double value, Constraint constraint,
+                       std::string description) {
+  Parameter p{std::move(name), value, constraint, std::move(description), {}, false, true};
+  check(p, value);
+  parameters_.push_back(std::move(p));
+}
+
+void ParameterSet::add_optional(std::string name, Constraint constraint,
+                                std::string description) {
+  parameters_.push_back(
+      Parameter{std::move(name), 0.0, constraint, std::move(description), {}, true, false});
+}
+
+void ParameterSet::add_choice(std::string name, std::vector<std::string> choices,
+                              std::string_view initial, std::string description) {
+  Parameter p{std::move(name), 0.0, Constraint::Any, std::move(description), std::move(choices),
+              false, true};
+  bool found = false;
+  for (size_t i = 0; i < p.choices.size(); ++i)
+    if (p.choices[i] == initial) {
+      p.value = static_cast<double>(i);
+      found = true;
+    }
+  if (!found) throw InputError("parameter " + quoted(p.name) + ": bad initial choice");
+  parameters_.push_back(std::move(p));
+}
+
+bool ParameterSet::contains(std::string_view name) const {
+  for (const auto& p : parameters_)
+    if (p.name == name) return true;
+  return false;
+}
+
+Parameter& ParameterSet::find(std::string_view name) {
+  for (auto& p : parameters_)
+    if (p.name == name) return p;
+  std::string known;
+  for (const auto& p : parameters_) known += (known.empty() ? "" : ", ") + p.name;
+  throw InputError("unknown parameter " + quoted(name) + " (known: " + known + ")");
+}
+
+const Parameter& ParameterSet::find(std::string_view name) const {
+  return const_cast<ParameterSet*>(this)->find(name);
+}
+
+double ParameterSet::operator[](std::string_view name) const {
+  const Parameter& p = find(name);
+  if (!p.given) throw InputError("parameter " + quoted(name) + " is not set");
+  return p.value;
+}
+
+const std::string& ParameterSet::choice(std::string_view name) const {
+  const Parameter& p = find(name);
+  if (p.choices.empty()) throw InputError("parameter " + quoted(name) + " is not a choice");
+  return p.choices[static_cast<size_t>(p.value)];
+}
+
+bool ParameterSet::given(std::string_view name) const { return find(name).given; }
+
+void ParameterSet::set(std::string_view name, double value) {
+  Parameter& p = find(name);
+  if (!p.choices.empty())
+    throw InputError("parameter " + quoted(name) + " is a choice, not a number");
+  check(p, value);
+  p.value = value;
+  p.given = true;
+}
+
+void ParameterSet::set_from_text(std::string_view name, std::string_view text) {
+  Parameter& p = find(name);
+  if (p.choices.empty()) {
+    set(name, parse_number(text, "parameter " + quoted(name)));
+    return;
+  }
+  for (size_t i = 0; i < p.choices.size(); ++i)
+    if (p.choices[i] == text) {
+      p.value = static_cast<double>(i);
+      return;
+    }
+  std::string known;
+  for (const auto& c : p.choices) known += (known.empty() ? "" : " | ") + c;
+  throw InputError("parameter " + quoted(name) + ": " + quoted(text) + " is not one of " + known);
+}
+
+void ParameterSet::unset(std::string_view name) {
+  Parameter& p = find(name);
+  if (!p.optional) throw InputError("parameter " + quoted(name) + " cannot be unset");
+  p.given = false;
+}
+
+std::string ParameterSet::value_text(const Parameter& p) const {
+  if (!p.choices.empty()) return p.choices[static_cast<size_t>(p.value)];
+  if (!p.given) return "auto";
+  std::ostringstream out;
+  out.precision(12);
+  out << p.value;
+  return out.str();
+}
+
+}  // namespace libcont

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages libcont needs, and only those that are missing.
+# Idempotent and quiet when nothing is missing.
+set -euo pipefail
+packages=(build-essential cmake libsundials-dev libeigen3-dev libspectra-dev
+  libboost-math-dev libboost-dev libboost-iostreams-dev libboost-filesystem-dev
+  libboost-system-dev catch2 gnuplot-nox libgnuplot-iostream-dev libcli11-dev
+  nlohmann-json3-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}"
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,25 @@
+#include "systems/catalogue.hpp"
+
+#include "libcont/input_error.hpp"
+#include "systems/drop.hpp"
+#include "systems/moving_base.hpp"
+
+namespace systems {
+
+const std::vector<CatalogueEntry>& catalogue() {
+  static const std::vector<CatalogueEntry> entries = {
+      {"moving-base", "impacting oscillator on a moving base, hard or soft (SPEC 3.1)"},
+      {"drop", "mass dropped on a base under gravity, hard or soft (SPEC 3.2)"},
+  };
+  return entries;
+}
+
+std::unique_ptr<libcont::HybridSystem> make_system(const std::string& name) {
+  if (name == "moving-base") return std::make_unique<MovingBaseOscillator>();
+  if (name == "drop") return std::make_unique<DropTest>();
+  std::string known;
+  for (const auto& e : catalogue()) known += (known.empty() ? "" : ", ") + e.name;
+  throw libcont::InputError("unknown system '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace systems

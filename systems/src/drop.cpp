@@ -1,0 +1,118 @@
+#include "systems/drop.hpp"
+
+using libcont::ConstVectorRef;
+using libcont::Constraint;
+using libcont::EventDirection;
+using libcont::EventKind;
+using libcont::EventOutcome;
+
+namespace systems {
+
+DropTest::DropTest() {
+  auto& p = parameters_;
+  p.add("m", 1.0, Constraint::Positive, "mass");
+  p.add("g", 9.81, Constraint::Positive, "gravitational acceleration");
+  p.add("H0", 1.0, Constraint::NonNegative, "initial drop height (default initial state)");
+  p.add("r", 0.9, Constraint::UnitInterval, "restitution coefficient");
+  p.add("ks", 20000.0, Constraint::Positive, "contact stiffness (soft model)");
+  p.add_optional("cs", Constraint::NonNegative,
+                 "contact damping (soft model); derived from r by 'relation' unless given");
+  p.add_choice("model", {"hard", "soft"}, "hard", "impact model");
+  p.add_choice("relation", {"exact", "approximate"}, "exact",
+               "energy relation giving cs from r (SPEC 1.7)");
+  p.add("stick_velocity", 1e-9, Constraint::NonNegative,
+        "rebound speed below which the body comes to rest on the base");
+  configure();
+}
+
+void DropTest::configure() {
+  const auto& p = parameters_;
+  m_ = p["m"];
+  g_ = p["g"];
+  h0_ = p["H0"];
+  hard_ = p.choice("model") == "hard";
+  law_ = libcont::NewtonRestitution(p["r"], p["stick_velocity"]);
+  const auto relation = p.choice("relation") == "exact" ? libcont::EnergyRelation::Exact
+                                                        : libcont::EnergyRelation::Approximate;
+  contact_.stiffness = p["ks"];
+  contact_.damping = p.given("cs") ? p["cs"]
+                     : hard_       ? 0.0
+                                   : libcont::contact_damping_for_restitution(
+                                         p["r"], contact_.stiffness, m_, relation);
+}
+
+std::string DropTest::mode_name(int mode) const {
+  if (mode == Flight) return "flight";
+  return hard_ ? "rest" : "contact";
+}
+
+libcont::EventSpec DropTest::event_spec(int mode, int /*event*/) const {
+  if (mode == Flight)
+    return {hard_ ? "impact" : "contact", EventDirection::Falling,
+            hard_ ? EventKind::Impact : EventKind::ContactStart};
+  return {"separation", EventDirection::Rising, EventKind::ContactEnd};
+}
+
+double DropTest::event_function(int /*mode*/, int /*event*/, double /*t*/,
+                                ConstVectorRef x) const {
+  return x[0];
+}
+
+void DropTest::event_gradient(int, int, double, ConstVectorRef, libcont::VectorRef dh_dx,
+                              double& dh_dt) const {
+  dh_dx << 1.0, 0.0;
+  dh_dt = 0.0;
+}
+
+EventOutcome DropTest::apply_event(int mode, int /*event*/, double /*t*/,
+                                   libcont::VectorRef x) const {
+  if (!hard_)
+    return mode == Flight ? EventOutcome{Ground, EventKind::ContactStart, false}
+                          : EventOutcome{Flight, EventKind::ContactEnd, false};
+  // The base holds the body with force m g: a rebound slower than stick_velocity ends
+  // the chattering sequence and the body rests.
+  if (law_.sticks(std::abs(x[1]), m_ * g_)) {
+    x << 0.0, 0.0;
+    return EventOutcome{Ground, EventKind::StickStart, false};
+  }
+  // x+ exactly on the base (a rounding-level correction): the next, possibly tiny, flight
+  // then starts on the right side of the event surface and cannot be stepped over.
+  x[0] = 0.0;
+  x[1] = law_.rebound_velocity(x[1], 0.0);
+  return EventOutcome{Flight, EventKind::Impact, false};
+}
+
+void DropTest::reset_jacobian(int, int, const EventOutcome& outcome, double, ConstVectorRef,
+                              libcont::MatrixRef dg_dx, libcont::VectorRef dg_dt) const {
+  dg_dx.setIdentity();
+  dg_dt.setZero();
+  if (outcome.kind == EventKind::Impact) {  // x+ = 0, v+ = -r v-
+    dg_dx(0, 0) = 0.0;
+    dg_dx(1, 1) = -law_.r;
+  }
+  if (outcome.kind == EventKind::StickStart) dg_dx.setZero();
+}
+
+libcont::Vector DropTest::default_initial_state() const {
+  libcont::Vector x(2);
+  x << h0_, 0.0;
+  return x;
+}
+
+int DropTest::mode_of(double /*t*/, ConstVectorRef x) const {
+  if (x[0] < 0.0 && !hard_) return Ground;
+  if (hard_ && x[0] == 0.0 && x[1] == 0.0) return Ground;
+  return Flight;
+}
+
+double DropTest::kinetic_energy(double, ConstVectorRef x) const { return 0.5 * m_ * x[1] * x[1]; }
+
+double DropTest::relative_velocity(int, int, double, ConstVectorRef x) const { return x[1]; }
+
+double DropTest::mechanical_energy(int mode, ConstVectorRef x) const {
+  double e = 0.5 * m_ * x[1] * x[1] + m_ * g_ * x[0];
+  if (mode == Ground && !hard_) e += 0.5 * contact_.stiffness * x[0] * x[0];
+  return e;
+}
+
+}  // namespace systems
