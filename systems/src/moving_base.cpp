@@ -141,7 +141,13 @@ EventOutcome MovingBaseOscillator::apply_event(int mode, int /*event*/, double t
     return mode == Free ? EventOutcome{Attached, EventKind::ContactStart, false}
                         : EventOutcome{Free, EventKind::ContactEnd, false};
   }
-  if (mode == Attached) return EventOutcome{Free, EventKind::StickEnd, false};
+  if (mode == Attached) {
+    // Leave exactly on the base with its velocity: the gap and its rate are then exactly
+    // zero, so the released body is not mistaken for one that hits the base again.
+    x[0] = base_position(t);
+    x[1] = base_velocity(t);
+    return EventOutcome{Free, EventKind::StickEnd, false};
+  }
   const double vb = base_velocity(t);
   if (law_.sticks(std::abs(x[1] - vb), holding_force(t))) {
     x[0] = base_position(t);
@@ -168,7 +174,7 @@ void MovingBaseOscillator::reset_jacobian(int /*mode*/, int /*event*/,
     dg_dx(1, 1) = -law_.r;
     dg_dt[0] = base_velocity(t);
     dg_dt[1] = (1.0 + law_.r) * base_acceleration(t);
-  } else if (outcome.kind == EventKind::StickStart) {
+  } else if (outcome.kind == EventKind::StickStart || outcome.kind == EventKind::StickEnd) {
     // x+ = (b(t), b'(t)) whatever x-: perturbations are absorbed by the base.
     dg_dx.setZero();
     dg_dt[0] = base_velocity(t);
