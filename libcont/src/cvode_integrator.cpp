@@ -7,6 +7,7 @@
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace libcont::detail {
 
@@ -79,11 +80,14 @@ CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& 
   const int n = system.dimension();
   size_ = options.tangent ? n + n * n : n;
   SUNContext ctx = nullptr;
-  SUNContext_Create(nullptr, &ctx);
+  if (SUNContext_Create(nullptr, &ctx) != 0 || !ctx)
+    throw std::runtime_error("SUNDIALS: SUNContext_Create failed");
   context_.reset(ctx);
   y_.reset(N_VNew_Serial(size_, ctx));
   dense_.reset(N_VNew_Serial(size_, ctx));
   tolerances_.reset(N_VNew_Serial(size_, ctx));
+  if (!y_ || !dense_ || !tolerances_)
+    throw std::runtime_error("SUNDIALS: cannot allocate vectors of size " + std::to_string(size_));
   double* tol = N_VGetArrayPointer(tolerances_.get());
   for (int i = 0; i < size_; ++i)
     tol[i] = i < n ? options.absolute_tolerance : options.tangent_absolute_tolerance;
@@ -124,13 +128,16 @@ bool CvodeIntegrator::create(Instance& instance, bool stiff, double t, const dou
   if (max_step > 0.0 && !check(CVodeSetMaxStep(mem, max_step), "CVodeSetMaxStep")) return false;
   if (stiff) {
     instance.matrix.reset(SUNDenseMatrix(size_, size_, ctx));
+    if (!instance.matrix) return check(-1, "SUNDenseMatrix");
     instance.linear_solver.reset(SUNLinSol_Dense(y_.get(), instance.matrix.get(), ctx));
+    if (!instance.linear_solver) return check(-1, "SUNLinSol_Dense");
     if (!check(CVodeSetLinearSolver(mem, instance.linear_solver.get(), instance.matrix.get()),
                "CVodeSetLinearSolver"))
       return false;
     if (!check(CVodeSetJacFn(mem, dense_jacobian), "CVodeSetJacFn")) return false;
   } else {
     instance.nonlinear_solver.reset(SUNNonlinSol_FixedPoint(y_.get(), 0, ctx));
+    if (!instance.nonlinear_solver) return check(-1, "SUNNonlinSol_FixedPoint");
     if (!check(CVodeSetNonlinearSolver(mem, instance.nonlinear_solver.get()),
                "CVodeSetNonlinearSolver"))
       return false;
@@ -141,7 +148,8 @@ bool CvodeIntegrator::create(Instance& instance, bool stiff, double t, const dou
 long CvodeIntegrator::current_steps() const {
   if (!active_) return 0;
   long steps = 0;
-  CVodeGetNumSteps(active_->memory.get(), &steps);
+  // Cannot fail on a created instance; a failure would leave the count at 0.
+  if (CVodeGetNumSteps(active_->memory.get(), &steps) != CV_SUCCESS) return 0;
   return steps;
 }
 

@@ -93,6 +93,27 @@ struct Flow::Impl {
     return true;
   }
 
+  // d/dt h_j along the current mode's vector field.
+  double crossing_rate(const FlowState& state, int j) {
+    double dh_dt = 0.0;
+    system.event_gradient(state.mode, j, state.t, state.x, dh_dx, dh_dt);
+    system.vector_field(state.mode, state.t, state.x, f_now);
+    return dh_dx.dot(f_now) + dh_dt;
+  }
+
+  // Whether the trajectory passes through event j's surface in the event's direction.
+  // A zero or opposite rate means a tangential touch (numerical noise on a trajectory that
+  // leaves the surface with zero speed, e.g. a body released from sticking): no event.
+  bool moves_through(const FlowState& state, int j) {
+    const double rate = crossing_rate(state, j);
+    switch (system.event_spec(state.mode, j).direction) {
+      case EventDirection::Falling: return rate < 0.0;
+      case EventDirection::Rising: return rate > 0.0;
+      case EventDirection::Either: return rate != 0.0;
+    }
+    return false;
+  }
+
   // Events that are due right at the current instant: the state sits on an event surface
   // (|h| ~ 0) and moves through it in the event's direction. CVODE cannot see a crossing
   // that starts at its initial point, so the flow fires these itself.
@@ -102,16 +123,7 @@ struct Flow::Impl {
       bool fired = false;
       for (int j = 0; j < system.event_count(state.mode) && !fired; ++j) {
         const double h = system.event_function(state.mode, j, state.t, state.x);
-        if (std::abs(h) > surface_tolerance) continue;
-        double dh_dt = 0.0;
-        system.event_gradient(state.mode, j, state.t, state.x, dh_dx, dh_dt);
-        system.vector_field(state.mode, state.t, state.x, f_now);
-        const double rate = dh_dx.dot(f_now) + dh_dt;
-        const auto direction = system.event_spec(state.mode, j).direction;
-        const bool due = (direction == EventDirection::Falling && rate < 0.0) ||
-                         (direction == EventDirection::Rising && rate > 0.0) ||
-                         (direction == EventDirection::Either && rate != 0.0);
-        if (!due) continue;
+        if (std::abs(h) > surface_tolerance || !moves_through(state, j)) continue;
         if (!apply(state, j, observer, report)) return false;
         fired = true;
       }
@@ -177,6 +189,7 @@ struct Flow::Impl {
         if (flag == CV_ROOT_RETURN) {
           const auto& roots = integrator.roots_found();
           if (roots.empty()) continue;
+          if (!moves_through(state, roots.front())) break;  // a touch: restart past it
           if (!apply(state, roots.front(), observer, report)) return report;
           storm = (state.t - last_event_time <= options.storm_time * (1.0 + std::abs(state.t)))
                       ? storm + 1
