@@ -1,0 +1,39 @@
+#pragma once
+// The stroboscopic Poincare map of a T-periodically forced hybrid system (SPEC 1.3):
+// P(x) = x(t0 + T) on the section t = t0 (mod T), its n-th iterate, and the
+// saltation-corrected Jacobian D P^n = Phi(t0 + nT), with the impact signature p (impacts
+// along the n periods).
+#include <memory>
+
+#include "libcont/flow.hpp"
+
+namespace libcont {
+
+struct MapEvaluation {
+  Vector x;         // P^n(x0)
+  Matrix jacobian;  // D P^n(x0), saltation-corrected; empty unless asked for
+  int impacts = 0;  // hard impacts and soft-contact entries along the n periods
+  int mode = 0;     // mode at the end
+  FlowReport report;
+  bool ok() const { return report.status == FlowStatus::Success; }
+};
+
+class StroboscopicMap {
+ public:
+  // phase: t0 of the section. The system must be forced (forcing_period() > 0).
+  StroboscopicMap(const HybridSystem& system, FlowOptions options = {}, double phase = 0.0);
+  ~StroboscopicMap();
+
+  MapEvaluation iterate(ConstVectorRef x, int n, bool with_jacobian = true);
+  double period() const { return period_; }
+  double phase() const { return phase_; }
+  const HybridSystem& system() const { return system_; }
+
+ private:
+  const HybridSystem& system_;
+  double period_;
+  double phase_;
+  std::unique_ptr<Flow> plain_, tangent_;
+};
+
+}  // namespace libcont

@@ -1,0 +1,54 @@
+#include "libcont/poincare_map.hpp"
+
+#include "libcont/impact_statistics.hpp"
+#include "libcont/input_error.hpp"
+
+namespace libcont {
+
+namespace {
+
+// Counts the events that start an impact (hard impact, chattering end, contact entry).
+class ImpactCounter : public FlowObserver {
+ public:
+  void on_event(const EventRecord& e) override {
+    if (e.kind == EventKind::Impact || e.kind == EventKind::StickStart ||
+        e.kind == EventKind::ContactStart)
+      ++count;
+  }
+  int count = 0;
+};
+
+}  // namespace
+
+StroboscopicMap::StroboscopicMap(const HybridSystem& system, FlowOptions options, double phase)
+    : system_(system), period_(system.forcing_period()), phase_(phase) {
+  if (!(period_ > 0.0))
+    throw InputError("system '" + system.name() + "' is not periodically forced: no stroboscopic map");
+  options.tangent = false;
+  plain_ = std::make_unique<Flow>(system, options);
+  options.tangent = true;
+  tangent_ = std::make_unique<Flow>(system, options);
+}
+
+StroboscopicMap::~StroboscopicMap() = default;
+
+MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobian) {
+  Flow& flow = with_jacobian ? *tangent_ : *plain_;
+  FlowState state = flow.initial_state(phase_, x);
+  ImpactCounter counter;
+  MapEvaluation result;
+  for (int k = 1; k <= n && result.report.ok(); ++k) {
+    const FlowReport step = flow.advance(state, phase_ + k * period_, &counter);
+    result.report.status = step.status;
+    result.report.message = step.message;
+    result.report.steps += step.steps;
+    result.report.events += step.events;
+  }
+  result.x = state.x;
+  result.mode = state.mode;
+  result.impacts = counter.count;
+  if (with_jacobian) result.jacobian = state.tangent;
+  return result;
+}
+
+}  // namespace libcont
