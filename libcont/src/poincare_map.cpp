@@ -21,8 +21,8 @@ class ImpactCounter : public FlowObserver {
 }  // namespace
 
 StroboscopicMap::StroboscopicMap(const HybridSystem& system, FlowOptions options, double phase)
-    : system_(system), period_(system.forcing_period()), phase_(phase) {
-  if (!(period_ > 0.0))
+    : system_(system), phase_(phase) {
+  if (!(system.forcing_period() > 0.0))
     throw InputError("system '" + system.name() + "' is not periodically forced: no stroboscopic map");
   options.tangent = false;
   plain_ = std::make_unique<Flow>(system, options);
@@ -37,8 +37,9 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
   FlowState state = flow.initial_state(phase_, x);
   ImpactCounter counter;
   MapEvaluation result;
+  const double period = system_.forcing_period();
   for (int k = 1; k <= n && result.report.ok(); ++k) {
-    const FlowReport step = flow.advance(state, phase_ + k * period_, &counter);
+    const FlowReport step = flow.advance(state, phase_ + k * period, &counter);
     result.report.status = step.status;
     result.report.message = step.message;
     result.report.steps += step.steps;

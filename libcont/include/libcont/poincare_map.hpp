@@ -25,13 +25,13 @@ class StroboscopicMap {
   ~StroboscopicMap();
 
   MapEvaluation iterate(ConstVectorRef x, int n, bool with_jacobian = true);
-  double period() const { return period_; }
+  // Read from the system at every use: continuation may change the forcing frequency.
+  double period() const { return system_.forcing_period(); }
   double phase() const { return phase_; }
   const HybridSystem& system() const { return system_; }
 
  private:
   const HybridSystem& system_;
-  double period_;
   double phase_;
   std::unique_ptr<Flow> plain_, tangent_;
 };

@@ -1,0 +1,51 @@
+#pragma once
+// Periodic orbits of type z = p/n as a zero problem for continuation (SPEC 1.3-1.4):
+// F(x, lambda) = P^n(x; lambda) - x on the stroboscopic section, lambda any named
+// parameter of the system (forcing intensity, frequency eta, ...). dF/dx is the
+// saltation-corrected monodromy minus identity; dF/dlambda is a central difference.
+// Test functions from the Floquet multipliers mu_i of the last evaluation:
+//   period doubling   prod (mu_i + 1)               (a real multiplier through -1)
+//   Neimark-Sacker    prod_{i<j} (mu_i mu_j - 1)     (a complex pair through |mu| = 1)
+//   impact signature  p, the impacts along the orbit (changes where impacts appear)
+#include <string>
+
+#include "libcont/floquet.hpp"
+#include "libcont/poincare_map.hpp"
+#include "libcont/zero_problem.hpp"
+
+namespace libcont {
+
+class PeriodicOrbitProblem : public ZeroProblem {
+ public:
+  enum Test { PeriodDoubling = 0, NeimarkSacker = 1, ImpactSignature = 2 };
+
+  PeriodicOrbitProblem(HybridSystem& system, std::string parameter, int period,
+                       FlowOptions flow = {}, double phase = 0.0);
+
+  int dimension() const override { return system_.dimension(); }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override;
+  std::vector<TestFunction> test_functions() const override;
+  Vector test_values(ConstVectorRef u, double lambda) override;
+  std::string classify(int test, ConstVectorRef u, double lambda) override;
+
+  // Of the last evaluation.
+  const Matrix& monodromy() const { return monodromy_; }
+  int impacts() const { return impacts_; }
+  int period() const { return period_; }
+  const std::string& parameter() const { return parameter_; }
+  const std::string& failure() const { return failure_; }
+
+ private:
+  bool set_lambda(double lambda);
+
+  HybridSystem& system_;
+  std::string parameter_;
+  int period_;
+  StroboscopicMap map_;
+  Matrix monodromy_;
+  int impacts_ = 0;
+  std::string failure_;
+};
+
+}  // namespace libcont

@@ -1,0 +1,86 @@
+#pragma once
+// Pseudo-arclength continuation of a zero problem (SPEC 1.4): tangent predictor,
+// bordered Newton corrector, adaptive step length within limits, turning points passed;
+// natural-parameter continuation as an option. Along the branch it monitors the fold
+// (sign change of the parameter component of the tangent) and the problem's own test
+// functions, and locates each special point by bisection/secant on the step length.
+#include <string>
+#include <vector>
+
+#include "libcont/zero_problem.hpp"
+
+namespace libcont {
+
+struct ContinuationOptions {
+  double lambda_min = -1e300, lambda_max = 1e300;  // the branch stops at these
+  int direction = +1;           // initial direction of lambda (+1 or -1)
+  double initial_step = 1e-2;   // arclength
+  double min_step = 1e-7;
+  double max_step = 0.1;
+  int max_points = 2000;
+  int max_corrector_iterations = 8;
+  // Corrector converged when |F| <= tolerance * (1 + |u|) and the update is as small.
+  double corrector_tolerance = 1e-10;
+  int fast_iterations = 3;      // converged in at most this many: grow the step
+  double step_growth = 1.5;
+  double step_shrink = 0.5;
+  double locate_tolerance = 1e-9;  // bisection stops when the arclength bracket is this small
+  int max_locate_iterations = 60;
+  bool natural = false;         // natural-parameter continuation (no turning points)
+  // Weight of lambda against u in the arclength norm; u of size 1e-3 next to lambda
+  // of size 1 wants a small weight so that the branch is resolved in u too.
+  double parameter_weight = 1.0;
+};
+
+struct BranchPoint {
+  Vector u;
+  double lambda = 0.0;
+  Vector tangent;  // unit tangent (u, lambda) in the weighted norm
+  Vector tests;    // values of the problem's test functions
+  int corrector_iterations = 0;
+};
+
+struct SpecialPoint {
+  std::string type;  // "fold", or the problem's classification
+  int after_point = 0;  // index of the branch point before it
+  Vector u;
+  double lambda = 0.0;
+  Vector tests;
+};
+
+struct ContinuationResult {
+  std::vector<BranchPoint> points;
+  std::vector<SpecialPoint> special_points;
+  bool ok = false;         // ended normally (parameter bound or point budget)
+  std::string stop_reason;
+};
+
+class PseudoArclength {
+ public:
+  PseudoArclength(ZeroProblem& problem, ContinuationOptions options = {});
+  // From a guess u0 at lambda0 (corrected at fixed lambda0 first).
+  ContinuationResult run(ConstVectorRef u0, double lambda0);
+
+ private:
+  // The bordered system's extra row: constraint . ((u, lambda) - from) = value.
+  struct Constraint {
+    Vector row;
+    double value = 0.0;
+  };
+  Constraint arclength_constraint(const BranchPoint& from, double step) const;
+  bool correct(const BranchPoint& from, const Constraint& constraint, Vector prediction,
+               BranchPoint& to);
+  bool correct_along(const BranchPoint& from, double step, BranchPoint& to);
+  bool tangent_at(BranchPoint& point, ConstVectorRef orientation);
+  double weighted_norm(ConstVectorRef y) const;
+  void locate(const BranchPoint& from, double step, const BranchPoint& to, int test,
+              ContinuationResult& result);
+  double test_value(const BranchPoint& p, int test) const;
+
+  ZeroProblem& problem_;
+  ContinuationOptions options_;
+  Vector residual_, dlambda_;
+  Matrix du_;
+};
+
+}  // namespace libcont

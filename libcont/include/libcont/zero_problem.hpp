@@ -1,0 +1,41 @@
+#pragma once
+// A zero problem F(u, lambda) = 0, u in R^m, with one free parameter lambda: what the
+// continuation engine works on (SPEC 1.4). Periodic orbits by shooting are one such
+// problem (periodic_orbit_problem.hpp); any user problem with Jacobians is another.
+#include <string>
+#include <vector>
+
+#include "libcont/types.hpp"
+
+namespace libcont {
+
+// A scalar monitored along a branch. SignChange: a special point where it changes sign
+// (fold, period doubling, ...). ValueChange: where its (integer) value changes (impact
+// signature p).
+struct TestFunction {
+  enum class Kind { SignChange, ValueChange };
+  std::string name;
+  Kind kind = Kind::SignChange;
+};
+
+class ZeroProblem {
+ public:
+  virtual ~ZeroProblem() = default;
+  virtual int dimension() const = 0;
+  // F and its Jacobians at (u, lambda); false when F cannot be evaluated there (the
+  // continuation then shortens its step). The problem keeps what it needs of the last
+  // evaluation for test_values().
+  virtual bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                        Vector& dlambda) = 0;
+  // Test functions beyond the fold (which the engine detects from the tangent).
+  virtual std::vector<TestFunction> test_functions() const { return {}; }
+  // Their values at a converged point (u, lambda), right after evaluate() there.
+  virtual Vector test_values(ConstVectorRef /*u*/, double /*lambda*/) { return Vector(); }
+  // Classifies a located zero of test function i (e.g. a neutral saddle is not a
+  // Neimark-Sacker point); empty string: not a special point after all.
+  virtual std::string classify(int i, ConstVectorRef /*u*/, double /*lambda*/) {
+    return test_functions()[static_cast<size_t>(i)].name;
+  }
+};
+
+}  // namespace libcont

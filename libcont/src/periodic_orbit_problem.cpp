@@ -1,0 +1,90 @@
+#include "libcont/periodic_orbit_problem.hpp"
+
+#include <cmath>
+#include <complex>
+
+#include "libcont/input_error.hpp"
+
+namespace libcont {
+
+PeriodicOrbitProblem::PeriodicOrbitProblem(HybridSystem& system, std::string parameter,
+                                           int period, FlowOptions flow, double phase)
+    : system_(system), parameter_(std::move(parameter)), period_(period),
+      map_(system, flow, phase) {
+  if (period_ < 1) throw InputError("orbit period n must be >= 1");
+  (void)system_.parameters()[parameter_];  // InputError naming an unknown parameter
+}
+
+bool PeriodicOrbitProblem::set_lambda(double lambda) {
+  try {
+    system_.set_parameter(parameter_, lambda);
+    return true;
+  } catch (const InputError& e) {
+    failure_ = e.what();  // e.g. the branch walked out of the parameter's valid range
+    return false;
+  }
+}
+
+bool PeriodicOrbitProblem::evaluate(ConstVectorRef u, double lambda, Vector& residual,
+                                    Matrix& du, Vector& dlambda) {
+  const Eigen::Index n = u.size();
+  // Central difference in lambda, with a step that balances truncation and the flow's
+  // integration error (relative 1e-11).
+  const double h = 1e-6 * (1.0 + std::abs(lambda));
+  Vector forward, backward;
+  for (const double sign : {1.0, -1.0}) {
+    if (!set_lambda(lambda + sign * h)) return false;
+    const MapEvaluation e = map_.iterate(u, period_, false);
+    if (!e.ok()) {
+      failure_ = e.report.message;
+      return false;
+    }
+    (sign > 0 ? forward : backward) = e.x;
+  }
+  if (!set_lambda(lambda)) return false;
+  const MapEvaluation e = map_.iterate(u, period_, true);
+  if (!e.ok()) {
+    failure_ = e.report.message;
+    return false;
+  }
+  residual = e.x - u;
+  du = e.jacobian - Matrix::Identity(n, n);
+  dlambda = (forward - backward) / (2.0 * h);
+  monodromy_ = e.jacobian;
+  impacts_ = e.impacts;
+  return true;
+}
+
+std::vector<TestFunction> PeriodicOrbitProblem::test_functions() const {
+  return {{"period-doubling", TestFunction::Kind::SignChange},
+          {"neimark-sacker", TestFunction::Kind::SignChange},
+          {"impact-signature", TestFunction::Kind::ValueChange}};
+}
+
+Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
+  const FloquetMultipliers f = floquet_multipliers(monodromy_);
+  const auto& mu = f.multipliers;
+  std::complex<double> flip = 1.0, torus = 1.0;
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    flip *= mu[i] + 1.0;
+    for (Eigen::Index j = i + 1; j < mu.size(); ++j) torus *= mu[i] * mu[j] - 1.0;
+  }
+  Vector values(3);
+  values << flip.real(), torus.real(), static_cast<double>(impacts_);
+  return values;
+}
+
+std::string PeriodicOrbitProblem::classify(int test, ConstVectorRef, double) {
+  if (test != NeimarkSacker) return test_functions()[static_cast<size_t>(test)].name;
+  // prod (mu_i mu_j - 1) also vanishes for two real multipliers with product 1 (a
+  // neutral saddle): only a complex pair on the unit circle is a Neimark-Sacker point.
+  const FloquetMultipliers f = floquet_multipliers(monodromy_);
+  for (Eigen::Index i = 0; i < f.multipliers.size(); ++i) {
+    const auto mu = f.multipliers[i];
+    if (std::abs(mu.imag()) > 1e-9 * std::abs(mu) && std::abs(std::abs(mu) - 1.0) < 1e-4)
+      return "neimark-sacker";
+  }
+  return "";
+}
+
+}  // namespace libcont

@@ -1,0 +1,248 @@
+#include "libcont/pseudo_arclength.hpp"
+
+#include <cmath>
+
+#include "libcont/input_error.hpp"
+
+namespace libcont {
+
+namespace {
+
+double sign_of(double v) { return (v > 0.0) - (v < 0.0); }
+
+}  // namespace
+
+PseudoArclength::PseudoArclength(ZeroProblem& problem, ContinuationOptions options)
+    : problem_(problem), options_(std::move(options)) {
+  if (!(options_.min_step > 0.0 && options_.min_step <= options_.initial_step &&
+        options_.initial_step <= options_.max_step))
+    throw InputError("continuation steps must satisfy 0 < min_step <= initial_step <= max_step");
+  if (options_.direction != 1 && options_.direction != -1)
+    throw InputError("continuation direction must be +1 or -1");
+  if (!(options_.lambda_min < options_.lambda_max))
+    throw InputError("continuation bounds must satisfy lambda_min < lambda_max");
+}
+
+double PseudoArclength::weighted_norm(ConstVectorRef y) const {
+  const Eigen::Index m = y.size() - 1;
+  const double w = options_.parameter_weight;
+  return std::sqrt(y.head(m).squaredNorm() + w * w * y[m] * y[m]);
+}
+
+// Test index -1 is the fold: the parameter component of the tangent.
+double PseudoArclength::test_value(const BranchPoint& p, int test) const {
+  return test < 0 ? p.tangent[p.tangent.size() - 1] : p.tests[test];
+}
+
+PseudoArclength::Constraint PseudoArclength::arclength_constraint(const BranchPoint& from,
+                                                                  double step) const {
+  Constraint c;
+  const Eigen::Index m = from.u.size();
+  if (options_.natural) {
+    c.row = Vector::Zero(m + 1);
+    c.row[m] = 1.0;
+    c.value = options_.direction * step;
+  } else {
+    c.row = from.tangent;
+    c.row[m] *= options_.parameter_weight * options_.parameter_weight;
+    c.value = step;
+  }
+  return c;
+}
+
+// Bordered Newton: F(u, lambda) = 0 together with the constraint row.
+bool PseudoArclength::correct(const BranchPoint& from, const Constraint& constraint,
+                              Vector y, BranchPoint& to) {
+  const Eigen::Index m = from.u.size();
+  Vector from_y(m + 1);
+  from_y << from.u, from.lambda;
+  Matrix bordered(m + 1, m + 1);
+  Vector rhs(m + 1);
+  for (int it = 0; it <= options_.max_corrector_iterations; ++it) {
+    if (!problem_.evaluate(y.head(m), y[m], residual_, du_, dlambda_)) return false;
+    const double scale = 1.0 + y.head(m).norm();
+    const double constraint_error = constraint.row.dot(y - from_y) - constraint.value;
+    if (it > 0 && residual_.norm() <= options_.corrector_tolerance * scale &&
+        std::abs(constraint_error) <= options_.corrector_tolerance * (1.0 + std::abs(y[m]))) {
+      to.u = y.head(m);
+      to.lambda = y[m];
+      to.corrector_iterations = it;
+      return true;
+    }
+    if (it == options_.max_corrector_iterations) break;
+    bordered.topLeftCorner(m, m) = du_;
+    bordered.topRightCorner(m, 1) = dlambda_;
+    bordered.bottomRows(1) = constraint.row.transpose();
+    rhs << -residual_, -constraint_error;
+    const Eigen::PartialPivLU<Matrix> lu(bordered);
+    const Vector update = lu.solve(rhs);
+    if (!update.allFinite()) return false;
+    y += update;
+  }
+  return false;
+}
+
+bool PseudoArclength::correct_along(const BranchPoint& from, double step, BranchPoint& to) {
+  const Eigen::Index m = from.u.size();
+  Vector prediction(m + 1);
+  prediction << from.u, from.lambda;
+  if (options_.natural)
+    prediction += (options_.direction * step / from.tangent[m]) * from.tangent;
+  else
+    prediction += step * from.tangent;
+  if (!correct(from, arclength_constraint(from, step), prediction, to)) return false;
+  to.tests = problem_.test_values(to.u, to.lambda);
+  return tangent_at(to, from.tangent);
+}
+
+// Unit tangent from the Jacobian of the last evaluation (at `point`), oriented like
+// `orientation` so that the branch goes on through turning points.
+bool PseudoArclength::tangent_at(BranchPoint& point, ConstVectorRef orientation) {
+  const Eigen::Index m = point.u.size();
+  Matrix bordered(m + 1, m + 1);
+  bordered.topLeftCorner(m, m) = du_;
+  bordered.topRightCorner(m, 1) = dlambda_;
+  bordered.bottomRows(1) = orientation.transpose();
+  Vector rhs = Vector::Zero(m + 1);
+  rhs[m] = 1.0;
+  Vector z = Eigen::PartialPivLU<Matrix>(bordered).solve(rhs);
+  if (!z.allFinite()) return false;
+  z /= weighted_norm(z);
+  if (z.dot(orientation) < 0.0) z = -z;
+  point.tangent = z;
+  return true;
+}
+
+void PseudoArclength::locate(const BranchPoint& from, double step, const BranchPoint& to,
+                             int test, ContinuationResult& result) {
+  const bool value_change =
+      test >= 0 && problem_.test_functions()[static_cast<size_t>(test)].kind ==
+                       TestFunction::Kind::ValueChange;
+  double lo = 0.0, hi = step;
+  double f_lo = test_value(from, test), f_hi = test_value(to, test);
+  BranchPoint best = to;
+  for (int it = 0; it < options_.max_locate_iterations && hi - lo > options_.locate_tolerance;
+       ++it) {
+    // Secant inside the bracket for sign changes (fast near a simple zero), bisection
+    // otherwise and as a safeguard.
+    double sigma = 0.5 * (lo + hi);
+    if (!value_change && f_hi != f_lo) {
+      const double secant = lo - f_lo * (hi - lo) / (f_hi - f_lo);
+      if (secant > lo + 0.05 * (hi - lo) && secant < hi - 0.05 * (hi - lo)) sigma = secant;
+    }
+    BranchPoint mid;
+    if (!correct_along(from, sigma, mid)) break;
+    const double f_mid = test_value(mid, test);
+    const bool same_as_lo = value_change ? f_mid == test_value(from, test)
+                                         : sign_of(f_mid) == sign_of(f_lo);
+    if (same_as_lo) {
+      lo = sigma;
+      f_lo = f_mid;
+    } else {
+      hi = sigma;
+      f_hi = f_mid;
+      best = mid;
+    }
+  }
+  SpecialPoint special;
+  special.type = test < 0 ? "fold" : problem_.classify(test, best.u, best.lambda);
+  if (special.type.empty()) return;
+  special.after_point = static_cast<int>(result.points.size()) - 1;
+  special.u = best.u;
+  special.lambda = best.lambda;
+  special.tests = best.tests;
+  result.special_points.push_back(std::move(special));
+}
+
+ContinuationResult PseudoArclength::run(ConstVectorRef u0, double lambda0) {
+  ContinuationResult result;
+  const Eigen::Index m = problem_.dimension();
+  if (u0.size() != m) throw InputError("initial point has the wrong dimension");
+
+  // The first point: corrected at fixed lambda0, oriented in the requested direction.
+  BranchPoint start;
+  start.u = u0;
+  start.lambda = lambda0;
+  start.tangent = Vector::Zero(m + 1);
+  start.tangent[m] = options_.direction;
+  {
+    const bool natural = options_.natural;
+    options_.natural = true;  // fixed-lambda correction: the constraint lambda = lambda0
+    BranchPoint corrected;
+    Constraint fixed = arclength_constraint(start, 0.0);
+    Vector y(m + 1);
+    y << u0, lambda0;
+    const bool converged = correct(start, fixed, y, corrected);
+    options_.natural = natural;
+    if (!converged) {
+      result.stop_reason = "no convergence at the initial point";
+      return result;
+    }
+    corrected.tests = problem_.test_values(corrected.u, corrected.lambda);
+    if (!tangent_at(corrected, start.tangent)) {
+      result.stop_reason = "singular Jacobian at the initial point";
+      return result;
+    }
+    result.points.push_back(std::move(corrected));
+  }
+
+  const int tests = static_cast<int>(problem_.test_functions().size());
+  double step = options_.initial_step;
+  while (static_cast<int>(result.points.size()) < options_.max_points) {
+    const BranchPoint& from = result.points.back();
+    BranchPoint next;
+    if (!correct_along(from, step, next)) {
+      step *= options_.step_shrink;
+      if (step < options_.min_step) {
+        result.stop_reason = "step size below min_step: the branch cannot be continued at lambda = " +
+                             std::to_string(from.lambda);
+        return result;  // the points found so far are kept
+      }
+      continue;
+    }
+    const bool beyond = next.lambda > options_.lambda_max || next.lambda < options_.lambda_min;
+    if (beyond) {
+      // Land exactly on the bound with a fixed-lambda corrector.
+      const double bound =
+          next.lambda > options_.lambda_max ? options_.lambda_max : options_.lambda_min;
+      Constraint on_bound;
+      on_bound.row = Vector::Zero(m + 1);
+      on_bound.row[m] = 1.0;
+      on_bound.value = bound - from.lambda;
+      Vector prediction(m + 1);
+      const double fraction = (bound - from.lambda) / (next.lambda - from.lambda);
+      prediction << from.u + fraction * (next.u - from.u), bound;
+      BranchPoint last;
+      if (correct(from, on_bound, prediction, last)) {
+        last.tests = problem_.test_values(last.u, last.lambda);
+        if (tangent_at(last, from.tangent)) next = std::move(last);
+      }
+    }
+    // Special points between `from` and `next`.
+    if (!options_.natural && sign_of(test_value(from, -1)) * sign_of(test_value(next, -1)) < 0)
+      locate(from, step, next, -1, result);
+    for (int i = 0; i < tests; ++i) {
+      const auto kind = problem_.test_functions()[static_cast<size_t>(i)].kind;
+      const double a = test_value(from, i), b = test_value(next, i);
+      const bool changed = kind == TestFunction::Kind::ValueChange ? a != b
+                                                                   : sign_of(a) * sign_of(b) < 0;
+      if (changed) locate(from, step, next, i, result);
+    }
+    const int iterations = next.corrector_iterations;
+    result.points.push_back(std::move(next));
+    if (beyond) {
+      result.ok = true;
+      result.stop_reason = "reached the parameter bound";
+      return result;
+    }
+    if (iterations <= options_.fast_iterations)
+      step = std::min(step * options_.step_growth, options_.max_step);
+    else if (iterations > options_.fast_iterations + 2)
+      step = std::max(step * options_.step_shrink, options_.min_step);
+  }
+  result.ok = true;
+  result.stop_reason = "reached max_points";
+  return result;
+}
+
+}  // namespace libcont
