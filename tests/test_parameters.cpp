@@ -1,0 +1,180 @@
+// ParameterSet and the parameter handling of the systems (SPEC 5): every bad value is
+// rejected with libcont::InputError whose message names the parameter, and a rejected
+// value leaves the previous one in place.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "libcont/kelvin_voigt_contact.hpp"
+#include "libcont/parameters.hpp"
+#include "systems/catalogue.hpp"
+#include "systems/drop.hpp"
+#include "systems/moving_base.hpp"
+#include "test_support.hpp"
+
+using Catch::Matchers::Contains;
+using libcont::Constraint;
+using libcont::InputError;
+using libcont::ParameterSet;
+
+namespace {
+
+ParameterSet example_set() {
+  ParameterSet p;
+  p.add("m", 1.0, Constraint::Positive, "mass");
+  p.add("k", 1.0, Constraint::Positive, "stiffness");
+  p.add("c", 0.23, Constraint::NonNegative, "damping");
+  p.add("r", 1.0, Constraint::UnitInterval, "restitution");
+  p.add("eta", 4.0, Constraint::Positive, "frequency");
+  p.add("d", 0.0, Constraint::Any, "offset");
+  p.add_optional("cs", Constraint::NonNegative, "contact damping");
+  p.add_choice("model", {"hard", "soft"}, "hard", "impact model");
+  return p;
+}
+
+// The message of the InputError thrown by f; fails the test when nothing is thrown.
+template <class F>
+std::string input_error_message(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  FAIL("no libcont::InputError thrown");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("ParameterSet rejects unknown names and names them", "[parameters]") {
+  ParameterSet p = example_set();
+  CHECK_THAT(input_error_message([&] { p.set("foo", 1.0); }), Contains("'foo'"));
+  CHECK_THAT(input_error_message([&] { p.set_from_text("foo", "1"); }), Contains("'foo'"));
+  CHECK_THAT(input_error_message([&] { (void)p["foo"]; }), Contains("'foo'"));
+  CHECK_FALSE(p.contains("foo"));
+  CHECK(p.contains("eta"));
+}
+
+TEST_CASE("ParameterSet rejects non-numbers, NaN and infinities", "[parameters]") {
+  ParameterSet p = example_set();
+  for (const char* text : {"abc", "4x", "", " ", "nan", "NaN", "inf", "-inf", "1e999"}) {
+    INFO("text '" << text << "'");
+    CHECK_THAT(input_error_message([&] { p.set_from_text("eta", text); }), Contains("'eta'"));
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  CHECK_THAT(input_error_message([&] { p.set("eta", nan); }), Contains("'eta'"));
+  CHECK_THAT(input_error_message([&] { p.set("d", inf); }), Contains("'d'"));
+  CHECK_THAT(input_error_message([&] { p.set("d", -inf); }), Contains("'d'"));
+  // A rejected value leaves the previous one in place.
+  CHECK(p["eta"] == 4.0);
+  // Well-formed numbers are accepted, surrounding blanks ignored.
+  p.set_from_text("eta", " 7.1 ");
+  CHECK(p["eta"] == 7.1);
+  p.set_from_text("d", "-2.5e-3");
+  CHECK(p["d"] == -2.5e-3);
+}
+
+TEST_CASE("ParameterSet enforces positivity and the unit interval", "[parameters]") {
+  ParameterSet p = example_set();
+  CHECK_THAT(input_error_message([&] { p.set("m", 0.0); }), Contains("'m'"));
+  CHECK_THAT(input_error_message([&] { p.set("m", -1.0); }), Contains("'m'"));
+  CHECK_THAT(input_error_message([&] { p.set("k", 0.0); }), Contains("'k'"));
+  CHECK_THAT(input_error_message([&] { p.set("c", -0.1); }), Contains("'c'"));
+  CHECK_THAT(input_error_message([&] { p.set("r", 1.5); }), Contains("'r'"));
+  CHECK_THAT(input_error_message([&] { p.set("r", -0.1); }), Contains("'r'"));
+  CHECK_THAT(input_error_message([&] { p.set_from_text("r", "1.0000001"); }), Contains("'r'"));
+  CHECK(p["m"] == 1.0);
+  CHECK(p["r"] == 1.0);
+  // The ends of [0, 1] are valid restitution coefficients; c = 0 is valid damping.
+  p.set("r", 0.0);
+  CHECK(p["r"] == 0.0);
+  p.set("r", 1.0);
+  CHECK(p["r"] == 1.0);
+  p.set("c", 0.0);
+  CHECK(p["c"] == 0.0);
+  // Constraint::Any takes any finite number, negative included.
+  p.set("d", -1.0);
+  CHECK(p["d"] == -1.0);
+}
+
+TEST_CASE("ParameterSet choices", "[parameters]") {
+  ParameterSet p = example_set();
+  CHECK(p.choice("model") == "hard");
+  p.set_from_text("model", "soft");
+  CHECK(p.choice("model") == "soft");
+  CHECK_THAT(input_error_message([&] { p.set_from_text("model", "squishy"); }),
+             Contains("'model'"));
+  CHECK(p.choice("model") == "soft");
+  // A choice is not a number and a number is not a choice.
+  CHECK_THAT(input_error_message([&] { p.set("model", 1.0); }), Contains("'model'"));
+  CHECK_THAT(input_error_message([&] { (void)p.choice("eta"); }), Contains("'eta'"));
+  CHECK_THROWS_AS(p.add_choice("relation", {"exact", "approximate"}, "nosuch", "relation"),
+                  InputError);
+}
+
+TEST_CASE("ParameterSet optional parameters", "[parameters]") {
+  ParameterSet p = example_set();
+  CHECK_FALSE(p.given("cs"));
+  CHECK_THAT(input_error_message([&] { (void)p["cs"]; }), Contains("'cs'"));
+  p.set("cs", 9.48);
+  CHECK(p.given("cs"));
+  CHECK(p["cs"] == 9.48);
+  CHECK_THAT(input_error_message([&] { p.set("cs", -1.0); }), Contains("'cs'"));
+  CHECK(p["cs"] == 9.48);
+  p.unset("cs");
+  CHECK_FALSE(p.given("cs"));
+  // Only optional parameters can be unset.
+  CHECK_THAT(input_error_message([&] { p.unset("m"); }), Contains("'m'"));
+  CHECK(p.given("m"));
+}
+
+TEST_CASE("Systems validate parameters and derive the optional contact damping",
+          "[parameters]") {
+  using systems::MovingBaseOscillator;
+  MovingBaseOscillator system;
+  CHECK_THAT(input_error_message([&] { system.set_parameter_text("m", "0"); }),
+             Contains("'m'"));
+  CHECK_THAT(input_error_message([&] { system.set_parameter_text("r", "1.5"); }),
+             Contains("'r'"));
+  CHECK_THAT(input_error_message([&] { system.set_parameter_text("eta", "abc"); }),
+             Contains("'eta'"));
+  CHECK_THAT(input_error_message([&] { system.set_parameter_text("foo", "1"); }),
+             Contains("'foo'"));
+  CHECK(system.parameters()["m"] == 1.0);
+  CHECK(system.parameters()["r"] == 1.0);
+
+  // Soft model: c_s follows from r by the energy relation (SPEC 1.7) unless given.
+  system.set_parameter_text("model", "soft");
+  system.set_parameter_text("r", "0.8");
+  CHECK_FALSE(system.parameters().given("cs"));
+  const double derived = libcont::contact_damping_for_restitution(
+      0.8, 200000.0, 1.0, libcont::EnergyRelation::Exact);
+  CHECK(system.contact_damping() == Approx(derived).epsilon(1e-15));
+  CHECK(derived > 0.0);
+  system.set_parameter_text("relation", "approximate");
+  CHECK(system.contact_damping() ==
+        Approx(libcont::contact_damping_for_restitution(0.8, 200000.0, 1.0,
+                                                        libcont::EnergyRelation::Approximate))
+            .epsilon(1e-15));
+  system.set_parameter_text("cs", "5");
+  CHECK(system.contact_damping() == 5.0);
+
+  // Hard model: no contact damping at all.
+  auto drop = test_support::make_system<systems::DropTest>({{"model", "hard"}});
+  CHECK(drop.contact_damping() == 0.0);
+  auto soft_drop =
+      test_support::make_system<systems::DropTest>({{"model", "soft"}, {"cs", "9.48"}});
+  CHECK(soft_drop.contact_damping() == 9.48);
+}
+
+TEST_CASE("The catalogue names an unknown system", "[parameters]") {
+  CHECK_THAT(input_error_message([] { (void)systems::make_system("nosuch"); }),
+             Contains("nosuch"));
+  for (const auto& entry : systems::catalogue()) {
+    auto system = systems::make_system(entry.name);
+    REQUIRE(system);
+    CHECK(system->name() == entry.name);
+  }
+}
