@@ -1,0 +1,169 @@
+// Lyapunov spectrum of the moving-base oscillator by Mueller's method (SPEC 1.5) and its
+// cross-check against Floquet multipliers (SPEC 1.3), reference/moving_base.md.
+//
+// Exact facts used (r = 1, hard or soft with c_s = 0): every saltation matrix has det 1
+// and the field has divergence -c/m in every mode, so the phase volume contracts at the
+// rate -c/m exactly: the exponent sum is -c/m = -0.23, and the Floquet multipliers of a
+// z = p/n orbit multiply to exp(-c/m n T).
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <functional>
+#include <map>
+#include <string>
+
+#include <Eigen/Eigenvalues>
+
+#include "libcont/lyapunov_spectrum.hpp"
+#include "systems/moving_base.hpp"
+#include "test_support.hpp"
+
+using libcont::LyapunovOptions;
+using libcont::LyapunovResult;
+using libcont::LyapunovSpectrum;
+using libcont::Matrix;
+using libcont::Vector;
+using systems::MovingBaseOscillator;
+using namespace test_support;
+
+namespace {
+
+constexpr double c_over_m = 0.23;
+
+LyapunovResult lyapunov(const MovingBaseOscillator& system, int transient, int periods) {
+  LyapunovOptions options;
+  options.transient_periods = transient;
+  options.periods = periods;
+  return LyapunovSpectrum(system, options).compute(0.0, vec2(0.0, 0.0));
+}
+
+// The long (5000-period) Benettin run at eta = 4, r = 1, computed once per model and shared
+// by the two tests that need it.
+const LyapunovResult& z_half_benettin(const std::string& model) {
+  static std::map<std::string, LyapunovResult> cache;
+  auto it = cache.find(model);
+  if (it == cache.end()) {
+    const auto system = make_system<MovingBaseOscillator>(
+        {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"eta", "4"}});
+    it = cache.emplace(model, lyapunov(system, 200, 5000)).first;
+  }
+  return it->second;
+}
+
+}  // namespace
+
+TEST_CASE("Lyapunov exponent sum equals -c/m (r = 1, hard and soft)", "[lyapunov]") {
+  // 200 transient + 1000 averaged periods at the default FlowOptions, whose documented
+  // promise is an exponent sum within 1e-9 of the exact contraction rate. eta = 4 is the
+  // z = 1/2 window, eta = 7.1 a chaotic one (positive largest exponent).
+  for (const char* model : {"hard", "soft"}) {
+    for (const char* eta : {"4", "7.1"}) {
+      INFO("model " << model << ", eta = " << eta);
+      const auto system = make_system<MovingBaseOscillator>(
+          {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"eta", eta}});
+      const LyapunovResult result = lyapunov(system, 200, 1000);
+      REQUIRE(result.ok());
+      REQUIRE(result.exponents.size() == 2);
+      INFO("exponents " << result.exponents.transpose() << ", sum + c/m = "
+                        << result.exponent_sum + c_over_m);
+      CHECK(std::abs(result.exponent_sum + c_over_m) <= 1e-9);
+      CHECK(result.exponents.sum() == Approx(result.exponent_sum).epsilon(1e-12));
+      CHECK(result.exponents[0] >= result.exponents[1]);
+      CHECK(result.impacts_per_period > 0.0);
+      // r = 1 with c_s = 0: impacts conserve kinetic energy relative to the base, but the
+      // base moves, so a_e need not vanish; it must be finite.
+      CHECK(std::isfinite(result.energy_per_period));
+    }
+  }
+}
+
+TEST_CASE("z = 1/2 orbit at eta = 4: exponents -0.115 over 5000 periods", "[lyapunov]") {
+  // Reference: both exponents -c/(2m) = -0.115 within 1e-3 from Benettin over >= 5000
+  // periods (the average converges like 1/t; the source's split pairs are short averages).
+  for (const char* model : {"hard", "soft"}) {
+    INFO("model " << model);
+    const LyapunovResult& result = z_half_benettin(model);
+    REQUIRE(result.ok());
+    INFO("exponents " << result.exponents.transpose());
+    CHECK(std::abs(result.exponents[0] + 0.115) <= 1e-3);
+    CHECK(std::abs(result.exponents[1] + 0.115) <= 1e-3);
+    CHECK(result.p == 1);
+    CHECK(result.n == 2);
+    // One impact (or contact) every two periods.
+    CHECK(result.impacts_per_period == Approx(0.5).epsilon(1e-3));
+  }
+}
+
+TEST_CASE("Floquet cross-check of the z = 1/2 orbit at eta = 4", "[lyapunov]") {
+  for (const char* model : {"hard", "soft"}) {
+    INFO("model " << model);
+    const auto system = make_system<MovingBaseOscillator>(
+        {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"eta", "4"}});
+    const double period = system.forcing_period();
+    const LyapunovResult& benettin = z_half_benettin(model);
+    REQUIRE(benettin.ok());
+    REQUIRE(benettin.n == 2);
+
+    // The settled orbit at the Poincare section t0 = 0 (the forcing is T-periodic; the
+    // Benettin run ended on a section). That run ended at t ~ 8000, where CVODE locates
+    // impacts only to ~100 eps t ~ 2e-10 s, so its last state is off the orbit by ~1e-12
+    // m; 40 more maps P^2 from t0 = 0 (each contracting by exp(-0.23 T) = 0.70) settle it
+    // to the integration error of the map at the default tolerances (rtol 1e-11, atol
+    // 1e-13), measured 9e-12 m (hard) and 5e-11 m (soft, BDF in the contact): 1e-7 a.
+    Vector x = benettin.final_state.x;
+    for (int i = 0; i < 40; ++i) x = flow_map(system, FlowOptions{}, 0.0, x, 2 * period, false).x;
+    const MapResult orbit = flow_map(system, FlowOptions{}, 0.0, x, 2 * period, true);
+    REQUIRE(orbit.report.ok());
+    INFO("|P^2(x) - x| = " << (orbit.x - x).norm());
+    CHECK((orbit.x - x).norm() <= 1e-7 * 0.0025);
+    CHECK(orbit.events.events.size() >= 1);
+
+    const Eigen::EigenSolver<Matrix> solver(orbit.jacobian);
+    const auto multipliers = solver.eigenvalues();
+    Vector floquet_exponents(2);
+    for (int i = 0; i < 2; ++i)
+      floquet_exponents[i] = std::log(std::abs(multipliers[i])) / (2 * period);
+    std::sort(floquet_exponents.begin(), floquet_exponents.end(), std::greater<double>());
+    INFO("multipliers " << multipliers.transpose() << ", Floquet exponents "
+                        << floquet_exponents.transpose() << ", Benettin "
+                        << benettin.exponents.transpose());
+    // Stable orbit: both multipliers inside the unit circle.
+    CHECK(std::abs(multipliers[0]) < 1.0);
+    CHECK(std::abs(multipliers[1]) < 1.0);
+    // The two independent computations agree (Benettin converges like 1/t: 1e-3).
+    CHECK(std::abs(floquet_exponents[0] - benettin.exponents[0]) <= 1e-3);
+    CHECK(std::abs(floquet_exponents[1] - benettin.exponents[1]) <= 1e-3);
+    // Product of the multipliers = exp(-c/m * 2T): Liouville plus det S = 1 at every event.
+    const std::complex<double> product = multipliers[0] * multipliers[1];
+    const double expected = std::exp(-c_over_m * 2 * period);
+    CHECK(std::abs(product - expected) <= 1e-8 * expected);
+    CHECK(std::abs(orbit.jacobian.determinant() - expected) <= 1e-8 * expected);
+    // A complex pair has equal moduli: then both exponents are -c/(2m) (reference: 1e-9
+    // from Floquet).
+    if (std::abs(multipliers[0].imag()) > 0.0) {
+      CHECK(std::abs(floquet_exponents[0] + c_over_m / 2) <= 1e-9);
+      CHECK(std::abs(floquet_exponents[1] + c_over_m / 2) <= 1e-9);
+    }
+  }
+}
+
+TEST_CASE("With d = 0 the motion scales with the base amplitude a", "[lyapunov]") {
+  // x -> lambda x, a -> lambda a maps solutions to solutions (the gap and every force are
+  // linear in both), so z and the exponents do not depend on a and x_r is proportional
+  // to a (reference/moving_base.md). Tolerances: the integrator's absolute tolerances do
+  // not scale with a, so the two runs differ at the integration-error level.
+  const auto small = make_system<MovingBaseOscillator>({{"a", "0.0025"}, {"eta", "4"}});
+  const auto large = make_system<MovingBaseOscillator>({{"a", "0.01"}, {"eta", "4"}});
+  const LyapunovResult r_small = lyapunov(small, 200, 200);
+  const LyapunovResult r_large = lyapunov(large, 200, 200);
+  REQUIRE(r_small.ok());
+  REQUIRE(r_large.ok());
+  CHECK(r_small.n == r_large.n);
+  CHECK(r_small.p == r_large.p);
+  CHECK((r_small.exponents - r_large.exponents).norm() <= 1e-6);
+  REQUIRE(r_small.poincare_samples.size() == r_large.poincare_samples.size());
+  const Vector& last_small = r_small.poincare_samples.back();
+  const Vector& last_large = r_large.poincare_samples.back();
+  CHECK((last_large - 4.0 * last_small).norm() <= 1e-6 * last_large.norm());
+}
