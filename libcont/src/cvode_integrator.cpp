@@ -1,5 +1,7 @@
 #include "cvode_integrator.hpp"
 
+#include "libcont/input_error.hpp"
+
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
@@ -60,11 +62,19 @@ int dense_jacobian(double t, N_Vector y, N_Vector /*fy*/, SUNMatrix jac, void* d
   return c.jacobian.allFinite() ? 0 : 1;
 }
 
-int event_functions(double t, N_Vector y, double* gout, void* data) {
+int root_functions(double t, N_Vector y, double* gout, void* data) {
   auto& c = *static_cast<ModeContext*>(data);
   Eigen::Map<const Vector> x(N_VGetArrayPointer(y), c.n);
-  const int count = c.system->event_count(c.mode);
-  for (int j = 0; j < count; ++j) gout[j] = c.system->event_function(c.mode, j, t, x);
+  for (int j = 0; j < c.events; ++j) gout[j] = c.system->event_function(c.mode, j, t, x);
+  double* out = gout + c.events;
+  if (!c.extremum_coordinates.empty() || !c.gap_events.empty())
+    c.system->vector_field(c.mode, t, x, c.field);
+  for (const int i : c.extremum_coordinates) *out++ = c.field[i];
+  for (const int j : c.gap_events) {
+    double dh_dt = 0.0;
+    c.system->event_gradient(c.mode, j, t, x, c.gradient, dh_dt);
+    *out++ = c.gradient.dot(c.field) + dh_dt;  // dh/dt along the flow
+  }
   return 0;
 }
 
@@ -95,6 +105,12 @@ CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& 
   mode_context_.n = n;
   mode_context_.tangent = options.tangent;
   mode_context_.jacobian = Matrix::Zero(n, n);
+  mode_context_.field = Vector::Zero(n);
+  mode_context_.gradient = Vector::Zero(n);
+  mode_context_.extremum_coordinates = options.extremum_coordinates;
+  for (const int i : options.extremum_coordinates)
+    if (i < 0 || i >= n)
+      throw InputError("extremum coordinate " + std::to_string(i) + " out of range");
 }
 
 CvodeIntegrator::~CvodeIntegrator() = default;
@@ -123,6 +139,10 @@ bool CvodeIntegrator::create(Instance& instance, bool stiff, double t, const dou
   // CVODE lets the second step grow 10^4-fold by default; after an event that could leap
   // over a short excursion while the dense output is still of first order.
   if (!check(CVodeSetEtaMaxFirstStep(mem, 10.0), "CVodeSetEtaMaxFirstStep")) return false;
+  // The first step after an event is a guess (flow.cpp); entering a stiff contact it can
+  // be orders of magnitude too long, and CVODE's default of 7 error-test failures would
+  // give up before the step has shrunk enough.
+  if (!check(CVodeSetMaxErrTestFails(mem, 40), "CVodeSetMaxErrTestFails")) return false;
   double max_step = options_.max_step;
   if (max_step <= 0.0 && system_.forcing_period() > 0.0) max_step = system_.forcing_period() / 16;
   if (max_step > 0.0 && !check(CVodeSetMaxStep(mem, max_step), "CVodeSetMaxStep")) return false;
@@ -169,14 +189,27 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
   active_ = &instance;
   void* mem = instance.memory.get();
   if (!check(CVodeSetInitStep(mem, initial_step), "CVodeSetInitStep")) return false;
-  const int count = system_.event_count(mode);
-  if (!check(CVodeRootInit(mem, count, count > 0 ? event_functions : nullptr), "CVodeRootInit"))
+  const int events = system_.event_count(mode);
+  mode_context_.events = events;
+  mode_context_.gap_events.clear();
+  if (options_.gap_minima)
+    for (int j = 0; j < events; ++j) {
+      const EventKind kind = system_.event_spec(mode, j).kind;
+      if (kind == EventKind::Impact || kind == EventKind::ContactStart)
+        mode_context_.gap_events.push_back(j);
+    }
+  const int count = events + static_cast<int>(mode_context_.extremum_coordinates.size() +
+                                              mode_context_.gap_events.size());
+  if (!check(CVodeRootInit(mem, count, count > 0 ? root_functions : nullptr), "CVodeRootInit"))
     return false;
   instance.roots = count;
   if (count > 0) {
-    root_directions_.resize(count);
-    for (int j = 0; j < count; ++j)
+    root_directions_.assign(static_cast<size_t>(count), 0);  // extrema: either direction
+    for (int j = 0; j < events; ++j)
       root_directions_[j] = static_cast<int>(system_.event_spec(mode, j).direction);
+    // A gap minimum is where dh/dt rises through zero.
+    for (int g = count - static_cast<int>(mode_context_.gap_events.size()); g < count; ++g)
+      root_directions_[g] = 1;
     if (!check(CVodeSetRootDirection(mem, root_directions_.data()), "CVodeSetRootDirection"))
       return false;
   }
@@ -202,12 +235,23 @@ bool CvodeIntegrator::interpolate(double t, double* y_out) {
 
 const double* CvodeIntegrator::solution() const { return N_VGetArrayPointer(y_.get()); }
 
-const std::vector<int>& CvodeIntegrator::roots_found() {
+const std::vector<Root>& CvodeIntegrator::roots_found() {
   root_info_.assign(static_cast<size_t>(std::max(active_->roots, 1)), 0);
   roots_.clear();
-  if (active_->roots > 0 && CVodeGetRootInfo(active_->memory.get(), root_info_.data()) >= 0)
-    for (int j = 0; j < active_->roots; ++j)
-      if (root_info_[static_cast<size_t>(j)] != 0) roots_.push_back(j);
+  if (active_->roots <= 0 || CVodeGetRootInfo(active_->memory.get(), root_info_.data()) < 0)
+    return roots_;
+  const auto& c = mode_context_;
+  const int extrema = static_cast<int>(c.extremum_coordinates.size());
+  for (int j = 0; j < active_->roots; ++j) {
+    if (root_info_[static_cast<size_t>(j)] == 0) continue;
+    if (j < c.events)
+      roots_.push_back({Root::Kind::Event, j});
+    else if (j < c.events + extrema)
+      roots_.push_back({Root::Kind::Extremum, c.extremum_coordinates[static_cast<size_t>(j - c.events)]});
+    else
+      roots_.push_back({Root::Kind::GapMinimum,
+                        c.gap_events[static_cast<size_t>(j - c.events - extrema)]});
+  }
   return roots_;
 }
 

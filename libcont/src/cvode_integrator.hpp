@@ -39,6 +39,17 @@ struct ModeContext {
   int n = 0;
   bool tangent = false;
   Matrix jacobian;  // scratch D_x f, preallocated
+  // Root functions after the mode's events: extrema of coordinates, then minima of gaps.
+  int events = 0;
+  std::vector<int> extremum_coordinates;
+  std::vector<int> gap_events;  // events of this mode whose function is a gap
+  Vector field, gradient;       // scratch, preallocated
+};
+
+// What a root found by CVODE stands for.
+struct Root {
+  enum class Kind { Event, Extremum, GapMinimum } kind;
+  int index;  // event index, or coordinate, or the gap's event index
 };
 
 class CvodeIntegrator {
@@ -55,8 +66,8 @@ class CvodeIntegrator {
   // Dense output of the last step at t (within it).
   bool interpolate(double t, double* y_out);
   const double* solution() const;
-  // Indices of the events found by the last step that returned a root.
-  const std::vector<int>& roots_found();
+  // The roots found by the last step that returned CV_ROOT_RETURN, events first.
+  const std::vector<Root>& roots_found();
   long total_steps() const { return steps_before_ + current_steps(); }
   const std::string& message() const { return message_; }
   int size() const { return size_; }
@@ -81,7 +92,8 @@ class CvodeIntegrator {
   Instance adams_, bdf_;
   Instance* active_ = nullptr;
   ModeContext mode_context_;
-  std::vector<int> root_directions_, root_info_, roots_;
+  std::vector<int> root_directions_, root_info_;
+  std::vector<Root> roots_;
   long steps_before_ = 0;
   std::string message_;
 };

@@ -187,10 +187,24 @@ struct Flow::Impl {
                       std::to_string(report.steps) + " steps without reaching t = " +
                           std::to_string(t_end));
         if (flag == CV_ROOT_RETURN) {
-          const auto& roots = integrator.roots_found();
-          if (roots.empty()) continue;
-          if (!moves_through(state, roots.front())) break;  // a touch: restart past it
-          if (!apply(state, roots.front(), observer, report)) return report;
+          // Monitors are reported and integration goes on; an event (listed first) is
+          // applied and the integrator restarted.
+          int event = -1;
+          for (const detail::Root& root : integrator.roots_found()) {
+            if (root.kind == detail::Root::Kind::Event) {
+              if (event < 0) event = root.index;
+            } else if (observer && root.kind == detail::Root::Kind::Extremum) {
+              observer->on_extremum(root.index, state.t, state.x, state.mode);
+            } else if (observer) {
+              observer->on_gap_minimum(
+                  root.index, state.t,
+                  system.event_function(state.mode, root.index, state.t, state.x), state.x,
+                  state.mode);
+            }
+          }
+          if (event < 0) continue;
+          if (!moves_through(state, event)) break;  // a touch: restart past it
+          if (!apply(state, event, observer, report)) return report;
           storm = (state.t - last_event_time <= options.storm_time * (1.0 + std::abs(state.t)))
                       ? storm + 1
                       : 0;

@@ -51,7 +51,7 @@ bool PeriodicOrbitProblem::evaluate(ConstVectorRef u, double lambda, Vector& res
   du = e.jacobian - Matrix::Identity(n, n);
   dlambda = (forward - backward) / (2.0 * h);
   monodromy_ = e.jacobian;
-  impacts_ = e.impacts;
+  measures_ = e.measures;
   return true;
 }
 
@@ -70,12 +70,26 @@ Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
     for (Eigen::Index j = i + 1; j < mu.size(); ++j) torus *= mu[i] * mu[j] - 1.0;
   }
   Vector values(3);
-  values << flip.real(), torus.real(), static_cast<double>(impacts_);
+  values << flip.real(), torus.real(), static_cast<double>(measures_.impacts);
   return values;
 }
 
-std::string PeriodicOrbitProblem::classify(int test, ConstVectorRef, double) {
-  if (test != NeimarkSacker) return test_functions()[static_cast<size_t>(test)].name;
+std::string PeriodicOrbitProblem::classify(int test, ConstVectorRef u, double lambda) {
+  if (test == PeriodDoubling) return "period-doubling";
+  if (test == ImpactSignature) {
+    Vector residual, dlambda;
+    Matrix du;
+    if (!evaluate(u, lambda, residual, du, dlambda)) return "impact-signature";
+    // Scales: the orbit's extent and its speed across it over one forcing period.
+    double extent = 0.0;
+    for (size_t k = 0; k < measures_.coordinates.size(); ++k)
+      extent = std::max(extent, measures_.maximum[static_cast<Eigen::Index>(k)] -
+                                    measures_.minimum[static_cast<Eigen::Index>(k)]);
+    const double speed = extent / system_.forcing_period();
+    const bool slow_impact = measures_.slowest_impact <= grazing_tolerance * speed;
+    const bool touching = std::abs(measures_.minimum_gap) <= grazing_tolerance * extent;
+    return slow_impact || touching ? "grazing" : "impact-signature";
+  }
   // prod (mu_i mu_j - 1) also vanishes for two real multipliers with product 1 (a
   // neutral saddle): only a complex pair on the unit circle is a Neimark-Sacker point.
   const FloquetMultipliers f = floquet_multipliers(monodromy_);

@@ -1,29 +1,15 @@
 #include "libcont/poincare_map.hpp"
 
-#include "libcont/impact_statistics.hpp"
 #include "libcont/input_error.hpp"
 
 namespace libcont {
-
-namespace {
-
-// Counts the events that start an impact (hard impact, chattering end, contact entry).
-class ImpactCounter : public FlowObserver {
- public:
-  void on_event(const EventRecord& e) override {
-    if (e.kind == EventKind::Impact || e.kind == EventKind::StickStart ||
-        e.kind == EventKind::ContactStart)
-      ++count;
-  }
-  int count = 0;
-};
-
-}  // namespace
 
 StroboscopicMap::StroboscopicMap(const HybridSystem& system, FlowOptions options, double phase)
     : system_(system), phase_(phase) {
   if (!(system.forcing_period() > 0.0))
     throw InputError("system '" + system.name() + "' is not periodically forced: no stroboscopic map");
+  options.extremum_coordinates = system.displacement_coordinates();
+  options.gap_minima = true;
   options.tangent = false;
   plain_ = std::make_unique<Flow>(system, options);
   options.tangent = true;
@@ -35,11 +21,12 @@ StroboscopicMap::~StroboscopicMap() = default;
 MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobian) {
   Flow& flow = with_jacobian ? *tangent_ : *plain_;
   FlowState state = flow.initial_state(phase_, x);
-  ImpactCounter counter;
+  OrbitMeasurer measurer(system_, system_.displacement_coordinates());
+  measurer.start(x);
   MapEvaluation result;
   const double period = system_.forcing_period();
   for (int k = 1; k <= n && result.report.ok(); ++k) {
-    const FlowReport step = flow.advance(state, phase_ + k * period, &counter);
+    const FlowReport step = flow.advance(state, phase_ + k * period, &measurer);
     result.report.status = step.status;
     result.report.message = step.message;
     result.report.steps += step.steps;
@@ -47,7 +34,8 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
   }
   result.x = state.x;
   result.mode = state.mode;
-  result.impacts = counter.count;
+  result.measures = measurer.measures();
+  result.impacts = result.measures.impacts;
   if (with_jacobian) result.jacobian = state.tangent;
   return result;
 }

@@ -29,6 +29,24 @@ double PseudoArclength::weighted_norm(ConstVectorRef y) const {
   return std::sqrt(y.head(m).squaredNorm() + w * w * y[m] * y[m]);
 }
 
+double PseudoArclength::weighted_dot(ConstVectorRef a, ConstVectorRef b) const {
+  const Eigen::Index m = a.size() - 1;
+  const double w = options_.parameter_weight;
+  return a.head(m).dot(b.head(m)) + w * w * a[m] * b[m];
+}
+
+bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchPoint& to,
+                                          double step) const {
+  const Eigen::Index m = from.u.size();
+  Vector difference(m + 1);
+  difference << to.u - from.u, to.lambda - from.lambda;
+  const double distance = weighted_norm(difference);
+  const double turn = weighted_dot(from.tangent, to.tangent);  // both unit vectors
+  const double min_cosine = std::cos(options_.max_turn_degrees * 3.14159265358979323846 / 180.0);
+  const double reach = options_.natural ? std::abs(step / from.tangent[m]) : step;
+  return distance <= options_.max_distance_factor * reach && turn >= min_cosine;
+}
+
 // Test index -1 is the fold: the parameter component of the tangent.
 double PseudoArclength::test_value(const BranchPoint& p, int test) const {
   return test < 0 ? p.tangent[p.tangent.size() - 1] : p.tests[test];
@@ -191,13 +209,16 @@ ContinuationResult PseudoArclength::run(ConstVectorRef u0, double lambda0) {
   while (static_cast<int>(result.points.size()) < options_.max_points) {
     const BranchPoint& from = result.points.back();
     BranchPoint next;
-    if (!correct_along(from, step, next)) {
-      step *= options_.step_shrink;
-      if (step < options_.min_step) {
+    const bool at_min_step = step <= options_.min_step * (1.0 + 1e-12);
+    bool corrected = correct_along(from, step, next);
+    if (corrected && !at_min_step && !plausible_successor(from, next, step)) corrected = false;
+    if (!corrected) {
+      if (at_min_step) {
         result.stop_reason = "step size below min_step: the branch cannot be continued at lambda = " +
                              std::to_string(from.lambda);
         return result;  // the points found so far are kept
       }
+      step = std::max(step * options_.step_shrink, options_.min_step);
       continue;
     }
     const bool beyond = next.lambda > options_.lambda_max || next.lambda < options_.lambda_min;

@@ -3,6 +3,7 @@
 #include "libcont/input_error.hpp"
 #include "systems/drop.hpp"
 #include "systems/moving_base.hpp"
+#include "systems/two_body.hpp"
 
 namespace systems {
 
@@ -10,6 +11,7 @@ const std::vector<CatalogueEntry>& catalogue() {
   static const std::vector<CatalogueEntry> entries = {
       {"moving-base", "impacting oscillator on a moving base, hard or soft (SPEC 3.1)"},
       {"drop", "mass dropped on a base under gravity, hard or soft (SPEC 3.2)"},
+      {"two-body", "two-body vibro-impact system, Newton or Hertz contact (SPEC 3.6)"},
   };
   return entries;
 }
@@ -17,6 +19,7 @@ const std::vector<CatalogueEntry>& catalogue() {
 std::unique_ptr<libcont::HybridSystem> make_system(const std::string& name) {
   if (name == "moving-base") return std::make_unique<MovingBaseOscillator>();
   if (name == "drop") return std::make_unique<DropTest>();
+  if (name == "two-body") return std::make_unique<TwoBodySystem>();
   std::string known;
   for (const auto& e : catalogue()) known += (known.empty() ? "" : ", ") + e.name;
   throw libcont::InputError("unknown system '" + name + "' (known: " + known + ")");

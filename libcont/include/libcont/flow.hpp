@@ -7,6 +7,7 @@
 // progress in time is reported, never looped on.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "libcont/hybrid_system.hpp"
 #include "libcont/types.hpp"
@@ -30,6 +31,11 @@ struct FlowOptions {
   // more than storm_event_count of them in a row is an event storm.
   double storm_time = 1e-13;
   int storm_event_count = 1000;
+  // Monitors: located by the same root finding as events but reported to the observer
+  // without stopping or restarting the integration.
+  std::vector<int> extremum_coordinates;  // local extrema of these x_i (where dx_i/dt = 0)
+  bool gap_minima = false;  // local minima of the gap functions (events of kind Impact or
+                            // ContactStart), the test function of grazing
 };
 
 // The state of a hybrid trajectory at one instant.
@@ -56,6 +62,10 @@ class FlowObserver {
   virtual ~FlowObserver() = default;
   virtual void on_event(const EventRecord& /*event*/) {}
   virtual void on_sample(double /*t*/, ConstVectorRef /*x*/, int /*mode*/) {}
+  // Monitors (FlowOptions::extremum_coordinates, gap_minima).
+  virtual void on_extremum(int /*coordinate*/, double /*t*/, ConstVectorRef /*x*/, int /*mode*/) {}
+  virtual void on_gap_minimum(int /*event*/, double /*t*/, double /*gap*/, ConstVectorRef /*x*/,
+                              int /*mode*/) {}
 };
 
 struct SampleGrid {

@@ -88,6 +88,8 @@ class HybridSystem {
   virtual Vector default_initial_state() const { return Vector::Zero(dimension()); }
   // The mode consistent with a state (e.g. in contact when the gap is negative).
   virtual int mode_of(double /*t*/, ConstVectorRef /*x*/) const { return 0; }
+  // Indices of the displacement coordinates (amplitudes of loading curves).
+  virtual std::vector<int> displacement_coordinates() const { return {0}; }
   // Kinetic energy of the impacting body (SPEC 1.6, a_e).
   virtual double kinetic_energy(double /*t*/, ConstVectorRef /*x*/) const { return 0.0; }
   // Relative normal velocity at the contact of an event (SPEC 1.6, v_r).

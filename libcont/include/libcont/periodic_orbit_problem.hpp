@@ -6,7 +6,10 @@
 // Test functions from the Floquet multipliers mu_i of the last evaluation:
 //   period doubling   prod (mu_i + 1)               (a real multiplier through -1)
 //   Neimark-Sacker    prod_{i<j} (mu_i mu_j - 1)     (a complex pair through |mu| = 1)
-//   impact signature  p, the impacts along the orbit (changes where impacts appear)
+//   impact signature  p, the impacts along the orbit; where it changes along a branch an
+//                     impact appears or vanishes with zero normal velocity or zero gap,
+//                     i.e. at a grazing point (classified as such when the slowest impact
+//                     or the smallest gap there is below grazing_tolerance of its scale)
 #include <string>
 
 #include "libcont/floquet.hpp"
@@ -31,7 +34,9 @@ class PeriodicOrbitProblem : public ZeroProblem {
 
   // Of the last evaluation.
   const Matrix& monodromy() const { return monodromy_; }
-  int impacts() const { return impacts_; }
+  int impacts() const { return measures_.impacts; }
+  const OrbitMeasures& measures() const { return measures_; }
+  double grazing_tolerance = 1e-3;
   int period() const { return period_; }
   const std::string& parameter() const { return parameter_; }
   const std::string& failure() const { return failure_; }
@@ -44,7 +49,7 @@ class PeriodicOrbitProblem : public ZeroProblem {
   int period_;
   StroboscopicMap map_;
   Matrix monodromy_;
-  int impacts_ = 0;
+  OrbitMeasures measures_;
   std::string failure_;
 };
 

@@ -1,11 +1,12 @@
 #pragma once
 // The stroboscopic Poincare map of a T-periodically forced hybrid system (SPEC 1.3):
 // P(x) = x(t0 + T) on the section t = t0 (mod T), its n-th iterate, and the
-// saltation-corrected Jacobian D P^n = Phi(t0 + nT), with the impact signature p (impacts
-// along the n periods).
+// saltation-corrected Jacobian D P^n = Phi(t0 + nT), with the measures of the path
+// (impact signature p, amplitudes of the displacement coordinates, minimum gap).
 #include <memory>
 
 #include "libcont/flow.hpp"
+#include "libcont/orbit_measures.hpp"
 
 namespace libcont {
 
@@ -13,6 +14,7 @@ struct MapEvaluation {
   Vector x;         // P^n(x0)
   Matrix jacobian;  // D P^n(x0), saltation-corrected; empty unless asked for
   int impacts = 0;  // hard impacts and soft-contact entries along the n periods
+  OrbitMeasures measures;  // along the n periods
   int mode = 0;     // mode at the end
   FlowReport report;
   bool ok() const { return report.status == FlowStatus::Success; }
@@ -20,7 +22,8 @@ struct MapEvaluation {
 
 class StroboscopicMap {
  public:
-  // phase: t0 of the section. The system must be forced (forcing_period() > 0).
+  // phase: t0 of the section. The system must be forced (forcing_period() > 0). The
+  // flow monitors the extrema of the system's displacement coordinates and gap minima.
   StroboscopicMap(const HybridSystem& system, FlowOptions options = {}, double phase = 0.0);
   ~StroboscopicMap();
 

@@ -19,14 +19,22 @@ struct ContinuationOptions {
   double max_step = 0.1;
   int max_points = 2000;
   int max_corrector_iterations = 8;
-  // Corrector converged when |F| <= tolerance * (1 + |u|) and the update is as small.
-  double corrector_tolerance = 1e-10;
+  // Corrector converged when |F| <= tolerance * (1 + |u|). For shooting problems this
+  // must stay above the flow's global error (about 1e-9 relative for stiff Hertz contact
+  // at the default rtol 1e-11), or the corrector chases integration noise.
+  double corrector_tolerance = 1e-9;
   int fast_iterations = 3;      // converged in at most this many: grow the step
   double step_growth = 1.5;
   double step_shrink = 0.5;
   double locate_tolerance = 1e-9;  // bisection stops when the arclength bracket is this small
   int max_locate_iterations = 60;
   bool natural = false;         // natural-parameter continuation (no turning points)
+  // Guards against jumping to another branch: a corrected point farther than
+  // max_distance_factor * step from the last one, or whose tangent turned by more than
+  // max_turn_degrees, is refused and the step shortened (unless already at min_step,
+  // where a corner of a nonsmooth branch must be passed).
+  double max_distance_factor = 2.0;
+  double max_turn_degrees = 30.0;
   // Weight of lambda against u in the arclength norm; u of size 1e-3 next to lambda
   // of size 1 wants a small weight so that the branch is resolved in u too.
   double parameter_weight = 1.0;
@@ -73,6 +81,8 @@ class PseudoArclength {
   bool correct_along(const BranchPoint& from, double step, BranchPoint& to);
   bool tangent_at(BranchPoint& point, ConstVectorRef orientation);
   double weighted_norm(ConstVectorRef y) const;
+  double weighted_dot(ConstVectorRef a, ConstVectorRef b) const;
+  bool plausible_successor(const BranchPoint& from, const BranchPoint& to, double step) const;
   void locate(const BranchPoint& from, double step, const BranchPoint& to, int test,
               ContinuationResult& result);
   double test_value(const BranchPoint& p, int test) const;

@@ -13,8 +13,9 @@ namespace libcont {
 struct ShootingOptions {
   int max_iterations = 40;
   // Converged when |P^n(x) - x| <= absolute_tolerance + relative_tolerance * |x|.
+  // Not below the flow's global error: about 1e-9 relative at the default rtol 1e-11.
   double absolute_tolerance = 1e-13;
-  double relative_tolerance = 1e-10;
+  double relative_tolerance = 1e-9;
   int max_halvings = 12;  // line-search step halvings per iteration
   FlowOptions flow;
 };

@@ -1,0 +1,33 @@
+#pragma once
+// Hertz power-law contact (SPEC 2.3): F = K delta^alpha for penetration delta > 0
+// (alpha = 3/2 for spheres), with K from the elastic constants of the two bodies:
+//   K = (4/3) q / ((d1 + d2) sqrt(A + B)),  d_i = (1 - mu_i^2) / (pi E_i),
+// A, B the curvature constants of the contacting surfaces and q a tabulated function of
+// A/B, q(A/B = 1) = 0.318.
+#include <cmath>
+
+namespace libcont {
+
+struct ElasticBody {
+  double young_modulus = 0.0;  // E
+  double poisson_ratio = 0.0;  // mu
+};
+
+// Throws InputError naming the bad constant.
+double hertz_stiffness(const ElasticBody& first, const ElasticBody& second, double curvature_a,
+                       double curvature_b, double q = 0.318);
+
+struct HertzContact {
+  double stiffness = 0.0;  // K
+  double exponent = 1.5;   // alpha
+
+  double force(double penetration) const {
+    return penetration > 0.0 ? stiffness * std::pow(penetration, exponent) : 0.0;
+  }
+  // dF/d(delta); continuous at delta = 0 for alpha > 1.
+  double force_slope(double penetration) const {
+    return penetration > 0.0 ? exponent * stiffness * std::pow(penetration, exponent - 1.0) : 0.0;
+  }
+};
+
+}  // namespace libcont

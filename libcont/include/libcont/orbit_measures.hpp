@@ -1,0 +1,42 @@
+#pragma once
+// What a periodic orbit looks like, measured along one pass of it: the range of each
+// displacement coordinate (semi-amplitude A_max = (x_max - x_min)/2, SPEC 3.6), the
+// impacts with their relative velocities (signature p), and the smallest local minimum
+// of the gap between impacts (whose approach to zero is grazing, SPEC 1.4). Extrema come
+// from the flow's monitors (FlowOptions::extremum_coordinates, gap_minima) and from the
+// states just before and after events, so no sampling error enters.
+#include <limits>
+#include <vector>
+
+#include "libcont/flow.hpp"
+
+namespace libcont {
+
+struct OrbitMeasures {
+  std::vector<int> coordinates;  // measured displacement coordinates
+  Vector minimum, maximum;       // per measured coordinate
+  int impacts = 0;               // hard impacts, chattering ends, soft-contact entries
+  double slowest_impact = std::numeric_limits<double>::infinity();  // min |v_r| at impact
+  double minimum_gap = std::numeric_limits<double>::infinity();     // min over gap minima
+
+  double semi_amplitude(size_t k) const { return 0.5 * (maximum[k] - minimum[k]); }
+};
+
+// Flow observer filling OrbitMeasures; include the starting state with start().
+class OrbitMeasurer : public FlowObserver {
+ public:
+  OrbitMeasurer(const HybridSystem& system, std::vector<int> coordinates);
+  void start(ConstVectorRef x);
+  void on_event(const EventRecord& e) override;
+  void on_extremum(int coordinate, double t, ConstVectorRef x, int mode) override;
+  void on_gap_minimum(int event, double t, double gap, ConstVectorRef x, int mode) override;
+  void on_sample(double t, ConstVectorRef x, int mode) override;
+  const OrbitMeasures& measures() const { return measures_; }
+
+ private:
+  void include(ConstVectorRef x);
+  const HybridSystem& system_;
+  OrbitMeasures measures_;
+};
+
+}  // namespace libcont

@@ -1,0 +1,47 @@
+#include "libcont/orbit_measures.hpp"
+
+#include <cmath>
+
+namespace libcont {
+
+OrbitMeasurer::OrbitMeasurer(const HybridSystem& system, std::vector<int> coordinates)
+    : system_(system) {
+  measures_.coordinates = std::move(coordinates);
+  const auto k = static_cast<Eigen::Index>(measures_.coordinates.size());
+  measures_.minimum = Vector::Constant(k, std::numeric_limits<double>::infinity());
+  measures_.maximum = Vector::Constant(k, -std::numeric_limits<double>::infinity());
+}
+
+void OrbitMeasurer::include(ConstVectorRef x) {
+  for (size_t k = 0; k < measures_.coordinates.size(); ++k) {
+    const double v = x[measures_.coordinates[k]];
+    const auto i = static_cast<Eigen::Index>(k);
+    measures_.minimum[i] = std::min(measures_.minimum[i], v);
+    measures_.maximum[i] = std::max(measures_.maximum[i], v);
+  }
+}
+
+void OrbitMeasurer::start(ConstVectorRef x) { include(x); }
+
+void OrbitMeasurer::on_event(const EventRecord& e) {
+  include(e.x_minus);
+  include(e.x_plus);
+  if (e.kind == EventKind::Impact || e.kind == EventKind::StickStart ||
+      e.kind == EventKind::ContactStart) {
+    ++measures_.impacts;
+    measures_.slowest_impact =
+        std::min(measures_.slowest_impact,
+                 std::abs(system_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus)));
+  }
+}
+
+void OrbitMeasurer::on_extremum(int, double, ConstVectorRef x, int) { include(x); }
+
+void OrbitMeasurer::on_gap_minimum(int, double, double gap, ConstVectorRef x, int) {
+  include(x);
+  measures_.minimum_gap = std::min(measures_.minimum_gap, gap);
+}
+
+void OrbitMeasurer::on_sample(double, ConstVectorRef x, int) { include(x); }
+
+}  // namespace libcont

@@ -1,0 +1,67 @@
+#pragma once
+// Two-body vibro-impact system with a rigid stop (SPEC 3.6). The main body m1, driven by
+// F(t) = lambda F0 cos(omega t), hits the attached body m2 (spring-damper coupled, gap D
+// at rest). State (x1, x2, v1, v2); overlap z = x1 - x2, gap h = -z.
+// contact = newton: restitution between two free bodies (SPEC 2.1); a chattering
+//   sequence ends with the bodies moving together (mode "stick") until the contact force
+//   turns tensile.
+// contact = hertz: F_con = K z^(3/2) while z > 0 (mode "contact"), K from the elastic
+//   constants (SPEC 2.3) unless given.
+#include "libcont/hertz_contact.hpp"
+#include "libcont/hybrid_system.hpp"
+#include "libcont/newton_restitution.hpp"
+
+namespace systems {
+
+class TwoBodySystem : public libcont::HybridSystem {
+ public:
+  enum Mode { Free = 0, Joined = 1 };  // Joined: "stick" (newton) or "contact" (hertz)
+
+  TwoBodySystem();
+  std::string name() const override { return "two-body"; }
+  std::vector<std::string> state_names() const override { return {"x1", "x2", "v1", "v2"}; }
+  std::vector<int> displacement_coordinates() const override { return {0, 1}; }
+  int mode_count() const override { return 2; }
+  std::string mode_name(int mode) const override;
+  bool is_stiff(int mode) const override { return mode == Joined && !newton_; }
+  double forcing_period() const override;
+  void configure() override;
+
+  void vector_field(int mode, double t, libcont::ConstVectorRef x,
+                    libcont::VectorRef dxdt) const override;
+  void state_jacobian(int mode, double t, libcont::ConstVectorRef x,
+                      libcont::MatrixRef jac) const override;
+  int event_count(int /*mode*/) const override { return 1; }
+  libcont::EventSpec event_spec(int mode, int event) const override;
+  double event_function(int mode, int event, double t, libcont::ConstVectorRef x) const override;
+  void event_gradient(int mode, int event, double t, libcont::ConstVectorRef x,
+                      libcont::VectorRef dh_dx, double& dh_dt) const override;
+  libcont::EventOutcome apply_event(int mode, int event, double t,
+                                    libcont::VectorRef x) const override;
+  void reset_jacobian(int mode, int event, const libcont::EventOutcome& outcome, double t,
+                      libcont::ConstVectorRef x_minus, libcont::MatrixRef dg_dx,
+                      libcont::VectorRef dg_dt) const override;
+
+  libcont::Vector default_initial_state() const override;
+  int mode_of(double t, libcont::ConstVectorRef x) const override;
+  double kinetic_energy(double t, libcont::ConstVectorRef x) const override;
+  double relative_velocity(int mode, int event, double t,
+                           libcont::ConstVectorRef x) const override;
+
+  double hertz_stiffness() const { return hertz_.stiffness; }
+  double force(double t) const;
+  // Contact force that keeps the joined bodies together (positive: compressive).
+  double joining_force(double t, libcont::ConstVectorRef x) const;
+
+ private:
+  // Accelerations of the bodies without contact force.
+  void free_accelerations(double t, libcont::ConstVectorRef x, double& a1, double& a2) const;
+
+  double m1_ = 1000, m2_ = 100, w1_ = 6.283, w2_ = 4.727, xi1_ = 0.036, xi2_ = 0.2;
+  double gap_ = 0.05, f0_ = 400, omega_ = 6, lambda_ = 1;
+  bool newton_ = false;
+  libcont::NewtonRestitution law_{1.0};
+  libcont::HertzContact hertz_;
+};
+
+}  // namespace systems

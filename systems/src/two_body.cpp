@@ -1,0 +1,208 @@
+#include "systems/two_body.hpp"
+
+#include <cmath>
+#include <numbers>
+
+using libcont::ConstVectorRef;
+using libcont::Constraint;
+using libcont::EventDirection;
+using libcont::EventKind;
+using libcont::EventOutcome;
+
+namespace systems {
+
+TwoBodySystem::TwoBodySystem() {
+  auto& p = parameters_;
+  p.add("m1", 1000.0, Constraint::Positive, "main body mass");
+  p.add("m2", 100.0, Constraint::Positive, "attached body mass");
+  p.add("w1", 6.283, Constraint::Positive, "natural frequency of the main body");
+  p.add("w2", 4.727, Constraint::Positive, "natural frequency of the attached body");
+  p.add("xi1", 0.036, Constraint::NonNegative, "damping ratio of the main body");
+  p.add("xi2", 0.20, Constraint::NonNegative, "damping ratio of the attached body");
+  p.add("D", 0.05, Constraint::NonNegative, "gap between the bodies at rest");
+  p.add("F0", 400.0, Constraint::Any, "force amplitude");
+  p.add("omega", 6.0, Constraint::Positive, "forcing circular frequency");
+  p.add("lambda", 1.0, Constraint::Any, "forcing intensity: F(t) = lambda F0 cos(omega t)");
+  p.add_choice("contact", {"hertz", "newton"}, "hertz", "contact law");
+  p.add("r", 1.0, Constraint::UnitInterval, "restitution coefficient (newton)");
+  p.add("E", 2.1e11, Constraint::Positive, "Young's modulus of both bodies (hertz)");
+  p.add("mu", 0.3, Constraint::NonNegative, "Poisson ratio of both bodies (hertz)");
+  p.add("A", 0.5, Constraint::Positive, "Hertz curvature constant A");
+  p.add("B", 0.5, Constraint::Positive, "Hertz curvature constant B");
+  p.add("q", 0.318, Constraint::Positive, "Hertz coefficient q(A/B)");
+  p.add_optional("K", Constraint::Positive,
+                 "Hertz stiffness (N/m^1.5); derived from E, mu, A, B, q unless given");
+  p.add("stick_velocity", 1e-9, Constraint::NonNegative,
+        "relative rebound speed below which the bodies stick (newton)");
+  configure();
+}
+
+void TwoBodySystem::configure() {
+  const auto& p = parameters_;
+  m1_ = p["m1"];
+  m2_ = p["m2"];
+  w1_ = p["w1"];
+  w2_ = p["w2"];
+  xi1_ = p["xi1"];
+  xi2_ = p["xi2"];
+  gap_ = p["D"];
+  f0_ = p["F0"];
+  omega_ = p["omega"];
+  lambda_ = p["lambda"];
+  newton_ = p.choice("contact") == "newton";
+  law_ = libcont::NewtonRestitution(p["r"], p["stick_velocity"]);
+  const libcont::ElasticBody body{p["E"], p["mu"]};
+  hertz_.stiffness = p.given("K") ? p["K"] : libcont::hertz_stiffness(body, body, p["A"], p["B"], p["q"]);
+  hertz_.exponent = 1.5;
+}
+
+std::string TwoBodySystem::mode_name(int mode) const {
+  if (mode == Free) return "free";
+  return newton_ ? "stick" : "contact";
+}
+
+double TwoBodySystem::forcing_period() const { return 2.0 * std::numbers::pi / omega_; }
+
+double TwoBodySystem::force(double t) const { return lambda_ * f0_ * std::cos(omega_ * t); }
+
+void TwoBodySystem::free_accelerations(double t, ConstVectorRef x, double& a1, double& a2) const {
+  const double chi = m2_ / m1_;
+  const double coupling = x[0] - x[1] + gap_;  // stretch of the coupling spring
+  const double relative_speed = x[2] - x[3];
+  a1 = -2.0 * xi1_ * w1_ * x[2] - w1_ * w1_ * x[0] - 2.0 * xi2_ * w2_ * chi * relative_speed -
+       w2_ * w2_ * chi * coupling + force(t) / m1_;
+  a2 = 2.0 * xi2_ * w2_ * relative_speed + w2_ * w2_ * coupling;
+}
+
+double TwoBodySystem::joining_force(double t, ConstVectorRef x) const {
+  double a1 = 0.0, a2 = 0.0;
+  free_accelerations(t, x, a1, a2);
+  // Equal accelerations: a1 - F/m1 = a2 + F/m2.
+  return (a1 - a2) / (1.0 / m1_ + 1.0 / m2_);
+}
+
+void TwoBodySystem::vector_field(int mode, double t, ConstVectorRef x,
+                                 libcont::VectorRef dxdt) const {
+  double a1 = 0.0, a2 = 0.0;
+  free_accelerations(t, x, a1, a2);
+  dxdt[0] = x[2];
+  dxdt[1] = x[3];
+  if (mode == Joined && newton_) {
+    const double common = (m1_ * a1 + m2_ * a2) / (m1_ + m2_);  // contact force is internal
+    dxdt[2] = dxdt[3] = common;
+    return;
+  }
+  const double contact = mode == Joined ? hertz_.force(x[0] - x[1]) : 0.0;
+  dxdt[2] = a1 - contact / m1_;
+  dxdt[3] = a2 + contact / m2_;
+}
+
+void TwoBodySystem::state_jacobian(int mode, double /*t*/, ConstVectorRef x,
+                                   libcont::MatrixRef jac) const {
+  const double chi = m2_ / m1_;
+  const double k1 = w1_ * w1_, k2 = w2_ * w2_, c1 = 2.0 * xi1_ * w1_, c2 = 2.0 * xi2_ * w2_;
+  jac.setZero();
+  jac(0, 2) = 1.0;
+  jac(1, 3) = 1.0;
+  // Rows of d(a1)/d(x1, x2, v1, v2) and d(a2)/d(...).
+  Eigen::RowVector4d da1(-k1 - k2 * chi, k2 * chi, -c1 - c2 * chi, c2 * chi);
+  Eigen::RowVector4d da2(k2, -k2, c2, -c2);
+  if (mode == Joined && newton_) {
+    const Eigen::RowVector4d common = (m1_ * da1 + m2_ * da2) / (m1_ + m2_);
+    jac.row(2) = common;
+    jac.row(3) = common;
+    return;
+  }
+  if (mode == Joined) {
+    const double slope = hertz_.force_slope(x[0] - x[1]);
+    da1(0) -= slope / m1_;
+    da1(1) += slope / m1_;
+    da2(0) += slope / m2_;
+    da2(1) -= slope / m2_;
+  }
+  jac.row(2) = da1;
+  jac.row(3) = da2;
+}
+
+libcont::EventSpec TwoBodySystem::event_spec(int mode, int /*event*/) const {
+  if (newton_)
+    return mode == Free ? libcont::EventSpec{"impact", EventDirection::Falling, EventKind::Impact}
+                        : libcont::EventSpec{"release", EventDirection::Falling, EventKind::StickEnd};
+  return mode == Free
+             ? libcont::EventSpec{"contact", EventDirection::Falling, EventKind::ContactStart}
+             : libcont::EventSpec{"separation", EventDirection::Rising, EventKind::ContactEnd};
+}
+
+double TwoBodySystem::event_function(int mode, int /*event*/, double t, ConstVectorRef x) const {
+  if (newton_ && mode == Joined) return joining_force(t, x);
+  return x[1] - x[0];  // gap
+}
+
+void TwoBodySystem::event_gradient(int mode, int event, double t, ConstVectorRef x,
+                                   libcont::VectorRef dh_dx, double& dh_dt) const {
+  if (newton_ && mode == Joined) {
+    HybridSystem::event_gradient(mode, event, t, x, dh_dx, dh_dt);  // linear: differences are exact
+    return;
+  }
+  dh_dx << -1.0, 1.0, 0.0, 0.0;
+  dh_dt = 0.0;
+}
+
+EventOutcome TwoBodySystem::apply_event(int mode, int /*event*/, double t,
+                                        libcont::VectorRef x) const {
+  if (!newton_)
+    return mode == Free ? EventOutcome{Joined, EventKind::ContactStart, false}
+                        : EventOutcome{Free, EventKind::ContactEnd, false};
+  if (mode == Joined) return EventOutcome{Free, EventKind::StickEnd, false};
+  x[1] = x[0];  // on the contact surface exactly (a rounding-level correction)
+  if (law_.sticks(std::abs(x[3] - x[2]), joining_force(t, x))) {
+    const double common = (m1_ * x[2] + m2_ * x[3]) / (m1_ + m2_);
+    x[2] = x[3] = common;
+    return EventOutcome{Joined, EventKind::StickStart, false};
+  }
+  const auto v = law_.two_body_rebound(x[2], x[3], m2_ / m1_);
+  x[2] = v.v1;
+  x[3] = v.v2;
+  return EventOutcome{Free, EventKind::Impact, false};
+}
+
+void TwoBodySystem::reset_jacobian(int /*mode*/, int /*event*/, const EventOutcome& outcome,
+                                   double /*t*/, ConstVectorRef /*x_minus*/,
+                                   libcont::MatrixRef dg_dx, libcont::VectorRef dg_dt) const {
+  dg_dx.setIdentity();
+  dg_dt.setZero();
+  if (outcome.kind != EventKind::Impact && outcome.kind != EventKind::StickStart) return;
+  dg_dx(1, 1) = 0.0;  // x2+ = x1
+  dg_dx(1, 0) = 1.0;
+  if (outcome.kind == EventKind::Impact) {
+    const double chi = m2_ / m1_, r = law_.r;
+    dg_dx(2, 2) = (1.0 - r * chi) / (1.0 + chi);
+    dg_dx(2, 3) = chi * (1.0 + r) / (1.0 + chi);
+    dg_dx(3, 2) = (1.0 + r) / (1.0 + chi);
+    dg_dx(3, 3) = (chi - r) / (1.0 + chi);
+  } else {
+    const double share1 = m1_ / (m1_ + m2_), share2 = m2_ / (m1_ + m2_);
+    dg_dx(2, 2) = dg_dx(3, 2) = share1;
+    dg_dx(2, 3) = dg_dx(3, 3) = share2;
+  }
+}
+
+libcont::Vector TwoBodySystem::default_initial_state() const {
+  libcont::Vector x(4);
+  x << 0.0, gap_, 0.0, 0.0;  // at rest: the coupling spring unstretched
+  return x;
+}
+
+int TwoBodySystem::mode_of(double /*t*/, ConstVectorRef x) const {
+  return (!newton_ && x[0] - x[1] > 0.0) ? Joined : Free;
+}
+
+double TwoBodySystem::kinetic_energy(double, ConstVectorRef x) const {
+  return 0.5 * (m1_ * x[2] * x[2] + m2_ * x[3] * x[3]);
+}
+
+double TwoBodySystem::relative_velocity(int, int, double, ConstVectorRef x) const {
+  return x[3] - x[2];
+}
+
+}  // namespace systems
