@@ -203,7 +203,31 @@ ContinuationResult PseudoArclength::run(ConstVectorRef u0, double lambda0) {
     }
     result.points.push_back(std::move(corrected));
   }
+  trace(result);
+  return result;
+}
 
+ContinuationResult PseudoArclength::run_from(const BranchPoint& start) {
+  ContinuationResult result;
+  const Eigen::Index m = problem_.dimension();
+  if (start.u.size() != m || start.tangent.size() != m + 1)
+    throw InputError("branch start has the wrong dimension");
+  BranchPoint first = start;
+  first.tangent /= weighted_norm(first.tangent);
+  Vector residual, dlambda;
+  Matrix du;
+  if (!problem_.evaluate(first.u, first.lambda, residual, du, dlambda)) {
+    result.stop_reason = "the problem cannot be evaluated at the branch start";
+    return result;
+  }
+  first.tests = problem_.test_values(first.u, first.lambda);
+  result.points.push_back(std::move(first));
+  trace(result);
+  return result;
+}
+
+void PseudoArclength::trace(ContinuationResult& result) {
+  const Eigen::Index m = problem_.dimension();
   const int tests = static_cast<int>(problem_.test_functions().size());
   double step = options_.initial_step;
   while (static_cast<int>(result.points.size()) < options_.max_points) {
@@ -216,7 +240,7 @@ ContinuationResult PseudoArclength::run(ConstVectorRef u0, double lambda0) {
       if (at_min_step) {
         result.stop_reason = "step size below min_step: the branch cannot be continued at lambda = " +
                              std::to_string(from.lambda);
-        return result;  // the points found so far are kept
+        return;  // the points found so far are kept
       }
       step = std::max(step * options_.step_shrink, options_.min_step);
       continue;
@@ -254,7 +278,7 @@ ContinuationResult PseudoArclength::run(ConstVectorRef u0, double lambda0) {
     if (beyond) {
       result.ok = true;
       result.stop_reason = "reached the parameter bound";
-      return result;
+      return;
     }
     if (iterations <= options_.fast_iterations)
       step = std::min(step * options_.step_growth, options_.max_step);
@@ -263,7 +287,6 @@ ContinuationResult PseudoArclength::run(ConstVectorRef u0, double lambda0) {
   }
   result.ok = true;
   result.stop_reason = "reached max_points";
-  return result;
 }
 
 }  // namespace libcont

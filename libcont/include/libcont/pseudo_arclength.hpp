@@ -68,6 +68,9 @@ class PseudoArclength {
   PseudoArclength(ZeroProblem& problem, ContinuationOptions options = {});
   // From a guess u0 at lambda0 (corrected at fixed lambda0 first).
   ContinuationResult run(ConstVectorRef u0, double lambda0);
+  // From a point with a given unit tangent, e.g. onto a bifurcating branch (the point
+  // itself may be singular for the problem); the first step follows that tangent.
+  ContinuationResult run_from(const BranchPoint& start);
 
  private:
   // The bordered system's extra row: constraint . ((u, lambda) - from) = value.
@@ -86,6 +89,7 @@ class PseudoArclength {
   void locate(const BranchPoint& from, double step, const BranchPoint& to, int test,
               ContinuationResult& result);
   double test_value(const BranchPoint& p, int test) const;
+  void trace(ContinuationResult& result);
 
   ZeroProblem& problem_;
   ContinuationOptions options_;
