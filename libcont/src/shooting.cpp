@@ -11,34 +11,78 @@ Shooting::Shooting(const HybridSystem& system, int period, ShootingOptions optio
   if (period_ < 1) throw InputError("orbit period n must be >= 1 (got " + std::to_string(period_) + ")");
 }
 
+bool Shooting::evaluate(const Vector& unknowns, Evaluation& out) {
+  const Eigen::Index d = map_.system().dimension();
+  if (!options_.multiple) {
+    MapEvaluation e = map_.iterate(unknowns, period_, true);
+    out.report = e.report;
+    if (!e.ok()) return false;
+    out.residual = e.x - unknowns;
+    out.jacobian = e.jacobian - Matrix::Identity(d, d);
+    out.monodromy = std::move(e.jacobian);
+    out.impacts = e.impacts;
+    return true;
+  }
+  const Eigen::Index size = d * period_;
+  out.residual.resize(size);
+  out.jacobian = Matrix::Zero(size, size);
+  out.monodromy = Matrix::Identity(d, d);
+  out.impacts = 0;
+  for (int k = 0; k < period_; ++k) {
+    const int next = (k + 1) % period_;
+    MapEvaluation e = map_.iterate(unknowns.segment(k * d, d), 1, true);
+    out.report = e.report;
+    if (!e.ok()) return false;
+    out.residual.segment(k * d, d) = e.x - unknowns.segment(next * d, d);
+    out.jacobian.block(k * d, k * d, d, d) = e.jacobian;
+    out.jacobian.block(k * d, next * d, d, d) -= Matrix::Identity(d, d);
+    out.monodromy = e.jacobian * out.monodromy;
+    out.impacts += e.impacts;
+  }
+  return true;
+}
+
 ShootingResult Shooting::solve(ConstVectorRef guess) {
   ShootingResult result;
   result.n = period_;
+  const Eigen::Index d = map_.system().dimension();
+  if (guess.size() != d) throw InputError("shooting guess has the wrong dimension");
   Vector x = guess;
-  MapEvaluation eval = map_.iterate(x, period_, true);
-  const auto residual_of = [](const MapEvaluation& e, const Vector& at) { return (e.x - at).norm(); };
+  if (options_.multiple) {  // segment starts from iterating the map
+    x.resize(d * period_);
+    x.head(d) = guess;
+    for (int k = 1; k < period_; ++k) {
+      const MapEvaluation e = map_.iterate(x.segment((k - 1) * d, d), 1, false);
+      if (!e.ok()) {
+        result.x = guess;
+        result.report = e.report;
+        result.reason = "flow failed while building the segment starts: " + e.report.message;
+        return result;
+      }
+      x.segment(k * d, d) = e.x;
+    }
+  }
+  Evaluation eval;
   const auto small_enough = [&](double residual, const Vector& at) {
     return residual <= options_.absolute_tolerance + options_.relative_tolerance * at.norm();
   };
-  if (!eval.ok()) {
-    result.x = x;
+  if (!evaluate(x, eval)) {
+    result.x = guess;
     result.report = eval.report;
     result.reason = "flow failed at the initial guess: " + eval.report.message;
     return result;
   }
-  double residual = residual_of(eval, x);
+  double residual = eval.residual.norm();
   result.residual_history.push_back(residual);
-  const Eigen::Index n = x.size();
   while (!small_enough(residual, x)) {
     if (result.iterations >= options_.max_iterations) {
       result.reason = "no convergence in " + std::to_string(options_.max_iterations) + " iterations";
       break;
     }
     ++result.iterations;
-    const Matrix jacobian = eval.jacobian - Matrix::Identity(n, n);
-    const Eigen::ColPivHouseholderQR<Matrix> qr(jacobian);
-    const Vector step = qr.solve(-(eval.x - x));
-    if (qr.rank() < n || !step.allFinite()) {
+    const Eigen::ColPivHouseholderQR<Matrix> qr(eval.jacobian);
+    const Vector step = qr.solve(-eval.residual);
+    if (qr.rank() < eval.jacobian.rows() || !step.allFinite()) {
       result.reason = "singular shooting Jacobian (a Floquet multiplier at +1)";
       break;
     }
@@ -47,9 +91,9 @@ ShootingResult Shooting::solve(ConstVectorRef guess) {
     bool accepted = false;
     for (int h = 0; h <= options_.max_halvings && !accepted; ++h, length *= 0.5) {
       const Vector trial = x + length * step;
-      MapEvaluation trial_eval = map_.iterate(trial, period_, true);
-      if (!trial_eval.ok()) continue;
-      const double trial_residual = residual_of(trial_eval, trial);
+      Evaluation trial_eval;
+      if (!evaluate(trial, trial_eval)) continue;
+      const double trial_residual = trial_eval.residual.norm();
       if (trial_residual < (1.0 - 1e-4 * length) * residual) {
         x = trial;
         eval = std::move(trial_eval);
@@ -65,8 +109,8 @@ ShootingResult Shooting::solve(ConstVectorRef guess) {
   }
   result.converged = small_enough(residual, x);
   if (result.converged) result.reason = "converged";
-  result.x = x;
-  result.monodromy = eval.jacobian;
+  result.x = x.head(d);
+  result.monodromy = eval.monodromy;
   result.p = eval.impacts;
   result.report = eval.report;
   return result;

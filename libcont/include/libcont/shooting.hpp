@@ -1,8 +1,12 @@
 #pragma once
-// Periodic orbits of type z = p/n by single shooting (SPEC 1.3): Newton on
-// G(x) = P^n(x) - x with the saltation-corrected Jacobian D P^n - I, damped by a
-// backtracking line search on |G|. The result reports the residual history, the reason
-// it stopped, the monodromy matrix and the impact signature p.
+// Periodic orbits of type z = p/n by shooting (SPEC 1.3), Newton damped by a
+// backtracking line search on the residual norm, with saltation-corrected Jacobians:
+// - single shooting: G(x) = P^n(x) - x, Jacobian D P^n - I;
+// - multiple shooting over the n forcing periods: unknowns x_0..x_{n-1} on the section,
+//   G_k = P(x_k) - x_{k+1 mod n}, a block-cyclic Jacobian; better conditioned for
+//   unstable or long orbits.
+// The result reports the residual history, the reason it stopped, the monodromy matrix
+// and the impact signature p.
 #include <string>
 #include <vector>
 
@@ -17,6 +21,7 @@ struct ShootingOptions {
   double absolute_tolerance = 1e-13;
   double relative_tolerance = 1e-9;
   int max_halvings = 12;  // line-search step halvings per iteration
+  bool multiple = false;  // multiple shooting over the n periods (single when false)
   FlowOptions flow;
 };
 
@@ -36,10 +41,23 @@ class Shooting {
  public:
   Shooting(const HybridSystem& system, int period, ShootingOptions options = {},
            double phase = 0.0);
+  // guess: a point on the section; for multiple shooting the other segment starts are
+  // taken from iterating the map from it.
   ShootingResult solve(ConstVectorRef guess);
   StroboscopicMap& map() { return map_; }
 
  private:
+  // Residual and Jacobian of the chosen formulation at the unknowns X; the monodromy and
+  // impacts of the orbit through X's first point go to `orbit`.
+  struct Evaluation {
+    Vector residual;
+    Matrix jacobian;
+    Matrix monodromy;
+    int impacts = 0;
+    FlowReport report;
+  };
+  bool evaluate(const Vector& unknowns, Evaluation& out);
+
   int period_;
   ShootingOptions options_;
   StroboscopicMap map_;
