@@ -9,6 +9,7 @@
 //   build/bench_period_cost --periods 500 --repeats 3 --filter soft
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -31,10 +32,17 @@ struct Settings {
 struct Measurement {
   bool ok = false;
   std::string message;
-  double us_per_period = 0.0;  // best wall time per forcing period, microseconds
+  double us_per_period = 0.0;      // best wall time per forcing period, microseconds
+  double cpu_us_per_period = 0.0;  // best process CPU time per period (robust to load)
   double events_per_period = 0.0;
   double steps_per_period = 0.0;
 };
+
+double cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
 
 struct Case {
   std::string name;
@@ -42,23 +50,32 @@ struct Case {
   std::function<Measurement(const Settings&)> run;
 };
 
-// The model of every libcont row: defaults, eta = 4, r = 1; hard or soft (ks = 200000).
-systems::MovingBaseOscillator make_oscillator(const std::string& model) {
+// A libcont row: the moving-base oscillator with defaults, eta = 4, r = 1, hard or soft
+// (ks = 200000), plus any parameter overrides; flow options; how the periods are advanced.
+struct LibcontSetup {
+  std::string model = "hard";
+  std::vector<std::pair<std::string, double>> parameters;
+  libcont::FlowOptions options;
+  // true: one Flow::advance per period, as the stroboscopic map and the Lyapunov spectrum
+  // do (each call restarts the integrator); false: one advance over all periods.
+  bool per_period = true;
+};
+
+systems::MovingBaseOscillator make_oscillator(const LibcontSetup& setup) {
   systems::MovingBaseOscillator system;
   system.set_parameter("eta", 4.0);
   system.set_parameter("r", 1.0);
-  system.set_parameter_text("model", model);
-  if (model == "soft") system.set_parameter("ks", 200000.0);
+  system.set_parameter_text("model", setup.model);
+  system.set_parameter("ks", 200000.0);
+  for (const auto& [name, value] : setup.parameters) system.set_parameter(name, value);
   return system;
 }
 
-// Advances period by period, as the stroboscopic map and the Lyapunov spectrum do (each
-// call restarts the integrator at the period boundary).
-Measurement run_libcont(const std::string& model, const libcont::FlowOptions& options,
-                        bool per_period, const Settings& settings) {
+Measurement run_libcont(const LibcontSetup& setup, const Settings& settings) {
   Measurement m;
-  const auto system = make_oscillator(model);
+  const auto system = make_oscillator(setup);
   const double period = system.forcing_period();
+  const libcont::FlowOptions& options = setup.options;
 
   libcont::FlowOptions plain = options;
   plain.tangent = false;
@@ -70,7 +87,7 @@ Measurement run_libcont(const std::string& model, const libcont::FlowOptions& op
     return m;
   }
 
-  double best = INFINITY;
+  double best = INFINITY, best_cpu = INFINITY;
   for (int repeat = 0; repeat < settings.repeats; ++repeat) {
     libcont::Flow flow(system, options);
     libcont::FlowState state = start;
@@ -78,8 +95,9 @@ Measurement run_libcont(const std::string& model, const libcont::FlowOptions& op
     const double t0 = state.t;
     long steps = 0, events = 0;
     const auto begin = std::chrono::steady_clock::now();
-    const int calls = per_period ? settings.periods : 1;
-    const int periods_per_call = per_period ? 1 : settings.periods;
+    const double cpu_begin = cpu_seconds();
+    const int calls = setup.per_period ? settings.periods : 1;
+    const int periods_per_call = setup.per_period ? 1 : settings.periods;
     for (int k = 1; k <= calls; ++k) {
       report = flow.advance(state, t0 + k * periods_per_call * period);
       steps += report.steps;
@@ -93,47 +111,55 @@ Measurement run_libcont(const std::string& model, const libcont::FlowOptions& op
       if (options.tangent) state.tangent = state.tangent.householderQr().householderQ();
     }
     const auto end = std::chrono::steady_clock::now();
+    best_cpu = std::min(best_cpu, 1e6 * (cpu_seconds() - cpu_begin));
     best = std::min(best, std::chrono::duration<double, std::micro>(end - begin).count());
     m.events_per_period = static_cast<double>(events) / settings.periods;
     m.steps_per_period = static_cast<double>(steps) / settings.periods;
   }
   m.ok = true;
   m.us_per_period = best / settings.periods;
+  m.cpu_us_per_period = best_cpu / settings.periods;
   return m;
 }
 
-Case libcont_case(std::string name, std::string model, std::string description,
-                  const std::function<void(libcont::FlowOptions&)>& tweak,
-                  bool per_period = true) {
-  libcont::FlowOptions options;
-  options.tangent = true;
-  tweak(options);
-  return Case{std::move(name), std::move(description), [model, options, per_period](const Settings& s) {
-                return run_libcont(model, options, per_period, s);
-              }};
+// A libcont row with the tangent on and the default tolerances, changed by `tweak`.
+Case libcont_case(std::string name, std::string description,
+                  const std::function<void(LibcontSetup&)>& tweak) {
+  LibcontSetup setup;
+  setup.options.tangent = true;
+  tweak(setup);
+  return Case{std::move(name), std::move(description),
+              [setup](const Settings& s) { return run_libcont(setup, s); }};
 }
 
 std::vector<Case> cases() {
-  const auto rtol = [](double rtol) {
-    return [rtol](libcont::FlowOptions& o) { o.relative_tolerance = rtol; };
-  };
   std::vector<Case> table;
   for (const std::string model : {"hard", "soft"}) {
-    table.push_back(libcont_case(model + "/default", model,
-                                 "tangent on, default tolerances (rtol 1e-11)",
-                                 [](libcont::FlowOptions&) {}));
-    table.push_back(libcont_case(model + "/no-tangent", model,
-                                 "tangent off, default tolerances",
-                                 [](libcont::FlowOptions& o) { o.tangent = false; }));
-    table.push_back(libcont_case(model + "/one-call", model,
-                                 "tangent on, default tolerances, one advance for all periods",
-                                 [](libcont::FlowOptions&) {}, false));
-    table.push_back(libcont_case(model + "/rtol-1e-8", model, "tangent on, rtol 1e-8", rtol(1e-8)));
-    table.push_back(
-        libcont_case(model + "/rtol-1e-10", model, "tangent on, rtol 1e-10", rtol(1e-10)));
-    table.push_back(
-        libcont_case(model + "/rtol-1e-12", model, "tangent on, rtol 1e-12", rtol(1e-12)));
+    const auto row = [&](const std::string& suffix, const std::string& description,
+                         const std::function<void(LibcontSetup&)>& tweak) {
+      table.push_back(libcont_case(model + "/" + suffix, description, [&](LibcontSetup& s) {
+        s.model = model;
+        tweak(s);
+      }));
+    };
+    row("default", "tangent on, default tolerances (rtol 1e-11)", [](LibcontSetup&) {});
+    row("no-tangent", "tangent off", [](LibcontSetup& s) { s.options.tangent = false; });
+    row("one-call", "tangent on, one advance over all periods",
+        [](LibcontSetup& s) { s.per_period = false; });
+    for (const std::string rtol : {"1e-8", "1e-10", "1e-12"})
+      row("rtol-" + rtol, "tangent on, rtol " + rtol,
+          [rtol](LibcontSetup& s) { s.options.relative_tolerance = std::stod(rtol); });
   }
+  // Baseline without impacts (base far below, d = -1): the smooth linear oscillator, the
+  // pure cost of integration and of restarting at period boundaries.
+  for (const bool per_period : {true, false})
+    table.push_back(libcont_case(per_period ? "smooth/default" : "smooth/one-call",
+                                 per_period ? "no impacts (d = -1), tangent on"
+                                            : "no impacts, one advance over all periods",
+                                 [per_period](LibcontSetup& s) {
+                                   s.parameters = {{"d", -1.0}};
+                                   s.per_period = per_period;
+                                 }));
   // Further rows (scipy solve_ivp, AUTO-07p, an exact-flow path) go here: any callable
   // that fills a Measurement for the same model and the same number of periods.
   return table;
@@ -185,20 +211,21 @@ int main(int argc, char** argv) {
               cpu_model().c_str());
   std::printf("# %d transient periods, then %d periods timed, best of %d\n",
               settings.transient_periods, settings.periods, settings.repeats);
-  std::printf("%-18s %12s %12s %12s  %s\n", "case", "us/period", "events/per", "steps/per",
-              "what");
+  std::printf("%-18s %10s %10s %10s %10s  %s\n", "case", "wall us", "cpu us", "events",
+              "steps", "what (per forcing period)");
   int failures = 0;
   for (const auto& c : cases()) {
     if (!filter.empty() && c.name.find(filter) == std::string::npos) continue;
     const Measurement m = c.run(settings);
     if (!m.ok) {
-      std::printf("%-18s %12s %12s %12s  %s: FAILED %s\n", c.name.c_str(), "-", "-", "-",
-                  c.description.c_str(), m.message.c_str());
+      std::printf("%-18s %10s %10s %10s %10s  %s: FAILED %s\n", c.name.c_str(), "-", "-", "-",
+                  "-", c.description.c_str(), m.message.c_str());
       ++failures;
       continue;
     }
-    std::printf("%-18s %12.2f %12.3f %12.2f  %s\n", c.name.c_str(), m.us_per_period,
-                m.events_per_period, m.steps_per_period, c.description.c_str());
+    std::printf("%-18s %10.1f %10.1f %10.3f %10.2f  %s\n", c.name.c_str(), m.us_per_period,
+                m.cpu_us_per_period, m.events_per_period, m.steps_per_period,
+                c.description.c_str());
     std::fflush(stdout);
   }
   return failures == 0 ? 0 : 1;
