@@ -23,27 +23,35 @@ std::string to_string(FlowStatus status) {
   return "unknown";
 }
 
+namespace {
+constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+constexpr int kStallLimit = 1000;
+}  // namespace
+
 struct Flow::Impl {
   const HybridSystem& system;
   FlowOptions options;
   detail::CvodeIntegrator integrator;
   int n;
+  int columns;  // tangent columns
   std::vector<double> packed, sample;
+  std::vector<double> event_values;  // h_j at the last accepted point
   Vector f_now, dh_dx;
 
   Impl(const HybridSystem& s, const FlowOptions& o)
       : system(s), options(o), integrator(s, o), n(s.dimension()),
+        columns(integrator.tangent_columns()),
         packed(static_cast<size_t>(integrator.size())),
         sample(static_cast<size_t>(integrator.size())), f_now(n), dh_dx(n) {}
 
   void pack(const FlowState& s) {
     Eigen::Map<Vector>(packed.data(), n) = s.x;
-    if (options.tangent) Eigen::Map<Matrix>(packed.data() + n, n, n) = s.tangent;
+    if (options.tangent) Eigen::Map<Matrix>(packed.data() + n, n, columns) = s.tangent;
   }
   void unpack(const double* y, double t, FlowState& s) const {
     s.t = t;
     s.x = Eigen::Map<const Vector>(y, n);
-    if (options.tangent) s.tangent = Eigen::Map<const Matrix>(y + n, n, n);
+    if (options.tangent) s.tangent = Eigen::Map<const Matrix>(y + n, n, columns);
   }
 
   FlowReport fail(FlowReport report, FlowStatus status, std::string message) const {
@@ -93,23 +101,26 @@ struct Flow::Impl {
     return true;
   }
 
-  // d/dt h_j along the current mode's vector field.
-  double crossing_rate(const FlowState& state, int j) {
+  // d/dt h_j along the current mode's vector field, and the rounding level of that sum.
+  double crossing_rate(const FlowState& state, int j, double& rounding) {
     double dh_dt = 0.0;
     system.event_gradient(state.mode, j, state.t, state.x, dh_dx, dh_dt);
     system.vector_field(state.mode, state.t, state.x, f_now);
+    rounding = 16.0 * kEpsilon * (dh_dx.cwiseProduct(f_now).cwiseAbs().sum() + std::abs(dh_dt));
     return dh_dx.dot(f_now) + dh_dt;
   }
 
   // Whether the trajectory passes through event j's surface in the event's direction.
-  // A zero or opposite rate means a tangential touch (numerical noise on a trajectory that
-  // leaves the surface with zero speed, e.g. a body released from sticking): no event.
+  // A rate that is zero, opposite, or indistinguishable from zero in floating point means
+  // a tangential touch (numerical noise on a trajectory that leaves the surface with zero
+  // speed, e.g. a body released from sticking): no event.
   bool moves_through(const FlowState& state, int j) {
-    const double rate = crossing_rate(state, j);
+    double rounding = 0.0;
+    const double rate = crossing_rate(state, j, rounding);
     switch (system.event_spec(state.mode, j).direction) {
-      case EventDirection::Falling: return rate < 0.0;
-      case EventDirection::Rising: return rate > 0.0;
-      case EventDirection::Either: return rate != 0.0;
+      case EventDirection::Falling: return rate < -rounding;
+      case EventDirection::Rising: return rate > rounding;
+      case EventDirection::Either: return std::abs(rate) > rounding;
     }
     return false;
   }
@@ -134,6 +145,57 @@ struct Flow::Impl {
     return false;
   }
 
+  void record_event_values(const FlowState& state) {
+    event_values.resize(static_cast<size_t>(system.event_count(state.mode)));
+    for (size_t j = 0; j < event_values.size(); ++j)
+      event_values[j] = system.event_function(state.mode, static_cast<int>(j), state.t, state.x);
+  }
+
+  // A strict change of sign in the event's direction. A point exactly on the surface
+  // (where a reset places the state) is not a side: drifting off it at rounding level,
+  // as a body released from sticking does, is a touch, not a crossing.
+  static bool crosses(EventDirection direction, double before, double after) {
+    switch (direction) {
+      case EventDirection::Falling: return before > 0.0 && after < 0.0;
+      case EventDirection::Rising: return before < 0.0 && after > 0.0;
+      case EventDirection::Either: return (before > 0.0 && after < 0.0) || (before < 0.0 && after > 0.0);
+    }
+    return false;
+  }
+
+  // Safety net behind CVODE's root finding. CVODE switches off a root function that is
+  // zero at the start of a step and stays zero to rounding a little later, and judges a
+  // later sign from there: the very short flights at the end of a chattering sequence
+  // (apex far below the absolute tolerance) then end unseen and the body passes through
+  // the surface. Every accepted step is checked for a crossing in the event's direction;
+  // a missed one is located by bisection on CVODE's interpolant and the state is moved to
+  // its far side, where CVODE itself would have returned it. Returns the event or -1.
+  int missed_crossing(double t_before, FlowState& state) {
+    int found = -1;
+    for (size_t j = 0; j < event_values.size() && found < 0; ++j) {
+      const int event = static_cast<int>(j);
+      const double after = system.event_function(state.mode, event, state.t, state.x);
+      if (crosses(system.event_spec(state.mode, event).direction, event_values[j], after))
+        found = event;
+    }
+    if (found < 0) {
+      record_event_values(state);
+      return -1;
+    }
+    const EventDirection direction = system.event_spec(state.mode, found).direction;
+    const double h_before = event_values[static_cast<size_t>(found)];
+    double lo = t_before, hi = state.t;
+    for (int iteration = 0; iteration < 200 && hi - lo > 4.0 * kEpsilon * std::abs(hi); ++iteration) {
+      const double mid = 0.5 * (lo + hi);
+      if (!integrator.interpolate(mid, sample.data())) break;
+      const double h = system.event_function(state.mode, found, mid,
+                                             Eigen::Map<const Vector>(sample.data(), n));
+      (crosses(direction, h_before, h) ? hi : lo) = mid;
+    }
+    if (hi < state.t && integrator.interpolate(hi, sample.data())) unpack(sample.data(), hi, state);
+    return found;
+  }
+
   void emit_samples(double t_from, double t_to, const SampleGrid& grid, const FlowState& state,
                     FlowObserver* observer) {
     if (!observer || grid.step <= 0.0) return;
@@ -150,8 +212,8 @@ struct Flow::Impl {
     if (state.x.size() != n || !state.x.allFinite() || !std::isfinite(state.t))
       return fail(report, FlowStatus::BadState, "initial state is not a finite vector of size " +
                                                     std::to_string(n));
-    if (options.tangent && (state.tangent.rows() != n || state.tangent.cols() != n))
-      state.tangent = Matrix::Identity(n, n);
+    if (options.tangent && (state.tangent.rows() != n || state.tangent.cols() != columns))
+      state.tangent = Matrix::Identity(n, columns);
     if (t_end < state.t) return fail(report, FlowStatus::BadState, "end time before start time");
     const long steps_at_start = integrator.total_steps();
     if (!fire_due_events(state, observer, report)) return report;
@@ -168,6 +230,8 @@ struct Flow::Impl {
           std::isfinite(event_gap) && event_gap > 0.0 ? 1e-3 * event_gap : 0.0;
       if (!integrator.start(state.t, packed.data(), state.mode, first_step))
         return fail(report, FlowStatus::StepFailure, integrator.message());
+      record_event_values(state);
+      int stalled_steps = 0;
       while (true) {
         double t = state.t;
         const double t_before = state.t;
@@ -180,16 +244,23 @@ struct Flow::Impl {
         if (!Eigen::Map<const Vector>(y, integrator.size()).allFinite())
           return fail(report, FlowStatus::BadState,
                       "state became non-finite after t = " + std::to_string(state.t));
-        emit_samples(t_before, t, grid, state, observer);
+        // Steps that no longer advance time: the model cannot be integrated past here
+        // (e.g. its vector field turns non-finite just ahead).
+        stalled_steps = t > t_before ? 0 : stalled_steps + 1;
+        if (stalled_steps > kStallLimit)
+          return fail(report, FlowStatus::StepFailure,
+                      "integrator stalled at t = " + std::to_string(state.t) +
+                          ": no progress in " + std::to_string(kStallLimit) +
+                          " steps (is the vector field finite beyond this time?)");
         unpack(y, t, state);
         if (report.steps > options.max_steps)
           return fail(report, FlowStatus::TooManySteps,
                       std::to_string(report.steps) + " steps without reaching t = " +
                           std::to_string(t_end));
+        int event = -1;
         if (flag == CV_ROOT_RETURN) {
           // Monitors are reported and integration goes on; an event (listed first) is
           // applied and the integrator restarted.
-          int event = -1;
           for (const detail::Root& root : integrator.roots_found()) {
             if (root.kind == detail::Root::Kind::Event) {
               if (event < 0) event = root.index;
@@ -202,7 +273,10 @@ struct Flow::Impl {
                   state.mode);
             }
           }
-          if (event < 0) continue;
+        }
+        if (event < 0) event = missed_crossing(t_before, state);
+        emit_samples(t_before, state.t, grid, state, observer);
+        if (event >= 0) {
           if (!moves_through(state, event)) break;  // a touch: restart past it
           if (!apply(state, event, observer, report)) return report;
           storm = (state.t - last_event_time <= options.storm_time * (1.0 + std::abs(state.t)))
@@ -241,7 +315,7 @@ FlowState Flow::initial_state(double t, ConstVectorRef x) const {
   s.t = t;
   s.x = x;
   s.mode = impl_->system.mode_of(t, x);
-  if (impl_->options.tangent) s.tangent = Matrix::Identity(x.size(), x.size());
+  if (impl_->options.tangent) s.tangent = Matrix::Identity(x.size(), impl_->columns);
   return s;
 }
 
@@ -252,5 +326,6 @@ FlowReport Flow::advance(FlowState& state, double t_end, FlowObserver* observer,
 
 const FlowOptions& Flow::options() const { return impl_->options; }
 const HybridSystem& Flow::system() const { return impl_->system; }
+int Flow::tangent_columns() const { return impl_->columns; }
 
 }  // namespace libcont

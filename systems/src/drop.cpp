@@ -71,7 +71,7 @@ EventOutcome DropTest::apply_event(int mode, int /*event*/, double /*t*/,
                           : EventOutcome{Flight, EventKind::ContactEnd, false};
   // The base holds the body with force m g: a rebound slower than stick_velocity ends
   // the chattering sequence and the body rests.
-  if (law_.sticks(std::abs(x[1]), m_ * g_)) {
+  if (law_.sticks(std::abs(x[1]), g_)) {
     x << 0.0, 0.0;
     return EventOutcome{Ground, EventKind::StickStart, false};
   }

@@ -149,7 +149,7 @@ EventOutcome MovingBaseOscillator::apply_event(int mode, int /*event*/, double t
     return EventOutcome{Free, EventKind::StickEnd, false};
   }
   const double vb = base_velocity(t);
-  if (law_.sticks(std::abs(x[1] - vb), holding_force(t))) {
+  if (law_.sticks(std::abs(x[1] - vb), holding_force(t) / m_)) {
     x[0] = base_position(t);
     x[1] = vb;
     return EventOutcome{Attached, EventKind::StickStart, false};

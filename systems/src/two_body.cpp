@@ -155,7 +155,7 @@ EventOutcome TwoBodySystem::apply_event(int mode, int /*event*/, double t,
                         : EventOutcome{Free, EventKind::ContactEnd, false};
   if (mode == Joined) return EventOutcome{Free, EventKind::StickEnd, false};
   x[1] = x[0];  // on the contact surface exactly (a rounding-level correction)
-  if (law_.sticks(std::abs(x[3] - x[2]), joining_force(t, x))) {
+  if (law_.sticks(std::abs(x[3] - x[2]), joining_force(t, x) * (1.0 / m1_ + 1.0 / m2_))) {
     const double common = (m1_ * x[2] + m2_ * x[3]) / (m1_ + m2_);
     x[2] = x[3] = common;
     return EventOutcome{Joined, EventKind::StickStart, false};

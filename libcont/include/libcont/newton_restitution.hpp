@@ -1,9 +1,14 @@
 #pragma once
 // Newton's restitution law (SPEC 2.1): the relative normal velocity reverses and shrinks,
 // v+ = -r v-. Two settings: a body hitting a moving (kinematically driven) base, and two
-// free bodies. A rebound slower than stick_velocity into a surface that keeps pushing is
-// the end of a chattering (Zeno) sequence: the law then reports sticking instead, so
-// the flow never crawls through ever smaller impacts.
+// free bodies. A rebound into a surface that keeps pushing, slower than stick_velocity or
+// with an apex lower than stick_height, is the end of a chattering (Zeno) sequence: the
+// law then reports sticking instead, so the flow never crawls through ever smaller
+// impacts. The height bound matters: a flight whose apex is near the rounding level of
+// the positions cannot be integrated (its end is invisible to root finding) and would let
+// the body pass through the surface. Sticking early changes the motion only until the
+// true sequence would have ended, by at most the rebound speed and apex height; after
+// that the two motions coincide.
 #include "libcont/input_error.hpp"
 
 namespace libcont {
@@ -11,6 +16,7 @@ namespace libcont {
 struct NewtonRestitution {
   double r = 1.0;                // restitution coefficient in [0, 1]
   double stick_velocity = 1e-9;  // relative rebound speed below which the body sticks
+  double stick_height = 1e-12;   // rebound apex below which the body sticks (length units)
 
   explicit NewtonRestitution(double restitution, double stick = 1e-9);
 
@@ -18,10 +24,14 @@ struct NewtonRestitution {
   double rebound_velocity(double velocity, double base_velocity) const {
     return base_velocity - r * (velocity - base_velocity);
   }
-  // Whether the rebound ends a chattering sequence: a slow rebound while the contact
-  // would stay compressed (contact_force > 0 pushes the body away from the surface).
-  bool sticks(double approach_speed, double contact_force) const {
-    return r * approach_speed < stick_velocity && contact_force > 0.0;
+  // Whether the rebound ends a chattering sequence: a slow or low rebound while the
+  // contact would stay compressed. holding_acceleration is the relative acceleration
+  // that drives the body back onto the surface (> 0 while the surface has to push).
+  bool sticks(double approach_speed, double holding_acceleration) const {
+    if (!(holding_acceleration > 0.0)) return false;
+    const double rebound = r * approach_speed;
+    return rebound < stick_velocity ||
+           rebound * rebound < 2.0 * holding_acceleration * stick_height;
   }
 
   // Two free bodies, chi = m2 / m1 (SPEC 2.1): post-impact velocities.
