@@ -39,8 +39,8 @@ int right_hand_side(double t, N_Vector y, N_Vector ydot, void* data) {
   if (!dxdt.allFinite()) return 1;
   if (c.tangent) {
     c.system->state_jacobian(c.mode, t, x, c.jacobian);
-    Eigen::Map<const Matrix> phi(in + c.n, c.n, c.n);
-    Eigen::Map<Matrix> dphi(out + c.n, c.n, c.n);
+    Eigen::Map<const Matrix> phi(in + c.n, c.n, c.columns);
+    Eigen::Map<Matrix> dphi(out + c.n, c.n, c.columns);
     dphi.noalias() = c.jacobian * phi;
   }
   return 0;
@@ -57,7 +57,7 @@ int dense_jacobian(double t, N_Vector y, N_Vector /*fy*/, SUNMatrix jac, void* d
   const sunindextype size = SUNDenseMatrix_Columns(jac);
   Eigen::Map<Matrix> j(SUNDenseMatrix_Data(jac), size, size);
   j.setZero();
-  const int blocks = c.tangent ? c.n + 1 : 1;
+  const int blocks = c.tangent ? c.columns + 1 : 1;
   for (int b = 0; b < blocks; ++b) j.block(b * c.n, b * c.n, c.n, c.n) = c.jacobian;
   return c.jacobian.allFinite() ? 0 : 1;
 }
@@ -88,7 +88,9 @@ void keep_message(int /*code*/, const char* module, const char* function, char* 
 CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& options)
     : system_(system), options_(options) {
   const int n = system.dimension();
-  size_ = options.tangent ? n + n * n : n;
+  const int columns = options.tangent ? (options.tangent_columns > 0 ? options.tangent_columns : n) : 0;
+  if (columns > n) throw InputError("more tangent columns than state components");
+  size_ = n + n * columns;
   SUNContext ctx = nullptr;
   if (SUNContext_Create(nullptr, &ctx) != 0 || !ctx)
     throw std::runtime_error("SUNDIALS: SUNContext_Create failed");
@@ -104,6 +106,7 @@ CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& 
   mode_context_.system = &system;
   mode_context_.n = n;
   mode_context_.tangent = options.tangent;
+  mode_context_.columns = columns;
   mode_context_.jacobian = Matrix::Zero(n, n);
   mode_context_.field = Vector::Zero(n);
   mode_context_.gradient = Vector::Zero(n);

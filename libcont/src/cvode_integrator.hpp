@@ -3,7 +3,7 @@
 // checked wrapper of the calls the flow needs. Two CVODE instances are kept, Adams with
 // fixed-point iteration for non-stiff modes and BDF with a dense Newton solver for stiff
 // ones, so switching modes never reallocates. The integrated vector is the state x,
-// followed (when the tangent flow is on) by Phi column by column.
+// followed (when the tangent flow is on) by the k columns of Phi.
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +38,7 @@ struct ModeContext {
   int mode = 0;
   int n = 0;
   bool tangent = false;
+  int columns = 0;  // tangent columns k
   Matrix jacobian;  // scratch D_x f, preallocated
   // Root functions after the mode's events: extrema of coordinates, then minima of gaps.
   int events = 0;
@@ -71,6 +72,7 @@ class CvodeIntegrator {
   long total_steps() const { return steps_before_ + current_steps(); }
   const std::string& message() const { return message_; }
   int size() const { return size_; }
+  int tangent_columns() const { return mode_context_.columns; }
 
  private:
   struct Instance {

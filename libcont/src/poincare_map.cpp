@@ -14,6 +14,8 @@ StroboscopicMap::StroboscopicMap(const HybridSystem& system, FlowOptions options
   plain_ = std::make_unique<Flow>(system, options);
   options.tangent = true;
   tangent_ = std::make_unique<Flow>(system, options);
+  options.tangent_columns = 1;
+  product_ = std::make_unique<Flow>(system, options);
 }
 
 StroboscopicMap::~StroboscopicMap() = default;
@@ -38,6 +40,19 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
   result.impacts = result.measures.impacts;
   if (with_jacobian) result.jacobian = state.tangent;
   return result;
+}
+
+bool StroboscopicMap::apply_jacobian(ConstVectorRef x, int n, ConstVectorRef v, Vector& product,
+                                     FlowReport& report) {
+  FlowState state = product_->initial_state(phase_, x);
+  state.tangent = v;
+  const double period = system_.forcing_period();
+  for (int k = 1; k <= n; ++k) {
+    report = product_->advance(state, phase_ + k * period);
+    if (report.status != FlowStatus::Success) return false;
+  }
+  product = state.tangent.col(0);
+  return true;
 }
 
 }  // namespace libcont

@@ -23,6 +23,9 @@ struct FlowOptions {
   double absolute_tolerance = 1e-13;          // state components
   double tangent_absolute_tolerance = 1e-11;  // tangent (Phi) components
   bool tangent = false;                       // integrate Phi with the state
+  // Columns of Phi carried (n x k): 0 means the full n x n tangent. Fewer columns give
+  // tangent-flow products Phi v for matrix-free eigenvalue solvers on large systems.
+  int tangent_columns = 0;
   IntegratorMethod method = IntegratorMethod::Auto;  // Auto: BDF where the mode is stiff
   double max_step = 0.0;        // 0: a sixteenth of the forcing period (no missed impacts)
   long max_steps = 5'000'000;   // CVODE steps in one call of advance
@@ -43,7 +46,7 @@ struct FlowState {
   double t = 0.0;
   Vector x;
   int mode = 0;
-  Matrix tangent;  // Phi; empty unless FlowOptions::tangent
+  Matrix tangent;  // Phi (n x k); empty unless FlowOptions::tangent
 };
 
 struct EventRecord {
@@ -100,7 +103,8 @@ class Flow {
   Flow(Flow&&) noexcept;
   Flow& operator=(Flow&&) noexcept;
 
-  // A state at time t in the mode consistent with x; tangent = identity if enabled.
+  // A state at time t in the mode consistent with x; tangent = the first k columns of
+  // the identity if enabled.
   FlowState initial_state(double t, ConstVectorRef x) const;
 
   // Integrates from state.t to t_end. On return `state` holds the state at t_end, or the
@@ -109,6 +113,7 @@ class Flow {
                      SampleGrid samples = {});
 
   const FlowOptions& options() const;
+  int tangent_columns() const;  // k
   const HybridSystem& system() const;
 
  private:

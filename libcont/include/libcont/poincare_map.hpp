@@ -28,6 +28,10 @@ class StroboscopicMap {
   ~StroboscopicMap();
 
   MapEvaluation iterate(ConstVectorRef x, int n, bool with_jacobian = true);
+  // The tangent-flow product D P^n(x) v (one tangent column integrated along the path),
+  // for matrix-free eigenvalue solvers. False (with report) if the flow fails.
+  bool apply_jacobian(ConstVectorRef x, int n, ConstVectorRef v, Vector& product,
+                      FlowReport& report);
   // Read from the system at every use: continuation may change the forcing frequency.
   double period() const { return system_.forcing_period(); }
   double phase() const { return phase_; }
@@ -36,7 +40,7 @@ class StroboscopicMap {
  private:
   const HybridSystem& system_;
   double phase_;
-  std::unique_ptr<Flow> plain_, tangent_;
+  std::unique_ptr<Flow> plain_, tangent_, product_;
 };
 
 }  // namespace libcont
