@@ -1,0 +1,48 @@
+#pragma once
+// A vicont command: it declares its options on a CLI11 (sub)command and, once the command
+// line is parsed, runs and returns an exit status (exit_codes.hpp). Bad input escapes as
+// libcont::InputError, unwritable output as OutputError; main() turns both into one line
+// on stderr.
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "libcont/flow.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace vicont {
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  virtual int run() = 0;
+};
+
+std::unique_ptr<Command> make_simulate_command(CLI::App& vicont);
+std::unique_ptr<Command> make_lyapunov_command(CLI::App& vicont);
+std::unique_ptr<Command> make_systems_command(CLI::App& vicont);
+// The run of plain `vicont`: its options live on the top-level app itself.
+std::unique_ptr<Command> make_main_job(CLI::App& vicont);
+
+// What every run collects besides its numbers: whether the numerics held, and plots
+// that failed (the data files are written first, so a plot failure loses no data).
+struct RunHealth {
+  libcont::FlowReport report;
+  std::vector<std::string> plot_errors;
+  // Numerical failure wins over a failed plot: it is the one that needs attention first.
+  int exit_code() const;
+  // The status fields shared by every JSON summary: status, message, ok, plot_errors.
+  void add_to(nlohmann::ordered_json& summary) const;
+  // One line on stderr per problem; silent when all went well.
+  void print_problems(const std::string& what, const std::filesystem::path& out) const;
+};
+
+// Prints the summary: with --json the one JSON object on stdout, else the human text.
+void print_summary(bool json, const nlohmann::ordered_json& summary, const std::string& text);
+
+}  // namespace vicont

@@ -1,0 +1,235 @@
+#include "commands/lyapunov.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "exit_codes.hpp"
+#include "output.hpp"
+#include "plots.hpp"
+#include "progress.hpp"
+#include "run_inputs.hpp"
+#include "system_report.hpp"
+#include "trajectory_recorder.hpp"
+
+namespace vicont {
+
+namespace {
+
+// Forcing period, or the unit of time LyapunovSpectrum uses for an autonomous system.
+double period_of(const libcont::HybridSystem& system) {
+  return system.forcing_period() > 0.0 ? system.forcing_period()
+                                       : libcont::LyapunovOptions{}.autonomous_period;
+}
+
+struct VelocityStatistics {
+  size_t count = 0;
+  double mean = 0, rms = 0, min = 0, max = 0, slowest = 0;  // slowest: min |v_r|
+};
+
+VelocityStatistics velocity_statistics(const std::vector<double>& velocities) {
+  VelocityStatistics s;
+  s.count = velocities.size();
+  if (s.count == 0) return s;
+  s.min = *std::min_element(velocities.begin(), velocities.end());
+  s.max = *std::max_element(velocities.begin(), velocities.end());
+  s.slowest = std::abs(velocities.front());
+  for (double v : velocities) {
+    s.mean += v;
+    s.rms += v * v;
+    s.slowest = std::min(s.slowest, std::abs(v));
+  }
+  s.mean /= static_cast<double>(s.count);
+  s.rms = std::sqrt(s.rms / static_cast<double>(s.count));
+  return s;
+}
+
+// The motion after the averaging phase, long enough to show its shape: twice a periodic
+// orbit, twenty periods of a non-periodic one.
+int settled_periods(const libcont::LyapunovResult& result) {
+  return result.n > 0 ? 2 * result.n : 20;
+}
+
+// Integrates the settled motion from the last state for the phase-portrait plot.
+libcont::FlowReport record_settled_motion(const libcont::HybridSystem& system,
+                                          const libcont::LyapunovResult& result,
+                                          TrajectoryRecorder& trajectory) {
+  libcont::Flow flow(system);
+  libcont::FlowState state = flow.initial_state(result.final_state.t, result.final_state.x);
+  state.mode = result.final_state.mode;
+  trajectory.add_point(state);
+  const double period = period_of(system);
+  const auto report = flow.advance(state, state.t + settled_periods(result) * period, &trajectory,
+                                   libcont::SampleGrid{result.final_state.t, period / 200.0});
+  if (trajectory.points().back().t < state.t) trajectory.add_point(state);
+  return report;
+}
+
+std::string z_text(const libcont::LyapunovResult& r) {
+  return r.n > 0 ? std::to_string(r.p) + "/" + std::to_string(r.n) : "not periodic";
+}
+
+class LyapunovCommand : public Command {
+ public:
+  explicit LyapunovCommand(CLI::App& vicont)
+      : command_(*vicont.add_subcommand(
+            "lyapunov", "Lyapunov spectrum, z = p/n, a_i, a_e and impact velocities")),
+        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+    settings_.add_options(options_);
+    options_.add_path("out", out_, "directory for the result files (default: out)");
+    options_.add_flag("json", json_, "print the result as one JSON object on stdout");
+    options_.attach_to(command_);
+  }
+
+  int run() override {
+    const auto system = inputs_.resolve();
+    prepare_output_directory(out_);
+    const LyapunovRun result = run_lyapunov(*system, settings_, out_);
+    print_summary(json_, result.summary, result.text);
+    result.health.print_problems("lyapunov", out_);
+    return result.health.exit_code();
+  }
+
+ private:
+  CLI::App& command_;
+  RunOptions options_;
+  LyapunovSettings settings_;
+  std::filesystem::path out_ = "out";
+  bool json_ = false;
+  RunInputs inputs_;
+};
+
+}  // namespace
+
+void LyapunovSettings::add_options(RunOptions& options) {
+  options.add_count("transient", transient, 0,
+                    "forcing periods integrated before averaging (default: 1000)");
+  options.add_count("periods", periods, 1, "forcing periods averaged over (default: 1000)");
+  options.add_count("max-period", max_period, 1,
+                    "largest n tried when detecting z = p/n (default: 16)");
+}
+
+LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSettings& settings,
+                         const std::filesystem::path& out) {
+  libcont::LyapunovOptions options;
+  options.transient_periods = settings.transient;
+  options.periods = settings.periods;
+  options.max_detected_period = settings.max_period;
+  const double t0 = 0.0;  // the Poincare section phase
+  LyapunovRun run;
+  {
+    ProgressIndicator progress("lyapunov: " + std::to_string(settings.transient) + " + " +
+                               std::to_string(settings.periods) + " periods");
+    run.result =
+        libcont::LyapunovSpectrum(system, options).compute(t0, system.default_initial_state());
+  }
+  const libcont::LyapunovResult& r = run.result;
+  run.health.report = r.report;
+  const double period = period_of(system);
+  // The averaging phase starts where the transient ended.
+  const double averaging_start = t0 + settings.transient * period;
+
+  write_poincare_csv(out / "poincare.csv", system, r.poincare_samples, averaging_start, period);
+  write_impacts_csv(out / "impacts.csv", r.impacts);
+  std::vector<std::string> files = {(out / "lyapunov.json").string(),
+                                    (out / "poincare.csv").string(),
+                                    (out / "impacts.csv").string()};
+  if (r.ok()) {
+    TrajectoryRecorder settled;
+    const auto settled_report = record_settled_motion(system, r, settled);
+    write_time_series_csv(out / "settled.csv", system, settled.points());
+    files.push_back((out / "settled.csv").string());
+    if (!settled_report.ok()) {
+      run.health.report = settled_report;
+      run.health.report.message =
+          "after the spectrum, integrating the settled motion for "
+          "its plot: " +
+          settled_report.message;
+    }
+    try {
+      std::ostringstream title;
+      title << "settled motion: " << short_label(system) << "\nz = " << z_text(r);
+      for (Eigen::Index i = 0; i < r.exponents.size(); ++i)
+        title << (i ? ", " : ";  exponents ") << rounded_text(r.exponents[i]);
+      const auto plot =
+          plot_phase_portrait(TrajectoryPlot{out, "settled.csv", system.state_names(), title.str()},
+                              "settled_phase", "poincare.csv");
+      files.push_back(plot.png.string());
+      files.push_back(plot.script.string());
+    } catch (const OutputError& error) {
+      run.health.plot_errors.push_back(error.what());
+    }
+  }
+
+  const VelocityStatistics v = velocity_statistics(r.impacts.impact_velocities);
+  nlohmann::ordered_json notes = nlohmann::ordered_json::object();
+  nlohmann::ordered_json exponents = nlohmann::ordered_json::array();
+  for (Eigen::Index i = 0; i < r.exponents.size(); ++i)
+    exponents.push_back(
+        finite_or_null(r.exponents[i], "exponents[" + std::to_string(i) + "]", notes));
+  nlohmann::ordered_json& s = run.summary;
+  s["command"] = "lyapunov";
+  s["system"] = system.name();
+  s["parameters"] = parameters_json(system);
+  s["contact_damping"] = contact_damping_json(system);
+  s["transient_periods"] = settings.transient;
+  s["periods"] = settings.periods;
+  s["period"] = period;
+  // Whole periods were averaged; rounding only removes the division's last-bit noise.
+  const long averaged_periods = std::lround(r.averaging_time / period);
+  s["averaged_periods"] = averaged_periods;
+  s["exponents"] = exponents;
+  s["exponent_sum"] =
+      r.exponents.size() ? finite_or_null(r.exponent_sum, "exponent_sum", notes) : nullptr;
+  s["p"] = r.p;
+  s["n"] = r.n;
+  s["z"] = r.n > 0 ? nlohmann::ordered_json(z_text(r)) : nlohmann::ordered_json(nullptr);
+  s["impacts_per_period"] = r.impacts_per_period;
+  s["energy_per_period"] = r.energy_per_period;
+  s["impact_velocity"] = {{"count", v.count}, {"mean", v.mean}, {"rms", v.rms},
+                          {"min", v.min},     {"max", v.max},   {"slowest", v.slowest}};
+  s["final_state"] = {{"t", r.final_state.t},
+                      {"mode", system.mode_name(r.final_state.mode)},
+                      {"state", state_json(system, r.final_state.x)}};
+  if (!notes.empty()) {
+    s["non_finite"] = notes;
+    s["non_finite_note"] =
+        "JSON has no infinity: these fields are null; -inf exponents mean that sticking "
+        "collapsed the tangent space";
+  }
+  run.health.add_to(s);
+  s["files"] = files;
+  write_json_file(out / "lyapunov.json", s);
+
+  std::ostringstream text;
+  text << "vicont lyapunov\n";
+  print_system(text, system);
+  text << "periods     " << settings.transient << " transient + " << averaged_periods
+       << " averaged (period " << number_text(period) << ")\n"
+       << "exponents   ";
+  for (Eigen::Index i = 0; i < r.exponents.size(); ++i)
+    text << (i ? ", " : "") << number_text(r.exponents[i]);
+  text << (r.exponents.size() ? "" : "none (no period averaged)") << '\n'
+       << "sum         " << (r.exponents.size() ? number_text(r.exponent_sum) : "-") << '\n'
+       << "z = p/n     " << z_text(r) << '\n'
+       << "a_i         " << number_text(r.impacts_per_period) << " impacts per period\n"
+       << "a_e         " << number_text(r.energy_per_period)
+       << " kinetic energy change at impacts per period\n"
+       << "v_r         " << v.count << " impacts: mean " << number_text(v.mean) << ", rms "
+       << number_text(v.rms) << ", min " << number_text(v.min) << ", max " << number_text(v.max)
+       << ", slowest |v_r| " << number_text(v.slowest) << '\n'
+       << "status      " << libcont::to_string(run.health.report.status)
+       << (run.health.report.message.empty() ? "" : ": " + run.health.report.message) << '\n'
+       << "files       " << out.string()
+       << "/{lyapunov.json, poincare.csv, impacts.csv, settled.csv, settled_phase.png, "
+          "settled_phase.gp}\n";
+  run.text = text.str();
+  return run;
+}
+
+std::unique_ptr<Command> make_lyapunov_command(CLI::App& vicont) {
+  return std::make_unique<LyapunovCommand>(vicont);
+}
+
+}  // namespace vicont

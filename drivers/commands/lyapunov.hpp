@@ -1,0 +1,35 @@
+#pragma once
+// vicont lyapunov: the Lyapunov spectrum of the settled motion (libcont::LyapunovSpectrum,
+// SPEC 1.5) with the sweep quantities of SPEC 1.6: z = p/n, a_i, a_e and the impact
+// relative velocities. The main job reuses run_lyapunov for each of its runs.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "commands/command.hpp"
+#include "libcont/hybrid_system.hpp"
+#include "libcont/lyapunov_spectrum.hpp"
+#include "run_options.hpp"
+
+namespace vicont {
+
+struct LyapunovSettings {
+  int transient = 1000;  // forcing periods (time units if autonomous) before averaging
+  int periods = 1000;    // forcing periods averaged over
+  int max_period = 16;   // largest n tried for z = p/n
+  void add_options(RunOptions& options);
+};
+
+struct LyapunovRun {
+  RunHealth health;
+  libcont::LyapunovResult result;
+  nlohmann::ordered_json summary;  // also written as lyapunov.json
+  std::string text;                // the human summary
+};
+
+// Computes and writes lyapunov.json, poincare.csv, impacts.csv,
+// settled.csv and settled_phase.{png,gp} into `out` (which must exist).
+LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSettings& settings,
+                         const std::filesystem::path& out);
+
+}  // namespace vicont

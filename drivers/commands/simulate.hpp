@@ -1,0 +1,39 @@
+#pragma once
+// vicont simulate: one trajectory from the system's default initial state, written as a
+// time series, an event list, plots of the time series and of the phase portrait, and a
+// summary. The main job reuses run_simulation for each of its runs.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "commands/command.hpp"
+#include "libcont/hybrid_system.hpp"
+#include "run_options.hpp"
+
+namespace vicont {
+
+struct SimulationSettings {
+  std::optional<double> t_end;        // default: default_end_time(system)
+  std::optional<double> sample_step;  // default: default_sample_step(system, t_end)
+  void add_options(RunOptions& options);
+};
+
+// 20 forcing periods, or 3 time units (s) for an autonomous system such as the drop test.
+double default_end_time(const libcont::HybridSystem& system);
+// 200 samples per forcing period, or 1000 per time unit for an autonomous system.
+double default_sample_step(const libcont::HybridSystem& system);
+
+struct SimulationRun {
+  RunHealth health;
+  nlohmann::ordered_json summary;  // also written as simulate.json
+  std::string text;                // the human summary
+};
+
+// Integrates and writes timeseries.csv, events.csv, timeseries.{png,gp}, phase.{png,gp}
+// and simulate.json into `out` (which must exist). Throws InputError for settings that
+// make no sense, OutputError when data files cannot be written.
+SimulationRun run_simulation(const libcont::HybridSystem& system,
+                             const SimulationSettings& settings, const std::filesystem::path& out);
+
+}  // namespace vicont

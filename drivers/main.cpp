@@ -1,0 +1,83 @@
+// vicont: continuation and bifurcation analysis of vibro-impact systems from the command
+// line. The commands live in commands/; this file parses the command line and maps every
+// kind of failure to one line on stderr and its exit status (exit_codes.hpp).
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <iostream>
+#include <string>
+
+#include "commands/command.hpp"
+#include "exit_codes.hpp"
+#include "libcont/input_error.hpp"
+
+namespace {
+
+// Messages must stay on one line (SPEC 5, doc/cli.md): scripts grep them.
+std::string one_line(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+int fail(int code, const std::string& message) {
+  std::cerr << "vicont: error: " << one_line(message) << std::endl;
+  return code;
+}
+
+// Options of the main job placed before a subcommand would be silently ignored.
+bool main_job_options_used(const CLI::App& vicont) {
+  for (const CLI::Option* option : vicont.get_options())
+    if (option != vicont.get_help_ptr() && option->count() > 0) return true;
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // gnuplot runs behind a pipe; if it is missing or dies, writing to the pipe must fail
+  // as an error we report (no plot), not kill vicont with SIGPIPE before it saves data.
+  std::signal(SIGPIPE, SIG_IGN);
+  CLI::App vicont{
+      "vicont: simulation and Lyapunov analysis of vibro-impact systems (libcont).\n"
+      "Without a subcommand: the main job, the moving-base oscillator at eta = 4 and 7.1.\n"
+      "Exit status: 0 ok, 1 output could not be written, 2 bad input, 3 numerical failure.",
+      "vicont"};
+  vicont.require_subcommand(0, 1);
+  auto main_job = vicont::make_main_job(vicont);
+  const std::vector<std::pair<std::string, std::unique_ptr<vicont::Command>>> commands = [&] {
+    std::vector<std::pair<std::string, std::unique_ptr<vicont::Command>>> list;
+    list.emplace_back("simulate", vicont::make_simulate_command(vicont));
+    list.emplace_back("lyapunov", vicont::make_lyapunov_command(vicont));
+    list.emplace_back("systems", vicont::make_systems_command(vicont));
+    return list;
+  }();
+
+  try {
+    vicont.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return vicont.exit(help);
+  } catch (const CLI::CallForAllHelp& help) {
+    return vicont.exit(help);
+  } catch (const CLI::ParseError& error) {
+    return fail(vicont::BadInput, error.what());
+  }
+
+  try {
+    for (const auto& [name, command] : commands) {
+      if (!vicont.got_subcommand(name)) continue;
+      if (main_job_options_used(vicont))
+        return fail(vicont::BadInput,
+                    "options before '" + name + "' belong to the main job; put them after it");
+      return command->run();
+    }
+    return main_job->run();
+  } catch (const libcont::InputError& error) {
+    return fail(vicont::BadInput, error.what());
+  } catch (const vicont::OutputError& error) {
+    return fail(vicont::OutputFailure, error.what());
+  } catch (const std::exception& error) {
+    // Not expected: a bug or an exhausted resource; still one line and a non-zero status.
+    return fail(vicont::OutputFailure, std::string("unexpected failure: ") + error.what());
+  }
+}

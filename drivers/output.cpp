@@ -1,0 +1,163 @@
+#include "output.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <system_error>
+
+#include "atomic_file.hpp"
+
+namespace vicont {
+
+namespace {
+
+// Event names come from the models; quote them in case one ever holds a comma.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+void write_state(std::ostream& out, const libcont::Vector& x) {
+  for (Eigen::Index i = 0; i < x.size(); ++i) out << ',' << number_text(x[i]);
+}
+
+void write_state_header(std::ostream& out, const libcont::HybridSystem& system,
+                        const std::string& suffix) {
+  for (const auto& name : system.state_names()) out << ',' << name << suffix;
+}
+
+}  // namespace
+
+std::string number_text(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string rounded_text(double value, int digits) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+  return buffer;
+}
+
+std::string event_kind_name(libcont::EventKind kind) {
+  switch (kind) {
+    case libcont::EventKind::Impact:
+      return "impact";
+    case libcont::EventKind::ContactStart:
+      return "contact_start";
+    case libcont::EventKind::ContactEnd:
+      return "contact_end";
+    case libcont::EventKind::StickStart:
+      return "stick_start";
+    case libcont::EventKind::StickEnd:
+      return "stick_end";
+    case libcont::EventKind::ModeSwitch:
+      return "mode_switch";
+    case libcont::EventKind::Terminal:
+      return "terminal";
+  }
+  return "unknown";
+}
+
+void prepare_output_directory(const std::filesystem::path& directory) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error || !std::filesystem::is_directory(directory))
+    throw OutputError("cannot create output directory '" + directory.string() +
+                      "': " + (error ? error.message() : "not a directory"));
+}
+
+void write_time_series_csv(const std::filesystem::path& file, const libcont::HybridSystem& system,
+                           const std::vector<TrajectoryPoint>& points) {
+  write_file_atomically(file, [&](std::ostream& out) {
+    out << 't';
+    write_state_header(out, system, "");
+    out << ",mode,event\n";
+    for (const auto& p : points) {
+      out << number_text(p.t);
+      write_state(out, p.x);
+      out << ',' << csv_field(system.mode_name(p.mode)) << ',';
+      // Never an empty last field: gnuplot 5.4 reads one as a stale piece of another line.
+      if (p.event >= 0)
+        out << csv_field(system.event_spec(p.event_mode, p.event).name)
+            << (p.after ? ":after" : ":before");
+      else
+        out << grid_sample_marker;
+      out << '\n';
+    }
+  });
+}
+
+void write_events_csv(const std::filesystem::path& file, const libcont::HybridSystem& system,
+                      const std::vector<libcont::EventRecord>& events) {
+  write_file_atomically(file, [&](std::ostream& out) {
+    out << "t,event,kind,mode_before,mode_after";
+    write_state_header(out, system, "_before");
+    write_state_header(out, system, "_after");
+    out << ",relative_velocity\n";
+    for (const auto& e : events) {
+      out << number_text(e.t) << ',' << csv_field(system.event_spec(e.mode_before, e.event).name)
+          << ',' << event_kind_name(e.kind) << ',' << csv_field(system.mode_name(e.mode_before))
+          << ',' << csv_field(system.mode_name(e.mode_after));
+      write_state(out, e.x_minus);
+      write_state(out, e.x_plus);
+      out << ',' << number_text(system.relative_velocity(e.mode_before, e.event, e.t, e.x_minus))
+          << '\n';
+    }
+  });
+}
+
+void write_poincare_csv(const std::filesystem::path& file, const libcont::HybridSystem& system,
+                        const std::vector<libcont::Vector>& samples, double t0, double period) {
+  write_file_atomically(file, [&](std::ostream& out) {
+    out << "k,t";
+    write_state_header(out, system, "");
+    out << '\n';
+    for (size_t k = 0; k < samples.size(); ++k) {
+      out << k + 1 << ',' << number_text(t0 + static_cast<double>(k + 1) * period);
+      write_state(out, samples[k]);
+      out << '\n';
+    }
+  });
+}
+
+void write_impacts_csv(const std::filesystem::path& file,
+                       const libcont::ImpactStatistics& impacts) {
+  write_file_atomically(file, [&](std::ostream& out) {
+    out << "t,relative_velocity\n";
+    for (size_t i = 0; i < impacts.impact_times.size(); ++i)
+      out << number_text(impacts.impact_times[i]) << ','
+          << number_text(i < impacts.impact_velocities.size() ? impacts.impact_velocities[i]
+                                                              : std::nan(""))
+          << '\n';
+  });
+}
+
+void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_json& value) {
+  write_file_atomically(file, [&](std::ostream& out) { out << value.dump(2) << '\n'; });
+}
+
+nlohmann::ordered_json finite_or_null(double value, const std::string& path,
+                                      nlohmann::ordered_json& notes) {
+  if (std::isfinite(value)) return value;
+  notes[path] = number_text(value);
+  return nullptr;
+}
+
+nlohmann::ordered_json state_json(const libcont::HybridSystem& system, const libcont::Vector& x) {
+  nlohmann::ordered_json result = nlohmann::ordered_json::object();
+  const auto names = system.state_names();
+  for (size_t i = 0; i < names.size() && static_cast<Eigen::Index>(i) < x.size(); ++i)
+    result[names[i]] = std::isfinite(x[static_cast<Eigen::Index>(i)])
+                           ? nlohmann::ordered_json(x[static_cast<Eigen::Index>(i)])
+                           : nlohmann::ordered_json(nullptr);
+  return result;
+}
+
+}  // namespace vicont

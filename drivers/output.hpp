@@ -1,0 +1,54 @@
+#pragma once
+// The data files of a run (CSV and JSON), each written atomically (atomic_file.hpp).
+// Numbers are written in the shortest form that reads back to the same double, so the
+// files lose nothing; non-finite values appear as inf, -inf, nan in CSV.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "libcont/hybrid_system.hpp"
+#include "libcont/impact_statistics.hpp"
+#include "trajectory_recorder.hpp"
+
+namespace vicont {
+
+std::string number_text(double value);
+// For tables and plot titles, where 17 digits would hide the value: %.6g by default.
+std::string rounded_text(double value, int digits = 6);
+
+// The event column of a grid sample (not an event) in a time series.
+inline constexpr const char* grid_sample_marker = "-";
+std::string event_kind_name(libcont::EventKind kind);
+
+// Creates the output directory (OutputError if impossible).
+void prepare_output_directory(const std::filesystem::path& directory);
+
+// t, <state names>, mode, event: one row per grid sample (event "-"); two rows per event,
+// the state just before ("NAME:before") and just after ("NAME:after").
+void write_time_series_csv(const std::filesystem::path& file, const libcont::HybridSystem& system,
+                           const std::vector<TrajectoryPoint>& points);
+
+// t, event, kind, mode_before, mode_after, <state>_before..., <state>_after...,
+// relative_velocity (normal relative velocity just before the event).
+void write_events_csv(const std::filesystem::path& file, const libcont::HybridSystem& system,
+                      const std::vector<libcont::EventRecord>& events);
+
+// k, t, <state names>: the stroboscopic samples x(t0 + k T).
+void write_poincare_csv(const std::filesystem::path& file, const libcont::HybridSystem& system,
+                        const std::vector<libcont::Vector>& samples, double t0, double period);
+
+// t, relative_velocity: every impact (or contact start) of the averaging phase.
+void write_impacts_csv(const std::filesystem::path& file, const libcont::ImpactStatistics& impacts);
+
+void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_json& value);
+
+// JSON has no infinities: a non-finite number becomes null, and `notes[path]` records what
+// it was ("-inf", "inf", "nan") so that a reader can tell a collapse from missing data.
+nlohmann::ordered_json finite_or_null(double value, const std::string& path,
+                                      nlohmann::ordered_json& notes);
+
+// State as {"x": ..., "v": ...}.
+nlohmann::ordered_json state_json(const libcont::HybridSystem& system, const libcont::Vector& x);
+
+}  // namespace vicont

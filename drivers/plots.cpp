@@ -1,0 +1,144 @@
+#include "plots.hpp"
+
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+// gnuplot-iostream pulls in Boost headers that are not warning-clean under -Wpedantic;
+// they are third-party, so their warnings are silenced here and only here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include <gnuplot-iostream.h>
+#pragma GCC diagnostic pop
+
+#include "atomic_file.hpp"
+#include "output.hpp"
+
+namespace vicont {
+
+namespace {
+
+// A gnuplot string expression: single-quoted (no escapes, '' stands for one quote), with
+// line breaks joined in as "\n" since only double quotes know escapes.
+std::string quoted(const std::string& text) {
+  std::string result = "'";
+  for (char c : text) {
+    if (c == '\'')
+      result += "''";
+    else if (c == '\n')
+      result += "'.\"\\n\".'";
+    else
+      result += c;
+  }
+  return result + "'";
+}
+
+// Common head of every script: terminal, output, CSV reading by column name.
+std::string preamble(const std::string& png_name, int width, int height) {
+  std::ostringstream s;
+  s << "# Made by vicont; run 'gnuplot' on this file inside its directory to redraw.\n"
+    << "set terminal pngcairo size " << width << ',' << height << " noenhanced font 'sans,10'\n"
+    << "set output " << quoted(png_name) << "\n"
+    << "set datafile separator ','\n"
+    << "set datafile columnheaders\n"
+    << "set grid\n"
+    // Outside the frame: a key inside would hide data wherever the curves happen to go.
+    << "set key outside right top vertical\n";
+  return s.str();
+}
+
+// using-spec of the event rows only (grid samples become NaN, which gnuplot skips).
+std::string event_rows(const std::string& column) {
+  return "(strcol('event') eq " + quoted(grid_sample_marker) + " ? NaN : column(" + quoted(column) +
+         "))";
+}
+
+using ScriptForOutput = std::function<std::string(const std::string& png_name)>;
+
+// Saves the script, runs it through gnuplot into a temporary PNG and renames that into
+// place only when gnuplot reported no error: a failed plot never replaces a good one.
+PlotFiles render(const std::filesystem::path& directory, const std::string& stem,
+                 const ScriptForOutput& script) {
+  PlotFiles files{directory / (stem + ".png"), directory / (stem + ".gp")};
+  write_file_atomically(files.script,
+                        [&](std::ostream& out) { out << script(files.png.filename().string()); });
+
+  StagedFile png(files.png);
+  StagedFile status(directory / (stem + ".gnuplot-status"));
+  {
+    // gnuplot's chatter (warnings about flat ranges of a resting body, say) is dropped:
+    // stdout may carry the one JSON object (--json) and errors come back through the
+    // status file below.
+    // gnuplot's exit status is not needed either ("; true" keeps gnuplot-iostream from
+    // printing "pclose returned error" on top of our own message).
+    Gnuplot gnuplot("gnuplot >/dev/null 2>&1; true");
+    gnuplot << "cd " << quoted(std::filesystem::absolute(directory).string()) << "\n"
+            << script(png.temporary_path().filename().string())
+            << "unset output\n"
+            // gnuplot goes on after an error and only its exit status tells, which
+            // gnuplot-iostream does not return; GPVAL_ERRNO/ERRMSG do tell.
+            << "set print " << quoted(status.temporary_path().filename().string()) << "\n"
+            << "print GPVAL_ERRNO\nprint GPVAL_ERRMSG\nunset print\n";
+  }  // closing the pipe waits for gnuplot to finish
+  int error_number = -1;
+  std::string error_message = "gnuplot did not run (is it installed, with pngcairo?)";
+  {
+    std::ifstream in(status.temporary_path());
+    if (in >> error_number) {
+      in.ignore();
+      std::getline(in, error_message);
+    }
+  }
+  if (error_number != 0)
+    throw OutputError("gnuplot failed on '" + files.script.string() + "': " + error_message);
+  png.commit();
+  return files;
+}
+
+}  // namespace
+
+PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) {
+  return render(plot.directory, stem, [&](const std::string& png_name) {
+    const int panels = static_cast<int>(plot.state_names.size());
+    std::ostringstream s;
+    s << preamble(png_name, 1000, 300 * panels + 60) << "set multiplot layout " << panels
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
+      << "set autoscale xfix\n";  // the time axis spans the run, not the next round number
+    for (int i = 0; i < panels; ++i) {
+      const std::string& name = plot.state_names[static_cast<size_t>(i)];
+      // Only the bottom panel carries the time axis label, as the panels share it.
+      s << (i + 1 == panels ? "set xlabel 't'\n" : "unset xlabel\n") << "set ylabel "
+        << quoted(name) << "\n"
+        << "plot " << quoted(plot.csv) << " using 't':" << quoted(name)
+        << " with lines lw 1.2 lc rgb '#1f4e9a' title " << quoted(name) << ", \\\n"
+        << "     '' using 't':" << event_rows(name)
+        << " with points pt 7 ps 0.5 lc rgb '#c0392b' title 'events'\n";
+    }
+    s << "unset multiplot\n";
+    return s.str();
+  });
+}
+
+PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& stem,
+                              const std::string& poincare_csv) {
+  return render(plot.directory, stem, [&](const std::string& png_name) {
+    const std::string& horizontal = plot.state_names.at(0);
+    const std::string& vertical = plot.state_names.at(1);
+    std::ostringstream s;
+    s << preamble(png_name, 900, 700) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
+      << "set xlabel " << quoted(horizontal) << "\n"
+      << "set ylabel " << quoted(vertical) << "\n"
+      << "plot " << quoted(plot.csv) << " using " << quoted(horizontal) << ':' << quoted(vertical)
+      << " with lines lw 1.2 lc rgb '#1f4e9a' title 'trajectory', \\\n"
+      << "     '' using " << quoted(horizontal) << ':' << event_rows(vertical)
+      << " with points pt 7 ps 0.5 lc rgb '#c0392b' title 'events'";
+    if (!poincare_csv.empty())
+      s << ", \\\n     " << quoted(poincare_csv) << " using " << quoted(horizontal) << ':'
+        << quoted(vertical) << " with points pt 6 ps 1.2 lc rgb '#27ae60' title 'Poincare samples'";
+    s << "\n";
+    return s.str();
+  });
+}
+
+}  // namespace vicont

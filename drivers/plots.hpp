@@ -1,0 +1,33 @@
+#pragma once
+// PNG plots of a run, drawn by gnuplot (pngcairo) through gnuplot-iostream from the run's
+// own CSV files. Each plot's script is saved beside its PNG (NAME.gp next to NAME.png) and
+// reads the CSV by file name, so `cd DIR && gnuplot NAME.gp` redraws it exactly.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace vicont {
+
+struct PlotFiles {
+  std::filesystem::path png;
+  std::filesystem::path script;
+};
+
+// What the time-series and phase-portrait plots read: a CSV written by
+// write_time_series_csv (columns t, <state names>, mode, event).
+struct TrajectoryPlot {
+  std::filesystem::path directory;
+  std::string csv;                       // file name inside directory
+  std::vector<std::string> state_names;  // columns to draw
+  std::string title;
+};
+
+// One panel per state variable against t; event rows marked with points.
+PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem);
+
+// The first two state variables against each other; event rows marked with points.
+// `poincare_csv` (optional, columns k, t, <state names>) adds the stroboscopic samples.
+PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& stem,
+                              const std::string& poincare_csv = "");
+
+}  // namespace vicont

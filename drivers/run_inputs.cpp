@@ -1,0 +1,110 @@
+#include "run_inputs.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+
+#include "libcont/input_error.hpp"
+#include "systems/catalogue.hpp"
+
+namespace vicont {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+}  // namespace
+
+RunInputs::RunInputs(CLI::App& command, RunOptions& options, SystemChoice choice)
+    : options_(options), choice_(choice) {
+  if (choice_ != SystemChoice::Fixed) {
+    std::vector<std::string> known;
+    for (const auto& entry : systems::catalogue()) known.push_back(entry.name);
+    command
+        .add_option(
+            "--system", system_on_command_line_,
+            "system to run (" + joined(known) + ")" +
+                (choice_ == SystemChoice::ByName ? std::string(", default ") + default_system_name
+                                                 : std::string()))
+        ->type_name("NAME");
+  }
+  command
+      .add_option("--set", assignments_, "set a system parameter (repeatable; wins over --config)")
+      ->type_name("NAME=VALUE");
+  command
+      .add_option("--config", config_path_,
+                  "read system, parameters and run options from FILE (doc/cli.md)")
+      ->type_name("FILE");
+}
+
+bool RunInputs::assigned(const std::string& parameter) const {
+  return std::find(assigned_.begin(), assigned_.end(), parameter) != assigned_.end();
+}
+
+void RunInputs::apply_config_options() {
+  for (const auto& entry : config_.options) {
+    if (entry.key == "system") {
+      if (choice_ == SystemChoice::Fixed && entry.value != default_system_name)
+        throw libcont::InputError(
+            entry.where() + ": the main job always runs " + default_system_name +
+            "; use 'vicont simulate' or 'vicont lyapunov' for '" + entry.value + "'");
+      system_in_config_ = entry;
+      continue;
+    }
+    if (!options_.knows(entry.key))
+      throw libcont::InputError(entry.where() + ": unknown key '" + entry.key +
+                                "' (known: system, " + joined(options_.names()) +
+                                "; parameters go under [parameters])");
+    options_.set_from_text(entry.key, entry.value, entry.where());
+  }
+}
+
+void RunInputs::apply_parameters(libcont::HybridSystem& system) {
+  for (const auto& entry : config_.parameters) {
+    try {
+      system.set_parameter_text(entry.key, entry.value);
+    } catch (const libcont::InputError& error) {
+      throw libcont::InputError(entry.where() + ": " + error.what());
+    }
+    assigned_.push_back(entry.key);
+  }
+  for (const auto& assignment : assignments_) {
+    const auto equals = assignment.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw libcont::InputError("--set '" + assignment + "': expected NAME=VALUE");
+    const std::string name = assignment.substr(0, equals);
+    // libcont's message already names the parameter and the rule it broke.
+    system.set_parameter_text(name, assignment.substr(equals + 1));
+    assigned_.push_back(name);
+  }
+}
+
+std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
+  if (!config_path_.empty()) config_ = read_config_file(config_path_);
+  apply_config_options();
+  options_.apply_command_line();
+
+  std::unique_ptr<libcont::HybridSystem> system;
+  if (!system_on_command_line_.empty()) {
+    system = systems::make_system(system_on_command_line_);
+  } else if (system_in_config_) {
+    try {
+      system = systems::make_system(system_in_config_->value);
+    } catch (const libcont::InputError& error) {
+      throw libcont::InputError(system_in_config_->where() + ": " + error.what());
+    }
+  } else if (choice_ == SystemChoice::OptionalName) {
+    if (!assignments_.empty() || !config_.parameters.empty())
+      throw libcont::InputError("parameters were set but no system was named (use --system)");
+    return nullptr;
+  } else {
+    system = systems::make_system(default_system_name);
+  }
+  apply_parameters(*system);
+  return system;
+}
+
+}  // namespace vicont

@@ -1,0 +1,58 @@
+#pragma once
+// What a run reads before it starts, in one place so that every command treats its input
+// alike: the system (--system NAME or `system =`), its parameters (model defaults, then
+// the config file's [parameters], then each --set in order: the command line wins) and the
+// run options (defaults, then the config file, then the command line).
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config_file.hpp"
+#include "libcont/hybrid_system.hpp"
+#include "run_options.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace vicont {
+
+class RunInputs {
+ public:
+  enum class SystemChoice {
+    ByName,        // --system NAME, default moving-base
+    OptionalName,  // --system NAME or none at all (vicont systems)
+    Fixed          // always moving-base; no --system (the main job)
+  };
+
+  // Adds --system (unless Fixed), --set and --config to `command`. The command attaches
+  // `options` to itself once it has declared them all.
+  RunInputs(CLI::App& command, RunOptions& options, SystemChoice choice);
+
+  // After CLI11 parsing: reads the config file, stores the run options and returns the
+  // configured system, or nullptr when the choice is OptionalName and no system was named.
+  // Bad input throws libcont::InputError naming the item (and file:line for the file).
+  std::unique_ptr<libcont::HybridSystem> resolve();
+
+  // Whether the config file or --set assigned this parameter.
+  bool assigned(const std::string& parameter) const;
+
+ private:
+  void apply_config_options();
+  void apply_parameters(libcont::HybridSystem& system);
+
+  RunOptions& options_;
+  SystemChoice choice_;
+  std::string system_on_command_line_;
+  std::vector<std::string> assignments_;  // --set NAME=VALUE, in order
+  std::string config_path_;
+  std::optional<ConfigFile::Entry> system_in_config_;
+  ConfigFile config_;
+  std::vector<std::string> assigned_;
+};
+
+// The system the main job and the defaults run.
+inline constexpr const char* default_system_name = "moving-base";
+
+}  // namespace vicont

@@ -1,0 +1,101 @@
+#include "run_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "libcont/parameters.hpp"
+
+namespace vicont {
+
+RunOptions::Entry& RunOptions::add(std::string name, std::string help, std::string value_name,
+                                   bool is_flag) {
+  Entry& e = entries_.emplace_back();
+  e.name = std::move(name);
+  e.help = std::move(help);
+  e.value_name = std::move(value_name);
+  e.is_flag = is_flag;
+  return e;
+}
+
+void RunOptions::add_positive_number(std::string name, std::optional<double>& target,
+                                     std::string help) {
+  add(std::move(name), std::move(help), "NUMBER", false).parse =
+      [&target](std::string_view text, const std::string& label) {
+        const double value = libcont::parse_number(text, label);
+        if (!(value > 0.0))
+          throw libcont::InputError(label + " must be positive (got " + std::string(text) + ")");
+        target = value;
+      };
+}
+
+void RunOptions::add_count(std::string name, int& target, int minimum, std::string help) {
+  add(std::move(name), std::move(help), "N", false).parse =
+      [&target, minimum](std::string_view text, const std::string& label) {
+        const double value = libcont::parse_number(text, label);
+        if (value != static_cast<double>(static_cast<long long>(value)) || value < minimum ||
+            value > 1e9)
+          throw libcont::InputError(label + " must be a whole number >= " +
+                                    std::to_string(minimum) + " (got " + std::string(text) + ")");
+        target = static_cast<int>(value);
+      };
+}
+
+void RunOptions::add_path(std::string name, std::filesystem::path& target, std::string help) {
+  add(std::move(name), std::move(help), "DIR", false).parse =
+      [&target](std::string_view text, const std::string&) { target = text; };
+}
+
+void RunOptions::add_flag(std::string name, bool& target, std::string help) {
+  add(std::move(name), std::move(help), "", true).parse = [&target](std::string_view text,
+                                                                    const std::string& label) {
+    if (text == "true" || text == "1" || text == "yes") {
+      target = true;
+    } else if (text == "false" || text == "0" || text == "no") {
+      target = false;
+    } else {
+      throw libcont::InputError(label + " must be true or false (got '" + std::string(text) + "')");
+    }
+  };
+}
+
+void RunOptions::attach_to(CLI::App& command) {
+  for (auto& e : entries_) {
+    // Values are captured as text and parsed by our own parser, so that the command line
+    // and the config file accept and reject exactly the same things.
+    e.cli_option = e.is_flag ? command.add_flag("--" + e.name, e.command_line_flag, e.help)
+                             : command.add_option("--" + e.name, e.command_line_text, e.help)
+                                   ->type_name(e.value_name);
+  }
+}
+
+const RunOptions::Entry* RunOptions::find(std::string_view name) const {
+  for (const auto& e : entries_)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+bool RunOptions::knows(std::string_view name) const { return find(name) != nullptr; }
+
+std::vector<std::string> RunOptions::names() const {
+  std::vector<std::string> result;
+  for (const auto& e : entries_) result.push_back(e.name);
+  return result;
+}
+
+void RunOptions::set_from_text(std::string_view name, std::string_view text,
+                               const std::string& where) {
+  const Entry* e = find(name);
+  if (!e) throw libcont::InputError(where + ": unknown option '" + std::string(name) + "'");
+  e->parse(text, where + ": " + std::string(name));
+}
+
+void RunOptions::apply_command_line() {
+  for (auto& e : entries_) {
+    if (!e.cli_option || e.cli_option->count() == 0) continue;
+    if (e.is_flag)
+      e.parse(e.command_line_flag ? "true" : "false", "--" + e.name);
+    else
+      e.parse(e.command_line_text, "--" + e.name);
+  }
+}
+
+}  // namespace vicont

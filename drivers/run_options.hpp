@@ -1,0 +1,58 @@
+#pragma once
+// The options of a run (t-end, transient, out, ...) that may come from the command line
+// (--NAME VALUE) or from a config file (NAME = VALUE) under the same name. Each option is
+// declared once, with its parser and its check; the command line wins over the file.
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace vicont {
+
+class RunOptions {
+ public:
+  // A positive number; unset (std::nullopt) means "the command chooses", e.g. per system.
+  void add_positive_number(std::string name, std::optional<double>& target, std::string help);
+  // An integer count >= minimum.
+  void add_count(std::string name, int& target, int minimum, std::string help);
+  void add_path(std::string name, std::filesystem::path& target, std::string help);
+  // --NAME on the command line; NAME = true | false in a config file.
+  void add_flag(std::string name, bool& target, std::string help);
+
+  // Adds every option to a CLI11 (sub)command. Call once, after the add_* calls.
+  void attach_to(CLI::App& command);
+
+  bool knows(std::string_view name) const;
+  std::vector<std::string> names() const;
+  // Parses and stores a value; InputError messages start with `where` ("FILE:LINE").
+  void set_from_text(std::string_view name, std::string_view text, const std::string& where);
+  // Stores the values given on the command line (after CLI11 parsing), over any others.
+  void apply_command_line();
+
+ private:
+  struct Entry {
+    std::string name;
+    std::string help;
+    std::string value_name;  // shown in --help: NUMBER, N, DIR
+    bool is_flag = false;
+    // `label` names the item in error messages: "--t-end" or "FILE:LINE: t-end".
+    std::function<void(std::string_view text, const std::string& label)> parse;
+    std::string command_line_text;  // what CLI11 captured
+    bool command_line_flag = false;
+    CLI::Option* cli_option = nullptr;
+  };
+  Entry& add(std::string name, std::string help, std::string value_name, bool is_flag);
+  const Entry* find(std::string_view name) const;
+  // A deque: CLI11 keeps pointers into the entries.
+  std::deque<Entry> entries_;
+};
+
+}  // namespace vicont
