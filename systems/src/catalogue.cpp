@@ -3,6 +3,7 @@
 #include "libcont/input_error.hpp"
 #include "systems/drop.hpp"
 #include "systems/moving_base.hpp"
+#include "systems/oscillator_chain.hpp"
 #include "systems/two_body.hpp"
 
 namespace systems {
@@ -12,6 +13,7 @@ const std::vector<CatalogueEntry>& catalogue() {
       {"moving-base", "impacting oscillator on a moving base, hard or soft (SPEC 3.1)"},
       {"drop", "mass dropped on a base under gravity, hard or soft (SPEC 3.2)"},
       {"two-body", "two-body vibro-impact system, Newton or Hertz contact (SPEC 3.6)"},
+      {"chain", "chain of N forced oscillators whose last mass hits a stop (large-state test)"},
   };
   return entries;
 }
@@ -20,6 +22,7 @@ std::unique_ptr<libcont::HybridSystem> make_system(const std::string& name) {
   if (name == "moving-base") return std::make_unique<MovingBaseOscillator>();
   if (name == "drop") return std::make_unique<DropTest>();
   if (name == "two-body") return std::make_unique<TwoBodySystem>();
+  if (name == "chain") return std::make_unique<OscillatorChain>();
   std::string known;
   for (const auto& e : catalogue()) known += (known.empty() ? "" : ", ") + e.name;
   throw libcont::InputError("unknown system '" + name + "' (known: " + known + ")");
