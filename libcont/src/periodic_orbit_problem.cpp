@@ -74,6 +74,36 @@ Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
   return values;
 }
 
+std::vector<std::string> PeriodicOrbitProblem::point_data_names() const {
+  std::vector<std::string> names;
+  const std::vector<std::string> state = system_.state_names();
+  for (const int coordinate : system_.displacement_coordinates())
+    names.push_back("A_max:" + state[static_cast<size_t>(coordinate)]);
+  for (const char* name : {"impacts", "spectral_radius", "min_gap", "slowest_impact"})
+    names.emplace_back(name);
+  for (int k = 1; k <= system_.dimension(); ++k) {
+    names.push_back("mu" + std::to_string(k) + ":re");
+    names.push_back("mu" + std::to_string(k) + ":im");
+  }
+  return names;
+}
+
+Vector PeriodicOrbitProblem::point_data(ConstVectorRef, double) {
+  const FloquetMultipliers f = floquet_multipliers(monodromy_);
+  const auto amplitudes = static_cast<Eigen::Index>(measures_.coordinates.size());
+  const Eigen::Index m = f.multipliers.size();
+  Vector data(amplitudes + 4 + 2 * m);
+  for (Eigen::Index k = 0; k < amplitudes; ++k)
+    data[k] = measures_.semi_amplitude(static_cast<size_t>(k));
+  data.segment(amplitudes, 4) << measures_.impacts, f.spectral_radius, measures_.minimum_gap,
+      measures_.slowest_impact;
+  for (Eigen::Index k = 0; k < m; ++k) {
+    data[amplitudes + 4 + 2 * k] = f.multipliers[k].real();
+    data[amplitudes + 5 + 2 * k] = f.multipliers[k].imag();
+  }
+  return data;
+}
+
 std::string PeriodicOrbitProblem::classify(int test, ConstVectorRef u, double lambda) {
   if (test == PeriodDoubling) return "period-doubling";
   if (test == ImpactSignature) {

@@ -100,6 +100,12 @@ bool PseudoArclength::correct(const BranchPoint& from, const Constraint& constra
   return false;
 }
 
+// Right after the evaluation at `point`: what the problem can tell of it.
+void PseudoArclength::record_tests(BranchPoint& point) {
+  point.tests = problem_.test_values(point.u, point.lambda);
+  point.data = problem_.point_data(point.u, point.lambda);
+}
+
 bool PseudoArclength::correct_along(const BranchPoint& from, double step, BranchPoint& to) {
   const Eigen::Index m = from.u.size();
   Vector prediction(m + 1);
@@ -109,7 +115,7 @@ bool PseudoArclength::correct_along(const BranchPoint& from, double step, Branch
   else
     prediction += step * from.tangent;
   if (!correct(from, arclength_constraint(from, step), prediction, to)) return false;
-  to.tests = problem_.test_values(to.u, to.lambda);
+  record_tests(to);
   return tangent_at(to, from.tangent);
 }
 
@@ -169,6 +175,7 @@ void PseudoArclength::locate(const BranchPoint& from, double step, const BranchP
   special.u = best.u;
   special.lambda = best.lambda;
   special.tests = best.tests;
+  special.data = best.data;
   result.special_points.push_back(std::move(special));
 }
 
@@ -196,7 +203,7 @@ ContinuationResult PseudoArclength::run(ConstVectorRef u0, double lambda0) {
       result.stop_reason = "no convergence at the initial point";
       return result;
     }
-    corrected.tests = problem_.test_values(corrected.u, corrected.lambda);
+    record_tests(corrected);
     if (!tangent_at(corrected, start.tangent)) {
       result.stop_reason = "singular Jacobian at the initial point";
       return result;
@@ -220,7 +227,7 @@ ContinuationResult PseudoArclength::run_from(const BranchPoint& start) {
     result.stop_reason = "the problem cannot be evaluated at the branch start";
     return result;
   }
-  first.tests = problem_.test_values(first.u, first.lambda);
+  record_tests(first);
   result.points.push_back(std::move(first));
   trace(result);
   return result;
@@ -259,7 +266,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
       prediction << from.u + fraction * (next.u - from.u), bound;
       BranchPoint last;
       if (correct(from, on_bound, prediction, last)) {
-        last.tests = problem_.test_values(last.u, last.lambda);
+        record_tests(last);
         if (tangent_at(last, from.tangent)) next = std::move(last);
       }
     }

@@ -31,6 +31,11 @@ class PeriodicOrbitProblem : public ZeroProblem {
   std::vector<TestFunction> test_functions() const override;
   Vector test_values(ConstVectorRef u, double lambda) override;
   std::string classify(int test, ConstVectorRef u, double lambda) override;
+  // Per point: "A_max:<coordinate>" for each displacement coordinate, "impacts",
+  // "spectral_radius", "min_gap", "slowest_impact", then the Floquet multipliers by
+  // decreasing modulus as "mu<k>:re", "mu<k>:im".
+  std::vector<std::string> point_data_names() const override;
+  Vector point_data(ConstVectorRef u, double lambda) override;
 
   // Of the last evaluation.
   const Matrix& monodromy() const { return monodromy_; }

@@ -45,6 +45,7 @@ struct BranchPoint {
   double lambda = 0.0;
   Vector tangent;  // unit tangent (u, lambda) in the weighted norm
   Vector tests;    // values of the problem's test functions
+  Vector data;     // the problem's point_data() (names: point_data_names())
   int corrector_iterations = 0;
 };
 
@@ -54,6 +55,7 @@ struct SpecialPoint {
   Vector u;
   double lambda = 0.0;
   Vector tests;
+  Vector data;  // the problem's point_data() at the located point
 };
 
 struct ContinuationResult {
@@ -89,6 +91,7 @@ class PseudoArclength {
   void locate(const BranchPoint& from, double step, const BranchPoint& to, int test,
               ContinuationResult& result);
   double test_value(const BranchPoint& p, int test) const;
+  void record_tests(BranchPoint& point);
   void trace(ContinuationResult& result);
 
   ZeroProblem& problem_;

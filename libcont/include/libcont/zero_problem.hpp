@@ -31,6 +31,11 @@ class ZeroProblem {
   virtual std::vector<TestFunction> test_functions() const { return {}; }
   // Their values at a converged point (u, lambda), right after evaluate() there.
   virtual Vector test_values(ConstVectorRef /*u*/, double /*lambda*/) { return Vector(); }
+  // What the problem records of a converged point besides u and lambda, right after
+  // test_values() there: e.g. a periodic orbit's amplitudes and Floquet multipliers, so
+  // that a branch is described without evaluating its points again.
+  virtual std::vector<std::string> point_data_names() const { return {}; }
+  virtual Vector point_data(ConstVectorRef /*u*/, double /*lambda*/) { return Vector(); }
   // Classifies a located zero of test function i (e.g. a neutral saddle is not a
   // Neimark-Sacker point); empty string: not a special point after all.
   virtual std::string classify(int i, ConstVectorRef /*u*/, double /*lambda*/) {
