@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
   // as an error we report (no plot), not kill vicont with SIGPIPE before it saves data.
   std::signal(SIGPIPE, SIG_IGN);
   CLI::App vicont{
-      "vicont: simulation and Lyapunov analysis of vibro-impact systems (libcont).\n"
+      "vicont: simulation, Lyapunov analysis, periodic orbits and continuation of\n"
+      "vibro-impact systems (libcont).\n"
       "Without a subcommand: the main job, the moving-base oscillator at eta = 4 and 7.1.\n"
       "Exit status: 0 ok, 1 output could not be written, 2 bad input, 3 numerical failure.",
       "vicont"};
@@ -49,6 +50,8 @@ int main(int argc, char** argv) {
     std::vector<std::pair<std::string, std::unique_ptr<vicont::Command>>> list;
     list.emplace_back("simulate", vicont::make_simulate_command(vicont));
     list.emplace_back("lyapunov", vicont::make_lyapunov_command(vicont));
+    list.emplace_back("orbit", vicont::make_orbit_command(vicont));
+    list.emplace_back("continue", vicont::make_continue_command(vicont));
     list.emplace_back("systems", vicont::make_systems_command(vicont));
     return list;
   }();

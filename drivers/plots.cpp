@@ -141,4 +141,29 @@ PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& ste
   });
 }
 
+PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
+  return render(plot.directory, stem, [&](const std::string& png_name) {
+    const int panels = static_cast<int>(plot.amplitude_columns.size());
+    std::ostringstream s;
+    s << preamble(png_name, 1000, 420 * panels + 60) << "set multiplot layout " << panels
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n";
+    const std::string x = quoted(plot.parameter);
+    for (int i = 0; i < panels; ++i) {
+      const std::string y = quoted(plot.amplitude_columns[static_cast<size_t>(i)]);
+      s << (i + 1 == panels ? "set xlabel " + x + "\n" : std::string("unset xlabel\n"))
+        << "set ylabel " << y << "\n"
+        << "plot " << quoted(plot.branch_csv) << " using " << x << ":(column('draw_stable') > 0 ? column("
+        << y << ") : NaN) with lines lw 1.6 lc rgb '#1f4e9a' title 'stable', \\\n"
+        << "     '' using " << x << ":(column('draw_unstable') > 0 ? column(" << y
+        << ") : NaN) with lines lw 1.6 dt 2 lc rgb '#c0392b' title 'unstable', \\\n"
+        << "     " << quoted(plot.specials_csv) << " using " << x << ':' << y
+        << " with points pt 7 ps 1.1 lc rgb 'black' title 'special points', \\\n"
+        << "     '' using " << x << ':' << y
+        << ":(strcol('type')) with labels offset 0,1.2 font 'sans,8' notitle\n";
+    }
+    s << "unset multiplot\n";
+    return s.str();
+  });
+}
+
 }  // namespace vicont

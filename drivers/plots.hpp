@@ -30,4 +30,17 @@ PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem);
 PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& stem,
                               const std::string& poincare_csv = "");
 
+// A branch from `vicont continue` (branch_output.hpp): one panel per amplitude column,
+// A_max against the parameter, stable orbits solid, unstable dashed, the special points of
+// `specials_csv` marked and named.
+struct BranchPlot {
+  std::filesystem::path directory;
+  std::string branch_csv;
+  std::string specials_csv;
+  std::string parameter;
+  std::vector<std::string> amplitude_columns;  // e.g. "A_max:x1"
+  std::string title;
+};
+PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem);
+
 }  // namespace vicont

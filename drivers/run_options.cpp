@@ -27,6 +27,21 @@ void RunOptions::add_positive_number(std::string name, std::optional<double>& ta
       };
 }
 
+void RunOptions::add_number(std::string name, std::optional<double>& target, std::string help) {
+  add(std::move(name), std::move(help), "NUMBER", false).parse =
+      [&target](std::string_view text, const std::string& label) {
+        target = libcont::parse_number(text, label);
+      };
+}
+
+void RunOptions::add_text(std::string name, std::string& target, std::string help) {
+  add(std::move(name), std::move(help), "NAME", false).parse =
+      [&target](std::string_view text, const std::string& label) {
+        if (text.empty()) throw libcont::InputError(label + " must not be empty");
+        target = text;
+      };
+}
+
 void RunOptions::add_count(std::string name, int& target, int minimum, std::string help) {
   add(std::move(name), std::move(help), "N", false).parse =
       [&target, minimum](std::string_view text, const std::string& label) {

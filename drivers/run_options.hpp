@@ -21,6 +21,10 @@ class RunOptions {
  public:
   // A positive number; unset (std::nullopt) means "the command chooses", e.g. per system.
   void add_positive_number(std::string name, std::optional<double>& target, std::string help);
+  // Any finite number; unset means "not given" (the command decides whether it must be).
+  void add_number(std::string name, std::optional<double>& target, std::string help);
+  // A word, e.g. a parameter name.
+  void add_text(std::string name, std::string& target, std::string help);
   // An integer count >= minimum.
   void add_count(std::string name, int& target, int minimum, std::string help);
   void add_path(std::string name, std::filesystem::path& target, std::string help);

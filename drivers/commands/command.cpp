@@ -7,15 +7,16 @@
 namespace vicont {
 
 int RunHealth::exit_code() const {
-  if (!report.ok()) return NumericalFailure;
+  if (!numerics_ok()) return NumericalFailure;
   if (!plot_errors.empty()) return OutputFailure;
   return Success;
 }
 
 void RunHealth::add_to(nlohmann::ordered_json& summary) const {
-  summary["status"] = libcont::to_string(report.status);
-  summary["message"] = report.message;
-  summary["ok"] = report.ok();
+  summary["status"] = report.ok() && !numerical_failure.empty() ? std::string("failure")
+                                                                 : libcont::to_string(report.status);
+  summary["message"] = report.ok() ? numerical_failure : report.message;
+  summary["ok"] = numerics_ok();
   if (!plot_errors.empty()) summary["plot_errors"] = plot_errors;
 }
 
@@ -25,6 +26,9 @@ void RunHealth::print_problems(const std::string& what, const std::filesystem::p
               << libcont::to_string(report.status)
               << (report.message.empty() ? "" : ": " + report.message)
               << " (results up to the last good state written to " << out.string() << ")\n";
+  else if (!numerical_failure.empty())
+    std::cerr << "vicont: numerical failure in " << what << ": " << numerical_failure
+              << " (everything computed was written to " << out.string() << ")\n";
   for (const auto& error : plot_errors) std::cerr << "vicont: plot failed: " << error << '\n';
 }
 

@@ -26,6 +26,8 @@ class Command {
 std::unique_ptr<Command> make_simulate_command(CLI::App& vicont);
 std::unique_ptr<Command> make_lyapunov_command(CLI::App& vicont);
 std::unique_ptr<Command> make_systems_command(CLI::App& vicont);
+std::unique_ptr<Command> make_orbit_command(CLI::App& vicont);
+std::unique_ptr<Command> make_continue_command(CLI::App& vicont);
 // The run of plain `vicont`: its options live on the top-level app itself.
 std::unique_ptr<Command> make_main_job(CLI::App& vicont);
 
@@ -33,7 +35,11 @@ std::unique_ptr<Command> make_main_job(CLI::App& vicont);
 // that failed (the data files are written first, so a plot failure loses no data).
 struct RunHealth {
   libcont::FlowReport report;
+  // A numerical failure that is not the flow's (shooting that did not converge, a branch
+  // that could not be continued); empty when none.
+  std::string numerical_failure;
   std::vector<std::string> plot_errors;
+  bool numerics_ok() const { return report.ok() && numerical_failure.empty(); }
   // Numerical failure wins over a failed plot: it is the one that needs attention first.
   int exit_code() const;
   // The status fields shared by every JSON summary: status, message, ok, plot_errors.

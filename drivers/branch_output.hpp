@@ -1,0 +1,35 @@
+#pragma once
+// The files of `vicont continue`: the branch and its special points as CSV. Columns come
+// from the periodic-orbit problem's point data (PeriodicOrbitProblem::point_data_names):
+// the amplitudes A_max of the displacement coordinates, impacts p, spectral radius,
+// minimum gap, slowest impact and the Floquet multipliers, then the orbit's state on the
+// section.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "libcont/pseudo_arclength.hpp"
+
+namespace vicont {
+
+struct BranchTable {
+  std::string parameter;                 // name of the continued parameter
+  int period = 1;                        // n of the orbits
+  std::vector<std::string> data_names;   // of BranchPoint::data
+  std::vector<std::string> state_names;  // of BranchPoint::u
+};
+
+// Index of a point-data column by name; throws std::logic_error if absent.
+Eigen::Index data_column(const BranchTable& table, const std::string& name);
+
+// index, <parameter>, <data...>, n, stable, draw_stable, draw_unstable, <state...>.
+// draw_stable / draw_unstable mark the rows of the solid and dashed curves of the plot: a
+// point where stability changes belongs to both, so that the two curves meet.
+void write_branch_csv(const std::filesystem::path& file, const BranchTable& table,
+                      const std::vector<libcont::BranchPoint>& points);
+
+// type, after_point, <parameter>, <data...>, n, stable, <state...>.
+void write_special_points_csv(const std::filesystem::path& file, const BranchTable& table,
+                              const std::vector<libcont::SpecialPoint>& points);
+
+}  // namespace vicont
