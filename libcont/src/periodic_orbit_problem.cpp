@@ -104,31 +104,71 @@ Vector PeriodicOrbitProblem::point_data(ConstVectorRef, double) {
   return data;
 }
 
+bool PeriodicOrbitProblem::grazing_at(ConstVectorRef u, double lambda) {
+  Vector residual, dlambda;
+  Matrix du;
+  if (!evaluate(u, lambda, residual, du, dlambda)) return false;
+  // Scales: the orbit's extent and its speed across it over one forcing period.
+  double extent = 0.0;
+  for (size_t k = 0; k < measures_.coordinates.size(); ++k)
+    extent = std::max(extent, measures_.maximum[static_cast<Eigen::Index>(k)] -
+                                  measures_.minimum[static_cast<Eigen::Index>(k)]);
+  const double speed = extent / system_.forcing_period();
+  const bool slow_impact = measures_.slowest_impact <= grazing_tolerance * speed;
+  const bool touching = std::abs(measures_.minimum_gap) <= grazing_tolerance * extent;
+  return slow_impact || touching;
+}
+
+namespace {
+
+bool is_complex(std::complex<double> mu) { return std::abs(mu.imag()) > 1e-9 * std::abs(mu); }
+
+}  // namespace
+
+PeriodicOrbitProblem::OutsideCount PeriodicOrbitProblem::multipliers_outside(ConstVectorRef u,
+                                                                           double lambda) {
+  OutsideCount count;
+  Vector residual, dlambda;
+  Matrix du;
+  if (!evaluate(u, lambda, residual, du, dlambda)) return count;
+  count.evaluated = true;
+  for (const auto& mu : floquet_multipliers(monodromy_).multipliers) {
+    if (std::abs(mu) <= 1.0) continue;
+    ++count.all;
+    if (!is_complex(mu)) ++(mu.real() > 0.0 ? count.real_positive : count.real_negative);
+  }
+  return count;
+}
+
 std::string PeriodicOrbitProblem::classify(int test, ConstVectorRef u, double lambda) {
   if (test == PeriodDoubling) return "period-doubling";
-  if (test == ImpactSignature) {
-    Vector residual, dlambda;
-    Matrix du;
-    if (!evaluate(u, lambda, residual, du, dlambda)) return "impact-signature";
-    // Scales: the orbit's extent and its speed across it over one forcing period.
-    double extent = 0.0;
-    for (size_t k = 0; k < measures_.coordinates.size(); ++k)
-      extent = std::max(extent, measures_.maximum[static_cast<Eigen::Index>(k)] -
-                                    measures_.minimum[static_cast<Eigen::Index>(k)]);
-    const double speed = extent / system_.forcing_period();
-    const bool slow_impact = measures_.slowest_impact <= grazing_tolerance * speed;
-    const bool touching = std::abs(measures_.minimum_gap) <= grazing_tolerance * extent;
-    return slow_impact || touching ? "grazing" : "impact-signature";
-  }
+  if (test == ImpactSignature) return grazing_at(u, lambda) ? "grazing" : "impact-signature";
   // prod (mu_i mu_j - 1) also vanishes for two real multipliers with product 1 (a
   // neutral saddle): only a complex pair on the unit circle is a Neimark-Sacker point.
-  const FloquetMultipliers f = floquet_multipliers(monodromy_);
-  for (Eigen::Index i = 0; i < f.multipliers.size(); ++i) {
-    const auto mu = f.multipliers[i];
-    if (std::abs(mu.imag()) > 1e-9 * std::abs(mu) && std::abs(std::abs(mu) - 1.0) < 1e-4)
-      return "neimark-sacker";
-  }
+  Vector residual, dlambda;
+  Matrix du;
+  if (!evaluate(u, lambda, residual, du, dlambda)) return "";
+  for (const auto& mu : floquet_multipliers(monodromy_).multipliers)
+    if (is_complex(mu) && std::abs(std::abs(mu) - 1.0) < 1e-4) return "neimark-sacker";
   return "";
+}
+
+std::string PeriodicOrbitProblem::classify(int test, ConstVectorRef u_before, double lambda_before,
+                                           ConstVectorRef u_after, double lambda_after) {
+  if (test == PeriodDoubling) return "period-doubling";
+  if (test == ImpactSignature)
+    return grazing_at(u_before, lambda_before) || grazing_at(u_after, lambda_after)
+               ? "grazing"
+               : "impact-signature";
+  // A complex pair through the unit circle: two more (or fewer) multipliers outside, the
+  // real ones outside unchanged. A complex pair outside that turns into a real pair, or
+  // a neutral saddle (mu, 1/mu), changes neither count.
+  const OutsideCount before = multipliers_outside(u_before, lambda_before);
+  const OutsideCount after = multipliers_outside(u_after, lambda_after);
+  const bool pair_crossed = std::abs(after.all - before.all) == 2 &&
+                            after.real_positive == before.real_positive &&
+                            after.real_negative == before.real_negative;
+  return before.evaluated && after.evaluated && pair_crossed ? "neimark-sacker" : "";
 }
 
 }  // namespace libcont

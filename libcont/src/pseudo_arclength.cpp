@@ -1,5 +1,6 @@
 #include "libcont/pseudo_arclength.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "libcont/input_error.hpp"
@@ -137,18 +138,20 @@ bool PseudoArclength::tangent_at(BranchPoint& point, ConstVectorRef orientation)
   return true;
 }
 
-void PseudoArclength::locate(const BranchPoint& from, double step, const BranchPoint& to,
-                             int test, ContinuationResult& result) {
+PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double step,
+                                                 const BranchPoint& to, int test,
+                                                 std::vector<SpecialPoint>& found) {
   const bool value_change =
       test >= 0 && problem_.test_functions()[static_cast<size_t>(test)].kind ==
                        TestFunction::Kind::ValueChange;
-  double lo = 0.0, hi = step;
+  Bracket bracket{from, to, 0.0, step};
   double f_lo = test_value(from, test), f_hi = test_value(to, test);
-  BranchPoint best = to;
-  for (int it = 0; it < options_.max_locate_iterations && hi - lo > options_.locate_tolerance;
+  for (int it = 0; it < options_.max_locate_iterations &&
+                   bracket.s_after - bracket.s_before > options_.locate_tolerance;
        ++it) {
     // Secant inside the bracket for sign changes (fast near a simple zero), bisection
     // otherwise and as a safeguard.
+    const double lo = bracket.s_before, hi = bracket.s_after;
     double sigma = 0.5 * (lo + hi);
     if (!value_change && f_hi != f_lo) {
       const double secant = lo - f_lo * (hi - lo) / (f_hi - f_lo);
@@ -160,23 +163,84 @@ void PseudoArclength::locate(const BranchPoint& from, double step, const BranchP
     const bool same_as_lo = value_change ? f_mid == test_value(from, test)
                                          : sign_of(f_mid) == sign_of(f_lo);
     if (same_as_lo) {
-      lo = sigma;
+      bracket.before = std::move(mid);
+      bracket.s_before = sigma;
       f_lo = f_mid;
     } else {
-      hi = sigma;
+      bracket.after = std::move(mid);
+      bracket.s_after = sigma;
       f_hi = f_mid;
-      best = mid;
     }
   }
+  const BranchPoint& best = bracket.after;
   SpecialPoint special;
-  special.type = test < 0 ? "fold" : problem_.classify(test, best.u, best.lambda);
-  if (special.type.empty()) return;
-  special.after_point = static_cast<int>(result.points.size()) - 1;
+  special.type = test < 0 ? "fold"
+                          : problem_.classify(test, bracket.before.u, bracket.before.lambda,
+                                              best.u, best.lambda);
+  if (special.type.empty()) return bracket;
   special.u = best.u;
   special.lambda = best.lambda;
   special.tests = best.tests;
   special.data = best.data;
-  result.special_points.push_back(std::move(special));
+  found.push_back(std::move(special));
+  return bracket;
+}
+
+// Special points of the smooth stretch from `from` to `to` (arclength `step` along
+// from's tangent): the fold and every sign-change test, in branch order.
+void PseudoArclength::locate_smooth(const BranchPoint& from, double step, const BranchPoint& to,
+                                    std::vector<std::pair<double, SpecialPoint>>& found,
+                                    double offset) {
+  const int tests = static_cast<int>(problem_.test_functions().size());
+  for (int i = options_.natural ? 0 : -1; i < tests; ++i) {
+    if (i >= 0 &&
+        problem_.test_functions()[static_cast<size_t>(i)].kind == TestFunction::Kind::ValueChange)
+      continue;
+    if (sign_of(test_value(from, i)) * sign_of(test_value(to, i)) >= 0) continue;
+    std::vector<SpecialPoint> one;
+    const Bracket b = locate(from, step, to, i, one);
+    for (auto& p : one) found.emplace_back(offset + b.s_after, std::move(p));
+  }
+}
+
+// Special points between two consecutive branch points. Value-change tests (the impact
+// signature) mark nonsmooth points such as grazing, where the Floquet multipliers and
+// the tangent jump: a sign-change test compared across such a point can miss a
+// bifurcation just beside it (two sign changes, or one hidden by the jump). So these are
+// located first and split the step; the fold and the sign-change tests are then checked
+// on each smooth piece separately, never across a jump.
+void PseudoArclength::locate_special_points(const BranchPoint& from, double step,
+                                            const BranchPoint& to, ContinuationResult& result) {
+  std::vector<std::pair<double, SpecialPoint>> found;  // arclength from `from`, point
+  const int tests = static_cast<int>(problem_.test_functions().size());
+  std::vector<Bracket> jumps;
+  for (int i = 0; i < tests; ++i) {
+    if (problem_.test_functions()[static_cast<size_t>(i)].kind != TestFunction::Kind::ValueChange)
+      continue;
+    if (test_value(from, i) == test_value(to, i)) continue;
+    std::vector<SpecialPoint> one;
+    Bracket b = locate(from, step, to, i, one);
+    for (auto& p : one) found.emplace_back(b.s_after, std::move(p));
+    jumps.push_back(std::move(b));
+  }
+  std::sort(jumps.begin(), jumps.end(),
+            [](const Bracket& a, const Bracket& b) { return a.s_before < b.s_before; });
+  // Smooth pieces: from -> first jump, between jumps, last jump -> to.
+  const BranchPoint* piece_start = &from;
+  double piece_offset = 0.0;
+  for (const Bracket& jump : jumps) {
+    if (jump.s_before > piece_offset)
+      locate_smooth(*piece_start, jump.s_before - piece_offset, jump.before, found, piece_offset);
+    piece_start = &jump.after;
+    piece_offset = jump.s_after;
+  }
+  if (step > piece_offset) locate_smooth(*piece_start, step - piece_offset, to, found, piece_offset);
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [position, point] : found) {
+    point.after_point = static_cast<int>(result.points.size()) - 1;
+    result.special_points.push_back(std::move(point));
+  }
 }
 
 ContinuationResult PseudoArclength::run(ConstVectorRef u0, double lambda0) {
@@ -235,7 +299,6 @@ ContinuationResult PseudoArclength::run_from(const BranchPoint& start) {
 
 void PseudoArclength::trace(ContinuationResult& result) {
   const Eigen::Index m = problem_.dimension();
-  const int tests = static_cast<int>(problem_.test_functions().size());
   double step = options_.initial_step;
   while (static_cast<int>(result.points.size()) < options_.max_points) {
     const BranchPoint& from = result.points.back();
@@ -270,16 +333,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
         if (tangent_at(last, from.tangent)) next = std::move(last);
       }
     }
-    // Special points between `from` and `next`.
-    if (!options_.natural && sign_of(test_value(from, -1)) * sign_of(test_value(next, -1)) < 0)
-      locate(from, step, next, -1, result);
-    for (int i = 0; i < tests; ++i) {
-      const auto kind = problem_.test_functions()[static_cast<size_t>(i)].kind;
-      const double a = test_value(from, i), b = test_value(next, i);
-      const bool changed = kind == TestFunction::Kind::ValueChange ? a != b
-                                                                   : sign_of(a) * sign_of(b) < 0;
-      if (changed) locate(from, step, next, i, result);
-    }
+    locate_special_points(from, step, next, result);
     const int iterations = next.corrector_iterations;
     result.points.push_back(std::move(next));
     if (beyond) {

@@ -31,6 +31,11 @@ class PeriodicOrbitProblem : public ZeroProblem {
   std::vector<TestFunction> test_functions() const override;
   Vector test_values(ConstVectorRef u, double lambda) override;
   std::string classify(int test, ConstVectorRef u, double lambda) override;
+  // Neimark-Sacker: a complex pair crossed the unit circle between the two sides (two
+  // more or fewer multipliers outside, the real ones outside unchanged);
+  // grazing: either side has a grazing impact or a touching gap.
+  std::string classify(int test, ConstVectorRef u_before, double lambda_before,
+                       ConstVectorRef u_after, double lambda_after) override;
   // Per point: "A_max:<coordinate>" for each displacement coordinate, "impacts",
   // "spectral_radius", "min_gap", "slowest_impact", then the Floquet multipliers by
   // decreasing modulus as "mu<k>:re", "mu<k>:im".
@@ -48,6 +53,13 @@ class PeriodicOrbitProblem : public ZeroProblem {
 
  private:
   bool set_lambda(double lambda);
+  // Each evaluates the orbit at (u, lambda) first.
+  bool grazing_at(ConstVectorRef u, double lambda);
+  struct OutsideCount {  // multipliers outside the unit circle
+    bool evaluated = false;
+    int all = 0, real_positive = 0, real_negative = 0;
+  };
+  OutsideCount multipliers_outside(ConstVectorRef u, double lambda);
 
   HybridSystem& system_;
   std::string parameter_;

@@ -5,6 +5,7 @@
 // (sign change of the parameter component of the tangent) and the problem's own test
 // functions, and locates each special point by bisection/secant on the step length.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libcont/zero_problem.hpp"
@@ -88,8 +89,18 @@ class PseudoArclength {
   double weighted_norm(ConstVectorRef y) const;
   double weighted_dot(ConstVectorRef a, ConstVectorRef b) const;
   bool plausible_successor(const BranchPoint& from, const BranchPoint& to, double step) const;
-  void locate(const BranchPoint& from, double step, const BranchPoint& to, int test,
-              ContinuationResult& result);
+  // A located special point's bracket: the last point before it and the first after it,
+  // with their arclengths along the locating step.
+  struct Bracket {
+    BranchPoint before, after;
+    double s_before = 0.0, s_after = 0.0;
+  };
+  Bracket locate(const BranchPoint& from, double step, const BranchPoint& to, int test,
+                 std::vector<SpecialPoint>& found);
+  void locate_smooth(const BranchPoint& from, double step, const BranchPoint& to,
+                     std::vector<std::pair<double, SpecialPoint>>& found, double offset);
+  void locate_special_points(const BranchPoint& from, double step, const BranchPoint& to,
+                             ContinuationResult& result);
   double test_value(const BranchPoint& p, int test) const;
   void record_tests(BranchPoint& point);
   void trace(ContinuationResult& result);

@@ -41,6 +41,14 @@ class ZeroProblem {
   virtual std::string classify(int i, ConstVectorRef /*u*/, double /*lambda*/) {
     return test_functions()[static_cast<size_t>(i)].name;
   }
+  // The same from the located bracket: the last point before the zero and the first
+  // after it. Where quantities vary fast (near a grazing, multipliers move by O(1) over
+  // 1e-8 in lambda) a criterion at one point is unreliable; comparing the two sides is
+  // not. By default, the one-point form at the point after.
+  virtual std::string classify(int i, ConstVectorRef /*u_before*/, double /*lambda_before*/,
+                               ConstVectorRef u_after, double lambda_after) {
+    return classify(i, u_after, lambda_after);
+  }
 };
 
 }  // namespace libcont

@@ -1,0 +1,135 @@
+// Time to trace the loading curve of the two-body Hertz system (SPEC 3.6, reference
+// two_body.md): periodic orbits from lambda = 0.1 to 3 by pseudo-arclength continuation,
+// with every special point (folds, Neimark-Sacker, period doubling, grazing) located.
+// Prints the wall and CPU time, the number of branch points, map evaluations are not
+// counted separately, and each special point with A_max of the main body; then A_max at
+// lambda = 1, 2, 3 (read from the branch by re-shooting there) for accuracy comparisons.
+//
+// Not a test: it asserts nothing. Peers (AUTO-07p) come as further rows later.
+//
+//   cmake --build build --target bench_loading_curve && build/bench_loading_curve
+//   build/bench_loading_curve --max-step 0.05 --repeats 3
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+
+#include "libcont/periodic_orbit_problem.hpp"
+#include "libcont/pseudo_arclength.hpp"
+#include "libcont/shooting.hpp"
+#include "systems/two_body.hpp"
+
+namespace {
+
+double cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+struct Settings {
+  double from = 0.1, to = 3.0;
+  double max_step = 0.145;  // |to - from| / 20, as vicont continue by default
+  int repeats = 1;
+};
+
+struct Trace {
+  libcont::ContinuationResult branch;
+  double wall = 0.0, cpu = 0.0;
+  std::vector<std::string> data_names;
+};
+
+systems::TwoBodySystem hertz_system(double lambda) {
+  systems::TwoBodySystem system;
+  system.set_parameter_text("contact", "hertz");
+  system.set_parameter("lambda", lambda);
+  return system;
+}
+
+// The orbit at lambda = from: the non-impacting orbit, reached from rest by a transient.
+libcont::Vector start_orbit(systems::TwoBodySystem& system) {
+  libcont::Flow flow(system);
+  libcont::FlowState state = flow.initial_state(0.0, system.default_initial_state());
+  flow.advance(state, 300 * system.forcing_period());
+  libcont::Shooting shooting(system, 1);
+  const auto orbit = shooting.solve(state.x);
+  if (!orbit.converged) {
+    std::fprintf(stderr, "no start orbit: %s\n", orbit.reason.c_str());
+    std::exit(1);
+  }
+  return orbit.x;
+}
+
+Trace trace(const Settings& s) {
+  Trace t;
+  const auto wall0 = std::chrono::steady_clock::now();
+  const double cpu0 = cpu_seconds();
+  auto system = hertz_system(s.from);
+  const libcont::Vector x0 = start_orbit(system);
+  libcont::PeriodicOrbitProblem problem(system, "lambda", 1);
+  libcont::ContinuationOptions options;
+  options.lambda_min = std::min(s.from, s.to);
+  options.lambda_max = std::max(s.from, s.to);
+  options.direction = s.to > s.from ? 1 : -1;
+  const double span = std::abs(s.to - s.from);
+  options.max_step = s.max_step;
+  options.initial_step = std::min(span / 100.0, s.max_step);
+  options.min_step = span * 1e-8;
+  options.locate_tolerance = span * 1e-9;
+  t.branch = libcont::PseudoArclength(problem, options).run(x0, s.from);
+  t.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  t.cpu = cpu_seconds() - cpu0;
+  t.data_names = problem.point_data_names();
+  return t;
+}
+
+double amplitude_at(double lambda, const libcont::Vector& guess) {
+  auto system = hertz_system(lambda);
+  libcont::Shooting shooting(system, 1);
+  const auto orbit = shooting.solve(guess);
+  if (!orbit.converged) return NAN;
+  libcont::StroboscopicMap map(system);
+  return map.iterate(orbit.x, 1, false).measures.semi_amplitude(0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--max-step")) s.max_step = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--repeats")) s.repeats = std::atoi(argv[i + 1]);
+    else {
+      std::fprintf(stderr, "usage: bench_loading_curve [--max-step S] [--repeats N]\n");
+      return 2;
+    }
+  }
+  Trace best;
+  for (int r = 0; r < s.repeats; ++r) {
+    Trace t = trace(s);
+    if (r == 0 || t.wall < best.wall) best = std::move(t);
+  }
+  const auto& b = best.branch;
+  std::printf("two-body Hertz loading curve, lambda %.3g -> %.3g, max step %.4g\n", s.from, s.to,
+              s.max_step);
+  std::printf("libcont: %.3f s wall, %.3f s CPU (best of %d), %zu branch points, %zu special "
+              "points, %s\n",
+              best.wall, best.cpu, s.repeats, b.points.size(), b.special_points.size(),
+              b.stop_reason.c_str());
+  for (const auto& p : b.special_points)
+    std::printf("  %-16s lambda = %.10f  A_max(x1) = %.8f\n", p.type.c_str(), p.lambda,
+                p.data.size() ? p.data[0] : NAN);
+  // A_max at lambda = 1, 2, 3 from the branch point nearest each value as a guess.
+  for (const double lambda : {1.0, 2.0, 3.0}) {
+    size_t nearest = 0;
+    for (size_t i = 0; i < b.points.size(); ++i)
+      if (std::abs(b.points[i].lambda - lambda) < std::abs(b.points[nearest].lambda - lambda))
+        nearest = i;
+    std::printf("  A_max(x1) at lambda = %.0f: %.8f\n", lambda,
+                amplitude_at(lambda, b.points[nearest].u));
+  }
+  return b.ok ? 0 : 1;
+}
