@@ -11,6 +11,7 @@
 #include "branch_output.hpp"
 #include "commands/command.hpp"
 #include "exit_codes.hpp"
+#include "libcont/period_doubling_switch.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/pseudo_arclength.hpp"
 #include "orbit_search.hpp"
@@ -31,6 +32,7 @@ struct ContinueSettings {
   std::optional<double> initial_step, max_step, min_step;
   std::optional<double> locate_tolerance;
   bool natural = false;
+  bool follow_doubling = false;
 
   void add_options(RunOptions& options) {
     options.add_text("param", parameter, "the continued parameter (required), e.g. lambda or eta");
@@ -47,6 +49,9 @@ struct ContinueSettings {
                                 "(default: |to - from| * 1e-9)");
     options.add_flag("natural", natural,
                      "natural-parameter continuation (stops at folds) instead of pseudo-arclength");
+    options.add_flag("follow-doubling", follow_doubling,
+                     "at the first period doubling, also continue the doubled (2n) branch "
+                     "(files in OUT/doubled)");
   }
 
   libcont::ContinuationOptions continuation() const {
@@ -76,6 +81,82 @@ std::string cell(const std::string& text, int width) {
   char buffer[96];
   std::snprintf(buffer, sizeof buffer, "%-*s", width, text.c_str());
   return buffer;
+}
+
+// What is reported of one branch: files written, its special points as JSON and as a
+// table for the human summary.
+struct BranchReport {
+  size_t points = 0;
+  nlohmann::ordered_json special_points = nlohmann::ordered_json::array();
+  nlohmann::ordered_json last_point;  // null when the branch is empty
+  std::string table;
+};
+
+// Writes branch.csv, special_points.csv and branch.{png,gp} into `directory` (nothing
+// for an empty branch) and describes the branch.
+BranchReport report_branch(const std::filesystem::path& directory,
+                           const libcont::HybridSystem& system, const BranchTable& table,
+                           const libcont::ContinuationResult& branch, RunHealth& health,
+                           std::vector<std::string>& files) {
+  BranchReport report;
+  report.points = branch.points.size();
+  if (branch.points.empty()) return report;
+  std::vector<std::string> amplitude_columns;
+  for (const auto& name : table.data_names)
+    if (name.rfind("A_max:", 0) == 0) amplitude_columns.push_back(name);
+  write_branch_csv(directory / "branch.csv", table, branch.points);
+  write_special_points_csv(directory / "special_points.csv", table, branch.special_points);
+  files.push_back((directory / "branch.csv").string());
+  files.push_back((directory / "special_points.csv").string());
+  try {
+    const PlotFiles plot = plot_branch(
+        BranchPlot{directory, "branch.csv", "special_points.csv", table.parameter,
+                   amplitude_columns,
+                   "periodic orbits of " + system.name() + " (n = " + std::to_string(table.period) +
+                       ") continued in " + table.parameter},
+        "branch");
+    files.push_back(plot.png.string());
+    files.push_back(plot.script.string());
+  } catch (const OutputError& error) {
+    health.plot_errors.push_back(error.what());
+  }
+
+  auto amplitudes_json = [&](const libcont::Vector& data) {
+    nlohmann::ordered_json a = nlohmann::ordered_json::object();
+    for (const auto& column : amplitude_columns)
+      a[column.substr(std::string("A_max:").size())] = data[data_column(table, column)];
+    return a;
+  };
+  const Eigen::Index impacts = data_column(table, "impacts");
+  const Eigen::Index radius = data_column(table, "spectral_radius");
+  for (const auto& p : branch.special_points)
+    report.special_points.push_back({{"type", p.type},
+                                     {"parameter", p.lambda},
+                                     {"amplitudes", amplitudes_json(p.data)},
+                                     {"p", std::lround(p.data[impacts])},
+                                     {"n", table.period},
+                                     {"stable", p.data[radius] < 1.0},
+                                     {"spectral_radius", p.data[radius]},
+                                     {"after_point", p.after_point}});
+  const auto& last = branch.points.back();
+  report.last_point = {{"parameter", last.lambda}, {"amplitudes", amplitudes_json(last.data)}};
+
+  std::ostringstream text;
+  text << "special points (" << branch.special_points.size() << ")\n";
+  if (!branch.special_points.empty()) {
+    text << "  " << cell("type", 18) << cell(table.parameter, 22);
+    for (const auto& column : amplitude_columns) text << cell(column, 22);
+    text << cell("p", 5) << "stable\n";
+    for (const auto& p : branch.special_points) {
+      text << "  " << cell(p.type, 18) << cell(rounded_text(p.lambda, 10), 22);
+      for (const auto& column : amplitude_columns)
+        text << cell(rounded_text(p.data[data_column(table, column)], 10), 22);
+      text << cell(std::to_string(std::lround(p.data[impacts])), 5)
+           << (p.data[radius] < 1.0 ? "yes" : "no") << '\n';
+    }
+  }
+  report.table = text.str();
+  return report;
 }
 
 class ContinueCommand : public Command {
@@ -125,45 +206,40 @@ class ContinueCommand : public Command {
     }
 
     std::vector<std::string> files = {(out_ / "continue.json").string()};
-    std::vector<std::string> amplitude_columns;
-    for (const auto& name : table.data_names)
-      if (name.rfind("A_max:", 0) == 0) amplitude_columns.push_back(name);
-    if (!branch.points.empty()) {
-      write_branch_csv(out_ / "branch.csv", table, branch.points);
-      write_special_points_csv(out_ / "special_points.csv", table, branch.special_points);
-      files.push_back((out_ / "branch.csv").string());
-      files.push_back((out_ / "special_points.csv").string());
-      try {
-        const PlotFiles plot = plot_branch(
-            BranchPlot{out_, "branch.csv", "special_points.csv", settings_.parameter,
-                       amplitude_columns,
-                       "periodic orbits of " + system->name() + " (n = " +
-                           std::to_string(table.period) + ") continued in " + settings_.parameter},
-            "branch");
-        files.push_back(plot.png.string());
-        files.push_back(plot.script.string());
-      } catch (const OutputError& error) {
-        health.plot_errors.push_back(error.what());
+    const BranchReport main_report =
+        report_branch(out_, *system, table, branch, health, files);
+    BranchReport doubled_report;
+    std::string doubled_note;
+    if (settings_.follow_doubling) {
+      const libcont::SpecialPoint* flip = nullptr;
+      for (const auto& p : branch.special_points)
+        if (p.type == "period-doubling" && !flip) flip = &p;
+      if (!flip) {
+        doubled_note = "no period-doubling point on the branch";
+      } else {
+        ProgressIndicator progress("continue: doubled branch from " + settings_.parameter + " = " +
+                                   number_text(flip->lambda));
+        libcont::PeriodicOrbitProblem single(*system, settings_.parameter, table.period);
+        libcont::PeriodicOrbitProblem doubled(*system, settings_.parameter, 2 * table.period);
+        libcont::ContinuationResult second;
+        try {
+          second = libcont::PseudoArclength(doubled, options)
+                       .run_from(libcont::doubled_branch_start(single, *flip));
+        } catch (const libcont::InputError& error) {  // no multiplier near -1 after all
+          second.stop_reason = std::string("cannot switch branches: ") + error.what();
+        }
+        BranchTable doubled_table = table;
+        doubled_table.period = 2 * table.period;
+        const auto directory = out_ / "doubled";
+        prepare_output_directory(directory);
+        doubled_report = report_branch(directory, *system, doubled_table, second, health, files);
+        doubled_note = "from the period doubling at " + settings_.parameter + " = " +
+                       number_text(flip->lambda) + ": " + second.stop_reason;
+        if (!second.ok && health.numerical_failure.empty())
+          health.numerical_failure = "doubled branch stopped: " + second.stop_reason;
       }
     }
 
-    const auto names = system->state_names();
-    auto amplitudes_json = [&](const libcont::Vector& data) {
-      nlohmann::ordered_json a = nlohmann::ordered_json::object();
-      for (const auto& column : amplitude_columns)
-        a[column.substr(6)] = data[data_column(table, column)];
-      return a;
-    };
-    nlohmann::ordered_json specials = nlohmann::ordered_json::array();
-    for (const auto& p : branch.special_points)
-      specials.push_back({{"type", p.type},
-                          {"parameter", p.lambda},
-                          {"amplitudes", amplitudes_json(p.data)},
-                          {"p", std::lround(p.data[data_column(table, "impacts")])},
-                          {"n", table.period},
-                          {"stable", p.data[data_column(table, "spectral_radius")] < 1.0},
-                          {"spectral_radius", p.data[data_column(table, "spectral_radius")]},
-                          {"after_point", p.after_point}});
     nlohmann::ordered_json s;
     s["command"] = "continue";
     s["system"] = system->name();
@@ -178,12 +254,14 @@ class ContinueCommand : public Command {
                   {"iterations", start.shooting.iterations}};
     s["method"] = options.natural ? "natural-parameter" : "pseudo-arclength";
     s["points"] = branch.points.size();
-    s["special_points"] = specials;
+    s["special_points"] = main_report.special_points;
     s["stop_reason"] = branch.stop_reason;
-    if (!branch.points.empty()) {
-      const auto& last = branch.points.back();
-      s["last_point"] = {{"parameter", last.lambda}, {"amplitudes", amplitudes_json(last.data)}};
-    }
+    if (!main_report.last_point.is_null()) s["last_point"] = main_report.last_point;
+    if (settings_.follow_doubling)
+      s["doubled_branch"] = {{"note", doubled_note},
+                             {"n", 2 * table.period},
+                             {"points", doubled_report.points},
+                             {"special_points", doubled_report.special_points}};
     health.add_to(s);
     s["files"] = files;
     write_json_file(out_ / "continue.json", s);
@@ -202,19 +280,11 @@ class ContinueCommand : public Command {
     if (!branch.points.empty())
       text << "last point  " << settings_.parameter << " = " << number_text(branch.points.back().lambda)
            << '\n';
-    text << "special points (" << branch.special_points.size() << ")\n";
-    if (!branch.special_points.empty()) {
-      text << "  " << cell("type", 18) << cell(settings_.parameter, 22);
-      for (const auto& column : amplitude_columns) text << cell(column, 22);
-      text << cell("p", 5) << "stable\n";
-      for (const auto& p : branch.special_points) {
-        text << "  " << cell(p.type, 18) << cell(rounded_text(p.lambda, 10), 22);
-        for (const auto& column : amplitude_columns)
-          text << cell(rounded_text(p.data[data_column(table, column)], 10), 22);
-        text << cell(std::to_string(std::lround(p.data[data_column(table, "impacts")])), 5)
-             << (p.data[data_column(table, "spectral_radius")] < 1.0 ? "yes" : "no") << '\n';
-      }
-    }
+    text << main_report.table;
+    if (settings_.follow_doubling)
+      text << "doubled     n = " << 2 * table.period << ", " << doubled_report.points
+           << " points (" << doubled_note << ")\n"
+           << doubled_report.table;
     text << "files       " << out_.string()
          << "/{branch.csv, special_points.csv, branch.png, branch.gp, continue.json}\n";
     print_summary(json_, s, text.str());
