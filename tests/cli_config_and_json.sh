@@ -1,0 +1,317 @@
+#!/bin/sh
+# The command-line driver's config files, --json output, result files and main job, as
+# doc/cli.md describes them:
+#  (a) a config file gives the same numbers as the equivalent --set command line, and --set
+#      and the flags win over it; bad config files are exit 2 with one stderr line naming
+#      the file, line and key;
+#  (b) --json prints exactly one JSON object on stdout, with the documented keys;
+#  (c) result files are written, no temporary file is left behind, and an output directory
+#      that cannot be created is exit 1 with a one-line message naming it; a numerical
+#      failure is exit 3 with the results so far written;
+#  (d) plain `vicont` (the main job) writes out/eta-4 and out/eta-7.1 with PNGs.
+# Runs are kept short (--t-end, --periods, --transient); the main job takes about a second.
+#
+# JSON is checked with python3. scripts/install-deps.sh does not list it, but it is always
+# there once those packages are installed: libsundials-dev depends on petsc-dev, whose
+# libpetsc-real3.18-dev depends on python3 (Debian 12).
+# Usage: cli_config_and_json.sh /path/to/vicont
+set -u
+vicont=${1:?usage: cli_config_and_json.sh /path/to/vicont}
+case $vicont in
+  /*) ;;
+  *) vicont=$(pwd)/$vicont ;;  # the main job runs in another directory
+esac
+command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed to check JSON"; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-cli-config.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# run ARGS... : runs vicont with stdout and stderr in $work/stdout, $work/stderr; sets
+# $status.
+run() {
+  "$vicont" "$@" >"$work/stdout" 2>"$work/stderr"
+  status=$?
+}
+
+# stderr_lines: the number of lines on stderr of the last run (a last line without a
+# newline counts too).
+stderr_lines() {
+  lines=$(wc -l <"$work/stderr")
+  if [ -s "$work/stderr" ] && [ "$(tail -c 1 "$work/stderr" | od -An -c | tr -d ' ')" != '\n' ]; then
+    lines=$((lines + 1))
+  fi
+  echo "$lines"
+}
+
+# expect_error STATUS TEXT... -- ARGS... : the run must exit with STATUS and print exactly
+# one line on stderr containing every TEXT (fixed strings).
+expect_error() {
+  expected=$1
+  shift
+  texts=
+  while [ "$1" != "--" ]; do
+    texts="$texts$1
+"
+    shift
+  done
+  shift
+  run "$@"
+  if [ "$status" -ne "$expected" ]; then
+    fail "vicont $*: exit status $status, expected $expected"
+  fi
+  if [ "$(stderr_lines)" -ne 1 ]; then
+    fail "vicont $*: $(stderr_lines) lines on stderr, expected 1:"
+    sed 's/^/    /' "$work/stderr"
+  fi
+  printf '%s' "$texts" | while IFS= read -r text; do
+    if ! grep -qF -- "$text" "$work/stderr"; then
+      echo "FAIL: vicont $*: stderr does not contain '$text': $(cat "$work/stderr")"
+    fi
+  done >"$work/missing"
+  if [ -s "$work/missing" ]; then
+    cat "$work/missing"
+    failures=$((failures + $(wc -l <"$work/missing")))
+  fi
+}
+
+# expect_ok ARGS... : the run must exit with 0 and print nothing on stderr.
+expect_ok() {
+  run "$@"
+  if [ "$status" -ne 0 ]; then
+    fail "vicont $*: exit status $status, expected 0: $(cat "$work/stderr")"
+  elif [ -s "$work/stderr" ]; then
+    fail "vicont $*: unexpected stderr: $(cat "$work/stderr")"
+  fi
+}
+
+# check_json FILE PYTHON [ARG] : FILE must hold exactly one JSON object (nothing before or
+# after it), which is `d` in the PYTHON assertions; ARG is sys.argv[3] there.
+check_json() {
+  if ! python3 -c '
+import json, sys
+text = open(sys.argv[1]).read()
+assert text.lstrip().startswith("{"), "stdout does not start with a JSON object"
+d = json.loads(text)  # raises on anything after the object, such as a second object
+assert isinstance(d, dict), "not a JSON object"
+exec(sys.argv[2])
+' "$@"; then
+    fail "JSON in $1:"
+    sed 's/^/    /' "$1" | head -40
+  fi
+}
+
+# no_temporaries DIR: nothing left from atomic writes (.NAME.tmp-PID-N) or plotting
+# (NAME.gnuplot-status).
+no_temporaries() {
+  left=$(find "$1" \( -name '.*' -o -name '*tmp*' -o -name '*.gnuplot-status' \) -print)
+  [ -z "$left" ] || fail "temporary files left in $1: $left"
+}
+
+# expect_files DIR NAME... : each file exists and is not empty; a .png is a PNG.
+expect_files() {
+  dir=$1
+  shift
+  for name in "$@"; do
+    if [ ! -s "$dir/$name" ]; then
+      fail "$dir/$name missing or empty"
+    elif [ "${name%.png}" != "$name" ] &&
+         [ "$(od -An -tx1 -N4 "$dir/$name" | tr -d ' ')" != "89504e47" ]; then
+      fail "$dir/$name is not a PNG"
+    fi
+  done
+}
+
+# (a) Config file against the command line ---------------------------------------------
+# Both runs write to the same relative out directory, each in its own working directory,
+# so that even the file names inside the JSON agree and the whole outputs must be equal.
+mkdir "$work/by-config" "$work/by-set"
+cat >"$work/run.cfg" <<'EOF'
+# a comment line, then options (the long flag names), then the system's parameters
+system = moving-base
+t-end = 4.5          # a comment after a value
+out = o
+json = true
+
+[parameters]
+eta = 5.5
+r = 0.85
+model = soft
+ks = 5000
+relation = approximate
+EOF
+(cd "$work/by-config" && "$vicont" simulate --config ../run.cfg >stdout 2>stderr)
+status=$?
+[ "$status" -eq 0 ] || fail "simulate --config: exit status $status: $(cat "$work/by-config/stderr")"
+(cd "$work/by-set" && "$vicont" simulate --system moving-base --t-end 4.5 --out o --json \
+   --set eta=5.5 --set r=0.85 --set model=soft --set ks=5000 --set relation=approximate \
+   >stdout 2>stderr)
+status=$?
+[ "$status" -eq 0 ] || fail "simulate --set: exit status $status: $(cat "$work/by-set/stderr")"
+for file in stdout o/simulate.json o/timeseries.csv o/events.csv; do
+  cmp -s "$work/by-config/$file" "$work/by-set/$file" ||
+    fail "simulate: $file differs between --config and the equivalent --set command line"
+done
+check_json "$work/by-config/stdout" '
+p = d["parameters"]
+assert (p["eta"], p["r"], p["model"], p["ks"], p["relation"]) == (5.5, 0.85, "soft", 5000, "approximate"), p
+assert d["t_end"] == 4.5, d["t_end"]
+assert d["contact_damping"]["energy_relation"] == "approximate", d["contact_damping"]
+assert d["impacts"] > 0, "no impacts"
+'
+
+# The same for lyapunov: the config file's keys for it, the same spectrum to the last bit.
+cat >"$work/lyapunov.cfg" <<'EOF'
+system = moving-base
+transient = 40
+periods = 60
+max-period = 8
+[parameters]
+eta = 4.2
+r = 0.9
+EOF
+run lyapunov --config "$work/lyapunov.cfg" --out "$work/ly" --json
+cp "$work/stdout" "$work/ly-config.json"
+[ "$status" -eq 0 ] || fail "lyapunov --config: exit status $status: $(cat "$work/stderr")"
+run lyapunov --transient 40 --periods 60 --max-period 8 --set eta=4.2 --set r=0.9 \
+  --out "$work/ly" --json
+[ "$status" -eq 0 ] || fail "lyapunov --set: exit status $status: $(cat "$work/stderr")"
+cmp -s "$work/ly-config.json" "$work/stdout" ||
+  fail "lyapunov: --json output differs between --config and the equivalent command line"
+
+# --set and the command-line flags win over the config file; what they leave alone still
+# comes from the file.
+run simulate --config "$work/run.cfg" --set eta=6 --t-end 2 --out "$work/override"
+[ "$status" -eq 0 ] || fail "simulate --config --set: exit status $status: $(cat "$work/stderr")"
+check_json "$work/stdout" '
+p = d["parameters"]
+assert p["eta"] == 6, "--set eta=6 lost to the config file: eta = %r" % p["eta"]
+assert d["t_end"] == 2, "--t-end 2 lost to the config file: t_end = %r" % d["t_end"]
+assert (p["r"], p["model"], p["ks"]) == (0.85, "soft", 5000), "config values lost: %r" % p
+assert d["files"][0].startswith(sys.argv[3]), "--out lost to the config file: %r" % d["files"]
+' "$work/override"
+[ -s "$work/override/simulate.json" ] || fail "--out lost to the config file's out = o"
+
+# Bad config files: exit 2, one line naming file, line and key (or the text of the line).
+cfg="$work/bad.cfg"
+printf 'system = moving-base\nfrobnicate = 3\n' >"$cfg"
+expect_error 2 "$cfg:2" "frobnicate" -- simulate --config "$cfg" --out "$work/bad"
+printf 't-end = 1\n[parameters]\neta = 4\nfrobnicate = 3\n' >"$cfg"
+expect_error 2 "$cfg:4" "frobnicate" -- simulate --config "$cfg" --out "$work/bad"
+printf 't-end = 1\nperiods = 10\n' >"$cfg"  # a lyapunov option is unknown to simulate
+expect_error 2 "$cfg:2" "periods" -- simulate --config "$cfg" --out "$work/bad"
+printf '# fine\nt-end = 1\neta 4\n' >"$cfg"
+expect_error 2 "$cfg:3" "eta 4" -- simulate --config "$cfg" --out "$work/bad"
+printf '[parameters]\neta = \n' >"$cfg"
+expect_error 2 "$cfg:2" "eta" -- simulate --config "$cfg" --out "$work/bad"
+printf 't-end = 1\nt-end = 2\n' >"$cfg"
+expect_error 2 "$cfg:2" "t-end" -- simulate --config "$cfg" --out "$work/bad"
+printf '[params]\neta = 4\n' >"$cfg"
+expect_error 2 "$cfg:1" "[params]" -- simulate --config "$cfg" --out "$work/bad"
+printf '[parameters]\neta = -4\n' >"$cfg"
+expect_error 2 "$cfg:2" "eta" -- lyapunov --config "$cfg" --out "$work/bad"
+printf 'system = nosuch\n' >"$cfg"
+expect_error 2 "$cfg:1" "nosuch" -- simulate --config "$cfg" --out "$work/bad"
+expect_error 2 "$work/no-such.cfg" -- simulate --config "$work/no-such.cfg" --out "$work/bad"
+[ ! -e "$work/bad" ] || fail "a rejected run created its output directory"
+
+# (b) --json: exactly one JSON object on stdout, with the documented keys ---------------
+run lyapunov --system moving-base --set eta=7.1 --periods 100 --transient 100 \
+  --out "$work/ly71" --json
+[ "$status" -eq 0 ] || fail "lyapunov --json: exit status $status: $(cat "$work/stderr")"
+check_json "$work/stdout" '
+for key in ("command", "system", "parameters", "exponents", "exponent_sum", "p", "n", "z",
+            "impacts_per_period", "energy_per_period", "impact_velocity", "final_state",
+            "status", "ok", "files"):
+    assert key in d, "missing key " + key
+e = d["exponents"]
+assert isinstance(e, list) and len(e) == 2 and all(isinstance(x, float) for x in e), e
+for key in ("p", "n"):
+    assert isinstance(d[key], int) and not isinstance(d[key], bool), (key, d[key])
+for key in ("impacts_per_period", "energy_per_period"):
+    assert isinstance(d[key], (int, float)) and not isinstance(d[key], bool), (key, d[key])
+assert d["command"] == "lyapunov" and d["ok"] is True and d["status"] == "success"
+assert d["parameters"]["eta"] == 7.1
+assert abs(sum(e) + 0.23) < 1e-5, "exponent sum %r, expected -c/m" % sum(e)
+assert d["averaged_periods"] == 100 and d["transient_periods"] == 100
+'
+run simulate --t-end 3 --out "$work/sim" --json
+[ "$status" -eq 0 ] || fail "simulate --json: exit status $status: $(cat "$work/stderr")"
+check_json "$work/stdout" '
+for key in ("command", "system", "parameters", "contact_damping", "t_start", "t_end",
+            "sample_step", "initial_state", "final_state", "impacts", "events", "steps",
+            "status", "message", "ok", "files"):
+    assert key in d, "missing key " + key
+assert d["command"] == "simulate" and d["ok"] is True and d["t_end"] == 3
+assert set(d["final_state"]) == {"t", "mode", "state"}, d["final_state"]
+assert set(d["final_state"]["state"]) == {"x", "v"}, d["final_state"]
+'
+cmp -s "$work/stdout" "$work/sim/simulate.json" ||
+  fail "simulate: --json output differs from simulate.json"
+run systems --json
+[ "$status" -eq 0 ] || fail "systems --json: exit status $status: $(cat "$work/stderr")"
+check_json "$work/stdout" '
+names = [s["name"] for s in d["systems"]]
+assert "moving-base" in names and "drop" in names, names
+for s in d["systems"]:
+    for key in ("name", "description", "state", "forcing_period", "parameters", "contact_damping"):
+        assert key in s, "missing key " + key
+'
+
+# (c) Result files, no temporaries, unwritable output, numerical failure ----------------
+expect_files "$work/sim" timeseries.csv events.csv timeseries.png timeseries.gp \
+  phase.png phase.gp simulate.json
+expect_files "$work/ly71" lyapunov.json poincare.csv impacts.csv settled.csv \
+  settled_phase.png settled_phase.gp
+for dir in "$work/sim" "$work/ly71" "$work/ly" "$work/override" "$work/by-config/o"; do
+  no_temporaries "$dir"
+done
+[ "$(head -n 1 "$work/sim/timeseries.csv")" = "t,x,v,mode,event" ] ||
+  fail "timeseries.csv header: $(head -n 1 "$work/sim/timeseries.csv")"
+[ "$(head -n 1 "$work/ly71/poincare.csv")" = "k,t,x,v" ] ||
+  fail "poincare.csv header: $(head -n 1 "$work/ly71/poincare.csv")"
+
+: >"$work/regular-file"
+unwritable="$work/regular-file/out"
+expect_error 1 "$unwritable" -- simulate --t-end 1 --out "$unwritable"
+expect_error 1 "$unwritable" -- lyapunov --periods 5 --transient 5 --out "$unwritable"
+expect_error 1 "$unwritable" -- --periods 5 --transient 5 --t-end 1 --out "$unwritable"
+# A result file that cannot be replaced (here a directory in its place) is exit 1 too, and
+# its temporary file is removed.
+mkdir -p "$work/blocked/events.csv"
+expect_error 1 "events.csv" -- simulate --t-end 1 --out "$work/blocked"
+no_temporaries "$work/blocked"
+
+# A numerical failure (a contact too stiff for the integrator) is exit 3 with one line
+# saying so; the JSON object still comes, with ok = false, and the data files are written.
+run simulate --set model=soft --set ks=1e300 --t-end 1 --out "$work/failed" --json
+[ "$status" -eq 3 ] || fail "simulate with ks=1e300: exit status $status, expected 3"
+[ "$(stderr_lines)" -eq 1 ] && grep -q 'numerical failure' "$work/stderr" ||
+  fail "simulate with ks=1e300: stderr is not one 'numerical failure' line: $(cat "$work/stderr")"
+check_json "$work/stdout" 'assert d["ok"] is False and d["status"] != "success", d["status"]'
+expect_files "$work/failed" timeseries.csv events.csv simulate.json
+no_temporaries "$work/failed"
+
+# (d) The main job: plain `vicont` in an empty directory --------------------------------
+mkdir "$work/main"
+(cd "$work/main" && "$vicont" >stdout 2>stderr)
+status=$?
+[ "$status" -eq 0 ] || fail "vicont (main job): exit status $status: $(cat "$work/main/stderr")"
+[ -s "$work/main/stderr" ] && fail "vicont (main job) wrote to stderr: $(cat "$work/main/stderr")"
+grep -q '^eta  *lambda_1' "$work/main/stdout" || fail "vicont (main job): no result table"
+for eta in 4 7.1; do
+  expect_files "$work/main/out/eta-$eta" timeseries.csv events.csv timeseries.png \
+    timeseries.gp phase.png phase.gp simulate.json lyapunov.json poincare.csv impacts.csv \
+    settled.csv settled_phase.png settled_phase.gp
+done
+no_temporaries "$work/main/out"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all CLI config, JSON and output checks passed"
