@@ -23,28 +23,6 @@ double period_of(const libcont::HybridSystem& system) {
                                        : libcont::LyapunovOptions{}.autonomous_period;
 }
 
-struct VelocityStatistics {
-  size_t count = 0;
-  double mean = 0, rms = 0, min = 0, max = 0, slowest = 0;  // slowest: min |v_r|
-};
-
-VelocityStatistics velocity_statistics(const std::vector<double>& velocities) {
-  VelocityStatistics s;
-  s.count = velocities.size();
-  if (s.count == 0) return s;
-  s.min = *std::min_element(velocities.begin(), velocities.end());
-  s.max = *std::max_element(velocities.begin(), velocities.end());
-  s.slowest = std::abs(velocities.front());
-  for (double v : velocities) {
-    s.mean += v;
-    s.rms += v * v;
-    s.slowest = std::min(s.slowest, std::abs(v));
-  }
-  s.mean /= static_cast<double>(s.count);
-  s.rms = std::sqrt(s.rms / static_cast<double>(s.count));
-  return s;
-}
-
 // The motion after the averaging phase, long enough to show its shape: twice a periodic
 // orbit, twenty periods of a non-periodic one.
 int settled_periods(const libcont::LyapunovResult& result) {
@@ -162,7 +140,7 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
     }
   }
 
-  const VelocityStatistics v = velocity_statistics(r.impacts.impact_velocities);
+  const libcont::VelocitySummary v = libcont::summarize_velocities(r.impacts.impact_velocities);
   nlohmann::ordered_json notes = nlohmann::ordered_json::object();
   nlohmann::ordered_json exponents = nlohmann::ordered_json::array();
   for (Eigen::Index i = 0; i < r.exponents.size(); ++i)

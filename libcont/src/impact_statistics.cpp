@@ -37,6 +37,23 @@ void ImpactRecorder::on_event(const EventRecord& e) {
   if (next_) next_->on_event(e);
 }
 
+VelocitySummary summarize_velocities(const std::vector<double>& velocities) {
+  VelocitySummary s;
+  s.count = static_cast<long>(velocities.size());
+  if (velocities.empty()) return s;
+  s.min = *std::min_element(velocities.begin(), velocities.end());
+  s.max = *std::max_element(velocities.begin(), velocities.end());
+  s.slowest = std::abs(velocities.front());
+  for (double v : velocities) {
+    s.mean += v;
+    s.rms += v * v;
+    s.slowest = std::min(s.slowest, std::abs(v));
+  }
+  s.mean /= static_cast<double>(s.count);
+  s.rms = std::sqrt(s.rms / static_cast<double>(s.count));
+  return s;
+}
+
 int detect_period(const std::vector<Vector>& samples, int max_period, double tolerance) {
   const int count = static_cast<int>(samples.size());
   if (count < 2) return 0;

@@ -37,6 +37,14 @@ class ImpactRecorder : public FlowObserver {
   bool in_contact_ = false;
 };
 
+// The relative velocities at impact summed up: how many, their mean, root mean square,
+// extremes, and the slowest impact (smallest |v_r|: near zero close to a grazing).
+struct VelocitySummary {
+  long count = 0;
+  double mean = 0, rms = 0, min = 0, max = 0, slowest = 0;  // all 0 without impacts
+};
+VelocitySummary summarize_velocities(const std::vector<double>& velocities);
+
 // Type z = p/n of a settled motion from its stroboscopic samples x_k = x(t0 + kT): the
 // smallest n <= max_period with |x_{k+n} - x_k| <= tolerance * (1 + |x|) over the last
 // samples; 0 when none fits (not periodic). p is counted by the caller from the impacts.

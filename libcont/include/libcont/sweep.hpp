@@ -1,0 +1,134 @@
+#pragma once
+// Brute-force bifurcation diagram (SPEC 1.6): for each value of one parameter, a
+// transient, then the quantities of the settled motion — Poincare samples, z = p/n,
+// a_i, a_e, the relative velocities at impact and the Lyapunov spectrum (one
+// LyapunovSpectrum run per point).
+//
+// Each point starts either from fixed initial conditions, or from the previous point's
+// final state (following the attractor, so that hysteresis shows when sweeping up and
+// down). Several initial conditions per point expose coexisting attractors.
+//
+// What runs in parallel (SweepOptions::threads): independent chains. Following the
+// attractor makes the points of one (direction, initial condition) chain sequential, so
+// such a sweep has one task per chain; with fixed initial conditions every point is a
+// task of its own. A point's numbers depend only on its system, parameter value, start
+// state and options, never on the thread or the order: results are bit-identical to the
+// serial run whatever the thread count (and whatever the split over processes,
+// SweepOptions::partition).
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "libcont/lyapunov_spectrum.hpp"
+
+namespace libcont {
+
+enum class SweepDirection { Up, Down, Both };
+
+// How a point was reached: by sweeping up or down while following the attractor, or
+// from fixed initial conditions (where the direction changes nothing).
+enum class SweepPass { Up, Down, Fixed };
+std::string to_string(SweepPass pass);
+
+// Which point: pass, initial condition and parameter grid index (0 = lowest value).
+struct SweepPointKey {
+  SweepPass pass = SweepPass::Fixed;
+  int initial_condition = 0;
+  int index = 0;
+  friend bool operator==(const SweepPointKey&, const SweepPointKey&) = default;
+};
+
+struct SweepOptions {
+  std::string parameter;     // any named parameter of the system
+  double from = 0.0, to = 0.0;
+  int steps = 2;             // parameter values, both ends included (1: just `from`)
+  SweepDirection direction = SweepDirection::Up;
+  // Start each point from the previous point's final state (following the attractor);
+  // false: every point from the initial conditions.
+  bool follow_attractor = false;
+  // Initial conditions, each a full state; empty: the system's default_initial_state().
+  std::vector<Vector> initial_states;
+  double phase = 0.0;        // t0 of the Poincare section t = t0 (mod T)
+  LyapunovOptions lyapunov;  // transient and averaged periods, largest n, flow options
+  int kept_samples = 100;    // last Poincare samples and impact velocities kept per point
+  int threads = 1;
+  // Distributed runs: this process computes only the tasks t with
+  // t % partition_size == partition_rank (MPI ranks, say); the others are left out.
+  int partition_rank = 0, partition_size = 1;
+};
+
+struct SweepPoint {
+  SweepPointKey key;
+  double parameter = 0.0;
+  FlowStatus status = FlowStatus::Success;
+  std::string message;           // of a failed point
+  Vector exponents;              // Lyapunov spectrum, descending
+  double exponent_sum = 0.0;
+  int p = 0, n = 0;              // z = p/n; n = 0: not periodic within max_detected_period
+  double impacts_per_period = 0; // a_i
+  double energy_per_period = 0;  // a_e
+  VelocitySummary velocities;    // of every impact of the averaging phase
+  int averaged_periods = 0;
+  std::vector<Vector> samples;   // the last kept Poincare samples x(t0 + kT)
+  std::vector<double> impact_velocities;  // the last kept relative velocities at impact
+  Vector final_state;            // where a following chain goes on from
+  bool ok() const { return status == FlowStatus::Success || status == FlowStatus::TerminalEvent; }
+};
+
+struct SweepResult {
+  std::vector<SweepPoint> points;  // in plan() order; only this partition's points
+  int computed = 0;                // points computed by this run
+  int reused = 0;                  // points taken from `finished`
+  bool complete = false;           // every point of this partition is in `points`
+  int failed() const;              // points whose integration failed
+};
+
+// Makes a fresh, fully configured copy of the system (all parameters set except the swept
+// one, which the sweep sets). Each point gets its own copy, so threads share nothing.
+// Called under a lock: it need not be thread-safe.
+using SystemFactory = std::function<std::unique_ptr<HybridSystem>()>;
+
+class Sweep {
+ public:
+  // Validates the options (InputError naming the item): the parameter exists and takes
+  // both end values, the initial states have the system's dimension, counts are sane.
+  Sweep(SystemFactory factory, SweepOptions options);
+
+  // Every point of the sweep in output order: passes (up, then down; or fixed), then
+  // initial conditions, then the parameter in the direction of the pass.
+  std::vector<SweepPointKey> plan() const;
+  // The points of task t (one chain, or one point), in order; tasks are numbered in
+  // plan() order.
+  std::vector<std::vector<SweepPointKey>> tasks() const;
+  double parameter_value(int index) const;
+
+  // Called as each point is computed, one call at a time (never concurrently), in the
+  // order they finish. Returning false stops the sweep: no new point starts; points
+  // already running finish and are still reported.
+  using PointCallback = std::function<bool(const SweepPoint&)>;
+
+  // Computes this partition's points. `finished` holds points computed before (a
+  // checkpoint): they are not computed again, and a following chain goes on from the
+  // final state of such a point exactly as if it had just been computed.
+  SweepResult run(const std::vector<SweepPoint>& finished = {},
+                  const PointCallback& on_point = {}) const;
+
+  // One point from a given start state (what run() does for each point).
+  SweepPoint compute_point(const SweepPointKey& key, ConstVectorRef start) const;
+
+  const SweepOptions& options() const { return options_; }
+
+ private:
+  Vector initial_state(int initial_condition) const;
+  std::vector<SweepPass> passes() const;
+
+  SystemFactory factory_;
+  SweepOptions options_;
+  int dimension_ = 0;
+  Vector default_state_;
+  mutable std::mutex factory_mutex_;
+};
+
+}  // namespace libcont

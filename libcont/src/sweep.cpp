@@ -1,0 +1,205 @@
+#include "libcont/sweep.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <tuple>
+
+#include "libcont/task_pool.hpp"
+
+namespace libcont {
+
+namespace {
+
+// The last `count` entries of a sequence (all of them if it is shorter).
+template <class T>
+std::vector<T> last_entries(const std::vector<T>& all, int count) {
+  const size_t keep = std::min(all.size(), static_cast<size_t>(std::max(count, 0)));
+  return std::vector<T>(all.end() - static_cast<std::ptrdiff_t>(keep), all.end());
+}
+
+using KeyTuple = std::tuple<int, int, int>;
+KeyTuple as_tuple(const SweepPointKey& key) {
+  return {static_cast<int>(key.pass), key.initial_condition, key.index};
+}
+
+}  // namespace
+
+std::string to_string(SweepPass pass) {
+  switch (pass) {
+    case SweepPass::Up: return "up";
+    case SweepPass::Down: return "down";
+    case SweepPass::Fixed: return "fixed";
+  }
+  return "unknown";
+}
+
+int SweepResult::failed() const {
+  return static_cast<int>(
+      std::count_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.ok(); }));
+}
+
+Sweep::Sweep(SystemFactory factory, SweepOptions options)
+    : factory_(std::move(factory)), options_(std::move(options)) {
+  if (!factory_) throw InputError("sweep: no system factory given");
+  if (options_.parameter.empty()) throw InputError("sweep: the swept parameter is not named");
+  if (options_.steps < 1)
+    throw InputError("sweep: steps must be >= 1 (got " + std::to_string(options_.steps) + ")");
+  if (options_.threads < 1)
+    throw InputError("sweep: threads must be >= 1 (got " + std::to_string(options_.threads) + ")");
+  if (options_.kept_samples < 0) throw InputError("sweep: kept samples must be >= 0");
+  if (options_.partition_size < 1 || options_.partition_rank < 0 ||
+      options_.partition_rank >= options_.partition_size)
+    throw InputError("sweep: partition rank " + std::to_string(options_.partition_rank) +
+                     " of " + std::to_string(options_.partition_size) + " is not valid");
+  const auto system = factory_();
+  if (!system) throw InputError("sweep: the system factory made no system");
+  // ParameterSet's messages name the parameter and the rule a value breaks; the grid lies
+  // between the two ends, and every parameter rule is an interval.
+  system->set_parameter(options_.parameter, options_.from);
+  system->set_parameter(options_.parameter, options_.to);
+  LyapunovSpectrum(*system, options_.lyapunov);  // validates the period counts
+  dimension_ = system->dimension();
+  default_state_ = system->default_initial_state();
+  for (size_t i = 0; i < options_.initial_states.size(); ++i)
+    if (options_.initial_states[i].size() != dimension_)
+      throw InputError("sweep: initial state " + std::to_string(i + 1) + " has " +
+                       std::to_string(options_.initial_states[i].size()) +
+                       " components; the system has " + std::to_string(dimension_));
+}
+
+double Sweep::parameter_value(int index) const {
+  const double low = std::min(options_.from, options_.to);
+  const double high = std::max(options_.from, options_.to);
+  if (options_.steps == 1) return options_.from;
+  // Written so that both ends come out exactly, whatever the rounding in between.
+  if (index == options_.steps - 1) return high;
+  return low + (high - low) * index / (options_.steps - 1);
+}
+
+Vector Sweep::initial_state(int initial_condition) const {
+  return options_.initial_states.empty()
+             ? default_state_
+             : options_.initial_states[static_cast<size_t>(initial_condition)];
+}
+
+std::vector<SweepPass> Sweep::passes() const {
+  if (!options_.follow_attractor) return {SweepPass::Fixed};
+  switch (options_.direction) {
+    case SweepDirection::Up: return {SweepPass::Up};
+    case SweepDirection::Down: return {SweepPass::Down};
+    case SweepDirection::Both: return {SweepPass::Up, SweepPass::Down};
+  }
+  return {};
+}
+
+std::vector<std::vector<SweepPointKey>> Sweep::tasks() const {
+  const int starts = std::max<int>(1, static_cast<int>(options_.initial_states.size()));
+  std::vector<std::vector<SweepPointKey>> result;
+  for (SweepPass pass : passes()) {
+    for (int ic = 0; ic < starts; ++ic) {
+      std::vector<SweepPointKey> chain;
+      for (int k = 0; k < options_.steps; ++k) {
+        const int index = pass == SweepPass::Down ? options_.steps - 1 - k : k;
+        chain.push_back({pass, ic, index});
+      }
+      if (pass == SweepPass::Fixed) {
+        for (const auto& key : chain) result.push_back({key});  // every point on its own
+      } else {
+        result.push_back(std::move(chain));  // sequential: each point starts where the last ended
+      }
+    }
+  }
+  return result;
+}
+
+std::vector<SweepPointKey> Sweep::plan() const {
+  std::vector<SweepPointKey> keys;
+  for (const auto& task : tasks()) keys.insert(keys.end(), task.begin(), task.end());
+  return keys;
+}
+
+SweepPoint Sweep::compute_point(const SweepPointKey& key, ConstVectorRef start) const {
+  std::unique_ptr<HybridSystem> system;
+  {
+    std::lock_guard lock(factory_mutex_);
+    system = factory_();
+  }
+  SweepPoint point;
+  point.key = key;
+  point.parameter = parameter_value(key.index);
+  system->set_parameter(options_.parameter, point.parameter);
+  const LyapunovResult r =
+      LyapunovSpectrum(*system, options_.lyapunov).compute(options_.phase, start);
+  point.status = r.report.status;
+  point.message = r.report.message;
+  point.exponents = r.exponents;
+  point.exponent_sum = r.exponent_sum;
+  point.p = r.p;
+  point.n = r.n;
+  point.impacts_per_period = r.impacts_per_period;
+  point.energy_per_period = r.energy_per_period;
+  point.velocities = summarize_velocities(r.impacts.impact_velocities);
+  point.averaged_periods = static_cast<int>(r.poincare_samples.size());
+  point.samples = last_entries(r.poincare_samples, options_.kept_samples);
+  point.impact_velocities = last_entries(r.impacts.impact_velocities, options_.kept_samples);
+  point.final_state = r.final_state.x;
+  return point;
+}
+
+SweepResult Sweep::run(const std::vector<SweepPoint>& finished,
+                       const PointCallback& on_point) const {
+  std::map<KeyTuple, const SweepPoint*> known;
+  for (const auto& point : finished) known[as_tuple(point.key)] = &point;
+
+  const auto all_tasks = tasks();
+  std::vector<size_t> own;
+  for (size_t t = 0; t < all_tasks.size(); ++t)
+    if (static_cast<int>(t % static_cast<size_t>(options_.partition_size)) ==
+        options_.partition_rank)
+      own.push_back(t);
+
+  std::vector<std::vector<SweepPoint>> done(own.size());
+  std::atomic<bool> stop{false};
+  std::atomic<int> computed{0}, reused{0};
+  std::mutex report_mutex;
+  run_tasks(
+      static_cast<int>(own.size()), options_.threads,
+      [&](int i) {
+        const auto& chain = all_tasks[own[static_cast<size_t>(i)]];
+        const Vector initial = initial_state(chain.front().initial_condition);
+        Vector start = initial;
+        for (const auto& key : chain) {
+          SweepPoint point;
+          if (const auto it = known.find(as_tuple(key)); it != known.end()) {
+            point = *it->second;
+            ++reused;
+          } else {
+            if (stop.load()) break;
+            point = compute_point(key, start);
+            ++computed;
+            std::lock_guard lock(report_mutex);
+            if (on_point && !on_point(point)) stop = true;
+          }
+          // After a failure the chain starts afresh: a failed point's last state is no
+          // attractor to follow.
+          if (options_.follow_attractor)
+            start = point.ok() && point.final_state.size() == dimension_ ? point.final_state
+                                                                         : initial;
+          done[static_cast<size_t>(i)].push_back(std::move(point));
+        }
+      },
+      [&] { return stop.load(); });
+
+  SweepResult result;
+  result.complete = true;
+  for (size_t i = 0; i < own.size(); ++i) {
+    result.complete = result.complete && done[i].size() == all_tasks[own[i]].size();
+    for (auto& point : done[i]) result.points.push_back(std::move(point));
+  }
+  result.computed = computed.load();
+  result.reused = reused.load();
+  return result;
+}
+
+}  // namespace libcont
