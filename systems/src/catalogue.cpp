@@ -2,6 +2,7 @@
 
 #include "libcont/input_error.hpp"
 #include "systems/drop.hpp"
+#include "systems/hertz_friction.hpp"
 #include "systems/moving_base.hpp"
 #include "systems/oscillator_chain.hpp"
 #include "systems/two_body.hpp"
@@ -14,6 +15,8 @@ const std::vector<CatalogueEntry>& catalogue() {
       {"drop", "mass dropped on a base under gravity, hard or soft (SPEC 3.2)"},
       {"two-body", "two-body vibro-impact system, Newton or Hertz contact (SPEC 3.6)"},
       {"chain", "chain of N forced oscillators whose last mass hits a stop (large-state test)"},
+      {"hertz-friction",
+       "collinear Hertz impact with positional friction, Ateb closed form (SPEC 3.5)"},
   };
   return entries;
 }
@@ -23,6 +26,7 @@ std::unique_ptr<libcont::HybridSystem> make_system(const std::string& name) {
   if (name == "drop") return std::make_unique<DropTest>();
   if (name == "two-body") return std::make_unique<TwoBodySystem>();
   if (name == "chain") return std::make_unique<OscillatorChain>();
+  if (name == "hertz-friction") return std::make_unique<HertzFrictionImpactSystem>();
   std::string known;
   for (const auto& e : catalogue()) known += (known.empty() ? "" : ", ") + e.name;
   throw libcont::InputError("unknown system '" + name + "' (known: " + known + ")");
