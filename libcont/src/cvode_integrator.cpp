@@ -1,11 +1,11 @@
 #include "cvode_integrator.hpp"
 
+#include "block_newton_solver.hpp"
+
 #include "libcont/input_error.hpp"
 
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include <cmath>
@@ -14,7 +14,6 @@
 namespace libcont::detail {
 
 void SundialsDeleter::operator()(_generic_N_Vector* v) const { N_VDestroy(v); }
-void SundialsDeleter::operator()(_generic_SUNMatrix* m) const { SUNMatDestroy(m); }
 void SundialsDeleter::operator()(_generic_SUNLinearSolver* s) const { SUNLinSolFree(s); }
 void SundialsDeleter::operator()(_generic_SUNNonlinearSolver* s) const {
   SUNNonlinSolFree(s);
@@ -44,22 +43,6 @@ int right_hand_side(double t, N_Vector y, N_Vector ydot, void* data) {
     dphi.noalias() = c.jacobian * phi;
   }
   return 0;
-}
-
-// Newton matrix for BDF: D_x f on every diagonal block. The coupling of the tangent
-// blocks to x (second derivatives of f) is left out; modified Newton converges without
-// it and it vanishes for the piecewise-linear modes of impact oscillators.
-int dense_jacobian(double t, N_Vector y, N_Vector /*fy*/, SUNMatrix jac, void* data,
-                   N_Vector, N_Vector, N_Vector) {
-  auto& c = *static_cast<ModeContext*>(data);
-  Eigen::Map<const Vector> x(N_VGetArrayPointer(y), c.n);
-  c.system->state_jacobian(c.mode, t, x, c.jacobian);
-  const sunindextype size = SUNDenseMatrix_Columns(jac);
-  Eigen::Map<Matrix> j(SUNDenseMatrix_Data(jac), size, size);
-  j.setZero();
-  const int blocks = c.tangent ? c.columns + 1 : 1;
-  for (int b = 0; b < blocks; ++b) j.block(b * c.n, b * c.n, c.n, c.n) = c.jacobian;
-  return c.jacobian.allFinite() ? 0 : 1;
 }
 
 int root_functions(double t, N_Vector y, double* gout, void* data) {
@@ -150,14 +133,11 @@ bool CvodeIntegrator::create(Instance& instance, bool stiff, double t, const dou
   if (max_step <= 0.0 && system_.forcing_period() > 0.0) max_step = system_.forcing_period() / 16;
   if (max_step > 0.0 && !check(CVodeSetMaxStep(mem, max_step), "CVodeSetMaxStep")) return false;
   if (stiff) {
-    instance.matrix.reset(SUNDenseMatrix(size_, size_, ctx));
-    if (!instance.matrix) return check(-1, "SUNDenseMatrix");
-    instance.linear_solver.reset(SUNLinSol_Dense(y_.get(), instance.matrix.get(), ctx));
-    if (!instance.linear_solver) return check(-1, "SUNLinSol_Dense");
-    if (!check(CVodeSetLinearSolver(mem, instance.linear_solver.get(), instance.matrix.get()),
+    instance.linear_solver.reset(make_block_newton_solver(ctx, mem, &mode_context_));
+    if (!instance.linear_solver) return check(-1, "SUNLinSolNewEmpty");
+    if (!check(CVodeSetLinearSolver(mem, instance.linear_solver.get(), nullptr),
                "CVodeSetLinearSolver"))
       return false;
-    if (!check(CVodeSetJacFn(mem, dense_jacobian), "CVodeSetJacFn")) return false;
   } else {
     instance.nonlinear_solver.reset(SUNNonlinSol_FixedPoint(y_.get(), 0, ctx));
     if (!instance.nonlinear_solver) return check(-1, "SUNNonlinSol_FixedPoint");

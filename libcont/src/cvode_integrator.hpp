@@ -1,8 +1,8 @@
 #pragma once
 // The one place where libcont touches SUNDIALS: RAII ownership of the CVODE handles and a
 // checked wrapper of the calls the flow needs. Two CVODE instances are kept, Adams with
-// fixed-point iteration for non-stiff modes and BDF with a dense Newton solver for stiff
-// ones, so switching modes never reallocates. The integrated vector is the state x,
+// fixed-point iteration for non-stiff modes and BDF with a block-diagonal Newton solver
+// (block_newton_solver.hpp) for stiff ones, so switching modes never reallocates. The integrated vector is the state x,
 // followed (when the tangent flow is on) by the k columns of Phi.
 #include <memory>
 #include <string>
@@ -11,7 +11,6 @@
 #include "libcont/flow.hpp"
 
 struct _generic_N_Vector;
-struct _generic_SUNMatrix;
 struct _generic_SUNLinearSolver;
 struct _generic_SUNNonlinearSolver;
 struct _SUNContext;
@@ -20,7 +19,6 @@ namespace libcont::detail {
 
 struct SundialsDeleter {
   void operator()(_generic_N_Vector* v) const;
-  void operator()(_generic_SUNMatrix* m) const;
   void operator()(_generic_SUNLinearSolver* s) const;
   void operator()(_generic_SUNNonlinearSolver* s) const;
   void operator()(_SUNContext* c) const;
@@ -77,7 +75,6 @@ class CvodeIntegrator {
  private:
   struct Instance {
     std::unique_ptr<void, CvodeMemoryDeleter> memory;
-    SundialsHandle<_generic_SUNMatrix> matrix;
     SundialsHandle<_generic_SUNLinearSolver> linear_solver;
     SundialsHandle<_generic_SUNNonlinearSolver> nonlinear_solver;
     int roots = -1;
