@@ -52,7 +52,7 @@ const Geometry* surface_geometry(const std::string& name) {
 HertzFrictionImpactSystem::HertzFrictionImpactSystem() {
   auto& p = parameters_;
   p.add("M", 0.1, Constraint::Positive, "mass of the impacting body (kg)");
-  p.add("Kr", 0.73, Constraint::UnitInterval,
+  p.add("Kr", 0.73, Constraint::Positive,
         "restitution coefficient, in (0, 1]: rebound speed / impact speed");
   p.add("v0", 1.0, Constraint::Positive, "impact velocity (m/s)");
   p.add_choice("geometry", {"stiffness", "spheres", "quartic", "singular"}, "stiffness",
@@ -76,6 +76,10 @@ void HertzFrictionImpactSystem::configure() {
   const auto& p = parameters_;
   m_ = p["M"];
   v0_ = p["v0"];
+  for (const char* nu : {"nu1", "nu2"})
+    if (p[nu] > 0.5)
+      throw libcont::InputError(std::string("parameter '") + nu + "' must be at most 0.5 (got " +
+                                number_text(p[nu]) + "): a Poisson ratio");
   const Geometry* geometry = surface_geometry(p.choice("geometry"));
   double alpha = p.given("alpha") ? p["alpha"] : default_alpha;
   double stiffness = p.given("c") ? p["c"] : default_stiffness;
@@ -95,22 +99,19 @@ void HertzFrictionImpactSystem::configure() {
                                 which + " (alpha = 1 + 1/n = " + number_text(implied) +
                                 "); leave alpha unset");
     alpha = implied;
-    for (const char* nu : {"nu1", "nu2"})
-      if (p[nu] > 0.5)
-        throw libcont::InputError(std::string("parameter '") + nu +
-                                  "' must be at most 0.5 (Poisson ratio)");
     stiffness = libcont::profile_contact_stiffness(profile, {p["E1"], p["nu1"]},
                                                    {p["E2"], p["nu2"]});
   }
-  if (!(p["Kr"] > 0.0))
-    throw libcont::InputError("parameter 'Kr' must lie in (0, 1]: K_r = 0 means no rebound");
+  if (!(p["Kr"] <= 1.0))
+    throw libcont::InputError("parameter 'Kr' must lie in (0, 1] (got " + number_text(p["Kr"]) +
+                              "): a rebound faster than the impact would create energy");
   contact_ = libcont::HertzFrictionContact(stiffness, alpha, p["Kr"]);
 }
 
 std::string HertzFrictionImpactSystem::contact_origin() const {
   const std::string& name = parameters_.choice("geometry");
   const Geometry* geometry = surface_geometry(name);
-  if (!geometry) return "stiffness: alpha and c given";
+  if (!geometry) return "stiffness: alpha and c given directly (defaults: data set (a))";
   return name + ": gap z = A r^n, n = " + number_text(geometry->profile_exponent) +
          "; alpha = 1 + 1/n, c from A, E1, nu1, E2, nu2";
 }
