@@ -166,4 +166,40 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
   });
 }
 
+PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
+  return render(plot.directory, stem, [&](const std::string& png_name) {
+    const int panels = static_cast<int>(plot.panels.size());
+    // A column times its scale, as a gnuplot using-expression.
+    const auto scaled = [](const std::string& column, double scale) {
+      std::ostringstream e;
+      e.precision(17);
+      e << "(column(" << quoted(column) << ") * " << scale << ")";
+      return e.str();
+    };
+    const char* colours[] = {"#1f4e9a", "#c0392b", "#27ae60", "#8e44ad", "#d35400"};
+    std::ostringstream s;
+    s << preamble(png_name, 1000, 360 * panels + 60) << "set multiplot layout " << panels
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
+      << "set autoscale xfix\n";
+    for (int i = 0; i < panels; ++i) {
+      const CurvePanel& panel = plot.panels[static_cast<size_t>(i)];
+      s << (i + 1 == panels ? "set xlabel " + quoted(plot.xlabel) + "\n"
+                            : std::string("unset xlabel\n"))
+        << "set ylabel " << quoted(panel.ylabel) << "\n"
+        << "plot ";
+      for (size_t k = 0; k < panel.curves.size(); ++k) {
+        const Curve& curve = panel.curves[k];
+        s << (k ? ", \\\n     '' " : quoted(plot.csv) + " ") << "every " << curve.every
+          << " using " << scaled(plot.x_column, plot.x_scale) << ':'
+          << scaled(curve.column, curve.scale)
+          << (curve.points ? " with points pt 6 ps 0.8" : " with lines lw 1.6") << " lc rgb '"
+          << colours[k % 5] << "' title " << quoted(curve.title);
+      }
+      s << "\n";
+    }
+    s << "unset multiplot\n";
+    return s.str();
+  });
+}
+
 }  // namespace vicont

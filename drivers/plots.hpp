@@ -43,4 +43,29 @@ struct BranchPlot {
 };
 PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem);
 
+// Panels of curves from one CSV against a shared horizontal column, e.g. a closed form
+// (lines) and a numerical run (points) on top of each other. Columns are drawn times
+// their scale, so that a file in SI units can be shown in mm and ms.
+struct Curve {
+  std::string column;
+  std::string title;
+  bool points = false;  // marks instead of a line
+  int every = 1;        // draw every n-th row (sparse marks over a dense line)
+  double scale = 1.0;
+};
+struct CurvePanel {
+  std::string ylabel;
+  std::vector<Curve> curves;
+};
+struct CurvesPlot {
+  std::filesystem::path directory;
+  std::string csv;
+  std::string x_column;
+  double x_scale = 1.0;
+  std::string xlabel;
+  std::vector<CurvePanel> panels;
+  std::string title;
+};
+PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem);
+
 }  // namespace vicont

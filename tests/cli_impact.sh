@@ -1,0 +1,59 @@
+#!/bin/sh
+# vicont impact (SPEC 3.5) end to end: the --json object of data set (a) at v0 = 1 against
+# reference/hertz_friction.md (closed form to 1e-5, closed form against the ODE to 1e-7,
+# restitution K_r), its result files, and exit status 2 for any system but hertz-friction.
+# Usage: cli_impact.sh /path/to/vicont
+set -u
+vicont=${1:?usage: cli_impact.sh /path/to/vicont}
+work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-impact-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+if "$vicont" impact --system hertz-friction --set alpha=1.5 --set c=2.1873e6 --set M=0.1 \
+     --set Kr=0.73 --set v0=1 --out "$work/a" --json >"$work/json" 2>"$work/stderr"; then
+  if ! python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+published = {"x_c": 1.13918e-3, "P_c": 109.728, "P_c_star": 58.474, "t_c": 1.67647e-3,
+             "t_y": 3.97300e-3}
+for key, value in published.items():
+    assert abs(d[key] - value) <= 1e-5 * value, "%s = %r, published %r" % (key, d[key], value)
+assert d["restitution"] == 0.73, d["restitution"]
+for key in list(published) + ["restitution"]:
+    ode = d["ode"][key]
+    assert abs(ode - d[key]) <= 1e-7 * abs(d[key]), "ODE %s = %r, closed form %r" % (key, ode, d[key])
+    assert d["relative_difference"][key] <= 1e-7, key
+assert d["ok"] is True, d["status"]
+' <"$work/json"; then
+    fail "impact --json output:"
+    sed 's/^/    /' "$work/json"
+  fi
+  for file in impact.json impact.csv impact.png impact.gp; do
+    [ -s "$work/a/$file" ] || fail "impact did not write $file"
+  done
+  head -1 "$work/a/impact.csv" | grep -q '^t,stage,x_closed,x_ode,v_closed,v_ode,P_closed,P_ode$' ||
+    fail "impact.csv header: $(head -1 "$work/a/impact.csv")"
+else
+  fail "impact exited with status $?: $(cat "$work/stderr")"
+fi
+
+# Any other system: exit 2, one line naming the command's system.
+for system in moving-base drop; do
+  "$vicont" impact --system "$system" --out "$work/b" >/dev/null 2>"$work/stderr"
+  status=$?
+  [ "$status" -eq 2 ] || fail "impact --system $system: exit status $status, expected 2"
+  grep -q "hertz-friction" "$work/stderr" || fail "impact --system $system: $(cat "$work/stderr")"
+done
+"$vicont" impact --set Kr=1.5 --out "$work/b" >/dev/null 2>"$work/stderr"
+[ $? -eq 2 ] && grep -qw Kr "$work/stderr" || fail "impact --set Kr=1.5: $(cat "$work/stderr")"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all impact checks passed"
