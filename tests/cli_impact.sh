@@ -29,11 +29,13 @@ for key in list(published) + ["restitution"]:
     assert abs(ode - d[key]) <= 1e-7 * abs(d[key]), "ODE %s = %r, closed form %r" % (key, ode, d[key])
     assert d["relative_difference"][key] <= 1e-7, key
 assert d["ok"] is True, d["status"]
+assert abs(d["ateb"]["B"] + 0.026137) <= 5e-7 and abs(d["ateb"]["C"] + 0.0020705) <= 5e-8, d["ateb"]
+assert d["ateb"]["approximation_error_sine"] <= 3.4e-4, d["ateb"]
 ' <"$work/json"; then
     fail "impact --json output:"
     sed 's/^/    /' "$work/json"
   fi
-  for file in impact.json impact.csv impact.png impact.gp; do
+  for file in impact.json impact.csv ateb.csv impact.png impact.gp; do
     [ -s "$work/a/$file" ] || fail "impact did not write $file"
   done
   head -1 "$work/a/impact.csv" | grep -q '^t,stage,x_closed,x_ode,v_closed,v_ode,P_closed,P_ode$' ||

@@ -12,6 +12,7 @@
 #include "commands/command.hpp"
 #include "config_file.hpp"
 #include "exit_codes.hpp"
+#include "libcont/ateb.hpp"
 #include "libcont/input_error.hpp"
 #include "output.hpp"
 #include "plots.hpp"
@@ -99,6 +100,8 @@ class ImpactCommand : public Command {
     std::vector<std::string> files = {(out_ / "impact.json").string()};
     const Profiles profiles = write_profiles(*system, exact, recorder.rows);
     files.push_back((out_ / "impact.csv").string());
+    const AtebSummary ateb = write_ateb_table(exact.ateb());
+    files.push_back((out_ / "ateb.csv").string());
     try {
       const PlotFiles made = plot_profiles(*system);
       files.push_back(made.png.string());
@@ -121,6 +124,13 @@ class ImpactCommand : public Command {
                     {"c2", contact.separation_stiffness()},
                     {"Kr", contact.restitution()},
                     {"I", exact.ateb().quarter_integral()}};
+    s["ateb"] = {{"alpha", exact.ateb().alpha()},
+                 {"I", exact.ateb().quarter_integral()},
+                 {"quarter_period", exact.ateb().quarter_period()},
+                 {"B", ateb.b},
+                 {"C", ateb.c},
+                 {"approximation_error_sine", ateb.sine_error},
+                 {"approximation_error_cosine", ateb.cosine_error}};
     s["M"] = system->mass();
     s["v0"] = v0;
     const nlohmann::ordered_json closed_json = characteristics_json(closed, v0);
@@ -147,9 +157,9 @@ class ImpactCommand : public Command {
     s["files"] = files;
     write_json_file(out_ / "impact.json", s);
 
-    const std::string text = summary_text(*system, exact, ode, differences, profiles) +
+    const std::string text = summary_text(*system, exact, ode, differences, profiles, ateb) +
                              "files       " + out_.string() +
-                             "/{impact.json, impact.csv, impact.png, impact.gp}\n";
+                             "/{impact.json, impact.csv, ateb.csv, impact.png, impact.gp}\n";
     print_summary(json_, s, text);
     health.print_problems("impact", out_);
     return health.exit_code();
@@ -159,6 +169,11 @@ class ImpactCommand : public Command {
   // Largest differences between the ODE's rows and the closed form, scaled by x_c, v0, P_c.
   struct Profiles {
     double x = 0.0, v = 0.0, force = 0.0;
+  };
+
+  // The trigonometric approximation's constants and its largest error over a quarter.
+  struct AtebSummary {
+    double b = 0.0, c = 0.0, sine_error = 0.0, cosine_error = 0.0;
   };
 
   static std::string not_this_system(const std::string& name) {
@@ -210,6 +225,34 @@ class ImpactCommand : public Command {
     return largest;
   }
 
+  // ateb.csv: Sa and Ca of the run's alpha over the first quarter period, exact and by
+  // the three-term approximation (SPEC 4), at eta/I = 0, 0.01, ..., 1.
+  AtebSummary write_ateb_table(const libcont::AtebFunctions& exact) const {
+    const libcont::AtebTrigApproximation approximation(exact);
+    AtebSummary summary{approximation.b(), approximation.c()};
+    // The error's maximum, on a grid fine enough to resolve it (20000 points a quarter).
+    constexpr int fine = 20000;
+    for (int i = 0; i <= fine; ++i) {
+      const double phi = exact.quarter_period() * i / fine;
+      summary.sine_error =
+          std::max(summary.sine_error, std::abs(approximation.sine(phi) - exact.sine(phi)));
+      summary.cosine_error =
+          std::max(summary.cosine_error, std::abs(approximation.cosine(phi) - exact.cosine(phi)));
+    }
+    write_file_atomically(out_ / "ateb.csv", [&](std::ostream& out) {
+      out << "eta_over_I,phi,Sa,Ca,Sa_approximation,Ca_approximation\n";
+      for (int k = 0; k <= 100; ++k) {
+        const double fraction = k / 100.0;
+        const double phi = fraction * exact.quarter_period();
+        out << number_text(fraction) << ',' << number_text(phi) << ','
+            << number_text(exact.sine(phi)) << ',' << number_text(exact.cosine(phi)) << ','
+            << number_text(approximation.sine(phi)) << ','
+            << number_text(approximation.cosine(phi)) << '\n';
+      }
+    });
+    return summary;
+  }
+
   PlotFiles plot_profiles(const systems::HertzFrictionImpactSystem& system) const {
     const int every = std::max(1, samples_ / 40);  // about 40 ODE marks per curve
     CurvesPlot plot;
@@ -237,7 +280,7 @@ class ImpactCommand : public Command {
                                   const libcont::HertzFrictionImpact& exact,
                                   const systems::SimulatedImpact& ode,
                                   const nlohmann::ordered_json& differences,
-                                  const Profiles& profiles) {
+                                  const Profiles& profiles, const AtebSummary& ateb) {
     const auto& contact = system.contact();
     const double v0 = system.impact_velocity();
     std::ostringstream text;
@@ -265,6 +308,9 @@ class ImpactCommand : public Command {
            << (ode.ok() ? rounded_text(differences[key].get<double>(), 3) : std::string("-"))
            << '\n';
     }
+    text << "\nateb        three-term approximation B = " << rounded_text(ateb.b, 8)
+         << ", C = " << rounded_text(ateb.c, 8) << ", largest error over a quarter "
+         << rounded_text(std::max(ateb.sine_error, ateb.cosine_error), 3) << " (ateb.csv)";
     text << "\nprofiles    largest |ODE - closed form|: x " << rounded_text(profiles.x, 3)
          << " x_c, v " << rounded_text(profiles.v, 3) << " v0, P "
          << rounded_text(profiles.force, 3) << " P_c\n";
