@@ -208,13 +208,15 @@ TEST_CASE("hertz-friction system: geometry and parameters", "[hertz-friction]") 
     REQUIRE(ode.ok());
     check_characteristics(ode.characteristics, system.closed_form().characteristics(), 1e-7);
   }
-  SECTION("geometry = spheres needs A") {
-    HertzFrictionImpactSystem system;
-    CHECK_THROWS_WITH(system.set_parameter_text("geometry", "spheres"), Contains("'A'"));
-    const auto spheres = test_support::make_system<HertzFrictionImpactSystem>(
-        {{"A", "25"}, {"geometry", "spheres"}});
+  SECTION("geometry = spheres: Hertz; its default radius is the one data set (a) implies") {
+    const auto spheres =
+        test_support::make_system<HertzFrictionImpactSystem>({{"geometry", "spheres"}});
     CHECK(spheres.contact().exponent() == 1.5);
-    CHECK(spheres.contact().stiffness() ==
+    CHECK(spheres.contact().stiffness() == Approx(stiffness).epsilon(1e-14));
+    // A after the geometry, as a user may well write it: the order does not matter.
+    const auto given = test_support::make_system<HertzFrictionImpactSystem>(
+        {{"geometry", "spheres"}, {"A", "25"}});
+    CHECK(given.contact().stiffness() ==
           Approx(4.0 / 3.0 * std::sqrt(0.02) / compliance_sum()).epsilon(1e-14));
   }
 }

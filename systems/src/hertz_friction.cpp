@@ -21,15 +21,20 @@ namespace {
 constexpr double default_alpha = 1.5;
 constexpr double default_stiffness = 2.1873e6;  // N/m^1.5, rubber ball on concrete
 
-// The gap profiles z = A r^n of SPEC 3.5, with the source's A where it gives one.
+// Data set (a) gives c, not the radius: this is the relative radius for which Hertz's
+// c = (4/3) sqrt(R) / (Q1 + Q2) equals 2.1873e6 with the source's rubber and concrete,
+// so that geometry = spheres at its defaults is data set (a) again.
+constexpr double data_set_a_radius = 0.023670697200576963;  // m
+
+// The gap profiles z = A r^n of SPEC 3.5, with the source's A (spheres: A = 1/(2R)).
 struct Geometry {
   const char* name;
-  double profile_exponent;                    // n
-  std::optional<double> default_coefficient;  // A
+  double profile_exponent;     // n
+  double default_coefficient;  // A
 };
 
 constexpr Geometry surface_geometries[] = {
-    {"spheres", 2.0, std::nullopt},  // A = 1/(2R): the source gives c, not R
+    {"spheres", 2.0, 0.5 / data_set_a_radius},
     {"quartic", 4.0, 1e4},
     {"singular", 1.5, 5.0},
 };
@@ -64,7 +69,7 @@ HertzFrictionImpactSystem::HertzFrictionImpactSystem() {
                  "contact stiffness (N/m^alpha), geometry = stiffness only; default 2.1873e6");
   p.add_optional("A", Constraint::Positive,
                  "gap profile coefficient of z = A r^n (spheres: 1/(2R)); default 1e4 "
-                 "(quartic), 5 (singular); required for spheres");
+                 "(quartic), 5 (singular), 21.1232 (spheres: R = 23.67 mm, data set (a))");
   p.add("E1", 0.8e7, Constraint::Positive, "Young's modulus of body 1 (Pa; rubber)");
   p.add("nu1", 0.5, Constraint::UnitInterval, "Poisson ratio of body 1, at most 0.5");
   p.add("E2", 2750e7, Constraint::Positive, "Young's modulus of body 2 (Pa; concrete)");
@@ -88,11 +93,8 @@ void HertzFrictionImpactSystem::configure() {
     if (p.given("c"))
       throw libcont::InputError("parameter 'c' cannot be given with " + which +
                                 ": c follows from A, E1, nu1, E2, nu2");
-    if (!p.given("A") && !geometry->default_coefficient)
-      throw libcont::InputError("parameter 'A' is required with " + which +
-                                " (gap profile z = A r^2, A = 1/(2R))");
     const libcont::SurfaceProfile profile{geometry->profile_exponent,
-                                          p.given("A") ? p["A"] : *geometry->default_coefficient};
+                                          p.given("A") ? p["A"] : geometry->default_coefficient};
     const double implied = libcont::profile_force_exponent(profile);
     if (p.given("alpha") && std::abs(alpha - implied) > 1e-12 * implied)
       throw libcont::InputError("parameter 'alpha' = " + number_text(alpha) + " contradicts " +

@@ -13,8 +13,9 @@
 //   geometry = spheres | quartic | singular: the gap profile z = A r^n with n = 2, 4, 3/2
 //     and the elastic constants E1, nu1, E2, nu2; alpha = 1 + 1/n and c follow
 //     (surface_profile.hpp). A defaults to the source's value for quartic (1e4) and
-//     singular (5); spheres need A = 1/(2R). Giving c, or an alpha other than the
-//     profile's, together with a surface geometry is an error.
+//     singular (5); for spheres (A = 1/(2R)) to the radius R = 23.67 mm that data set
+//     (a)'s c implies. Giving c, or an alpha other than the profile's, together with a
+//     surface geometry is an error.
 #include "libcont/flow.hpp"
 #include "libcont/hertz_friction_contact.hpp"
 #include "libcont/hybrid_system.hpp"
