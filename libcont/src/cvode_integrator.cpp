@@ -50,14 +50,15 @@ int root_functions(double t, N_Vector y, double* gout, void* data) {
   Eigen::Map<const Vector> x(N_VGetArrayPointer(y), c.n);
   for (int j = 0; j < c.events; ++j) gout[j] = c.system->event_function(c.mode, j, t, x);
   double* out = gout + c.events;
-  if (!c.extremum_coordinates.empty() || !c.gap_events.empty())
+  if (!c.extremum_coordinates.empty() || !c.gap_events.empty() || !c.guarded_events.empty())
     c.system->vector_field(c.mode, t, x, c.field);
   for (const int i : c.extremum_coordinates) *out++ = c.field[i];
-  for (const int j : c.gap_events) {
-    double dh_dt = 0.0;
-    c.system->event_gradient(c.mode, j, t, x, c.gradient, dh_dt);
-    *out++ = c.gradient.dot(c.field) + dh_dt;  // dh/dt along the flow
-  }
+  for (const auto* events : {&c.gap_events, &c.guarded_events})
+    for (const int j : *events) {
+      double dh_dt = 0.0;
+      c.system->event_gradient(c.mode, j, t, x, c.gradient, dh_dt);
+      *out++ = c.gradient.dot(c.field) + dh_dt;  // dh/dt along the flow
+    }
   return 0;
 }
 
@@ -181,8 +182,13 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
       if (kind == EventKind::Impact || kind == EventKind::ContactStart)
         mode_context_.gap_events.push_back(j);
     }
+  mode_context_.guarded_events.clear();
+  for (int j = 0; j < events; ++j)
+    if (system_.event_spec(mode, j).guard_turning_points) mode_context_.guarded_events.push_back(j);
+  const int guarded = static_cast<int>(mode_context_.guarded_events.size());
   const int count = events + static_cast<int>(mode_context_.extremum_coordinates.size() +
-                                              mode_context_.gap_events.size());
+                                              mode_context_.gap_events.size()) +
+                    guarded;
   if (!check(CVodeRootInit(mem, count, count > 0 ? root_functions : nullptr), "CVodeRootInit"))
     return false;
   instance.roots = count;
@@ -191,8 +197,16 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
     for (int j = 0; j < events; ++j)
       root_directions_[j] = static_cast<int>(system_.event_spec(mode, j).direction);
     // A gap minimum is where dh/dt rises through zero.
-    for (int g = count - static_cast<int>(mode_context_.gap_events.size()); g < count; ++g)
+    const int gaps_end = count - guarded;
+    for (int g = gaps_end - static_cast<int>(mode_context_.gap_events.size()); g < gaps_end; ++g)
       root_directions_[g] = 1;
+    // A turning point towards the surface: a maximum (dh/dt falling through zero) before
+    // a rising crossing, a minimum before a falling one.
+    for (int k = 0; k < guarded; ++k) {
+      const int event = mode_context_.guarded_events[static_cast<size_t>(k)];
+      root_directions_[static_cast<size_t>(gaps_end + k)] =
+          -static_cast<int>(system_.event_spec(mode, event).direction);
+    }
     if (!check(CVodeSetRootDirection(mem, root_directions_.data()), "CVodeSetRootDirection"))
       return false;
   }
@@ -225,15 +239,19 @@ const std::vector<Root>& CvodeIntegrator::roots_found() {
     return roots_;
   const auto& c = mode_context_;
   const int extrema = static_cast<int>(c.extremum_coordinates.size());
+  const int gaps = static_cast<int>(c.gap_events.size());
   for (int j = 0; j < active_->roots; ++j) {
     if (root_info_[static_cast<size_t>(j)] == 0) continue;
     if (j < c.events)
       roots_.push_back({Root::Kind::Event, j});
     else if (j < c.events + extrema)
       roots_.push_back({Root::Kind::Extremum, c.extremum_coordinates[static_cast<size_t>(j - c.events)]});
-    else
+    else if (j < c.events + extrema + gaps)
       roots_.push_back({Root::Kind::GapMinimum,
                         c.gap_events[static_cast<size_t>(j - c.events - extrema)]});
+    else
+      roots_.push_back({Root::Kind::TurningPoint,
+                        c.guarded_events[static_cast<size_t>(j - c.events - extrema - gaps)]});
   }
   return roots_;
 }

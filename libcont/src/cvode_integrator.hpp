@@ -42,13 +42,17 @@ struct ModeContext {
   int events = 0;
   std::vector<int> extremum_coordinates;
   std::vector<int> gap_events;  // events of this mode whose function is a gap
+  // Events whose turning points are watched (EventSpec::guard_turning_points).
+  std::vector<int> guarded_events;
   Vector field, gradient;       // scratch, preallocated
 };
 
 // What a root found by CVODE stands for.
 struct Root {
-  enum class Kind { Event, Extremum, GapMinimum } kind;
-  int index;  // event index, or coordinate, or the gap's event index
+  // TurningPoint: a guarded event function turns towards its surface (no report; the
+  // flow checks the step for a crossing).
+  enum class Kind { Event, Extremum, GapMinimum, TurningPoint } kind;
+  int index;  // event index, or coordinate, or the gap's or guarded event's index
 };
 
 class CvodeIntegrator {

@@ -260,13 +260,15 @@ struct Flow::Impl {
         int event = -1;
         if (flag == CV_ROOT_RETURN) {
           // Monitors are reported and integration goes on; an event (listed first) is
-          // applied and the integrator restarted.
+          // applied and the integrator restarted. A turning point of a guarded event
+          // function is not reported: it only ends the step, so that the crossing check
+          // below finds a crossing that began and ended within the step.
           for (const detail::Root& root : integrator.roots_found()) {
             if (root.kind == detail::Root::Kind::Event) {
               if (event < 0) event = root.index;
             } else if (observer && root.kind == detail::Root::Kind::Extremum) {
               observer->on_extremum(root.index, state.t, state.x, state.mode);
-            } else if (observer) {
+            } else if (observer && root.kind == detail::Root::Kind::GapMinimum) {
               observer->on_gap_minimum(
                   root.index, state.t,
                   system.event_function(state.mode, root.index, state.t, state.x), state.x,

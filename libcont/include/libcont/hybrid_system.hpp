@@ -33,6 +33,12 @@ struct EventSpec {
   std::string name;
   EventDirection direction = EventDirection::Falling;
   EventKind kind = EventKind::ModeSwitch;
+  // The event function may cross zero and come back within one integrator step: a
+  // turning point just beyond the surface (a slider that barely yields, a bounce that
+  // barely reaches a bumper). Root finding sees only signs at step ends, so the flow then
+  // also stops at the function's turning points towards the surface and finds such a
+  // brief crossing there.
+  bool guard_turning_points = false;
 };
 
 // What applying an event did. `kind` may differ from the event's spec: a hard impact
