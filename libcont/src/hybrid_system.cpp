@@ -102,4 +102,16 @@ double HybridSystem::divergence(int mode, double t, ConstVectorRef x) const {
   return jac.trace();
 }
 
+// Quantities a model has not declared (accounts_energy, measures_contact) are not
+// numbers: NaN makes any accidental use visible instead of plausibly zero.
+double HybridSystem::mechanical_energy(int, double, ConstVectorRef) const {
+  return std::numeric_limits<double>::quiet_NaN();
+}
+double HybridSystem::contact_force(int, double, ConstVectorRef) const {
+  return std::numeric_limits<double>::quiet_NaN();
+}
+double HybridSystem::penetration(int, double, ConstVectorRef) const {
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
 }  // namespace libcont

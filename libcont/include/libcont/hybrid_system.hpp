@@ -106,6 +106,48 @@ class HybridSystem {
   // Rate of phase-volume change, trace D_x f, when the model knows it exactly.
   virtual double divergence(int mode, double t, ConstVectorRef x) const;
 
+  // --- energy accounting (optional) -----------------------------------------------------
+  // A model that accounts for its energy returns true and gives its total mechanical
+  // energy E (kinetic, gravitational, every spring including contact and damper springs),
+  // the power its dampers and sliders dissipate (>= 0) and the power external forcing
+  // supplies (a driving force, a moving base), such that along every mode
+  //     dE/dt = supplied_power - dissipated_power
+  // and E is continuous at every event. Models whose resets lose energy (hard impacts)
+  // do not account. energy_balance.hpp integrates the two powers along a trajectory, so a
+  // run can report E(t0) - E(t) - dissipated + supplied, zero up to integration error.
+  virtual bool accounts_energy() const { return false; }
+  virtual double mechanical_energy(int mode, double t, ConstVectorRef x) const;  // NaN default
+  virtual double dissipated_power(int /*mode*/, double /*t*/, ConstVectorRef /*x*/) const {
+    return 0.0;
+  }
+  virtual double supplied_power(int /*mode*/, double /*t*/, ConstVectorRef /*x*/) const {
+    return 0.0;
+  }
+
+  // --- contact measures (optional) ------------------------------------------------------
+  // A model with a force-carrying contact (soft contact, a damper under a bumper) returns
+  // true and gives the contact force (>= 0 pushes the bodies apart, 0 out of contact; a
+  // Kelvin-Voigt force may pull briefly) and the penetration depth (>= 0, 0 out of
+  // contact); reports take their maxima.
+  virtual bool measures_contact() const { return false; }
+  virtual double contact_force(int mode, double t, ConstVectorRef x) const;  // NaN default
+  virtual double penetration(int mode, double t, ConstVectorRef x) const;    // NaN default
+
+  // --- derived outputs (optional) -------------------------------------------------------
+  // Named functions of the state worth reporting beside it (a bumper position, a reaction
+  // force); time series get one column each. outputs() fills one value per name.
+  virtual std::vector<std::string> output_names() const { return {}; }
+  virtual void outputs(int /*mode*/, double /*t*/, ConstVectorRef /*x*/,
+                       VectorRef /*values*/) const {}
+  // Curves that characterise the model, each a pair (horizontal, vertical) of state or
+  // output names: hysteresis loops, force-deflection curves. Reports plot each of them.
+  struct CharacteristicCurve {
+    std::string name;  // file-name friendly, e.g. "hysteresis_R_y"
+    std::string horizontal;
+    std::string vertical;
+  };
+  virtual std::vector<CharacteristicCurve> characteristic_curves() const { return {}; }
+
  protected:
   ParameterSet parameters_;
 };

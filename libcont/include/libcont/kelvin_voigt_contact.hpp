@@ -32,6 +32,16 @@ struct KelvinVoigtContact {
     const double f = stiffness * penetration + damping * penetration_rate;
     return (clip_tension && f < 0.0) ? 0.0 : f;
   }
+  // Energy in the contact spring (energy balances, HybridSystem::accounts_energy).
+  double stored_energy(double penetration) const {
+    return 0.5 * stiffness * penetration * penetration;
+  }
+  // Power the contact takes from the motion minus what its spring stores:
+  // (force - k_s delta) delta' = c_s delta'^2, or -k_s delta delta' >= 0 while a clipped
+  // force is zero (the spring is then let go without giving its energy back).
+  double dissipated_power(double penetration, double penetration_rate) const {
+    return (force(penetration, penetration_rate) - stiffness * penetration) * penetration_rate;
+  }
 };
 
 }  // namespace libcont
