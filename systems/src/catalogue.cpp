@@ -5,6 +5,7 @@
 #include "systems/hertz_friction.hpp"
 #include "systems/moving_base.hpp"
 #include "systems/oscillator_chain.hpp"
+#include "systems/rheological.hpp"
 #include "systems/two_body.hpp"
 
 namespace systems {
@@ -13,6 +14,8 @@ const std::vector<CatalogueEntry>& catalogue() {
   static const std::vector<CatalogueEntry> entries = {
       {"moving-base", "impacting oscillator on a moving base, hard or soft (SPEC 3.1)"},
       {"drop", "mass dropped on a base under gravity, hard or soft (SPEC 3.2)"},
+      {"rheological",
+       "mass falling onto a viscoelastic, viscoplastic or elastoplastic damper (SPEC 3.4)"},
       {"two-body", "two-body vibro-impact system, Newton or Hertz contact (SPEC 3.6)"},
       {"chain", "chain of N forced oscillators whose last mass hits a stop (large-state test)"},
       {"hertz-friction",
@@ -24,6 +27,7 @@ const std::vector<CatalogueEntry>& catalogue() {
 std::unique_ptr<libcont::HybridSystem> make_system(const std::string& name) {
   if (name == "moving-base") return std::make_unique<MovingBaseOscillator>();
   if (name == "drop") return std::make_unique<DropTest>();
+  if (name == "rheological") return std::make_unique<RheologicalDamperDrop>();
   if (name == "two-body") return std::make_unique<TwoBodySystem>();
   if (name == "chain") return std::make_unique<OscillatorChain>();
   if (name == "hertz-friction") return std::make_unique<HertzFrictionImpactSystem>();
