@@ -153,9 +153,9 @@ TEST_CASE("Soft drop, k_s = 20000, c_s = 9.48: contact duration, depth, energy b
   // work of the damper, integral of c_s v^2 over the contact (trapezoid rule on the 1e-6
   // grid plus the partial intervals at both ends; its error ~ step^2 / 12 * max|(c_s v^2)''|
   // * duration ~ 1e-8, far below the tolerance of 1e-6 E0).
-  const double e0 = system.mechanical_energy(DropTest::Flight, system.default_initial_state());
-  const double before = system.mechanical_energy(start.mode_before, start.x_minus);
-  const double after = system.mechanical_energy(end.mode_after, end.x_plus);
+  const double e0 = system.mechanical_energy(DropTest::Flight, 0.0, system.default_initial_state());
+  const double before = system.mechanical_energy(start.mode_before, start.t, start.x_minus);
+  const double after = system.mechanical_energy(end.mode_after, end.t, end.x_plus);
   CHECK(std::abs(before - e0) <= 1e-9 * e0);  // free fall conserves energy
   double dissipated = 0.0;
   double t_prev = start.t;

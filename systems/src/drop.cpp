@@ -109,10 +109,22 @@ double DropTest::kinetic_energy(double, ConstVectorRef x) const { return 0.5 * m
 
 double DropTest::relative_velocity(int, int, double, ConstVectorRef x) const { return x[1]; }
 
-double DropTest::mechanical_energy(int mode, ConstVectorRef x) const {
+double DropTest::mechanical_energy(int mode, double, ConstVectorRef x) const {
   double e = 0.5 * m_ * x[1] * x[1] + m_ * g_ * x[0];
-  if (mode == Ground && !hard_) e += 0.5 * contact_.stiffness * x[0] * x[0];
+  if (mode == Ground && !hard_) e += contact_.stored_energy(-x[0]);
   return e;
+}
+
+double DropTest::dissipated_power(int mode, double, ConstVectorRef x) const {
+  return (mode == Ground && !hard_) ? contact_.dissipated_power(-x[0], -x[1]) : 0.0;
+}
+
+double DropTest::contact_force(int mode, double, ConstVectorRef x) const {
+  return (mode == Ground && !hard_) ? contact_.force(-x[0], -x[1]) : 0.0;
+}
+
+double DropTest::penetration(int mode, double, ConstVectorRef x) const {
+  return (mode == Ground && !hard_) ? -x[0] : 0.0;
 }
 
 }  // namespace systems

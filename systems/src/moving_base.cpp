@@ -83,12 +83,8 @@ void MovingBaseOscillator::vector_field(int mode, double t, ConstVectorRef x,
     dxdt[1] = base_acceleration(t);
     return;
   }
-  double force = k_ * a_ * std::sin(eta_ * t) - c_ * x[1] - k_ * x[0];
-  if (mode == Attached) {
-    const double gap = x[0] - base_position(t);
-    force -= contact_.force(gap, x[1] - base_velocity(t));
-  }
-  dxdt[1] = force / m_;
+  const double force = k_ * a_ * std::sin(eta_ * t) - c_ * x[1] - k_ * x[0];
+  dxdt[1] = (force + contact_force(mode, t, x)) / m_;
 }
 
 void MovingBaseOscillator::state_jacobian(int mode, double /*t*/, ConstVectorRef /*x*/,
@@ -193,6 +189,33 @@ double MovingBaseOscillator::kinetic_energy(double /*t*/, ConstVectorRef x) cons
 double MovingBaseOscillator::relative_velocity(int /*mode*/, int /*event*/, double t,
                                                ConstVectorRef x) const {
   return x[1] - base_velocity(t);
+}
+
+double MovingBaseOscillator::penetration(int mode, double t, ConstVectorRef x) const {
+  return (mode == Attached && !hard_) ? base_position(t) - x[0] : 0.0;
+}
+
+double MovingBaseOscillator::contact_force(int mode, double t, ConstVectorRef x) const {
+  if (mode != Attached || hard_) return 0.0;
+  return contact_.force(penetration(mode, t, x), base_velocity(t) - x[1]);
+}
+
+double MovingBaseOscillator::mechanical_energy(int mode, double t, ConstVectorRef x) const {
+  return 0.5 * m_ * x[1] * x[1] + 0.5 * k_ * x[0] * x[0] +
+         contact_.stored_energy(penetration(mode, t, x));
+}
+
+double MovingBaseOscillator::dissipated_power(int mode, double t, ConstVectorRef x) const {
+  double power = c_ * x[1] * x[1];
+  if (mode == Attached && !hard_)
+    power += contact_.dissipated_power(penetration(mode, t, x), base_velocity(t) - x[1]);
+  return power;
+}
+
+double MovingBaseOscillator::supplied_power(int mode, double t, ConstVectorRef x) const {
+  // The forcing works on the body; the base works on the contact, pushing with the
+  // contact force at its own velocity.
+  return k_ * a_ * std::sin(eta_ * t) * x[1] + contact_force(mode, t, x) * base_velocity(t);
 }
 
 double MovingBaseOscillator::divergence(int mode, double /*t*/, ConstVectorRef /*x*/) const {

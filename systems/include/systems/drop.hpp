@@ -52,8 +52,15 @@ class DropTest : public libcont::AutoDiffSystem<DropTest> {
   double kinetic_energy(double t, libcont::ConstVectorRef x) const override;
   double relative_velocity(int mode, int event, double t,
                            libcont::ConstVectorRef x) const override;
-  // Total mechanical energy including the contact spring (for energy balances).
-  double mechanical_energy(int mode, libcont::ConstVectorRef x) const;
+  // Total mechanical energy including the contact spring. The soft model accounts for its
+  // energy (the damper c_s dissipates); the hard one loses energy at impacts and does not.
+  bool accounts_energy() const override { return !hard_; }
+  double mechanical_energy(int mode, double t, libcont::ConstVectorRef x) const override;
+  double dissipated_power(int mode, double t, libcont::ConstVectorRef x) const override;
+  // Soft model: contact force -(k_s x + c_s x') and penetration -x while x < 0.
+  bool measures_contact() const override { return !hard_; }
+  double contact_force(int mode, double t, libcont::ConstVectorRef x) const override;
+  double penetration(int mode, double t, libcont::ConstVectorRef x) const override;
 
   bool hard() const { return hard_; }
   double contact_damping() const { return contact_.damping; }

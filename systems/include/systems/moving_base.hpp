@@ -45,6 +45,18 @@ class MovingBaseOscillator : public libcont::HybridSystem {
                            libcont::ConstVectorRef x) const override;
   double divergence(int mode, double t, libcont::ConstVectorRef x) const override;
 
+  // Soft model: E = m v^2/2 + k x^2/2 + k_s delta^2/2 (delta = -gap in contact); the
+  // dampers c and c_s dissipate, the forcing k a sin(eta t) and the moving base (through
+  // the contact force) supply power. The hard model loses energy at impacts: no account.
+  bool accounts_energy() const override { return !hard_; }
+  double mechanical_energy(int mode, double t, libcont::ConstVectorRef x) const override;
+  double dissipated_power(int mode, double t, libcont::ConstVectorRef x) const override;
+  double supplied_power(int mode, double t, libcont::ConstVectorRef x) const override;
+  // Soft model: the Kelvin-Voigt force on the body and delta = -gap while in contact.
+  bool measures_contact() const override { return !hard_; }
+  double contact_force(int mode, double t, libcont::ConstVectorRef x) const override;
+  double penetration(int mode, double t, libcont::ConstVectorRef x) const override;
+
   bool hard() const { return hard_; }
   double contact_damping() const { return contact_.damping; }
   libcont::EnergyRelation energy_relation() const { return relation_; }
