@@ -1,0 +1,309 @@
+// The continuation engine (SPEC 1.4, pseudo_arclength.hpp) on small zero problems whose
+// branches and special points are known in closed form:
+// - the circle u^2 + lambda^2 = 1: two folds (lambda = +-1, u = 0), the branch goes round;
+// - the cubic u^3 - u + lambda = 0: folds at u = -+1/sqrt(3), lambda = -+2/(3 sqrt(3));
+//   its middle part is reachable only through the turning points;
+// - a problem with its own test functions (a sign change and an integer value change)
+//   at known places.
+// Natural-parameter continuation (ContinuationOptions::natural) must stop at a fold
+// instead of passing it.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "libcont/input_error.hpp"
+#include "libcont/pseudo_arclength.hpp"
+
+using libcont::ConstVectorRef;
+using libcont::ContinuationOptions;
+using libcont::ContinuationResult;
+using libcont::Matrix;
+using libcont::PseudoArclength;
+using libcont::SpecialPoint;
+using libcont::TestFunction;
+using libcont::Vector;
+using libcont::ZeroProblem;
+
+namespace {
+
+Vector scalar(double u) { return Vector::Constant(1, u); }
+
+// u^2 + lambda^2 - 1 = 0.
+class Circle : public ZeroProblem {
+ public:
+  int dimension() const override { return 1; }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override {
+    ++evaluations;
+    residual = scalar(u[0] * u[0] + lambda * lambda - 1.0);
+    du = Matrix::Constant(1, 1, 2.0 * u[0]);
+    dlambda = scalar(2.0 * lambda);
+    return true;
+  }
+  long evaluations = 0;
+};
+
+// u^3 - u + lambda = 0, i.e. lambda = u - u^3.
+class Cubic : public ZeroProblem {
+ public:
+  int dimension() const override { return 1; }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override {
+    residual = scalar(u[0] * u[0] * u[0] - u[0] + lambda);
+    du = Matrix::Constant(1, 1, 3.0 * u[0] * u[0] - 1.0);
+    dlambda = scalar(1.0);
+    return true;
+  }
+};
+
+const double fold_u = 1.0 / std::sqrt(3.0);                 // |u| at the cubic's folds
+const double fold_lambda = 2.0 / (3.0 * std::sqrt(3.0));    // |lambda| there
+
+std::vector<const SpecialPoint*> of_type(const ContinuationResult& r, const std::string& type) {
+  std::vector<const SpecialPoint*> out;
+  for (const auto& s : r.special_points)
+    if (s.type == type) out.push_back(&s);
+  return out;
+}
+
+// A 2-dimensional problem along the straight line u = (lambda, 2 lambda) with two test
+// functions of its own: a sign change at u_0 = 0.3 and an integer that steps at
+// u_0 = 0.55 and at u_0 = 0.8; a third sign change at u_0 = 0.9 that classify() rejects.
+class Line : public ZeroProblem {
+ public:
+  int dimension() const override { return 2; }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override {
+    residual.resize(2);
+    residual << u[0] - lambda, u[1] - 2.0 * lambda;
+    du = Matrix::Identity(2, 2);
+    dlambda.resize(2);
+    dlambda << -1.0, -2.0;
+    return true;
+  }
+  std::vector<TestFunction> test_functions() const override {
+    return {{"crossing", TestFunction::Kind::SignChange},
+            {"step", TestFunction::Kind::ValueChange},
+            {"spurious", TestFunction::Kind::SignChange}};
+  }
+  Vector test_values(ConstVectorRef u, double) override {
+    Vector v(3);
+    v << u[0] - 0.3, (u[0] > 0.55) + (u[0] > 0.8), u[0] - 0.9;
+    return v;
+  }
+  std::string classify(int i, ConstVectorRef, double) override {
+    return i == 2 ? "" : test_functions()[static_cast<size_t>(i)].name;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Circle: both folds located to locate_tolerance, the branch goes round",
+          "[continuation]") {
+  for (const double tolerance : {1e-3, 1e-6, 1e-10}) {
+    INFO("locate_tolerance " << tolerance);
+    Circle circle;
+    ContinuationOptions options;
+    options.initial_step = 0.01;
+    options.max_step = 0.05;
+    options.locate_tolerance = tolerance;
+    options.max_points = 400;  // circumference 2 pi at <= 0.05 per step: > 1.5 turns
+    PseudoArclength engine(circle, options);
+    const ContinuationResult result = engine.run(scalar(1.0), 0.0);
+    REQUIRE(result.points.size() >= 100);
+    INFO("stop: " << result.stop_reason << ", points " << result.points.size());
+    CHECK(result.ok);
+
+    // Every point on the circle; the angle advances monotonically (turning points
+    // passed, no reversal) by more than one full turn.
+    double turned = 0.0;
+    for (size_t i = 0; i < result.points.size(); ++i) {
+      const auto& p = result.points[i];
+      CHECK(std::abs(p.u[0] * p.u[0] + p.lambda * p.lambda - 1.0) <=
+            options.corrector_tolerance * (1.0 + std::abs(p.u[0])));
+      CHECK(std::abs(p.tangent.norm() - 1.0) <= 1e-12);
+      if (i > 0) {
+        const auto& q = result.points[i - 1];
+        // Counter-clockwise in (lambda, u): from (0, 1) towards (1, 0).
+        const double step = std::atan2(p.u[0] * q.lambda - p.lambda * q.u[0],
+                                       p.lambda * q.lambda + p.u[0] * q.u[0]);
+        CHECK(step < 0.0);
+        CHECK(std::abs(step) <= options.max_step * 1.01);
+        turned += std::abs(step);
+      }
+    }
+    CHECK(turned > 2.0 * std::numbers::pi);
+
+    // Folds at lambda = 1, -1, 1, ... alternately, each within the tolerance in arclength.
+    const auto folds = of_type(result, "fold");
+    REQUIRE(folds.size() >= 3);
+    for (size_t k = 0; k < folds.size(); ++k) {
+      const double expected = k % 2 == 0 ? 1.0 : -1.0;
+      const double distance = std::hypot(folds[k]->u[0], folds[k]->lambda - expected);
+      INFO("fold " << k << " at lambda = " << folds[k]->lambda << ", u = " << folds[k]->u[0]
+                   << ", distance from the exact fold " << distance);
+      CHECK(distance <= 2.0 * tolerance + 1e-9);
+      // Reported between the right pair of branch points.
+      const auto& before = result.points[static_cast<size_t>(folds[k]->after_point)];
+      const auto& after = result.points[static_cast<size_t>(folds[k]->after_point) + 1];
+      CHECK(before.tangent[1] * after.tangent[1] < 0.0);
+    }
+  }
+}
+
+TEST_CASE("Cubic: the S-shaped branch is traced through both turning points",
+          "[continuation]") {
+  Cubic cubic;
+  ContinuationOptions options;
+  options.direction = -1;
+  options.lambda_min = -2.0;
+  options.lambda_max = 2.5;
+  options.max_step = 0.05;
+  options.locate_tolerance = 1e-8;
+  PseudoArclength engine(cubic, options);
+  // Start from a rough guess: corrected at fixed lambda = 2 first (root u = -1.5214).
+  const ContinuationResult result = engine.run(scalar(-1.4), 2.0);
+  INFO("stop: " << result.stop_reason << ", points " << result.points.size());
+  REQUIRE(result.ok);
+  CHECK(result.stop_reason == "reached the parameter bound");
+  REQUIRE(result.points.size() > 20);
+  const auto& first = result.points.front();
+  const auto& last = result.points.back();
+  CHECK(first.lambda == 2.0);
+  CHECK(std::abs(first.u[0] * first.u[0] * first.u[0] - first.u[0] + 2.0) <= 1e-9);
+  CHECK(first.u[0] < -1.0);
+  // Landed exactly on the bound, on the right-hand part of the S.
+  CHECK(last.lambda == Approx(-2.0).margin(1e-12));
+  CHECK(last.u[0] > 1.0);
+
+  bool visited_middle = false;
+  for (const auto& p : result.points) {
+    CHECK(std::abs(p.u[0] * p.u[0] * p.u[0] - p.u[0] + p.lambda) <=
+          options.corrector_tolerance * (1.0 + std::abs(p.u[0])));
+    visited_middle = visited_middle || std::abs(p.u[0]) < 0.5 * fold_u;
+  }
+  CHECK(visited_middle);
+
+  const auto folds = of_type(result, "fold");
+  REQUIRE(folds.size() == 2);
+  // First the lower fold (u = -1/sqrt 3), then the upper one.
+  const double expected_u[2] = {-fold_u, fold_u};
+  const double expected_lambda[2] = {-fold_lambda, fold_lambda};
+  for (int k = 0; k < 2; ++k) {
+    INFO("fold " << k << ": lambda = " << folds[k]->lambda << ", u = " << folds[k]->u[0]);
+    CHECK(std::hypot(folds[k]->u[0] - expected_u[k], folds[k]->lambda - expected_lambda[k]) <=
+          2.0 * options.locate_tolerance + 1e-9);
+  }
+  CHECK(folds[0]->after_point < folds[1]->after_point);
+}
+
+TEST_CASE("Natural-parameter continuation steps in lambda and stops at a fold",
+          "[continuation]") {
+  Cubic cubic;
+  ContinuationOptions options;
+  options.natural = true;
+  options.direction = -1;
+  options.lambda_min = -2.0;
+  options.max_step = 0.05;
+  options.min_step = 1e-6;
+  PseudoArclength engine(cubic, options);
+  const ContinuationResult result = engine.run(scalar(-1.5), 2.0);
+  INFO("stop: " << result.stop_reason << ", points " << result.points.size());
+  REQUIRE(result.points.size() > 20);
+  for (size_t i = 0; i < result.points.size(); ++i) {
+    const auto& p = result.points[i];
+    CHECK(std::abs(p.u[0] * p.u[0] * p.u[0] - p.u[0] + p.lambda) <=
+          options.corrector_tolerance * (1.0 + std::abs(p.u[0])));
+    // Never on the middle part of the S: that needs a turning point.
+    CHECK(std::abs(p.u[0]) >= fold_u - 1e-6);
+    if (i > 0) {
+      // Monotone in lambda, steps in lambda of at most max_step.
+      const double dl = p.lambda - result.points[i - 1].lambda;
+      CHECK(dl < 0.0);
+      CHECK(-dl <= options.max_step * (1.0 + 1e-12));
+    }
+  }
+  // The left part of the S ends at the fold: natural continuation cannot pass it. It
+  // either stops there (step below min_step) or, if it jumps, lands on the right part
+  // beyond lambda = -2 / (3 sqrt 3); it must not report a fold (it has no fold test).
+  CHECK(of_type(result, "fold").empty());
+  const auto& last = result.points.back();
+  if (last.u[0] < 0.0) {
+    CHECK_FALSE(result.ok);
+    CHECK(last.lambda == Approx(-fold_lambda).margin(1e-3));
+  } else {
+    WARN("natural continuation jumped over the fold onto the other part of the branch");
+  }
+}
+
+TEST_CASE("Natural-parameter continuation reaches the bound on a monotone branch",
+          "[continuation]") {
+  Cubic cubic;
+  ContinuationOptions options;
+  options.natural = true;
+  options.direction = -1;
+  options.lambda_min = 1.0;  // left part of the S only: u from -1.52 to -1.32
+  options.initial_step = 0.01;
+  options.max_step = 0.01;
+  PseudoArclength engine(cubic, options);
+  const ContinuationResult result = engine.run(scalar(-1.5), 2.0);
+  INFO("stop: " << result.stop_reason);
+  REQUIRE(result.ok);
+  // Equal steps of max_step in lambda from 2 to the bound 1: 100 steps, 101 points.
+  CHECK(result.points.size() == 101);
+  for (size_t i = 0; i < result.points.size(); ++i)
+    CHECK(result.points[i].lambda == Approx(2.0 - 0.01 * static_cast<double>(i)).margin(1e-9));
+  CHECK(result.points.back().lambda == Approx(1.0).margin(1e-12));
+}
+
+TEST_CASE("A problem's own test functions: sign and value changes located, rejected ones "
+          "dropped",
+          "[continuation]") {
+  Line line;
+  ContinuationOptions options;
+  options.lambda_min = -1.0;
+  options.lambda_max = 1.0;
+  options.initial_step = 0.07;
+  options.max_step = 0.07;
+  options.locate_tolerance = 1e-9;
+  PseudoArclength engine(line, options);
+  const ContinuationResult result = engine.run(Vector::Zero(2), 0.0);
+  INFO("stop: " << result.stop_reason);
+  REQUIRE(result.ok);
+  CHECK(result.points.back().lambda == Approx(1.0).margin(1e-12));
+  // crossing at lambda = 0.3, steps at 0.55 and 0.8, nothing at 0.9, no fold.
+  REQUIRE(result.special_points.size() == 3);
+  const auto& sp = result.special_points;
+  CHECK(sp[0].type == "crossing");
+  CHECK(sp[1].type == "step");
+  CHECK(sp[2].type == "step");
+  // Arclength along the line is sqrt(5) * lambda: the bracket bounds lambda to tol.
+  CHECK(sp[0].lambda == Approx(0.3).margin(1e-9));
+  CHECK(sp[1].lambda == Approx(0.55).margin(1e-9));
+  CHECK(sp[2].lambda == Approx(0.8).margin(1e-9));
+  // The located point of a value change lies on the far side of the change.
+  CHECK(sp[1].tests[1] == 1.0);
+  CHECK(sp[2].tests[1] == 2.0);
+  for (const auto& s : sp) {
+    CHECK(s.u[0] == Approx(s.lambda).margin(1e-12));
+    CHECK(s.u[1] == Approx(2.0 * s.lambda).margin(1e-12));
+  }
+}
+
+TEST_CASE("Continuation options are validated", "[continuation]") {
+  Circle circle;
+  ContinuationOptions bad_steps;
+  bad_steps.min_step = 0.2;  // above initial_step
+  CHECK_THROWS_AS(PseudoArclength(circle, bad_steps), libcont::InputError);
+  ContinuationOptions bad_direction;
+  bad_direction.direction = 0;
+  CHECK_THROWS_AS(PseudoArclength(circle, bad_direction), libcont::InputError);
+  ContinuationOptions bad_bounds;
+  bad_bounds.lambda_min = 1.0;
+  bad_bounds.lambda_max = 0.0;
+  CHECK_THROWS_AS(PseudoArclength(circle, bad_bounds), libcont::InputError);
+  PseudoArclength engine(circle, ContinuationOptions{});
+  CHECK_THROWS_AS(engine.run(Vector::Zero(2), 0.0), libcont::InputError);
+}
