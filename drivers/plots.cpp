@@ -202,4 +202,50 @@ PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
   });
 }
 
+PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
+  return render(plot.directory, stem, [&](const std::string& png_name) {
+    const std::string x = quoted(plot.parameter);
+    // Rows of one direction only (the others become NaN, which gnuplot skips).
+    const auto of_direction = [](const std::string& direction, const std::string& column) {
+      return "(strcol('direction') eq " + quoted(direction) + " ? column(" + quoted(column) +
+             ") : NaN)";
+    };
+    const auto colour = [](const std::string& direction) {
+      if (direction == "up") return "#1f4e9a";
+      if (direction == "down") return "#c0392b";
+      return "black";
+    };
+    const char* exponent_colours[] = {"#1f4e9a", "#27ae60", "#8e44ad", "#d35400"};
+    std::ostringstream s;
+    s << preamble(png_name, 1100, 1260) << "set multiplot layout 3,1 title " << quoted(plot.title)
+      << " font 'sans,12'\n"
+      << "set autoscale xfix\nunset xlabel\n";
+    // (a) the Poincare samples: the bifurcation diagram proper.
+    s << "set ylabel " << quoted(plot.coordinate + " at the Poincare section") << "\nplot ";
+    for (size_t d = 0; d < plot.directions.size(); ++d)
+      s << (d ? ", \\\n     " : "") << quoted(plot.samples_csv) << " using " << x << ':'
+        << of_direction(plot.directions[d], plot.coordinate) << " with points pt 7 ps 0.25 lc rgb '"
+        << colour(plot.directions[d]) << "' title " << quoted(plot.directions[d]);
+    s << "\n";
+    // (b) the exponents, a_e on the right axis.
+    s << "set ylabel 'Lyapunov exponents'\nset y2label 'a_e (energy change per period)'\n"
+      << "set y2tics\nset ytics nomirror\nplot ";
+    for (size_t i = 0; i < plot.exponent_columns.size(); ++i)
+      s << (i ? ", \\\n     '' " : quoted(plot.points_csv) + " ") << "using " << x << ':'
+        << quoted(plot.exponent_columns[i]) << " with points pt 7 ps 0.4 lc rgb '"
+        << exponent_colours[i % 4] << "' title " << quoted(plot.exponent_columns[i]);
+    s << ", \\\n     '' using " << x
+      << ":'a_e' axes x1y2 with points pt 6 ps 0.4 lc rgb '#c0392b' title 'a_e', \\\n"
+      << "     0 axes x1y1 with lines lw 0.8 lc rgb 'gray' notitle\n";
+    // (c) impacts per period, the impact velocities on the right axis.
+    s << "set xlabel " << x << "\nset ylabel 'a_i (impacts per period)'\n"
+      << "set y2label 'v_r at impacts'\nplot " << quoted(plot.points_csv) << " using " << x
+      << ":'a_i' with points pt 7 ps 0.5 lc rgb '#1f4e9a' title 'a_i', \\\n     "
+      << quoted(plot.impacts_csv) << " using " << x
+      << ":'v_r' axes x1y2 with points pt 7 ps 0.25 lc rgb '#e67e22' title 'v_r'\n"
+      << "unset multiplot\n";
+    return s.str();
+  });
+}
+
 }  // namespace vicont

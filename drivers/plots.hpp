@@ -68,4 +68,19 @@ struct CurvesPlot {
 };
 PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem);
 
+// A brute-force sweep from `vicont sweep` (sweep_output.hpp), three panels over the
+// parameter as in the source figures: (a) the Poincare samples of one coordinate,
+// (b) the Lyapunov exponents with a_e on a second axis, (c) a_i with the relative
+// velocities at impact on a second axis. Each sweep direction in its own colour.
+struct SweepPlot {
+  std::filesystem::path directory;
+  std::string points_csv, samples_csv, impacts_csv;
+  std::string parameter;
+  std::string coordinate;                     // state column of panel (a), e.g. "x"
+  std::vector<std::string> exponent_columns;  // lambda_1, lambda_2, ...
+  std::vector<std::string> directions;        // those present: "up", "down", "fixed"
+  std::string title;
+};
+PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem);
+
 }  // namespace vicont

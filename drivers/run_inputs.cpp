@@ -16,6 +16,32 @@ std::string joined(const std::vector<std::string>& items) {
   return text;
 }
 
+// The parameter steps of a run, in the order in which they win: the config file's
+// [parameters], then each --set. Returns the names assigned.
+std::vector<std::string> apply_parameter_steps(libcont::HybridSystem& system,
+                                               const std::vector<ConfigFile::Entry>& config,
+                                               const std::vector<std::string>& assignments) {
+  std::vector<std::string> assigned;
+  for (const auto& entry : config) {
+    try {
+      system.set_parameter_text(entry.key, entry.value);
+    } catch (const libcont::InputError& error) {
+      throw libcont::InputError(entry.where() + ": " + error.what());
+    }
+    assigned.push_back(entry.key);
+  }
+  for (const auto& assignment : assignments) {
+    const auto equals = assignment.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw libcont::InputError("--set '" + assignment + "': expected NAME=VALUE");
+    const std::string name = assignment.substr(0, equals);
+    // libcont's message already names the parameter and the rule it broke.
+    system.set_parameter_text(name, assignment.substr(equals + 1));
+    assigned.push_back(name);
+  }
+  return assigned;
+}
+
 }  // namespace
 
 RunInputs::RunInputs(CLI::App& command, RunOptions& options, SystemChoice choice)
@@ -63,23 +89,16 @@ void RunInputs::apply_config_options() {
 }
 
 void RunInputs::apply_parameters(libcont::HybridSystem& system) {
-  for (const auto& entry : config_.parameters) {
-    try {
-      system.set_parameter_text(entry.key, entry.value);
-    } catch (const libcont::InputError& error) {
-      throw libcont::InputError(entry.where() + ": " + error.what());
-    }
-    assigned_.push_back(entry.key);
-  }
-  for (const auto& assignment : assignments_) {
-    const auto equals = assignment.find('=');
-    if (equals == std::string::npos || equals == 0)
-      throw libcont::InputError("--set '" + assignment + "': expected NAME=VALUE");
-    const std::string name = assignment.substr(0, equals);
-    // libcont's message already names the parameter and the rule it broke.
-    system.set_parameter_text(name, assignment.substr(equals + 1));
-    assigned_.push_back(name);
-  }
+  const auto names = apply_parameter_steps(system, config_.parameters, assignments_);
+  assigned_.insert(assigned_.end(), names.begin(), names.end());
+}
+
+std::function<std::unique_ptr<libcont::HybridSystem>()> RunInputs::system_factory() const {
+  return [name = resolved_system_, config = config_.parameters, assignments = assignments_] {
+    auto system = systems::make_system(name);
+    apply_parameter_steps(*system, config, assignments);
+    return system;
+  };
 }
 
 std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
@@ -104,6 +123,7 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
     system = systems::make_system(default_system_name);
   }
   apply_parameters(*system);
+  resolved_system_ = system->name();
   return system;
 }
 

@@ -3,6 +3,7 @@
 // alike: the system (--system NAME or `system =`), its parameters (model defaults, then
 // the config file's [parameters], then each --set in order: the command line wins) and the
 // run options (defaults, then the config file, then the command line).
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,11 @@ class RunInputs {
   // Whether the config file or --set assigned this parameter.
   bool assigned(const std::string& parameter) const;
 
+  // After resolve(): makes fresh copies of the resolved system by the very same steps
+  // (model defaults, config file, each --set), for runs that give every thread or point
+  // its own system. Safe to call from any thread (it captures copies of the inputs).
+  std::function<std::unique_ptr<libcont::HybridSystem>()> system_factory() const;
+
  private:
   void apply_config_options();
   void apply_parameters(libcont::HybridSystem& system);
@@ -50,6 +56,7 @@ class RunInputs {
   std::optional<ConfigFile::Entry> system_in_config_;
   ConfigFile config_;
   std::vector<std::string> assigned_;
+  std::string resolved_system_;  // catalogue name of the system resolve() made
 };
 
 // The system the main job and the defaults run.

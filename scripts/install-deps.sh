@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(build-essential cmake libsundials-dev libeigen3-dev libspectra-dev
   libboost-math-dev libboost-dev libboost-iostreams-dev libboost-filesystem-dev
   libboost-system-dev catch2 gnuplot-nox libgnuplot-iostream-dev libcli11-dev
-  nlohmann-json3-dev)
+  nlohmann-json3-dev libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

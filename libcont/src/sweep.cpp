@@ -113,6 +113,16 @@ std::vector<std::vector<SweepPointKey>> Sweep::tasks() const {
   return result;
 }
 
+std::vector<std::vector<SweepPointKey>> Sweep::partition_tasks() const {
+  auto all = tasks();
+  std::vector<std::vector<SweepPointKey>> own;
+  for (size_t t = 0; t < all.size(); ++t)
+    if (t % static_cast<size_t>(options_.partition_size) ==
+        static_cast<size_t>(options_.partition_rank))
+      own.push_back(std::move(all[t]));
+  return own;
+}
+
 std::vector<SweepPointKey> Sweep::plan() const {
   std::vector<SweepPointKey> keys;
   for (const auto& task : tasks()) keys.insert(keys.end(), task.begin(), task.end());
@@ -152,12 +162,7 @@ SweepResult Sweep::run(const std::vector<SweepPoint>& finished,
   std::map<KeyTuple, const SweepPoint*> known;
   for (const auto& point : finished) known[as_tuple(point.key)] = &point;
 
-  const auto all_tasks = tasks();
-  std::vector<size_t> own;
-  for (size_t t = 0; t < all_tasks.size(); ++t)
-    if (static_cast<int>(t % static_cast<size_t>(options_.partition_size)) ==
-        options_.partition_rank)
-      own.push_back(t);
+  const auto own = partition_tasks();
 
   std::vector<std::vector<SweepPoint>> done(own.size());
   std::atomic<bool> stop{false};
@@ -166,7 +171,7 @@ SweepResult Sweep::run(const std::vector<SweepPoint>& finished,
   run_tasks(
       static_cast<int>(own.size()), options_.threads,
       [&](int i) {
-        const auto& chain = all_tasks[own[static_cast<size_t>(i)]];
+        const auto& chain = own[static_cast<size_t>(i)];
         const Vector initial = initial_state(chain.front().initial_condition);
         Vector start = initial;
         for (const auto& key : chain) {
@@ -194,7 +199,7 @@ SweepResult Sweep::run(const std::vector<SweepPoint>& finished,
   SweepResult result;
   result.complete = true;
   for (size_t i = 0; i < own.size(); ++i) {
-    result.complete = result.complete && done[i].size() == all_tasks[own[i]].size();
+    result.complete = result.complete && done[i].size() == own[i].size();
     for (auto& point : done[i]) result.points.push_back(std::move(point));
   }
   result.computed = computed.load();

@@ -102,6 +102,8 @@ class Sweep {
   // The points of task t (one chain, or one point), in order; tasks are numbered in
   // plan() order.
   std::vector<std::vector<SweepPointKey>> tasks() const;
+  // The tasks this process computes: task t when t % partition_size == partition_rank.
+  std::vector<std::vector<SweepPointKey>> partition_tasks() const;
   double parameter_value(int index) const;
 
   // Called as each point is computed, one call at a time (never concurrently), in the

@@ -1,0 +1,493 @@
+// vicont sweep: a brute-force bifurcation diagram (SPEC 1.6, libcont::Sweep): for each
+// value of one parameter the settled motion's Poincare samples, z = p/n, a_i, a_e, the
+// impact velocities and the Lyapunov spectrum; as CSV, the three-panel PNG of the source
+// figures and a JSON summary. Points run on --threads threads (and over MPI ranks in an
+// MPI build started by mpirun), each finished point is checkpointed at once, and
+// --resume computes only what a killed run left undone; the files come out the same.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "commands/command.hpp"
+#include "exit_codes.hpp"
+#include "libcont/sweep.hpp"
+#include "mpi_session.hpp"
+#include "output.hpp"
+#include "plots.hpp"
+#include "progress_bar.hpp"
+#include "run_inputs.hpp"
+#include "sweep_checkpoint.hpp"
+#include "sweep_output.hpp"
+#include "sweep_point_text.hpp"
+#include "system_report.hpp"
+
+namespace vicont {
+
+namespace {
+
+struct SweepSettings {
+  std::string parameter;
+  std::optional<double> from, to;
+  int steps = 101;
+  std::string direction;  // up | down | both; empty: the order of --from and --to
+  bool follow = false;
+  std::string initial_states;  // "x,v;x,v"
+  int threads = 1;
+  bool resume = false;
+  int transient = 1000;
+  int periods = 1000;
+  int max_period = 16;
+  int samples = 100;
+
+  void add_options(RunOptions& options) {
+    options.add_text("param", parameter, "the swept parameter (required), e.g. eta");
+    options.add_number("from", from, "first value of the parameter (required)");
+    options.add_number("to", to, "last value of the parameter (required)");
+    options.add_count("steps", steps, 1, "parameter values, both ends included (default: 101)");
+    options.add_text("direction", direction,
+                     "up, down or both (default: from --from towards --to); matters with --follow");
+    options.add_flag("follow", follow,
+                     "start each point from the previous point's final state (follow the "
+                     "attractor) instead of from the initial states");
+    options.add_text("initial-states", initial_states,
+                     "initial states, components by commas, states by semicolons, e.g. "
+                     "'0,0;0.004,0' (default: the system's default state)");
+    options.add_count("threads", threads, 1, "threads (default: 1)");
+    options.add_flag("resume", resume,
+                     "go on from the checkpoint in OUT/points: compute only the missing points");
+    options.add_count("transient", transient, 0,
+                      "forcing periods integrated before averaging, per point (default: 1000)");
+    options.add_count("periods", periods, 1, "forcing periods averaged over, per point (default: 1000)");
+    options.add_count("max-period", max_period, 1,
+                      "largest n tried when detecting z = p/n (default: 16)");
+    options.add_count("samples", samples, 1,
+                      "Poincare samples and impact velocities kept per point (default: 100)");
+  }
+
+  libcont::SweepOptions sweep_options() const {
+    if (parameter.empty()) throw libcont::InputError("--param is required (the swept parameter)");
+    if (!from) throw libcont::InputError("--from is required (first value of " + parameter + ")");
+    if (!to) throw libcont::InputError("--to is required (last value of " + parameter + ")");
+    libcont::SweepOptions o;
+    o.parameter = parameter;
+    o.from = *from;
+    o.to = *to;
+    o.steps = steps;
+    if (direction.empty())
+      o.direction = *to >= *from ? libcont::SweepDirection::Up : libcont::SweepDirection::Down;
+    else if (direction == "up")
+      o.direction = libcont::SweepDirection::Up;
+    else if (direction == "down")
+      o.direction = libcont::SweepDirection::Down;
+    else if (direction == "both")
+      o.direction = libcont::SweepDirection::Both;
+    else
+      throw libcont::InputError("--direction must be up, down or both (got '" + direction + "')");
+    o.follow_attractor = follow;
+    o.initial_states = parse_states(initial_states);
+    o.threads = threads;
+    o.lyapunov.transient_periods = transient;
+    o.lyapunov.periods = periods;
+    o.lyapunov.max_detected_period = max_period;
+    o.kept_samples = samples;
+    return o;
+  }
+
+  static std::vector<libcont::Vector> parse_states(const std::string& text) {
+    std::vector<libcont::Vector> states;
+    if (text.empty()) return states;
+    std::istringstream all(text);
+    for (std::string state; std::getline(all, state, ';');) {
+      std::vector<double> values;
+      std::istringstream components(state);
+      for (std::string value; std::getline(components, value, ',');)
+        values.push_back(libcont::parse_number(
+            value, "--initial-states: state " + std::to_string(states.size() + 1)));
+      states.push_back(Eigen::Map<libcont::Vector>(values.data(), static_cast<Eigen::Index>(values.size())));
+    }
+    return states;
+  }
+};
+
+std::string direction_name(libcont::SweepDirection d) {
+  switch (d) {
+    case libcont::SweepDirection::Up: return "up";
+    case libcont::SweepDirection::Down: return "down";
+    case libcont::SweepDirection::Both: return "both";
+  }
+  return "up";
+}
+
+// Everything that determines the numbers of the points, one item a line: a checkpoint is
+// resumed only under the same manifest. Threads, ranks and output options are not in it:
+// they do not change a single bit.
+std::string manifest(const libcont::HybridSystem& system, const libcont::Sweep& sweep) {
+  const auto& o = sweep.options();
+  nlohmann::ordered_json parameters = parameters_json(system);
+  parameters.erase(o.parameter);  // set per point
+  std::ostringstream m;
+  m << "vicont sweep checkpoint 1\n"
+    << "system " << system.name() << '\n'
+    << "parameters " << parameters.dump() << '\n'
+    << "swept " << o.parameter << '\n'
+    << "from " << number_text(o.from) << '\n'
+    << "to " << number_text(o.to) << '\n'
+    << "steps " << o.steps << '\n'
+    << "follow " << (o.follow_attractor ? "yes" : "no") << '\n'
+    << "direction " << (o.follow_attractor ? direction_name(o.direction) : "-") << '\n';
+  for (const auto& state : o.initial_states) {
+    m << "initial_state";
+    for (Eigen::Index i = 0; i < state.size(); ++i) m << ' ' << number_text(state[i]);
+    m << '\n';
+  }
+  m << "transient " << o.lyapunov.transient_periods << '\n'
+    << "periods " << o.lyapunov.periods << '\n'
+    << "max_period " << o.lyapunov.max_detected_period << '\n'
+    << "samples " << o.kept_samples << '\n'
+    << "phase " << number_text(o.phase) << '\n';
+  return m.str();
+}
+
+// A run of consecutive points of one chain with the same periodic type z = p/n: a
+// periodic window of the diagram.
+struct Window {
+  libcont::SweepPass pass;
+  int initial_condition = 0;
+  int p = 0, n = 0;
+  double first = 0, last = 0;  // parameter values, in the order swept
+  int points = 0;
+};
+
+std::vector<Window> periodic_windows(const std::vector<libcont::SweepPoint>& points) {
+  std::vector<Window> windows;
+  const libcont::SweepPoint* previous = nullptr;
+  for (const auto& point : points) {
+    const bool continues = previous && previous->key.pass == point.key.pass &&
+                           previous->key.initial_condition == point.key.initial_condition &&
+                           previous->n == point.n && previous->p == point.p &&
+                           std::abs(previous->key.index - point.key.index) == 1;
+    if (point.n > 0) {
+      if (continues) {
+        windows.back().last = point.parameter;
+        ++windows.back().points;
+      } else {
+        windows.push_back({point.key.pass, point.key.initial_condition, point.p, point.n,
+                           point.parameter, point.parameter, 1});
+      }
+    }
+    previous = &point;
+  }
+  return windows;
+}
+
+// Thrown on the ranks that did not fail when another MPI rank failed: the failing rank
+// reports; the others end quietly instead of waiting forever in a collective.
+struct OtherRankFailed {};
+
+// Runs `step`; if it throws on any rank, every rank learns it in the same collective.
+template <class Step>
+void on_every_rank(const MpiSession& mpi, Step&& step) {
+  std::exception_ptr error;
+  try {
+    step();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (mpi.all(!error)) return;
+  if (error) std::rethrow_exception(error);
+  throw OtherRankFailed{};
+}
+
+// The records of several points, one after the other (each ends with its "end" line).
+std::vector<libcont::SweepPoint> parse_points(const std::string& texts) {
+  std::vector<libcont::SweepPoint> points;
+  const std::string terminator = "\nend\n";
+  size_t begin = 0;
+  for (size_t end; (end = texts.find(terminator, begin)) != std::string::npos;) {
+    std::string problem;
+    auto point = parse_point_text(texts.substr(begin, end + terminator.size() - begin), problem);
+    if (!point) throw std::runtime_error("a point sent by an MPI rank is not valid: " + problem);
+    points.push_back(std::move(*point));
+    begin = end + terminator.size();
+  }
+  return points;
+}
+
+class SweepCommand : public Command {
+ public:
+  explicit SweepCommand(CLI::App& vicont)
+      : command_(*vicont.add_subcommand(
+            "sweep",
+            "brute-force bifurcation diagram: Poincare samples, z = p/n, a_i, a_e, v_r and "
+            "Lyapunov exponents over a parameter range")),
+        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+    settings_.add_options(options_);
+    options_.add_path("out", out_, "directory for the result files (default: out)");
+    options_.add_flag("json", json_, "print the summary with every point's p, n and exponents as JSON");
+    options_.attach_to(command_);
+  }
+
+  int run() override {
+    MpiSession mpi;
+    try {
+      return run_sweep(mpi);
+    } catch (const OtherRankFailed&) {
+      return OutputFailure;  // the rank that failed has said why
+    } catch (const libcont::InputError&) {
+      if (!mpi.root()) return BadInput;  // every rank validates alike; rank 0 reports
+      throw;
+    }
+  }
+
+ private:
+  int run_sweep(const MpiSession& mpi) {
+    const auto start_time = std::chrono::steady_clock::now();
+    const auto system = inputs_.resolve();
+    libcont::SweepOptions options = settings_.sweep_options();
+    options.partition_rank = mpi.rank();
+    options.partition_size = mpi.size();
+    const libcont::Sweep sweep(inputs_.system_factory(), options);
+    const SweepCheckpoint checkpoint(out_ / "points", manifest(*system, sweep));
+
+    std::vector<std::string> notes;
+    // Rank 0 prepares the directory before anyone reads or writes points in it.
+    on_every_rank(mpi, [&] {
+      if (!mpi.root()) return;
+      prepare_output_directory(out_);
+      if (settings_.resume && !checkpoint.exists())
+        notes.push_back("--resume: no checkpoint in '" + checkpoint.directory().string() +
+                        "'; starting afresh");
+      if (!settings_.resume || !checkpoint.exists()) checkpoint.start_fresh();
+    });
+    std::vector<libcont::SweepPoint> finished;
+    // Every rank reads the checkpoint (and rejects one made with other settings).
+    if (settings_.resume) on_every_rank(mpi, [&] { finished = checkpoint.load(sweep, notes); });
+
+    libcont::SweepResult result;
+    on_every_rank(mpi, [&] {
+      ProgressBar progress("sweep " + options.parameter,
+                           mpi.root() ? points_to_compute(sweep, finished) : 0, "points");
+      result = sweep.run(finished, [&](const libcont::SweepPoint& point) {
+        checkpoint.save(point);
+        progress.advance();
+        return true;
+      });
+    });
+
+    std::vector<libcont::SweepPoint> points = std::move(result.points);
+    int computed = result.computed, reused = result.reused;
+    if (mpi.size() > 1) {
+      std::string mine;
+      for (const auto& point : points) mine += point_text(point);
+      const auto texts = mpi.gather(mine + "counts " + std::to_string(computed) + ' ' +
+                                    std::to_string(reused) + '\n');
+      if (!mpi.root()) return Success;
+      points = merge_ranks(sweep, texts, computed, reused);
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+    return report(*system, sweep, points, computed, reused, notes, seconds, mpi.size());
+  }
+
+  // The points this process will compute: those of its tasks not in the checkpoint.
+  static int points_to_compute(const libcont::Sweep& sweep,
+                               const std::vector<libcont::SweepPoint>& finished) {
+    std::set<std::string> done;
+    for (const auto& point : finished) done.insert(point_name(point.key));
+    int count = 0;
+    for (const auto& task : sweep.partition_tasks())
+      for (const auto& key : task) count += done.count(point_name(key)) ? 0 : 1;
+    return count;
+  }
+
+  // Rank 0: every rank's points, put in plan order.
+  static std::vector<libcont::SweepPoint> merge_ranks(const libcont::Sweep& sweep,
+                                                      const std::vector<std::string>& texts,
+                                                      int& computed, int& reused) {
+    std::map<std::string, libcont::SweepPoint> by_name;
+    computed = reused = 0;
+    for (const auto& text : texts) {
+      const auto counts = text.rfind("counts ");
+      std::istringstream tail(text.substr(counts + 7));
+      int c = 0, r = 0;
+      tail >> c >> r;
+      computed += c;
+      reused += r;
+      for (auto& point : parse_points(text.substr(0, counts)))
+        by_name.emplace(point_name(point.key), std::move(point));
+    }
+    std::vector<libcont::SweepPoint> points;
+    for (const auto& key : sweep.plan())
+      if (const auto it = by_name.find(point_name(key)); it != by_name.end())
+        points.push_back(std::move(it->second));
+    return points;
+  }
+
+  int report(const libcont::HybridSystem& system, const libcont::Sweep& sweep,
+             const std::vector<libcont::SweepPoint>& points, int computed, int reused,
+             const std::vector<std::string>& notes, double seconds, int ranks) {
+    const auto& o = sweep.options();
+    const SweepFiles names;
+    write_sweep_csv_files(out_, names, system, o.parameter, points);
+    std::vector<std::string> files = {(out_ / "sweep.json").string(), (out_ / names.points).string(),
+                                      (out_ / names.samples).string(),
+                                      (out_ / names.impacts).string()};
+    RunHealth health;
+    std::vector<std::string> directions;
+    for (const auto& point : points)
+      if (std::find(directions.begin(), directions.end(), libcont::to_string(point.key.pass)) ==
+          directions.end())
+        directions.push_back(libcont::to_string(point.key.pass));
+    try {
+      const auto coordinate = system.state_names()[static_cast<size_t>(
+          system.displacement_coordinates().empty() ? 0 : system.displacement_coordinates().front())];
+      const PlotFiles plot = plot_sweep(
+          SweepPlot{out_, names.points, names.samples, names.impacts, o.parameter, coordinate,
+                    exponent_columns(system.dimension()), directions,
+                    system.name() + ": " + o.parameter + " from " + rounded_text(o.from) +
+                        " to " + rounded_text(o.to) + " (" + (o.follow_attractor ? "following the attractor" : "fixed start") + ")"},
+          "sweep");
+      files.push_back(plot.png.string());
+      files.push_back(plot.script.string());
+    } catch (const OutputError& error) {
+      health.plot_errors.push_back(error.what());
+    }
+
+    int failed = 0, chaotic = 0;
+    const libcont::SweepPoint* first_failure = nullptr;
+    for (const auto& point : points) {
+      if (!point.ok() && !first_failure) first_failure = &point;
+      failed += point.ok() ? 0 : 1;
+      chaotic += point.ok() && point.n == 0 && point.exponents.size() && point.exponents[0] > 0;
+    }
+    if (first_failure)
+      health.numerical_failure = std::to_string(failed) + " of " + std::to_string(points.size()) +
+                                 " points failed (first at " + o.parameter + " = " +
+                                 number_text(first_failure->parameter) + ": " +
+                                 libcont::to_string(first_failure->status) +
+                                 (first_failure->message.empty() ? "" : ", " + first_failure->message) + ")";
+    const bool complete = points.size() == sweep.plan().size();
+    if (!complete && health.numerical_failure.empty())
+      health.numerical_failure = "the sweep stopped before all points were computed";
+
+    // sweep.json holds only what the points determine: identical for any thread count,
+    // process count or resume. How this run went is printed (and in the --json output).
+    nlohmann::ordered_json s;
+    s["command"] = "sweep";
+    s["system"] = system.name();
+    s["parameters"] = parameters_json(system);
+    s["parameters"].erase(o.parameter);
+    s["contact_damping"] = contact_damping_json(system);
+    s["parameter"] = o.parameter;
+    s["from"] = o.from;
+    s["to"] = o.to;
+    s["steps"] = o.steps;
+    s["start"] = o.follow_attractor ? "follow" : "fixed";
+    if (o.follow_attractor) s["direction"] = direction_name(o.direction);
+    s["initial_states"] = nlohmann::ordered_json::array();
+    for (const auto& state : o.initial_states) s["initial_states"].push_back(state_json(system, state));
+    s["transient_periods"] = o.lyapunov.transient_periods;
+    s["periods"] = o.lyapunov.periods;
+    s["max_period"] = o.lyapunov.max_detected_period;
+    s["point_count"] = points.size();
+    s["failed"] = failed;
+    s["chaotic"] = chaotic;
+    nlohmann::ordered_json windows = nlohmann::ordered_json::array();
+    for (const auto& w : periodic_windows(points))
+      windows.push_back({{"direction", libcont::to_string(w.pass)},
+                         {"initial_condition", w.initial_condition},
+                         {"p", w.p},
+                         {"n", w.n},
+                         {"from", w.first},
+                         {"to", w.last},
+                         {"points", w.points}});
+    s["periodic_windows"] = windows;
+    nlohmann::ordered_json notes_json = nlohmann::ordered_json::object();
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < points.size(); ++i) {
+      const auto& p = points[i];
+      nlohmann::ordered_json exponents = nlohmann::ordered_json::array();
+      for (Eigen::Index k = 0; k < p.exponents.size(); ++k)
+        exponents.push_back(finite_or_null(
+            p.exponents[k], "points[" + std::to_string(i) + "].exponents[" + std::to_string(k) + "]",
+            notes_json));
+      list.push_back({{"direction", libcont::to_string(p.key.pass)},
+                      {"initial_condition", p.key.initial_condition},
+                      {o.parameter, p.parameter},
+                      {"p", p.p},
+                      {"n", p.n},
+                      {"exponents", exponents},
+                      {"status", libcont::to_string(p.status)}});
+    }
+    s["points"] = list;
+    if (!notes_json.empty()) {
+      s["non_finite"] = notes_json;
+      s["non_finite_note"] = "JSON has no infinity: these fields are null; -inf exponents mean "
+                             "that sticking collapsed the tangent space";
+    }
+    health.add_to(s);
+    s["files"] = files;
+    write_json_file(out_ / "sweep.json", s);
+
+    nlohmann::ordered_json printed = s;
+    printed["run"] = {{"computed", computed}, {"from_checkpoint", reused}, {"threads", o.threads},
+                      {"processes", ranks}, {"seconds", seconds}, {"notes", notes}};
+
+    std::ostringstream text;
+    text << "vicont sweep\n";
+    print_system(text, system, {o.parameter});
+    text << "sweep       " << o.parameter << " from " << number_text(o.from) << " to "
+         << number_text(o.to) << ", " << o.steps << " values, "
+         << (o.follow_attractor ? "following the attractor " + direction_name(o.direction)
+                                : std::string("every point from the initial state"))
+         << (o.initial_states.size() > 1 ? " (" + std::to_string(o.initial_states.size()) +
+                                               " initial states)"
+                                         : std::string())
+         << '\n'
+         << "periods     " << o.lyapunov.transient_periods << " transient + "
+         << o.lyapunov.periods << " averaged per point\n"
+         << "points      " << points.size() << " (" << computed << " computed, " << reused
+         << " from the checkpoint) on " << o.threads << " thread" << (o.threads > 1 ? "s" : "")
+         << (ranks > 1 ? " x " + std::to_string(ranks) + " processes" : std::string()) << " in "
+         << duration_text(seconds) << '\n';
+    const auto w = periodic_windows(points);
+    text << "windows     " << w.size() << " periodic run" << (w.size() == 1 ? "" : "s")
+         << " of consecutive points\n";
+    for (size_t i = 0; i < w.size() && i < 12; ++i)
+      text << "            z = " << w[i].p << '/' << w[i].n << "  " << o.parameter << ' '
+           << number_text(w[i].first) << " to " << number_text(w[i].last) << " (" << w[i].points
+           << (w[i].points == 1 ? " point, " : " points, ") << libcont::to_string(w[i].pass)
+           << (o.initial_states.size() > 1 ? ", initial state " + std::to_string(w[i].initial_condition + 1)
+                                           : std::string())
+           << ")\n";
+    if (w.size() > 12) text << "            ... (all in sweep.json)\n";
+    text << "chaotic     " << chaotic << " points with lambda_1 > 0 and no period up to "
+         << o.lyapunov.max_detected_period << '\n'
+         << "failed      " << failed << '\n'
+         << "files       " << out_.string()
+         << "/{sweep.csv, sweep_samples.csv, sweep_impacts.csv, sweep.png, sweep.gp, sweep.json, "
+            "points/}\n";
+    for (const auto& note : notes) std::cerr << "vicont: " << note << '\n';
+    print_summary(json_, printed, text.str());
+    health.print_problems("sweep", out_);
+    return health.exit_code();
+  }
+
+  CLI::App& command_;
+  RunOptions options_;
+  SweepSettings settings_;
+  std::filesystem::path out_ = "out";
+  bool json_ = false;
+  RunInputs inputs_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_sweep_command(CLI::App& vicont) {
+  return std::make_unique<SweepCommand>(vicont);
+}
+
+}  // namespace vicont

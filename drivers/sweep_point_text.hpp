@@ -1,0 +1,24 @@
+#pragma once
+// One finished sweep point as text, exact to the bit: what a checkpoint file holds and
+// what MPI ranks send to rank 0. Numbers are written in the shortest form that reads back
+// to the same double (output.hpp, number_text), so a point read back gives the same
+// output files as the point computed; the text ends with an "end" line, so a truncated
+// record is recognised as such.
+#include <optional>
+#include <string>
+
+#include "libcont/sweep.hpp"
+
+namespace vicont {
+
+std::string point_text(const libcont::SweepPoint& point);
+
+// The point, or std::nullopt with `error` saying what was wrong (unknown keys, missing
+// fields, bad numbers, no end line).
+std::optional<libcont::SweepPoint> parse_point_text(const std::string& text, std::string& error);
+
+// File-name friendly name of a point, e.g. "up-ic0-00042": pass, initial condition, grid
+// index (zero-padded so that names sort in grid order).
+std::string point_name(const libcont::SweepPointKey& key);
+
+}  // namespace vicont

@@ -1,0 +1,93 @@
+#!/bin/sh
+# vicont sweep end to end (SPEC 1.6 and 5): the same sweep with 1 and with 2 threads
+# writes identical files; a sweep killed (SIGKILL) after about half of its points and
+# resumed with --resume computes only the missing points and ends with files identical to
+# an uninterrupted run; bad input exits with 2 and one line naming the item.
+# Usage: cli_sweep.sh /path/to/vicont
+set -u
+vicont=${1:?usage: cli_sweep.sh /path/to/vicont}
+work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-sweep-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+. "$(dirname "$0")/sweep_files.sh"
+
+# Following the attractor both ways (two sequential chains) from two initial states:
+# 4 chains of 16 points.
+sweep_args() {
+  echo "--param eta --from 2.4 --to 3.4 --steps $1 --follow --direction both
+        --initial-states 0,0;0.004,0 --transient 100 --periods 100 --samples 20"
+}
+args=$(sweep_args 16)
+
+"$vicont" sweep $args --threads 1 --out "$work/one" >"$work/one.txt" 2>&1 ||
+  fail "1-thread sweep: exit status $? ($(cat "$work/one.txt"))"
+"$vicont" sweep $args --threads 2 --out "$work/two" >"$work/two.txt" 2>&1 ||
+  fail "2-thread sweep: exit status $? ($(cat "$work/two.txt"))"
+same_sweep_files "$work/one" "$work/two" "1 vs 2 threads"
+total=$(ls "$work/one/points" | grep -c '\.point$')
+[ "$total" -eq 64 ] || fail "expected 64 point files, found $total"
+
+# Killed once about half of the points are written, then resumed.
+"$vicont" sweep $args --threads 2 --out "$work/killed" >/dev/null 2>&1 &
+pid=$!
+while kill -0 "$pid" 2>/dev/null; do
+  written=$(ls "$work/killed/points" 2>/dev/null | grep -c '\.point$')
+  [ "$written" -ge $((total / 2)) ] && break
+  sleep 0.05
+done
+if kill -9 "$pid" 2>/dev/null; then
+  wait "$pid" 2>/dev/null
+  left=$(ls "$work/killed/points" | grep -c '\.point$')
+  echo "killed after $left of $total points"
+  [ "$left" -lt "$total" ] || fail "the killed sweep had finished all its points"
+  [ -e "$work/killed/sweep.csv" ] && fail "the killed sweep wrote sweep.csv"
+  "$vicont" sweep $args --threads 2 --resume --out "$work/killed" --json >"$work/resumed.json" 2>"$work/resumed.err" ||
+    fail "resumed sweep: exit status $? ($(cat "$work/resumed.err"))"
+  grep -q "\"from_checkpoint\": $left," "$work/resumed.json" ||
+    fail "the resumed sweep did not take the $left finished points from the checkpoint"
+  grep -q "\"computed\": $((total - left))," "$work/resumed.json" ||
+    fail "the resumed sweep did not compute exactly the $((total - left)) missing points"
+  same_sweep_files "$work/one" "$work/killed" "killed and resumed vs uninterrupted"
+else
+  fail "the sweep ended before it could be killed (make it longer)"
+fi
+
+# --resume over a complete checkpoint computes nothing and writes the same files again.
+"$vicont" sweep $args --resume --out "$work/one" --json >"$work/again.json" 2>&1 ||
+  fail "resume of a finished sweep: exit status $?"
+grep -q '"computed": 0,' "$work/again.json" || fail "resume of a finished sweep computed points"
+same_sweep_files "$work/two" "$work/one" "resumed finished sweep"
+
+# expect_bad ITEM ARGS...: exit status 2 and one line on stderr naming ITEM.
+expect_bad() {
+  item=$1
+  shift
+  "$vicont" sweep "$@" >"$work/stdout" 2>"$work/stderr"
+  status=$?
+  [ "$status" -eq 2 ] || fail "vicont sweep $*: exit status $status, expected 2"
+  [ "$(wc -l <"$work/stderr")" -eq 1 ] || fail "vicont sweep $*: not one line on stderr: $(cat "$work/stderr")"
+  grep -q -- "$item" "$work/stderr" || fail "vicont sweep $*: stderr does not name '$item': $(cat "$work/stderr")"
+}
+bad="$work/bad"
+expect_bad omega      --param omega --from 2 --to 3 --out "$bad"
+expect_bad eta        --param eta --from -1 --to 3 --out "$bad"
+expect_bad --param    --from 2 --to 3 --out "$bad"
+expect_bad --to       --param eta --from 2 --out "$bad"
+expect_bad --direction --param eta --from 2 --to 3 --direction sideways --out "$bad"
+expect_bad --steps    --param eta --from 2 --to 3 --steps 0 --out "$bad"
+expect_bad --initial-states --param eta --from 2 --to 3 --initial-states '0,x' --out "$bad"
+expect_bad "initial state 1" --param eta --from 2 --to 3 --initial-states '0,0,0' --out "$bad"
+# A checkpoint made with other settings is not resumed.
+expect_bad "other settings" $(sweep_args 17) --resume --out "$work/one"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "vicont sweep: threads, kill and resume, bad input: all good"

@@ -1,0 +1,42 @@
+#!/bin/sh
+# vicont sweep over MPI ranks (LIBCONT_WITH_MPI): `mpirun -np 2 --oversubscribe` writes
+# the same files as one process, for fixed starts (points spread over the ranks) and for
+# following the attractor (chains spread over the ranks, threads within each rank).
+# Usage: cli_sweep_mpi.sh /path/to/vicont /path/to/mpirun
+set -u
+vicont=${1:?usage: cli_sweep_mpi.sh /path/to/vicont /path/to/mpirun}
+mpirun=${2:?usage: cli_sweep_mpi.sh /path/to/vicont /path/to/mpirun}
+work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-sweep-mpi-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+# CI runs as root, which OpenMPI refuses unless told; no effect for other users.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+failures=0
+. "$(dirname "$0")/sweep_files.sh"
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# compare NAME ARGS...: the sweep alone and on two ranks write the same files.
+compare() {
+  name=$1
+  shift
+  "$vicont" sweep "$@" --out "$work/$name-serial" >"$work/serial.txt" 2>&1 ||
+    fail "$name: serial run, exit status $? ($(cat "$work/serial.txt"))"
+  "$mpirun" -np 2 --oversubscribe "$vicont" sweep "$@" --out "$work/$name-mpi" --json \
+    >"$work/mpi.json" 2>"$work/mpi.err" ||
+    fail "$name: mpirun -np 2, exit status $? ($(cat "$work/mpi.err"))"
+  grep -q '"processes": 2' "$work/mpi.json" || fail "$name: the run did not use 2 MPI ranks"
+  same_sweep_files "$work/$name-serial" "$work/$name-mpi" "$name"
+}
+
+compare fixed --param eta --from 2.4 --to 3.4 --steps 13 --transient 100 --periods 100 --samples 20
+compare follow --param eta --from 2.4 --to 3.4 --steps 8 --follow --direction both \
+  --initial-states '0,0;0.004,0' --threads 2 --transient 100 --periods 100 --samples 20
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "vicont sweep: mpirun -np 2 equals the serial run"
