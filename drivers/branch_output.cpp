@@ -20,6 +20,7 @@ void write_header(std::ostream& out, const BranchTable& table, const std::string
   for (const auto& name : table.data_names) out << ',' << name;
   out << ",n,stable";
   if (drawing_columns) out << ",draw_stable,draw_unstable";
+  out << ",section_phase";
   for (const auto& name : table.state_names) out << ',' << name;
   out << '\n';
 }
@@ -37,7 +38,8 @@ Eigen::Index data_column(const BranchTable& table, const std::string& name) {
 }
 
 void write_branch_csv(const std::filesystem::path& file, const BranchTable& table,
-                      const std::vector<libcont::BranchPoint>& points) {
+                      const std::vector<libcont::BranchPoint>& points,
+                      const std::vector<double>& section_phases) {
   write_file_atomically(file, [&](std::ostream& out) {
     write_header(out, table, "index", true);
     for (size_t i = 0; i < points.size(); ++i) {
@@ -48,7 +50,7 @@ void write_branch_csv(const std::filesystem::path& file, const BranchTable& tabl
       out << i << ',' << number_text(p.lambda);
       write_values(out, p.data);
       out << ',' << table.period << ',' << stable << ',' << (stable || changes) << ','
-          << (!stable || changes);
+          << (!stable || changes) << ',' << number_text(section_phases.at(i));
       write_values(out, p.u);
       out << '\n';
     }
@@ -56,13 +58,15 @@ void write_branch_csv(const std::filesystem::path& file, const BranchTable& tabl
 }
 
 void write_special_points_csv(const std::filesystem::path& file, const BranchTable& table,
-                              const std::vector<libcont::SpecialPoint>& points) {
+                              const std::vector<libcont::SpecialPoint>& points,
+                              const std::vector<double>& section_phases) {
   write_file_atomically(file, [&](std::ostream& out) {
     write_header(out, table, "type,after_point", false);
     for (const auto& p : points) {
       out << p.type << ',' << p.after_point << ',' << number_text(p.lambda);
       write_values(out, p.data);
-      out << ',' << table.period << ',' << is_stable(table, p.data);
+      out << ',' << table.period << ',' << is_stable(table, p.data) << ','
+          << number_text(section_phases.at(static_cast<size_t>(p.after_point)));
       write_values(out, p.u);
       out << '\n';
     }

@@ -22,14 +22,17 @@ struct BranchTable {
 // Index of a point-data column by name; throws std::logic_error if absent.
 Eigen::Index data_column(const BranchTable& table, const std::string& name);
 
-// index, <parameter>, <data...>, n, stable, draw_stable, draw_unstable, <state...>.
+// index, <parameter>, <data...>, n, stable, draw_stable, draw_unstable, section_phase,
+// <state...> (the state on the section t = section_phase mod T).
 // draw_stable / draw_unstable mark the rows of the solid and dashed curves of the plot: a
 // point where stability changes belongs to both, so that the two curves meet.
 void write_branch_csv(const std::filesystem::path& file, const BranchTable& table,
-                      const std::vector<libcont::BranchPoint>& points);
+                      const std::vector<libcont::BranchPoint>& points,
+                      const std::vector<double>& section_phases);
 
-// type, after_point, <parameter>, <data...>, n, stable, <state...>.
+// type, after_point, <parameter>, <data...>, n, stable, section_phase, <state...>.
 void write_special_points_csv(const std::filesystem::path& file, const BranchTable& table,
-                              const std::vector<libcont::SpecialPoint>& points);
+                              const std::vector<libcont::SpecialPoint>& points,
+                              const std::vector<double>& section_phases);
 
 }  // namespace vicont

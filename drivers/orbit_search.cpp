@@ -1,5 +1,8 @@
 #include "orbit_search.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "libcont/flow.hpp"
 #include "libcont/impact_statistics.hpp"
 #include "libcont/input_error.hpp"
@@ -58,9 +61,79 @@ FoundOrbit find_periodic_orbit(const libcont::HybridSystem& system,
   }
   libcont::ShootingOptions options;
   options.multiple = settings.multiple;
-  libcont::Shooting shooting(system, found.period, options);
-  found.shooting = shooting.solve(guess);
+  found.shooting = libcont::Shooting(system, found.period, options).solve(guess);
+  if (!found.shooting.converged) return found;
+  const QuietSection quiet = quiet_section(system, found.shooting.x, 0.0, found.period);
+  if (!quiet.ok || quiet.phase == 0.0) return found;
+  libcont::ShootingResult moved =
+      libcont::Shooting(system, found.period, options, quiet.phase).solve(quiet.x);
+  if (moved.converged) {
+    found.shooting = std::move(moved);
+    found.phase = quiet.phase;
+  }
   return found;
+}
+
+namespace {
+
+// Event times of one pass of the orbit.
+struct EventTimes : libcont::FlowObserver {
+  std::vector<double> times;
+  void on_event(const libcont::EventRecord& e) override { times.push_back(e.t); }
+};
+
+}  // namespace
+
+QuietSection quiet_section(const libcont::HybridSystem& system, const libcont::Vector& x,
+                           double old_phase, int n) {
+  QuietSection result;
+  result.phase = old_phase;
+  result.x = x;
+  const double period = system.forcing_period();
+  libcont::Flow flow(system);
+  libcont::FlowState state = flow.initial_state(old_phase, x);
+  EventTimes events;
+  if (!flow.advance(state, old_phase + n * period, &events).ok()) return result;
+  result.ok = true;
+  if (events.times.empty()) {
+    result.clearance = period;
+    return result;
+  }
+  std::vector<double> phases;  // event times mod T, in [0, T)
+  for (const double t : events.times) phases.push_back(std::fmod(std::fmod(t, period) + period, period));
+  std::sort(phases.begin(), phases.end());
+  // Largest gap between consecutive event phases, cyclically.
+  double best_gap = phases.front() + period - phases.back(), best_middle = phases.back() + 0.5 * best_gap;
+  for (size_t i = 1; i < phases.size(); ++i) {
+    const double gap = phases[i] - phases[i - 1];
+    if (gap > best_gap) {
+      best_gap = gap;
+      best_middle = phases[i - 1] + 0.5 * gap;
+    }
+  }
+  const double phase = std::fmod(best_middle, period);
+  result.clearance = 0.5 * best_gap;
+  // Keep the old section when it is nearly as quiet: no reason to move.
+  double old_clearance = period;
+  const double old_mod = std::fmod(std::fmod(old_phase, period) + period, period);
+  for (const double p : phases) {
+    const double d = std::abs(p - old_mod);
+    old_clearance = std::min(old_clearance, std::min(d, period - d));
+  }
+  if (old_clearance >= 0.5 * result.clearance) {
+    result.clearance = old_clearance;
+    return result;
+  }
+  // The orbit's point on the new section: integrate forward from the old one.
+  const double shift = std::fmod(phase - old_mod + period, period);
+  libcont::FlowState moved = flow.initial_state(old_phase, x);
+  if (!flow.advance(moved, old_phase + shift).ok()) {
+    result.ok = false;
+    return result;
+  }
+  result.phase = phase;
+  result.x = moved.x;
+  return result;
 }
 
 }  // namespace vicont

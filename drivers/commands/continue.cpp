@@ -83,6 +83,102 @@ std::string cell(const std::string& text, int width) {
   return buffer;
 }
 
+// A branch with the section phase of each point. A branch whose fixed point runs into an
+// event on the section stalls (the map is nonsmooth there); it is then moved to a quiet
+// section (orbit_search.hpp) and continued from its last point, up to a few times.
+struct SectionedBranch {
+  libcont::ContinuationResult result;
+  std::vector<double> phases;  // per point of result.points
+  int section_moves = 0;
+  std::string failure;         // the problem's last failure message, if it stopped early
+};
+
+constexpr int max_section_moves = 4;
+
+bool stalled(const libcont::ContinuationResult& r) {
+  return !r.ok && r.stop_reason.rfind("step size below min_step", 0) == 0;
+}
+
+// Appends `more` (whose first point repeats the last point of `into`) to `into`.
+void append_branch(SectionedBranch& into, const libcont::ContinuationResult& more, double phase) {
+  const int offset = static_cast<int>(into.result.points.size()) - 1;
+  for (size_t i = 1; i < more.points.size(); ++i) {
+    into.result.points.push_back(more.points[i]);
+    into.phases.push_back(phase);
+  }
+  for (auto p : more.special_points) {
+    p.after_point += offset;
+    into.result.special_points.push_back(std::move(p));
+  }
+  into.result.ok = more.ok;
+  into.result.stop_reason = more.stop_reason;
+}
+
+// Whether a stalled branch has run into a grazing orbit: an impact whose normal speed, or
+// a gap minimum that, is a small fraction of the orbit's scale (as in
+// PeriodicOrbitProblem's grazing classification). With hard impacts the map has a
+// square-root singularity there and the branch of impacting orbits ends.
+bool ends_at_grazing(const libcont::HybridSystem& system, const std::vector<std::string>& names,
+                     const libcont::BranchPoint& last) {
+  double extent = 0.0, slowest = 0.0, gap = 0.0;
+  for (size_t i = 0; i < names.size() && i < static_cast<size_t>(last.data.size()); ++i) {
+    const double v = last.data[static_cast<Eigen::Index>(i)];
+    if (names[i].rfind("A_max:", 0) == 0) extent = std::max(extent, 2.0 * v);
+    if (names[i] == "slowest_impact") slowest = v;
+    if (names[i] == "min_gap") gap = v;
+  }
+  const double tolerance = libcont::PeriodicOrbitProblem::default_grazing_tolerance;
+  return extent > 0.0 && (slowest <= tolerance * extent / system.forcing_period() ||
+                          std::abs(gap) <= tolerance * extent);
+}
+
+SectionedBranch trace_branch(libcont::HybridSystem& system, const std::string& parameter, int n,
+                             double phase, const libcont::Vector& x0, double lambda0,
+                             libcont::ContinuationOptions options) {
+  SectionedBranch branch;
+  {
+    libcont::PeriodicOrbitProblem problem(system, parameter, n, libcont::FlowOptions{}, phase);
+    branch.result = libcont::PseudoArclength(problem, options).run(x0, lambda0);
+    branch.phases.assign(branch.result.points.size(), phase);
+    branch.failure = problem.failure();
+  }
+  while (stalled(branch.result) && branch.section_moves < max_section_moves &&
+         !branch.result.points.empty()) {
+    const libcont::BranchPoint last = branch.result.points.back();
+    system.set_parameter(parameter, last.lambda);
+    const QuietSection quiet = quiet_section(system, last.u, phase, n);
+    if (!quiet.ok || quiet.phase == phase) break;  // stalled for another reason
+    ++branch.section_moves;
+    phase = quiet.phase;
+    const Eigen::Index m = last.u.size();
+    options.direction = last.tangent[m] < 0.0 ? -1 : +1;
+    libcont::PeriodicOrbitProblem problem(system, parameter, n, libcont::FlowOptions{}, phase);
+    const libcont::ContinuationResult more =
+        libcont::PseudoArclength(problem, options).run(quiet.x, last.lambda);
+    branch.failure = problem.failure();
+    if (more.points.size() < 2) break;
+    append_branch(branch, more, phase);
+  }
+  if (stalled(branch.result) && !branch.result.points.empty()) {
+    libcont::PeriodicOrbitProblem problem(system, parameter, n);
+    const libcont::BranchPoint& last = branch.result.points.back();
+    if (ends_at_grazing(system, problem.point_data_names(), last)) {
+      libcont::SpecialPoint end;
+      end.type = "grazing";
+      end.after_point = static_cast<int>(branch.result.points.size()) - 1;
+      end.u = last.u;
+      end.lambda = last.lambda;
+      end.tests = last.tests;
+      end.data = last.data;
+      branch.result.special_points.push_back(std::move(end));
+      branch.result.ok = true;
+      branch.result.stop_reason =
+          "the branch ends at a grazing orbit (the map is not differentiable there)";
+    }
+  }
+  return branch;
+}
+
 // What is reported of one branch: files written, its special points as JSON and as a
 // table for the human summary.
 struct BranchReport {
@@ -96,16 +192,18 @@ struct BranchReport {
 // for an empty branch) and describes the branch.
 BranchReport report_branch(const std::filesystem::path& directory,
                            const libcont::HybridSystem& system, const BranchTable& table,
-                           const libcont::ContinuationResult& branch, RunHealth& health,
+                           const SectionedBranch& sectioned, RunHealth& health,
                            std::vector<std::string>& files) {
+  const libcont::ContinuationResult& branch = sectioned.result;
   BranchReport report;
   report.points = branch.points.size();
   if (branch.points.empty()) return report;
   std::vector<std::string> amplitude_columns;
   for (const auto& name : table.data_names)
     if (name.rfind("A_max:", 0) == 0) amplitude_columns.push_back(name);
-  write_branch_csv(directory / "branch.csv", table, branch.points);
-  write_special_points_csv(directory / "special_points.csv", table, branch.special_points);
+  write_branch_csv(directory / "branch.csv", table, branch.points, sectioned.phases);
+  write_special_points_csv(directory / "special_points.csv", table, branch.special_points,
+                           sectioned.phases);
   files.push_back((directory / "branch.csv").string());
   files.push_back((directory / "special_points.csv").string());
   try {
@@ -181,7 +279,8 @@ class ContinueCommand : public Command {
 
     RunHealth health;
     FoundOrbit start;
-    libcont::ContinuationResult branch;
+    SectionedBranch sectioned;
+    const libcont::ContinuationResult& branch = sectioned.result;
     BranchTable table;
     table.parameter = settings_.parameter;
     table.state_names = system->state_names();
@@ -191,14 +290,15 @@ class ContinueCommand : public Command {
       start = find_periodic_orbit(*system, search_);
       health.report = start.transient;
       if (start.shooting.converged) {
-        libcont::PeriodicOrbitProblem problem(*system, settings_.parameter, start.period);
         table.period = start.period;
-        table.data_names = problem.point_data_names();
-        libcont::PseudoArclength continuation(problem, options);
-        branch = continuation.run(start.shooting.x, *settings_.from);
+        table.data_names =
+            libcont::PeriodicOrbitProblem(*system, settings_.parameter, start.period).point_data_names();
+        sectioned = trace_branch(*system, settings_.parameter, start.period, start.phase,
+                                 start.shooting.x, *settings_.from, options);
         if (!branch.ok)
-          health.numerical_failure = "continuation stopped: " + branch.stop_reason +
-                                     (problem.failure().empty() ? "" : " (" + problem.failure() + ")");
+          health.numerical_failure =
+              "continuation stopped: " + branch.stop_reason +
+              (sectioned.failure.empty() ? "" : " (" + sectioned.failure + ")");
       } else if (health.report.ok()) {
         health.numerical_failure = "no periodic orbit at " + settings_.parameter + " = " +
                                    number_text(*settings_.from) + ": " + start.shooting.reason;
@@ -207,32 +307,41 @@ class ContinueCommand : public Command {
 
     std::vector<std::string> files = {(out_ / "continue.json").string()};
     const BranchReport main_report =
-        report_branch(out_, *system, table, branch, health, files);
+        report_branch(out_, *system, table, sectioned, health, files);
     BranchReport doubled_report;
     std::string doubled_note;
     if (settings_.follow_doubling) {
       const libcont::SpecialPoint* flip = nullptr;
+      double flip_phase = 0.0;
       for (const auto& p : branch.special_points)
-        if (p.type == "period-doubling" && !flip) flip = &p;
+        if (p.type == "period-doubling" && !flip) {
+          flip = &p;
+          flip_phase = sectioned.phases.at(static_cast<size_t>(p.after_point));
+        }
       if (!flip) {
         doubled_note = "no period-doubling point on the branch";
       } else {
         ProgressIndicator progress("continue: doubled branch from " + settings_.parameter + " = " +
                                    number_text(flip->lambda));
-        libcont::PeriodicOrbitProblem single(*system, settings_.parameter, table.period);
-        libcont::PeriodicOrbitProblem doubled(*system, settings_.parameter, 2 * table.period);
-        libcont::ContinuationResult second;
+        libcont::PeriodicOrbitProblem single(*system, settings_.parameter, table.period,
+                                             libcont::FlowOptions{}, flip_phase);
+        libcont::PeriodicOrbitProblem doubled(*system, settings_.parameter, 2 * table.period,
+                                              libcont::FlowOptions{}, flip_phase);
+        SectionedBranch doubled_branch;
+        libcont::ContinuationResult& second = doubled_branch.result;
         try {
           second = libcont::PseudoArclength(doubled, options)
                        .run_from(libcont::doubled_branch_start(single, *flip));
         } catch (const libcont::InputError& error) {  // no multiplier near -1 after all
           second.stop_reason = std::string("cannot switch branches: ") + error.what();
         }
+        doubled_branch.phases.assign(second.points.size(), flip_phase);
         BranchTable doubled_table = table;
         doubled_table.period = 2 * table.period;
         const auto directory = out_ / "doubled";
         prepare_output_directory(directory);
-        doubled_report = report_branch(directory, *system, doubled_table, second, health, files);
+        doubled_report =
+            report_branch(directory, *system, doubled_table, doubled_branch, health, files);
         doubled_note = "from the period doubling at " + settings_.parameter + " = " +
                        number_text(flip->lambda) + ": " + second.stop_reason;
         if (!second.ok && health.numerical_failure.empty())
@@ -256,6 +365,8 @@ class ContinueCommand : public Command {
     s["points"] = branch.points.size();
     s["special_points"] = main_report.special_points;
     s["stop_reason"] = branch.stop_reason;
+    s["section_phase"] = start.phase;
+    s["section_moves"] = sectioned.section_moves;
     if (!main_report.last_point.is_null()) s["last_point"] = main_report.last_point;
     if (settings_.follow_doubling)
       s["doubled_branch"] = {{"note", doubled_note},
@@ -276,7 +387,11 @@ class ContinueCommand : public Command {
          << '\n'
          << "branch      " << branch.points.size() << " points, " << settings_.parameter
          << " from " << number_text(*settings_.from) << " towards " << number_text(*settings_.to)
-         << ": " << (branch.stop_reason.empty() ? "-" : branch.stop_reason) << '\n';
+         << ": " << (branch.stop_reason.empty() ? "-" : branch.stop_reason)
+         << (sectioned.section_moves ? " (section moved " + std::to_string(sectioned.section_moves) +
+                                           " times away from events)"
+                                     : "")
+         << '\n';
     if (!branch.points.empty())
       text << "last point  " << settings_.parameter << " = " << number_text(branch.points.back().lambda)
            << '\n';

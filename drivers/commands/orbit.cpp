@@ -32,14 +32,14 @@ struct Multipliers {
 };
 
 Multipliers multipliers_of(const libcont::HybridSystem& system, const libcont::ShootingResult& orbit,
-                           int period) {
+                           int period, double phase) {
   Multipliers m;
   if (system.dimension() <= full_spectrum_limit) {
     m.values = libcont::floquet_multipliers(orbit.monodromy).multipliers;
     return m;
   }
   m.all = false;
-  libcont::StroboscopicMap map(system);
+  libcont::StroboscopicMap map(system, libcont::FlowOptions{}, phase);
   const auto leading = libcont::leading_multipliers(map, orbit.x, period, leading_count);
   m.values = leading.multipliers;
   if (!leading.converged) m.failure = "leading multipliers: " + leading.message;
@@ -84,18 +84,19 @@ class OrbitCommand : public Command {
     libcont::OrbitMeasures measures;
     std::vector<std::string> files = {(out_ / "orbit.json").string()};
     if (orbit.converged) {
-      multipliers = multipliers_of(*system, orbit, n);
+      multipliers = multipliers_of(*system, orbit, n, found.phase);
       if (!multipliers.failure.empty()) health.numerical_failure = multipliers.failure;
       // One pass of the orbit, for its amplitudes and its time series.
       libcont::Flow flow(*system, measuring_options(*system));
-      libcont::FlowState state = flow.initial_state(0.0, orbit.x);
+      libcont::FlowState state = flow.initial_state(found.phase, orbit.x);
       TrajectoryRecorder trajectory;
       libcont::OrbitMeasurer measurer(*system, system->displacement_coordinates());
       measurer.start(orbit.x);
       RecorderPair observers(trajectory, measurer);
       trajectory.add_point(state);
       const auto report =
-          flow.advance(state, n * period, &observers, libcont::SampleGrid{0.0, period / 200.0});
+          flow.advance(state, found.phase + n * period, &observers,
+                       libcont::SampleGrid{found.phase, period / 200.0});
       if (trajectory.points().back().t < state.t) trajectory.add_point(state);
       if (!report.ok()) health.report = report;
       measures = measurer.measures();
@@ -128,6 +129,7 @@ class OrbitCommand : public Command {
     s["p"] = orbit.p;
     s["n"] = n;
     s["period_choice"] = found.note;
+    s["section_phase"] = found.phase;
     s["converged"] = orbit.converged;
     s["shooting"] = search_.multiple ? "multiple" : "single";
     s["iterations"] = orbit.iterations;
@@ -159,7 +161,8 @@ class OrbitCommand : public Command {
     std::ostringstream text;
     text << "vicont orbit\n";
     print_system(text, *system);
-    text << "orbit       z = " << orbit.p << "/" << n << " (" << found.note << "), "
+    text << "orbit       z = " << orbit.p << "/" << n << " (" << found.note << "), section t = "
+         << rounded_text(found.phase) << " mod T, "
          << (search_.multiple ? "multiple" : "single") << " shooting: "
          << (orbit.converged ? "converged" : "NOT converged") << " in " << orbit.iterations
          << " iterations, residual "

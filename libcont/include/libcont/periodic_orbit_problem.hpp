@@ -46,7 +46,9 @@ class PeriodicOrbitProblem : public ZeroProblem {
   const Matrix& monodromy() const { return monodromy_; }
   int impacts() const { return measures_.impacts; }
   const OrbitMeasures& measures() const { return measures_; }
-  double grazing_tolerance = 1e-3;
+  // A grazing impact or gap: slower, or smaller, than this fraction of the orbit's scale.
+  static constexpr double default_grazing_tolerance = 1e-3;
+  double grazing_tolerance = default_grazing_tolerance;
   int period() const { return period_; }
   const std::string& parameter() const { return parameter_; }
   const std::string& failure() const { return failure_; }
