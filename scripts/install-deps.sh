@@ -2,7 +2,7 @@
 # Installs the Debian packages libcont needs, and only those that are missing.
 # Idempotent and quiet when nothing is missing.
 set -euo pipefail
-packages=(build-essential cmake libsundials-dev libeigen3-dev libspectra-dev
+packages=(build-essential cmake python3 libsundials-dev libeigen3-dev libspectra-dev
   libboost-math-dev libboost-dev libboost-iostreams-dev libboost-filesystem-dev
   libboost-system-dev catch2 gnuplot-nox libgnuplot-iostream-dev libcli11-dev
   nlohmann-json3-dev libopenmpi-dev openmpi-bin)
