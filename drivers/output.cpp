@@ -78,10 +78,17 @@ void write_time_series_csv(const std::filesystem::path& file, const libcont::Hyb
   write_file_atomically(file, [&](std::ostream& out) {
     out << 't';
     write_state_header(out, system, "");
+    const auto output_names = system.output_names();
+    for (const auto& name : output_names) out << ',' << csv_field(name);
     out << ",mode,event\n";
+    libcont::Vector outputs(static_cast<Eigen::Index>(output_names.size()));
     for (const auto& p : points) {
       out << number_text(p.t);
       write_state(out, p.x);
+      if (outputs.size() > 0) {
+        system.outputs(p.mode, p.t, p.x, outputs);
+        write_state(out, outputs);
+      }
       out << ',' << csv_field(system.mode_name(p.mode)) << ',';
       // Never an empty last field: gnuplot 5.4 reads one as a stale piece of another line.
       if (p.event >= 0)
