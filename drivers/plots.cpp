@@ -248,4 +248,29 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
   });
 }
 
+PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
+  return render(plot.directory, stem, [&](const std::string& png_name) {
+    const char* colours[] = {"#1f4e9a", "#e67e22", "#27ae60", "#8e44ad", "#c0392b",
+                             "#16a085", "#f1c40f", "#7f8c8d", "#d35400", "#2c3e50"};
+    const std::string x = quoted(plot.x_name), y = quoted(plot.y_name);
+    std::ostringstream s;
+    s.precision(17);
+    s << preamble(png_name, 1000, 800) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
+      << "set xlabel " << x << "\nset ylabel " << y << "\n"
+      << "set autoscale fix\nset style fill solid 1.0 noborder\nplot ";
+    // One filled box per cell, one plot command per label so that the key names them.
+    for (size_t k = 0; k < plot.labels.size(); ++k) {
+      const auto& [id, label] = plot.labels[k];
+      const std::string colour = id == -1 ? "#d5d8dc" : id == -2 ? "black" : colours[id % 10];
+      s << (k ? ", \\\n     '' " : quoted(plot.cells_csv) + " ") << "using (column('attractor') == "
+        << id << " ? column(" << x << ") : NaN):" << y << ":(" << plot.half_width << "):("
+        << plot.half_height << ") with boxxyerror lc rgb '" << colour << "' title "
+        << quoted(label);
+    }
+    s << ", \\\n     " << quoted(plot.attractors_csv) << " using " << x << ':' << y
+      << " with points pt 3 ps 1.6 lc rgb 'black' title 'attractor on the section'\n";
+    return s.str();
+  });
+}
+
 }  // namespace vicont

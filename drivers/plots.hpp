@@ -4,6 +4,7 @@
 // reads the CSV by file name, so `cd DIR && gnuplot NAME.gp` redraws it exactly.
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vicont {
@@ -82,5 +83,18 @@ struct SweepPlot {
   std::string title;
 };
 PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem);
+
+// A basin map from `vicont basins`: one filled cell per initial condition, coloured by
+// the attractor it reaches (ids from `labels`: >= 0 attractors, -1 non-periodic,
+// -2 failed), with a key naming each, and the attractors' own section points on top.
+struct BasinPlot {
+  std::filesystem::path directory;
+  std::string cells_csv, attractors_csv;
+  std::string x_name, y_name;       // the two initial coordinates (state names)
+  double half_width = 0, half_height = 0;  // of a cell
+  std::vector<std::pair<int, std::string>> labels;
+  std::string title;
+};
+PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem);
 
 }  // namespace vicont

@@ -1,0 +1,215 @@
+// vicont basins: basins of attraction on a grid of initial conditions in two state
+// coordinates (libcont::Basins): every cell labelled by the attractor it reaches (a
+// periodic orbit, told apart by z = p/n and its section points, or non-periodic), as CSV,
+// a PNG map with a key of the attractors, and a JSON summary.
+#include <CLI/CLI.hpp>
+#include <sstream>
+
+#include "atomic_file.hpp"
+#include "commands/command.hpp"
+#include "exit_codes.hpp"
+#include "libcont/basins.hpp"
+#include "output.hpp"
+#include "plots.hpp"
+#include "run_inputs.hpp"
+#include "system_report.hpp"
+
+namespace vicont {
+
+namespace {
+
+// --x NAME:FROM:TO:STEPS, NAME a state coordinate of the system.
+libcont::BasinAxis parse_axis(const std::string& option, const std::string& text,
+                              const libcont::HybridSystem& system) {
+  if (text.empty()) throw libcont::InputError(option + " is required (NAME:FROM:TO:STEPS)");
+  std::vector<std::string> parts;
+  std::istringstream in(text);
+  for (std::string part; std::getline(in, part, ':');) parts.push_back(part);
+  if (parts.size() != 4)
+    throw libcont::InputError(option + " '" + text + "': expected NAME:FROM:TO:STEPS");
+  const auto names = system.state_names();
+  const auto found = std::find(names.begin(), names.end(), parts[0]);
+  if (found == names.end()) {
+    std::string known;
+    for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
+    throw libcont::InputError(option + ": '" + parts[0] + "' is not a state coordinate of " +
+                              system.name() + " (" + known + ")");
+  }
+  libcont::BasinAxis axis;
+  axis.coordinate = static_cast<int>(found - names.begin());
+  axis.from = libcont::parse_number(parts[1], option + " FROM");
+  axis.to = libcont::parse_number(parts[2], option + " TO");
+  const double steps = libcont::parse_number(parts[3], option + " STEPS");
+  if (steps != static_cast<double>(static_cast<long>(steps)) || steps < 1 || steps > 100000)
+    throw libcont::InputError(option + " STEPS must be a whole number in [1, 100000] (got " +
+                              parts[3] + ")");
+  axis.steps = static_cast<int>(steps);
+  return axis;
+}
+
+std::string attractor_label(const libcont::BasinAttractor& a, size_t id) {
+  return "A" + std::to_string(id + 1) + ": z = " + std::to_string(a.p) + "/" + std::to_string(a.n);
+}
+
+std::string cell_label(const libcont::BasinResult& r, int attractor) {
+  if (attractor == libcont::BasinCell::non_periodic) return "non-periodic";
+  if (attractor == libcont::BasinCell::failed) return "failed";
+  return attractor_label(r.attractors[static_cast<size_t>(attractor)], static_cast<size_t>(attractor));
+}
+
+void write_basin_files(const std::filesystem::path& out, const libcont::HybridSystem& system,
+                       const libcont::BasinOptions& o, const libcont::BasinResult& r) {
+  const auto names = system.state_names();
+  const std::string& xname = names[static_cast<size_t>(o.x.coordinate)];
+  const std::string& yname = names[static_cast<size_t>(o.y.coordinate)];
+  write_file_atomically(out / "basins.csv", [&](std::ostream& s) {
+    s << "i,j," << xname << ',' << yname << ",attractor,label,p,n,status";
+    for (const auto& name : names) s << ",final_" << name;
+    s << '\n';
+    for (const auto& c : r.cells) {
+      s << c.i << ',' << c.j << ',' << number_text(c.x) << ',' << number_text(c.y) << ','
+        << c.attractor << ',' << cell_label(r, c.attractor) << ',' << c.p << ',' << c.n << ','
+        << libcont::to_string(c.status);
+      for (Eigen::Index k = 0; k < c.final_state.size(); ++k) s << ',' << number_text(c.final_state[k]);
+      s << '\n';
+    }
+  });
+  write_file_atomically(out / "attractors.csv", [&](std::ostream& s) {
+    s << "attractor,label,p,n,cells,k";
+    for (const auto& name : names) s << ',' << name;
+    s << '\n';
+    for (size_t a = 0; a < r.attractors.size(); ++a) {
+      const auto& attractor = r.attractors[a];
+      for (size_t k = 0; k < attractor.points.size(); ++k) {
+        s << a << ',' << attractor_label(attractor, a) << ',' << attractor.p << ',' << attractor.n
+          << ',' << attractor.cells << ',' << k + 1;
+        for (Eigen::Index i = 0; i < attractor.points[k].size(); ++i)
+          s << ',' << number_text(attractor.points[k][i]);
+        s << '\n';
+      }
+    }
+  });
+}
+
+class BasinsCommand : public Command {
+ public:
+  explicit BasinsCommand(CLI::App& vicont)
+      : command_(*vicont.add_subcommand(
+            "basins", "basins of attraction on a grid of initial conditions in two coordinates")),
+        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+    options_.add_text("x", x_text_, "horizontal axis NAME:FROM:TO:STEPS, NAME a state coordinate");
+    options_.add_text("y", y_text_, "vertical axis NAME:FROM:TO:STEPS");
+    options_.add_count("transient", transient_, 0,
+                       "forcing periods before a cell's motion is classified (default: 500)");
+    options_.add_count("max-period", max_period_, 1, "largest n tried for z = p/n (default: 16)");
+    options_.add_count("threads", threads_, 1, "threads (default: 1)");
+    options_.add_path("out", out_, "directory for the result files (default: out)");
+    options_.add_flag("json", json_, "print the summary as one JSON object");
+    options_.attach_to(command_);
+  }
+
+  int run() override {
+    const auto system = inputs_.resolve();
+    libcont::BasinOptions o;
+    o.x = parse_axis("--x", x_text_, *system);
+    o.y = parse_axis("--y", y_text_, *system);
+    o.transient_periods = transient_;
+    o.max_period = max_period_;
+    o.threads = threads_;
+    const libcont::Basins basins(inputs_.system_factory(), o);
+    prepare_output_directory(out_);
+    const libcont::BasinResult r = basins.compute();
+    write_basin_files(out_, *system, o, r);
+
+    const auto names = system->state_names();
+    const std::string& xname = names[static_cast<size_t>(o.x.coordinate)];
+    const std::string& yname = names[static_cast<size_t>(o.y.coordinate)];
+    std::vector<std::string> files = {(out_ / "basins.json").string(), (out_ / "basins.csv").string(),
+                                      (out_ / "attractors.csv").string()};
+    RunHealth health;
+    std::vector<std::pair<int, std::string>> labels;
+    for (size_t a = 0; a < r.attractors.size(); ++a)
+      labels.emplace_back(static_cast<int>(a), attractor_label(r.attractors[a], a));
+    if (r.non_periodic) labels.emplace_back(libcont::BasinCell::non_periodic, "non-periodic");
+    if (r.failed) labels.emplace_back(libcont::BasinCell::failed, "failed");
+    try {
+      const auto half = [](const libcont::BasinAxis& axis) {
+        return axis.steps > 1 ? 0.5 * std::abs(axis.to - axis.from) / (axis.steps - 1) : 0.5;
+      };
+      const PlotFiles plot = plot_basins(
+          BasinPlot{out_, "basins.csv", "attractors.csv", xname, yname, half(o.x), half(o.y), labels,
+                    "basins of attraction: " + short_label(*system) + ", start at t = 0"},
+          "basins");
+      files.push_back(plot.png.string());
+      files.push_back(plot.script.string());
+    } catch (const OutputError& error) {
+      health.plot_errors.push_back(error.what());
+    }
+    if (r.failed)
+      health.numerical_failure = std::to_string(r.failed) + " of " + std::to_string(r.cells.size()) +
+                                 " cells failed to integrate (label 'failed' in basins.csv)";
+
+    nlohmann::ordered_json s;
+    s["command"] = "basins";
+    s["system"] = system->name();
+    s["parameters"] = parameters_json(*system);
+    s["x"] = {{"coordinate", xname}, {"from", o.x.from}, {"to", o.x.to}, {"steps", o.x.steps}};
+    s["y"] = {{"coordinate", yname}, {"from", o.y.from}, {"to", o.y.to}, {"steps", o.y.steps}};
+    s["transient_periods"] = o.transient_periods;
+    s["max_period"] = o.max_period;
+    s["cells"] = r.cells.size();
+    nlohmann::ordered_json attractors = nlohmann::ordered_json::array();
+    for (size_t a = 0; a < r.attractors.size(); ++a) {
+      nlohmann::ordered_json points = nlohmann::ordered_json::array();
+      for (const auto& point : r.attractors[a].points) points.push_back(state_json(*system, point));
+      attractors.push_back({{"id", a},
+                            {"label", attractor_label(r.attractors[a], a)},
+                            {"p", r.attractors[a].p},
+                            {"n", r.attractors[a].n},
+                            {"cells", r.attractors[a].cells},
+                            {"section_points", points}});
+    }
+    s["attractors"] = attractors;
+    s["non_periodic_cells"] = r.non_periodic;
+    s["failed_cells"] = r.failed;
+    health.add_to(s);
+    s["files"] = files;
+    write_json_file(out_ / "basins.json", s);
+
+    std::ostringstream text;
+    text << "vicont basins\n";
+    print_system(text, *system);
+    text << "grid        " << xname << " from " << number_text(o.x.from) << " to "
+         << number_text(o.x.to) << " (" << o.x.steps << "), " << yname << " from "
+         << number_text(o.y.from) << " to " << number_text(o.y.to) << " (" << o.y.steps
+         << "); other coordinates from the default state; " << o.transient_periods
+         << " transient periods\n"
+         << "attractors  " << r.attractors.size() << " periodic\n";
+    for (size_t a = 0; a < r.attractors.size(); ++a)
+      text << "            " << attractor_label(r.attractors[a], a) << ": " << r.attractors[a].cells
+           << " cells\n";
+    text << "other       " << r.non_periodic << " non-periodic, " << r.failed << " failed cells\n"
+         << "files       " << out_.string()
+         << "/{basins.csv, attractors.csv, basins.png, basins.gp, basins.json}\n";
+    print_summary(json_, s, text.str());
+    health.print_problems("basins", out_);
+    return health.exit_code();
+  }
+
+ private:
+  CLI::App& command_;
+  RunOptions options_;
+  std::string x_text_, y_text_;
+  int transient_ = 500, max_period_ = 16, threads_ = 1;
+  std::filesystem::path out_ = "out";
+  bool json_ = false;
+  RunInputs inputs_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_basins_command(CLI::App& vicont) {
+  return std::make_unique<BasinsCommand>(vicont);
+}
+
+}  // namespace vicont
