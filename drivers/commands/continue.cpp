@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "branch_output.hpp"
-#include "commands/command.hpp"
+#include "commands/system_command.hpp"
 #include "exit_codes.hpp"
 #include "libcont/period_doubling_switch.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
@@ -257,21 +257,18 @@ BranchReport report_branch(const std::filesystem::path& directory,
   return report;
 }
 
-class ContinueCommand : public Command {
+class ContinueCommand : public SystemCommand {
  public:
   explicit ContinueCommand(CLI::App& vicont)
-      : command_(*vicont.add_subcommand(
-            "continue",
-            "branch of periodic orbits by pseudo-arclength continuation, with special points")),
-        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+      : SystemCommand(vicont, "continue",
+                      "branch of periodic orbits by pseudo-arclength continuation, with special points") {
     settings_.add_options(options_);
     search_.add_options(options_);
-    options_.add_path("out", out_, "directory for the result files (default: out)");
-    options_.add_flag("json", json_, "print the special points and the point count as one JSON object");
-    options_.attach_to(command_);
+    finish_options("print the special points and the point count as one JSON object");
   }
 
   int run() override {
+    // Inputs are checked before the output directory is made.
     const auto system = inputs_.resolve();
     const libcont::ContinuationOptions options = settings_.continuation();
     system->set_parameter(settings_.parameter, *settings_.from);  // names a bad parameter
@@ -402,19 +399,12 @@ class ContinueCommand : public Command {
            << doubled_report.table;
     text << "files       " << out_.string()
          << "/{branch.csv, special_points.csv, branch.png, branch.gp, continue.json}\n";
-    print_summary(json_, s, text.str());
-    health.print_problems("continue", out_);
-    return health.exit_code();
+    return report(s, text.str(), health);
   }
 
  private:
-  CLI::App& command_;
-  RunOptions options_;
   ContinueSettings settings_;
   OrbitSearchSettings search_;
-  std::filesystem::path out_ = "out";
-  bool json_ = false;
-  RunInputs inputs_;
 };
 
 }  // namespace

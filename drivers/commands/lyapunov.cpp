@@ -1,5 +1,7 @@
 #include "commands/lyapunov.hpp"
 
+#include "commands/system_command.hpp"
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -48,34 +50,22 @@ std::string z_text(const libcont::LyapunovResult& r) {
   return r.n > 0 ? std::to_string(r.p) + "/" + std::to_string(r.n) : "not periodic";
 }
 
-class LyapunovCommand : public Command {
+class LyapunovCommand : public SystemCommand {
  public:
   explicit LyapunovCommand(CLI::App& vicont)
-      : command_(*vicont.add_subcommand(
-            "lyapunov", "Lyapunov spectrum, z = p/n, a_i, a_e and impact velocities")),
-        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+      : SystemCommand(vicont, "lyapunov", "Lyapunov spectrum, z = p/n, a_i, a_e and impact velocities") {
     settings_.add_options(options_);
-    options_.add_path("out", out_, "directory for the result files (default: out)");
-    options_.add_flag("json", json_, "print the result as one JSON object on stdout");
-    options_.attach_to(command_);
+    finish_options();
   }
 
   int run() override {
-    const auto system = inputs_.resolve();
-    prepare_output_directory(out_);
+    const auto system = prepare();
     const LyapunovRun result = run_lyapunov(*system, settings_, out_);
-    print_summary(json_, result.summary, result.text);
-    result.health.print_problems("lyapunov", out_);
-    return result.health.exit_code();
+    return report(result.summary, result.text, result.health);
   }
 
  private:
-  CLI::App& command_;
-  RunOptions options_;
   LyapunovSettings settings_;
-  std::filesystem::path out_ = "out";
-  bool json_ = false;
-  RunInputs inputs_;
 };
 
 }  // namespace

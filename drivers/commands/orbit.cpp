@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <sstream>
 
-#include "commands/command.hpp"
+#include "commands/system_command.hpp"
 #include "exit_codes.hpp"
 #include "libcont/floquet.hpp"
 #include "libcont/leading_multipliers.hpp"
@@ -52,21 +52,17 @@ std::string complex_text(std::complex<double> z) {
          rounded_text(std::abs(z.imag()), 10) + "i";
 }
 
-class OrbitCommand : public Command {
+class OrbitCommand : public SystemCommand {
  public:
   explicit OrbitCommand(CLI::App& vicont)
-      : command_(*vicont.add_subcommand(
-            "orbit", "periodic orbit z = p/n by shooting: multipliers, stability, amplitudes")),
-        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+      : SystemCommand(vicont, "orbit",
+                      "periodic orbit z = p/n by shooting: multipliers, stability, amplitudes") {
     search_.add_options(options_);
-    options_.add_path("out", out_, "directory for the result files (default: out)");
-    options_.add_flag("json", json_, "print the result as one JSON object on stdout");
-    options_.attach_to(command_);
+    finish_options();
   }
 
   int run() override {
-    const auto system = inputs_.resolve();
-    prepare_output_directory(out_);
+    const auto system = prepare();
     RunHealth health;
     FoundOrbit found;
     {
@@ -183,9 +179,7 @@ class OrbitCommand : public Command {
       text << (k ? ", " : "") << "A_max(" << names[static_cast<size_t>(measures.coordinates[k])]
            << ") = " << number_text(measures.semi_amplitude(k));
     text << '\n' << "files       " << out_.string() << "/{orbit.json, orbit.csv, orbit_*.png, *.gp}\n";
-    print_summary(json_, s, text.str());
-    health.print_problems("orbit", out_);
-    return health.exit_code();
+    return report(s, text.str(), health);
   }
 
  private:
@@ -221,12 +215,7 @@ class OrbitCommand : public Command {
     return options;
   }
 
-  CLI::App& command_;
-  RunOptions options_;
   OrbitSearchSettings search_;
-  std::filesystem::path out_ = "out";
-  bool json_ = false;
-  RunInputs inputs_;
 };
 
 }  // namespace

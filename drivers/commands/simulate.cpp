@@ -1,5 +1,7 @@
 #include "commands/simulate.hpp"
 
+#include "commands/system_command.hpp"
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <functional>
@@ -134,34 +136,22 @@ double energy_scale(const libcont::EnergyBalance& b) {
                    std::abs(b.supplied)});
 }
 
-class SimulateCommand : public Command {
+class SimulateCommand : public SystemCommand {
  public:
   explicit SimulateCommand(CLI::App& vicont)
-      : command_(*vicont.add_subcommand(
-            "simulate", "integrate one trajectory: time series, events, plots, summary")),
-        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+      : SystemCommand(vicont, "simulate", "integrate one trajectory: time series, events, plots, summary") {
     settings_.add_options(options_);
-    options_.add_path("out", out_, "directory for the result files (default: out)");
-    options_.add_flag("json", json_, "print the summary as one JSON object on stdout");
-    options_.attach_to(command_);
+    finish_options("print the summary as one JSON object on stdout");
   }
 
   int run() override {
-    const auto system = inputs_.resolve();
-    prepare_output_directory(out_);
+    const auto system = prepare();
     const SimulationRun result = run_simulation(*system, settings_, out_);
-    print_summary(json_, result.summary, result.text);
-    result.health.print_problems("simulate", out_);
-    return result.health.exit_code();
+    return report(result.summary, result.text, result.health);
   }
 
  private:
-  CLI::App& command_;
-  RunOptions options_;
   SimulationSettings settings_;
-  std::filesystem::path out_ = "out";
-  bool json_ = false;
-  RunInputs inputs_;
 };
 
 }  // namespace

@@ -1,0 +1,55 @@
+#pragma once
+// The shape shared by the commands that run one analysis of one system (simulate,
+// lyapunov, orbit, continue, impact): --system, --set and --config (RunInputs), the
+// command's own options, --out and --json; after the run, the summary on stdout and one
+// line per problem on stderr.
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "commands/command.hpp"
+#include "output.hpp"
+#include "run_inputs.hpp"
+#include "run_options.hpp"
+
+namespace vicont {
+
+class SystemCommand : public Command {
+ protected:
+  SystemCommand(CLI::App& vicont, const std::string& name, const std::string& description)
+      : command_(*vicont.add_subcommand(name, description)),
+        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {}
+
+  // Called by the derived constructor once its own options are declared: adds --out and
+  // --json and hands every option to CLI11.
+  void finish_options(const std::string& json_help = "print the result as one JSON object on stdout") {
+    options_.add_path("out", out_, "directory for the result files (default: out)");
+    options_.add_flag("json", json_, json_help);
+    options_.attach_to(command_);
+  }
+
+  // After parsing: the configured system; the output directory exists.
+  std::unique_ptr<libcont::HybridSystem> prepare() {
+    auto system = inputs_.resolve();
+    prepare_output_directory(out_);
+    return system;
+  }
+
+  // Prints the summary (the JSON object with --json, else the text) and the problems;
+  // returns the exit status.
+  int report(const nlohmann::ordered_json& summary, const std::string& text,
+             const RunHealth& health) const {
+    print_summary(json_, summary, text);
+    health.print_problems(command_.get_name(), out_);
+    return health.exit_code();
+  }
+
+  CLI::App& command_;
+  RunOptions options_;
+  std::filesystem::path out_ = "out";
+  bool json_ = false;
+  RunInputs inputs_;
+};
+
+}  // namespace vicont
