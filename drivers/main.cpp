@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
     list.emplace_back("continue", vicont::make_continue_command(vicont));
     list.emplace_back("sweep", vicont::make_sweep_command(vicont));
     list.emplace_back("basins", vicont::make_basins_command(vicont));
+    list.emplace_back("diagram", vicont::make_diagram_command(vicont));
     list.emplace_back("impact", vicont::make_impact_command(vicont));
     list.emplace_back("systems", vicont::make_systems_command(vicont));
     return list;

@@ -273,4 +273,45 @@ PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
   });
 }
 
+PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
+  return render(plot.directory, stem, [&](const std::string& png_name) {
+    const std::string p = quoted(plot.parameter), x = quoted(plot.coordinate);
+    // One curve per branch (rows of other branches are NaN, which breaks the line), the
+    // key entry on the first only.
+    const auto branches = [&](const std::string& column, const std::string& condition,
+                              const std::string& style, const std::string& title) {
+      return "for [b=0:" + std::to_string(plot.branches - 1) + "] " + quoted(plot.branches_csv) +
+             " using " + p + ":(column('branch') == b && " + condition + " ? column(" +
+             quoted(column) + ") : NaN) with lines " + style + " title (b == 0 ? " +
+             quoted(title) + " : '')";
+    };
+    std::ostringstream s;
+    s << preamble(png_name, 1100, 900) << "set multiplot layout 2,1 title " << quoted(plot.title)
+      << " font 'sans,12'\nset autoscale xfix\nunset xlabel\n"
+      << "set ylabel " << quoted(plot.coordinate + " at the Poincare section") << "\nplot ";
+    if (plot.branches > 0)
+      s << branches(plot.coordinate, "column('stable') > 0", "lw 2 lc rgb '#1f4e9a'",
+                    "stable periodic orbits (continuation)")
+        << ", \\\n     "
+        << branches(plot.coordinate, "column('stable') == 0", "lw 1.2 dt 2 lc rgb '#c0392b'",
+                    "unstable periodic orbits")
+        << ", \\\n     ";
+    s << quoted(plot.samples_csv) << " using " << p << ':' << x
+      << " with points pt 7 ps 0.3 lc rgb 'black' title 'direct integration (Poincare samples)'";
+    if (plot.branches > 0)
+      s << ", \\\n     " << quoted(plot.specials_csv) << " using " << p << ':' << x
+        << " with points pt 6 ps 1.3 lc rgb '#27ae60' title 'special points', \\\n     '' using "
+        << p << ':' << x << ":(strcol('type')) with labels offset 0,1 font 'sans,8' notitle";
+    s << "\nset xlabel " << p << "\nset ylabel 'largest Lyapunov exponent'\nplot ";
+    if (plot.branches > 0)
+      s << branches("largest_exponent", "1", "lw 1.6 lc rgb '#27ae60'",
+                    "ln|mu_1| / (n T) on the branches (Floquet)")
+        << ", \\\n     ";
+    s << quoted(plot.integration_csv) << " using " << p
+      << ":'lambda_1' with points pt 7 ps 0.6 lc rgb '#1f4e9a' title 'lambda_1 (direct integration)', \\\n"
+      << "     0 with lines lw 0.8 lc rgb 'gray' notitle\nunset multiplot\n";
+    return s.str();
+  });
+}
+
 }  // namespace vicont

@@ -97,4 +97,18 @@ struct BasinPlot {
 };
 PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem);
 
+// A hybrid diagram from `vicont diagram`, two panels over the parameter: (a) the branches
+// of periodic orbits (stable solid, unstable dashed, special points named) with the
+// Poincare samples of direct integration; (b) the largest exponent, from the Floquet
+// multipliers along the branches and from the Lyapunov spectrum where integrated.
+struct DiagramPlot {
+  std::filesystem::path directory;
+  std::string branches_csv, specials_csv, integration_csv, samples_csv;
+  std::string parameter;
+  std::string coordinate;  // section coordinate drawn in panel (a)
+  int branches = 0;        // branch ids 0 .. branches-1 in branches_csv
+  std::string title;
+};
+PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem);
+
 }  // namespace vicont

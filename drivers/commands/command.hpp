@@ -30,6 +30,7 @@ std::unique_ptr<Command> make_orbit_command(CLI::App& vicont);
 std::unique_ptr<Command> make_continue_command(CLI::App& vicont);
 std::unique_ptr<Command> make_sweep_command(CLI::App& vicont);
 std::unique_ptr<Command> make_basins_command(CLI::App& vicont);
+std::unique_ptr<Command> make_diagram_command(CLI::App& vicont);
 std::unique_ptr<Command> make_impact_command(CLI::App& vicont);
 // The run of plain `vicont`: its options live on the top-level app itself.
 std::unique_ptr<Command> make_main_job(CLI::App& vicont);

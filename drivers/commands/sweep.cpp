@@ -361,7 +361,7 @@ class SweepCommand : public Command {
     for (const auto& point : points) {
       if (!point.ok() && !first_failure) first_failure = &point;
       failed += point.ok() ? 0 : 1;
-      chaotic += point.ok() && point.n == 0 && point.exponents.size() && point.exponents[0] > 0;
+      chaotic += point.chaotic() ? 1 : 0;
     }
     if (first_failure)
       health.numerical_failure = std::to_string(failed) + " of " + std::to_string(points.size()) +

@@ -75,6 +75,8 @@ struct SweepPoint {
   std::vector<double> impact_velocities;  // the last kept relative velocities at impact
   Vector final_state;            // where a following chain goes on from
   bool ok() const { return status == FlowStatus::Success || status == FlowStatus::TerminalEvent; }
+  // No period up to the largest n tried and a positive largest exponent.
+  bool chaotic() const { return ok() && n == 0 && exponents.size() > 0 && exponents[0] > 0.0; }
 };
 
 struct SweepResult {

@@ -1,0 +1,288 @@
+// vicont diagram: the hybrid bifurcation diagram (libcont::HybridDiagram): branches of
+// periodic orbits by continuation wherever integration settles on a stable orbit (with
+// their unstable continuation and special points), direct integration with the Lyapunov
+// spectrum elsewhere (chaotic bands), as CSV, a two-panel PNG and a JSON summary.
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <sstream>
+
+#include "atomic_file.hpp"
+#include "commands/command.hpp"
+#include "exit_codes.hpp"
+#include "libcont/hybrid_diagram.hpp"
+#include "output.hpp"
+#include "plots.hpp"
+#include "progress.hpp"
+#include "run_inputs.hpp"
+#include "sweep_output.hpp"
+#include "system_report.hpp"
+
+namespace vicont {
+
+namespace {
+
+const SweepFiles integration_files{"diagram_integration.csv", "diagram_samples.csv",
+                                   "diagram_impacts.csv"};
+
+struct DiagramSettings {
+  std::string parameter;
+  std::optional<double> from, to;
+  int steps = 61;
+  int transient = 500;
+  int periods = 500;
+  int max_period = 16;
+  int samples = 50;
+  std::optional<double> initial_step, max_step;
+
+  void add_options(RunOptions& options) {
+    options.add_text("param", parameter, "the parameter (required), e.g. eta");
+    options.add_number("from", from, "first value of the parameter (required)");
+    options.add_number("to", to, "last value of the parameter (required)");
+    options.add_count("steps", steps, 2,
+                      "grid of direct integration, both ends included (default: 61)");
+    options.add_count("transient", transient, 0,
+                      "forcing periods before averaging at an integration point (default: 500)");
+    options.add_count("periods", periods, 1,
+                      "forcing periods averaged at an integration point (default: 500)");
+    options.add_count("max-period", max_period, 1,
+                      "largest n tried for z = p/n, hence for branches (default: 16)");
+    options.add_count("samples", samples, 1,
+                      "Poincare samples kept per integration point (default: 50)");
+    options.add_positive_number("initial-step", initial_step,
+                                "first arclength step of a branch (default: |to - from| / 100)");
+    options.add_positive_number("max-step", max_step,
+                                "largest arclength step of a branch (default: |to - from| / 20)");
+  }
+
+  libcont::HybridDiagramOptions diagram(const libcont::HybridSystem& system) const {
+    if (parameter.empty()) throw libcont::InputError("--param is required (the parameter)");
+    if (!from) throw libcont::InputError("--from is required (first value of " + parameter + ")");
+    if (!to) throw libcont::InputError("--to is required (last value of " + parameter + ")");
+    if (*from == *to) throw libcont::InputError("--from and --to must differ");
+    const double span = std::abs(*to - *from);
+    libcont::HybridDiagramOptions o;
+    o.parameter = parameter;
+    o.from = *from;
+    o.to = *to;
+    o.steps = steps;
+    o.initial_state = system.default_initial_state();
+    o.lyapunov.transient_periods = transient;
+    o.lyapunov.periods = periods;
+    o.lyapunov.max_detected_period = max_period;
+    o.kept_samples = samples;
+    // Nonsmooth branches end at corners (grazing) where the step must shrink far below
+    // the span: the same scale-free limits as `vicont continue`.
+    o.continuation.max_step = max_step.value_or(span / 20.0);
+    o.continuation.initial_step = std::min(initial_step.value_or(span / 100.0), o.continuation.max_step);
+    o.continuation.min_step = span * 1e-8;
+    o.continuation.locate_tolerance = span * 1e-9;
+    return o;
+  }
+};
+
+// Forcing period at a parameter value, for the exponents ln|mu| / (n T) of a branch.
+double period_at(const libcont::SystemFactory& factory, const std::string& parameter, double value) {
+  const auto system = factory();
+  system->set_parameter(parameter, value);
+  return system->forcing_period();
+}
+
+// The point data (PeriodicOrbitProblem::point_data_names) and the section state of a
+// branch point or special point.
+void write_orbit_columns(std::ostream& out, const libcont::Vector& data, const libcont::Vector& u) {
+  for (Eigen::Index i = 0; i < data.size(); ++i) out << ',' << number_text(data[i]);
+  for (Eigen::Index i = 0; i < u.size(); ++i) out << ',' << number_text(u[i]);
+  out << '\n';
+}
+
+void write_diagram_files(const std::filesystem::path& out, const libcont::HybridSystem& system,
+                         const libcont::SystemFactory& factory, const libcont::HybridDiagramOptions& o,
+                         const libcont::HybridDiagramResult& d) {
+  write_sweep_csv_files(out, integration_files, system, o.parameter, d.integration);
+  std::vector<std::string> data_names;
+  if (!d.branches.empty()) data_names = d.branches.front().data_names;
+  const auto header = [&](std::ostream& s, const std::string& middle) {
+    s << "branch,n," << middle;
+    for (const auto& name : data_names) s << ',' << name;
+    for (const auto& name : system.state_names()) s << ',' << name;
+    s << '\n';
+  };
+  write_file_atomically(out / "diagram_branches.csv", [&](std::ostream& s) {
+    header(s, "index," + o.parameter + ",stable,largest_exponent");
+    for (size_t id = 0; id < d.branches.size(); ++id) {
+      const auto& b = d.branches[id];
+      const auto radius = std::find(b.data_names.begin(), b.data_names.end(), "spectral_radius") -
+                          b.data_names.begin();
+      for (size_t k = 0; k < b.branch.points.size(); ++k) {
+        const auto& point = b.branch.points[k];
+        const double exponent =
+            std::log(point.data[radius]) / (b.n * period_at(factory, o.parameter, point.lambda));
+        s << id << ',' << b.n << ',' << k << ',' << number_text(point.lambda) << ','
+          << (b.stable(point) ? 1 : 0) << ',' << number_text(exponent);
+        write_orbit_columns(s, point.data, point.u);
+      }
+    }
+  });
+  write_file_atomically(out / "diagram_special_points.csv", [&](std::ostream& s) {
+    header(s, "type," + o.parameter);
+    for (size_t id = 0; id < d.branches.size(); ++id)
+      for (const auto& special : d.branches[id].branch.special_points) {
+        s << id << ',' << d.branches[id].n << ',' << special.type << ','
+          << number_text(special.lambda);
+        write_orbit_columns(s, special.data, special.u);
+      }
+  });
+}
+
+// Runs of consecutive chaotic integration points.
+nlohmann::ordered_json chaotic_bands(const std::vector<libcont::SweepPoint>& points) {
+  nlohmann::ordered_json bands = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < points.size();) {
+    if (!points[i].chaotic()) {
+      ++i;
+      continue;
+    }
+    size_t end = i + 1;
+    double largest = points[i].exponents[0];
+    while (end < points.size() && points[end].chaotic() &&
+           std::abs(points[end].key.index - points[end - 1].key.index) == 1)
+      largest = std::max(largest, points[end++].exponents[0]);
+    bands.push_back({{"from", points[i].parameter},
+                     {"to", points[end - 1].parameter},
+                     {"points", end - i},
+                     {"largest_lambda_1", largest}});
+    i = end;
+  }
+  return bands;
+}
+
+class DiagramCommand : public Command {
+ public:
+  explicit DiagramCommand(CLI::App& vicont)
+      : command_(*vicont.add_subcommand(
+            "diagram",
+            "hybrid bifurcation diagram: continuation of stable periodic orbits, direct "
+            "integration with Lyapunov exponents where there is none")),
+        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+    settings_.add_options(options_);
+    options_.add_path("out", out_, "directory for the result files (default: out)");
+    options_.add_flag("json", json_, "print the summary as one JSON object");
+    options_.attach_to(command_);
+  }
+
+  int run() override {
+    const auto system = inputs_.resolve();
+    const libcont::HybridDiagramOptions o = settings_.diagram(*system);
+    const auto factory = inputs_.system_factory();
+    const libcont::HybridDiagram diagram(factory, o);
+    prepare_output_directory(out_);
+    libcont::HybridDiagramResult d;
+    {
+      ProgressIndicator progress("diagram: " + o.parameter + " from " + number_text(o.from) +
+                                 " to " + number_text(o.to));
+      d = diagram.compute();
+    }
+    write_diagram_files(out_, *system, factory, o, d);
+    std::vector<std::string> files = {(out_ / "diagram.json").string()};
+    for (const char* name : {"diagram_branches.csv", "diagram_special_points.csv"})
+      files.push_back((out_ / name).string());
+    for (const auto& name : {integration_files.points, integration_files.samples, integration_files.impacts})
+      files.push_back((out_ / name).string());
+
+    RunHealth health;
+    const auto names = system->state_names();
+    const auto displacement = system->displacement_coordinates();
+    const std::string coordinate = names[static_cast<size_t>(displacement.empty() ? 0 : displacement.front())];
+    try {
+      const PlotFiles plot = plot_diagram(
+          DiagramPlot{out_, "diagram_branches.csv", "diagram_special_points.csv",
+                      integration_files.points, integration_files.samples, o.parameter, coordinate,
+                      static_cast<int>(d.branches.size()),
+                      "hybrid diagram of " + system->name() + ": " + o.parameter + " from " +
+                          rounded_text(o.from) + " to " + rounded_text(o.to)},
+          "diagram");
+      files.push_back(plot.png.string());
+      files.push_back(plot.script.string());
+    } catch (const OutputError& error) {
+      health.plot_errors.push_back(error.what());
+    }
+    if (d.failed)
+      health.numerical_failure = std::to_string(d.failed) + " integration point" +
+                                 (d.failed > 1 ? "s" : "") + " failed (status in " +
+                                 integration_files.points + ")";
+
+    nlohmann::ordered_json s;
+    s["command"] = "diagram";
+    s["system"] = system->name();
+    s["parameters"] = parameters_json(*system);
+    s["parameters"].erase(o.parameter);
+    s["parameter"] = o.parameter;
+    s["from"] = o.from;
+    s["to"] = o.to;
+    s["steps"] = o.steps;
+    s["transient_periods"] = o.lyapunov.transient_periods;
+    s["periods"] = o.lyapunov.periods;
+    nlohmann::ordered_json branches = nlohmann::ordered_json::array();
+    for (const auto& b : d.branches) {
+      nlohmann::ordered_json specials = nlohmann::ordered_json::array();
+      for (const auto& special : b.branch.special_points)
+        specials.push_back({{"type", special.type}, {o.parameter, special.lambda}});
+      branches.push_back({{"n", b.n},
+                          {"p", b.p},
+                          {"found_at", b.found_at},
+                          {"stable_until", b.stable_until},
+                          {"lost_by", b.lost_by},
+                          {"points", b.branch.points.size()},
+                          {"special_points", specials},
+                          {"stop_reason", b.branch.stop_reason}});
+    }
+    s["branches"] = branches;
+    s["integration_points"] = d.integration.size();
+    s["chaotic_bands"] = chaotic_bands(d.integration);
+    s["failed"] = d.failed;
+    health.add_to(s);
+    s["files"] = files;
+    write_json_file(out_ / "diagram.json", s);
+
+    std::ostringstream text;
+    text << "vicont diagram\n";
+    print_system(text, *system, {o.parameter});
+    text << "range       " << o.parameter << " from " << number_text(o.from) << " to "
+         << number_text(o.to) << ", integration grid of " << o.steps << " values ("
+         << o.lyapunov.transient_periods << " transient + " << o.lyapunov.periods
+         << " averaged periods)\n"
+         << "branches    " << d.branches.size() << '\n';
+    for (const auto& b : d.branches)
+      text << "            n = " << b.n << " (p = " << b.p << ") found at " << rounded_text(b.found_at)
+           << ", stable until " << rounded_text(b.stable_until, 8) << " (" << b.lost_by << "), "
+           << b.branch.points.size() << " points, " << b.branch.special_points.size()
+           << " special points\n";
+    text << "integrated  " << d.integration.size() << " points, " << d.failed << " failed\n";
+    for (const auto& band : s["chaotic_bands"])
+      text << "chaos       " << o.parameter << ' ' << rounded_text(band["from"].get<double>())
+           << " to " << rounded_text(band["to"].get<double>()) << ": largest lambda_1 "
+           << rounded_text(band["largest_lambda_1"].get<double>()) << '\n';
+    text << "files       " << out_.string()
+         << "/{diagram_branches.csv, diagram_special_points.csv, diagram_integration.csv, "
+            "diagram_samples.csv, diagram_impacts.csv, diagram.png, diagram.gp, diagram.json}\n";
+    print_summary(json_, s, text.str());
+    health.print_problems("diagram", out_);
+    return health.exit_code();
+  }
+
+ private:
+  CLI::App& command_;
+  RunOptions options_;
+  DiagramSettings settings_;
+  std::filesystem::path out_ = "out";
+  bool json_ = false;
+  RunInputs inputs_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_diagram_command(CLI::App& vicont) {
+  return std::make_unique<DiagramCommand>(vicont);
+}
+
+}  // namespace vicont

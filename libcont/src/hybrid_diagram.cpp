@@ -1,0 +1,141 @@
+#include "libcont/hybrid_diagram.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "libcont/floquet.hpp"
+#include "libcont/periodic_orbit_problem.hpp"
+
+namespace libcont {
+
+namespace {
+
+// The direct-integration points are those of a sweep that follows the attractor.
+SweepOptions integration_options(const HybridDiagramOptions& o) {
+  SweepOptions s;
+  s.parameter = o.parameter;
+  s.from = o.from;
+  s.to = o.to;
+  s.steps = o.steps;
+  s.follow_attractor = true;
+  s.direction = o.to >= o.from ? SweepDirection::Up : SweepDirection::Down;
+  if (o.initial_state.size()) s.initial_states = {o.initial_state};
+  s.lyapunov = o.lyapunov;
+  s.kept_samples = o.kept_samples;
+  return s;
+}
+
+// Special points that end stability rather than only change the impact signature.
+bool changes_stability(const std::string& type) {
+  return type == "period-doubling" || type == "fold" || type == "neimark-sacker";
+}
+
+}  // namespace
+
+bool DiagramBranch::stable(const BranchPoint& point) const {
+  const auto it = std::find(data_names.begin(), data_names.end(), "spectral_radius");
+  return it != data_names.end() && point.data[it - data_names.begin()] < 1.0;
+}
+
+HybridDiagram::HybridDiagram(SystemFactory factory, HybridDiagramOptions options)
+    : factory_(std::move(factory)),
+      options_(std::move(options)),
+      integrator_(factory_, integration_options(options_)) {
+  const auto system = factory_();
+  if (!(system->forcing_period() > 0.0))
+    throw InputError("diagram: system '" + system->name() +
+                     "' is autonomous; periodic orbits need a forcing period");
+  if (options_.from == options_.to) throw InputError("diagram: from and to must differ");
+}
+
+DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
+                                           double start) const {
+  const double direction = options_.to >= options_.from ? 1.0 : -1.0;
+  const auto system = factory_();
+  PeriodicOrbitProblem problem(*system, options_.parameter, n, options_.shooting.flow);
+  ContinuationOptions c = options_.continuation;
+  c.lambda_min = std::min(options_.from, options_.to);
+  c.lambda_max = std::max(options_.from, options_.to);
+  c.direction = direction > 0 ? +1 : -1;
+
+  DiagramBranch b;
+  b.n = n;
+  b.p = orbit.p;
+  b.found_at = start;
+  b.data_names = problem.point_data_names();
+  b.branch = PseudoArclength(problem, c).run(orbit.x, start);
+  b.stable_until = start;
+  b.last_stable_state = orbit.x;
+  const auto& points = b.branch.points;
+  // The stable stretch from the start: it ends where the orbit turns unstable or the
+  // branch turns back (a fold).
+  int last_stable = -1;
+  for (size_t k = 0; k < points.size(); ++k) {
+    if (!b.stable(points[k])) break;
+    if (k > 0 && (points[k].lambda - points[k - 1].lambda) * direction < 0) break;
+    last_stable = static_cast<int>(k);
+  }
+  if (last_stable < 0) {
+    b.lost_by = "stability lost";
+    return b;
+  }
+  const BranchPoint& last = points[static_cast<size_t>(last_stable)];
+  b.last_stable_state = last.u;
+  b.stable_until = last.lambda;
+  if (last_stable + 1 == static_cast<int>(points.size())) {
+    const double end = options_.to;
+    b.lost_by = std::abs(last.lambda - end) <= 1e-9 * (1.0 + std::abs(end)) ? "range end"
+                                                                              : "branch ended";
+    return b;
+  }
+  // The special point located inside the step where stability was lost, if any: one that
+  // changes stability first, else whatever was found there (a grazing, say).
+  const SpecialPoint* cause = nullptr;
+  for (const auto& special : b.branch.special_points)
+    if (special.after_point == last_stable &&
+        (!cause || (changes_stability(special.type) && !changes_stability(cause->type))))
+      cause = &special;
+  b.lost_by = cause ? cause->type : "stability lost";
+  if (cause) b.stable_until = cause->lambda;
+  return b;
+}
+
+HybridDiagramResult HybridDiagram::compute() const {
+  const double direction = options_.to >= options_.from ? 1.0 : -1.0;
+  const int steps = options_.steps;
+  const SweepPass pass = direction > 0 ? SweepPass::Up : SweepPass::Down;
+  auto index_at = [&](int k) { return direction > 0 ? k : steps - 1 - k; };
+  const auto system = factory_();
+  const Vector initial =
+      options_.initial_state.size() ? options_.initial_state : system->default_initial_state();
+
+  HybridDiagramResult result;
+  Vector state = initial;
+  for (int k = 0; k < steps; ++k) {
+    const SweepPointKey key{pass, 0, index_at(k)};
+    SweepPoint point = integrator_.compute_point(key, state);
+    const bool periodic = point.ok() && point.n > 0;
+    if (!point.ok()) ++result.failed;
+    // A failed point's last state is no attractor to follow: start afresh.
+    state = point.ok() ? point.final_state : initial;
+    const double value = point.parameter;
+    result.integration.push_back(std::move(point));
+    if (!periodic) continue;
+
+    system->set_parameter(options_.parameter, value);
+    const int n = result.integration.back().n;
+    Shooting shooting(*system, n, options_.shooting);
+    const ShootingResult orbit = shooting.solve(state);
+    if (!orbit.converged || !floquet_multipliers(orbit.monodromy).stable) continue;
+    DiagramBranch branch = follow_branch(orbit, n, value);
+    // Integration resumes past the stable stretch, from the orbit where it was last stable.
+    while (k + 1 < steps &&
+           (integrator_.parameter_value(index_at(k + 1)) - branch.stable_until) * direction <= 0)
+      ++k;
+    state = branch.last_stable_state;
+    result.branches.push_back(std::move(branch));
+  }
+  return result;
+}
+
+}  // namespace libcont

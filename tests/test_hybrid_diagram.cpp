@@ -1,0 +1,123 @@
+// Hybrid bifurcation diagram (libcont/hybrid_diagram.hpp) of the hard moving-base
+// oscillator, r = 1, eta from 2 to 5: the period-1 branch by continuation, its loss of
+// stability at a period doubling, and chaotic bands with a positive largest exponent
+// where a brute-force sweep following the attractor finds chaos.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <sstream>
+
+#include "libcont/hybrid_diagram.hpp"
+#include "systems/moving_base.hpp"
+#include "test_support.hpp"
+
+using libcont::HybridDiagram;
+using libcont::HybridDiagramOptions;
+using libcont::HybridDiagramResult;
+using systems::MovingBaseOscillator;
+using namespace test_support;
+
+namespace {
+
+libcont::SystemFactory hard_r1() {
+  return [] {
+    return std::make_unique<MovingBaseOscillator>(
+        make_system<MovingBaseOscillator>({{"model", "hard"}, {"r", "1"}}));
+  };
+}
+
+
+}  // namespace
+
+TEST_CASE("hybrid diagram, eta 2 to 5: period-1 branch, its loss of stability, chaotic bands",
+          "[diagram][long]") {
+  HybridDiagramOptions o;
+  o.parameter = "eta";
+  o.from = 2.0;
+  o.to = 5.0;
+  o.steps = 31;
+  o.initial_state = vec2(0.0, 0.0);  // at rest on the base, as the reference's sweeps
+  o.lyapunov.transient_periods = 300;
+  o.lyapunov.periods = 300;
+  o.kept_samples = 20;
+  o.continuation.initial_step = 0.03;
+  o.continuation.max_step = 0.15;
+  o.continuation.min_step = 3e-8;
+  o.continuation.locate_tolerance = 3e-9;
+  const HybridDiagramResult d = HybridDiagram(hard_r1(), o).compute();
+  CHECK(d.failed == 0);
+  std::ostringstream branches;
+  for (const auto& b : d.branches)
+    branches << "n = " << b.n << " found at " << b.found_at << ", stable until "
+             << b.stable_until << " (" << b.lost_by << "); ";
+  INFO("branches: " << branches.str());
+
+  // The period-1 branch from eta = 2, stable up to its period doubling (the window
+  // 2.00-2.55 of the reference is where the start at rest finds it; followed, it lasts
+  // to the doubling), then continued unstable.
+  REQUIRE_FALSE(d.branches.empty());
+  const auto& period1 = d.branches.front();
+  CHECK(period1.n == 1);
+  CHECK(period1.p == 1);
+  CHECK(period1.found_at == 2.0);
+  CHECK(period1.lost_by == "period-doubling");
+  CHECK(period1.stable_until > 2.55);
+  CHECK(period1.stable_until < 2.75);
+  const auto flip = std::find_if(period1.branch.special_points.begin(),
+                                 period1.branch.special_points.end(),
+                                 [](const auto& s) { return s.type == "period-doubling"; });
+  REQUIRE(flip != period1.branch.special_points.end());
+  const auto radius = std::find(period1.data_names.begin(), period1.data_names.end(),
+                                "spectral_radius") - period1.data_names.begin();
+  CHECK(std::abs(flip->data[radius] - 1.0) < 1e-3);  // a multiplier at -1
+  const auto unstable = std::count_if(period1.branch.points.begin(), period1.branch.points.end(),
+                                      [&](const auto& p) {
+                                        return !period1.stable(p) && p.lambda > flip->lambda;
+                                      });
+  CHECK(unstable >= 3);  // the unstable continuation is recorded too
+  // Grid points on the stable stretch were not integrated: the branch stands for them.
+  for (const auto& p : d.integration)
+    CHECK_FALSE((p.parameter > 2.0 && p.parameter < period1.stable_until));
+
+  // Direct integration where no stable orbit was being followed: the exponent sum is
+  // -c/m there as everywhere (r = 1), and chaotic points have lambda_1 > 0.
+  int chaotic_points = 0;
+  for (const auto& p : d.integration) {
+    INFO("eta = " << p.parameter << ", exponents " << p.exponents.transpose());
+    CHECK(std::abs(p.exponent_sum + 0.23) <= 1e-9);
+    chaotic_points += p.chaotic() ? 1 : 0;
+  }
+  CHECK(chaotic_points >= 3);
+
+  // Where a sweep following the attractor up the same grid finds chaos, the diagram shows
+  // a chaotic band too: every run of chaotic sweep points holds a chaotic diagram point.
+  libcont::SweepOptions s;
+  s.parameter = "eta";
+  s.from = o.from;
+  s.to = o.to;
+  s.steps = o.steps;
+  s.follow_attractor = true;
+  s.initial_states = {o.initial_state};
+  s.lyapunov = o.lyapunov;
+  s.threads = 2;
+  const auto sweep = libcont::Sweep(hard_r1(), s).run();
+  REQUIRE(sweep.complete);
+  int bands = 0;
+  for (size_t i = 0; i < sweep.points.size();) {
+    if (!sweep.points[i].chaotic()) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < sweep.points.size() && sweep.points[end].chaotic()) ++end;
+    const double first = sweep.points[i].parameter, last = sweep.points[end - 1].parameter;
+    INFO("chaotic band of the sweep: eta " << first << " to " << last);
+    CHECK(std::any_of(d.integration.begin(), d.integration.end(), [&](const auto& p) {
+      return p.chaotic() && p.parameter >= first && p.parameter <= last;
+    }));
+    ++bands;
+    i = end;
+  }
+  CHECK(bands >= 2);
+}
