@@ -11,9 +11,8 @@
 #  (d) plain `vicont` (the main job) writes out/eta-4 and out/eta-7.1 with PNGs.
 # Runs are kept short (--t-end, --periods, --transient); the main job takes about a second.
 #
-# JSON is checked with python3. scripts/install-deps.sh does not list it, but it is always
-# there once those packages are installed: libsundials-dev depends on petsc-dev, whose
-# libpetsc-real3.18-dev depends on python3 (Debian 12).
+# JSON is checked with python3, which scripts/install-deps.sh installs (and which Debian 12's
+# libsundials-dev pulls in anyway, through petsc-dev).
 # Usage: cli_config_and_json.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_config_and_json.sh /path/to/vicont}
@@ -286,15 +285,28 @@ mkdir -p "$work/blocked/events.csv"
 expect_error 1 "events.csv" -- simulate --t-end 1 --out "$work/blocked"
 no_temporaries "$work/blocked"
 
-# A numerical failure (a contact too stiff for the integrator) is exit 3 with one line
-# saying so; the JSON object still comes, with ok = false, and the data files are written.
-run simulate --set model=soft --set ks=1e300 --t-end 1 --out "$work/failed" --json
-[ "$status" -eq 3 ] || fail "simulate with ks=1e300: exit status $status, expected 3"
-[ "$(stderr_lines)" -eq 1 ] && grep -q 'numerical failure' "$work/stderr" ||
-  fail "simulate with ks=1e300: stderr is not one 'numerical failure' line: $(cat "$work/stderr")"
-check_json "$work/stdout" 'assert d["ok"] is False and d["status"] != "success", d["status"]'
-expect_files "$work/failed" timeseries.csv events.csv simulate.json
-no_temporaries "$work/failed"
+# A numerical failure is exit 3 with one line saying so; the JSON object still comes, with
+# ok = false, and what was computed is written. A contact too stiff for the integrator
+# makes CVODE give up at t = 0 (lyapunov), and so does a base amplitude whose velocity
+# overflows (simulate, hard model). (simulate with the soft model at ks=1e300 is no test:
+# it crawls through 5e6 steps before giving up, minutes.)
+expect_failure() {
+  label=$1
+  shift
+  run "$@"
+  [ "$status" -eq 3 ] || fail "$label: exit status $status, expected 3"
+  [ "$(stderr_lines)" -eq 1 ] && grep -q 'numerical failure' "$work/stderr" ||
+    fail "$label: stderr is not one 'numerical failure' line: $(cat "$work/stderr")"
+  check_json "$work/stdout" 'assert d["ok"] is False and d["status"] != "success", d["status"]'
+}
+expect_failure "lyapunov with ks=1e300" lyapunov --set model=soft --set ks=1e300 \
+  --periods 5 --transient 5 --out "$work/failed-lyapunov" --json
+expect_files "$work/failed-lyapunov" lyapunov.json poincare.csv impacts.csv
+no_temporaries "$work/failed-lyapunov"
+expect_failure "simulate with a=1e300" simulate --set a=1e300 --t-end 1 \
+  --out "$work/failed-simulate" --json
+expect_files "$work/failed-simulate" timeseries.csv events.csv simulate.json
+no_temporaries "$work/failed-simulate"
 
 # (d) The main job: plain `vicont` in an empty directory --------------------------------
 mkdir "$work/main"
