@@ -94,7 +94,11 @@ double maximum_along(const libcont::HybridSystem& integrated,
   const TrajectoryPoint& before = points[best - 1];
   const TrajectoryPoint& after = points[best + 1];
   if (before.event >= 0 || after.event >= 0) return maximum;
-  libcont::Flow flow(integrated);
+  // A bounded budget: this only sharpens a peak the run already passed through, and
+  // must not turn a run that failed on a too-stiff contact into a long one.
+  libcont::FlowOptions options;
+  options.max_steps = 100'000;
+  libcont::Flow flow(integrated, options);
   libcont::FlowState state{before.t, before.x, before.mode, {}};
   MaximumObserver observer(quantity);
   const double step = (after.t - before.t) / 2000.0;
