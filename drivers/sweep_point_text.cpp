@@ -1,6 +1,7 @@
 #include "sweep_point_text.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -41,7 +42,8 @@ class Words {
   }
   long whole() {
     const double value = number();
-    if (value != static_cast<double>(static_cast<long>(value)) || value < 0) return fail();
+    // Range first: casting an out-of-range double to an integer is undefined.
+    if (!(value >= 0.0 && value <= 1e15) || value != std::floor(value)) return fail();
     return static_cast<long>(value);
   }
   libcont::Vector vector() {

@@ -3,6 +3,7 @@
 // periodic orbit, told apart by z = p/n and its section points, or non-periodic), as CSV,
 // a PNG map with a key of the attractors, and a JSON summary.
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <sstream>
 
 #include "atomic_file.hpp"
@@ -40,7 +41,7 @@ libcont::BasinAxis parse_axis(const std::string& option, const std::string& text
   axis.from = libcont::parse_number(parts[1], option + " FROM");
   axis.to = libcont::parse_number(parts[2], option + " TO");
   const double steps = libcont::parse_number(parts[3], option + " STEPS");
-  if (steps != static_cast<double>(static_cast<long>(steps)) || steps < 1 || steps > 100000)
+  if (!(steps >= 1 && steps <= 100000) || steps != std::floor(steps))
     throw libcont::InputError(option + " STEPS must be a whole number in [1, 100000] (got " +
                               parts[3] + ")");
   axis.steps = static_cast<int>(steps);
