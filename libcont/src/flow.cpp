@@ -2,8 +2,11 @@
 
 #include <cvode/cvode.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <limits>
+#include <sstream>
 
 #include "cvode_integrator.hpp"
 #include "libcont/saltation.hpp"
@@ -25,7 +28,12 @@ std::string to_string(FlowStatus status) {
 
 namespace {
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+// A window of kStallLimit steps that advances time by less than kStallFraction of the
+// time scale (the span of the call or |t|) is a stall: the step size has collapsed (a
+// vector field non-finite just ahead, a contact far too stiff for double precision).
+// Failing there takes milliseconds; max_steps would take minutes.
 constexpr int kStallLimit = 1000;
+constexpr double kStallFraction = 1e-12;
 }  // namespace
 
 struct Flow::Impl {
@@ -216,6 +224,11 @@ struct Flow::Impl {
       state.tangent = Matrix::Identity(n, columns);
     if (t_end < state.t) return fail(report, FlowStatus::BadState, "end time before start time");
     const long steps_at_start = integrator.total_steps();
+    // The stall window runs across restarts: touches and events that restart the
+    // integrator every step must not hide a collapsed step size.
+    const double time_scale = std::max(std::abs(state.t), t_end - state.t);
+    int window_steps = 0;
+    double window_start = state.t;
     if (!fire_due_events(state, observer, report)) return report;
     int storm = 0;
     double last_event_time = -std::numeric_limits<double>::infinity();
@@ -231,7 +244,6 @@ struct Flow::Impl {
       if (!integrator.start(state.t, packed.data(), state.mode, first_step))
         return fail(report, FlowStatus::StepFailure, integrator.message());
       record_event_values(state);
-      int stalled_steps = 0;
       while (true) {
         double t = state.t;
         const double t_before = state.t;
@@ -244,14 +256,19 @@ struct Flow::Impl {
         if (!Eigen::Map<const Vector>(y, integrator.size()).allFinite())
           return fail(report, FlowStatus::BadState,
                       "state became non-finite after t = " + std::to_string(state.t));
-        // Steps that no longer advance time: the model cannot be integrated past here
-        // (e.g. its vector field turns non-finite just ahead).
-        stalled_steps = t > t_before ? 0 : stalled_steps + 1;
-        if (stalled_steps > kStallLimit)
-          return fail(report, FlowStatus::StepFailure,
-                      "integrator stalled at t = " + std::to_string(state.t) +
-                          ": no progress in " + std::to_string(kStallLimit) +
-                          " steps (is the vector field finite beyond this time?)");
+        if (++window_steps == kStallLimit) {
+          if (t - window_start <= kStallFraction * time_scale) {
+            std::ostringstream message;
+            message << "integrator stalled at t = " << std::setprecision(17) << t << ": "
+                    << kStallLimit << " steps advanced time by only " << std::setprecision(3)
+                    << t - window_start
+                    << " (is the vector field finite beyond this time, or a contact far "
+                       "too stiff?)";
+            return fail(report, FlowStatus::StepFailure, message.str());
+          }
+          window_steps = 0;
+          window_start = t;
+        }
         unpack(y, t, state);
         if (report.steps > options.max_steps)
           return fail(report, FlowStatus::TooManySteps,
