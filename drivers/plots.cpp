@@ -1,5 +1,6 @@
 #include "plots.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -82,7 +83,8 @@ PlotFiles render(const std::filesystem::path& directory, const std::string& stem
             << "print GPVAL_ERRNO\nprint GPVAL_ERRMSG\nunset print\n";
   }  // closing the pipe waits for gnuplot to finish
   int error_number = -1;
-  std::string error_message = "gnuplot did not run (is it installed, with pngcairo?)";
+  std::string error_message =
+      "gnuplot wrote no status: it is missing, lacks pngcairo, or crashed on the script";
   {
     std::ifstream in(status.temporary_path());
     if (in >> error_number) {
@@ -100,19 +102,33 @@ PlotFiles render(const std::filesystem::path& directory, const std::string& stem
 
 PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) {
   return render(plot.directory, stem, [&](const std::string& png_name) {
-    const int panels = static_cast<int>(plot.state_names.size());
+    // One panel per variable up to kMaxPanels; beyond that (a chain of a hundred bodies)
+    // consecutive variables share a panel, so the PNG stays within cairo's size limit
+    // and readable. Events are marked on the first curve of each panel.
+    constexpr size_t kMaxPanels = 12;
+    const size_t variables = plot.state_names.size();
+    const size_t per_panel = (variables + kMaxPanels - 1) / kMaxPanels;
+    const int panels = static_cast<int>((variables + per_panel - 1) / per_panel);
     std::ostringstream s;
     s << preamble(png_name, 1000, 300 * panels + 60) << "set multiplot layout " << panels
       << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
       << "set autoscale xfix\n";  // the time axis spans the run, not the next round number
     for (int i = 0; i < panels; ++i) {
-      const std::string& name = plot.state_names[static_cast<size_t>(i)];
+      const size_t first = static_cast<size_t>(i) * per_panel;
+      const size_t last = std::min(first + per_panel, variables) - 1;
+      const std::string& name = plot.state_names[first];
+      const std::string label =
+          first == last ? name : name + " ... " + plot.state_names[last];
       // Only the bottom panel carries the time axis label, as the panels share it.
       s << (i + 1 == panels ? "set xlabel 't'\n" : "unset xlabel\n") << "set ylabel "
-        << quoted(name) << "\n"
-        << "plot " << quoted(plot.csv) << " using 't':" << quoted(name)
-        << " with lines lw 1.2 lc rgb '#1f4e9a' title " << quoted(name) << ", \\\n"
-        << "     '' using 't':" << event_rows(name)
+        << quoted(label) << "\n"
+        << "plot ";
+      for (size_t v = first; v <= last; ++v)
+        s << (v == first ? "" : ", \\\n     ") << quoted(plot.csv) << " using 't':"
+          << quoted(plot.state_names[v]) << " with lines lw 1.2"
+          << (first == last ? " lc rgb '#1f4e9a'" : "") << " title "
+          << quoted(plot.state_names[v]);
+      s << ", \\\n     '' using 't':" << event_rows(name)
         << " with points pt 7 ps 0.5 lc rgb '#c0392b' title 'events'\n";
     }
     s << "unset multiplot\n";

@@ -120,4 +120,24 @@ TEST_CASE("hybrid diagram, eta 2 to 5: period-1 branch, its loss of stability, c
     i = end;
   }
   CHECK(bands >= 2);
+
+  // The z = 2/4 orbit found at eta = 3.3 is born at the period doubling of the z = 1/2
+  // orbit at eta = 3.30467 (test_continuation_period_doubling, by continuing the 1/2
+  // branch); continued up, it runs back into that doubling and must end there instead of
+  // going on as the 1/2 orbit traversed twice. The 1/2 orbit is then a branch of its own,
+  // stable up to its other period doubling at eta = 4.62916.
+  const auto branch_found_at = [&](double eta, int n) {
+    return std::find_if(d.branches.begin(), d.branches.end(), [&](const auto& b) {
+      return std::abs(b.found_at - eta) < 1e-9 && b.n == n;
+    });
+  };
+  const auto doubled = branch_found_at(3.3, 4);
+  REQUIRE(doubled != d.branches.end());
+  CHECK(doubled->lost_by == "period-doubling");
+  CHECK(std::abs(doubled->stable_until - 3.30467) < 1e-5);
+  const auto period2 = branch_found_at(3.4, 2);
+  REQUIRE(period2 != d.branches.end());
+  CHECK(period2->p == 1);
+  CHECK(period2->lost_by == "period-doubling");
+  CHECK(std::abs(period2->stable_until - 4.62916) < 1e-5);
 }

@@ -85,6 +85,10 @@ TEST_CASE("ParameterSet enforces positivity and the unit interval", "[parameters
   CHECK_THAT(input_error_message([&] { p.set("r", 1.5); }), Contains("'r'"));
   CHECK_THAT(input_error_message([&] { p.set("r", -0.1); }), Contains("'r'"));
   CHECK_THAT(input_error_message([&] { p.set_from_text("r", "1.0000001"); }), Contains("'r'"));
+  // The offending value as given, not rounded to six decimals.
+  CHECK_THAT(input_error_message([&] { p.set_from_text("r", "1.0000001"); }),
+             Contains("(got 1.0000001)"));
+  CHECK_THAT(input_error_message([&] { p.set("c", -1e-9); }), Contains("(got -1e-09)"));
   CHECK(p["m"] == 1.0);
   CHECK(p["r"] == 1.0);
   // The ends of [0, 1] are valid restitution coefficients; c = 0 is valid damping.

@@ -218,28 +218,31 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
     p.title = std::move(title);
     return p;
   };
-  try {
-    plot_time_series(titled("time series: " + label), "timeseries");
-  } catch (const OutputError& error) {
-    run.health.plot_errors.push_back(error.what());
-  }
-  try {
-    plot_phase_portrait(titled("phase portrait: " + label), "phase");
-  } catch (const OutputError& error) {
-    run.health.plot_errors.push_back(error.what());
-  }
-  // The model's characteristic curves (hysteresis loops), one plot each.
-  const auto curves = system.characteristic_curves();
-  for (const auto& curve : curves) {
+  // Files named in the summary: the data, each plot's script, and its PNG only if drawn.
+  std::vector<std::string> files = {(out / "timeseries.csv").string(),
+                                    (out / "events.csv").string()};
+  auto draw = [&](const std::function<PlotFiles()>& plot_once, const std::string& stem) {
     try {
-      plot_phase_portrait(TrajectoryPlot{out, "timeseries.csv", {curve.horizontal, curve.vertical},
-                                         curve.vertical + " against " + curve.horizontal + ": " +
-                                             label},
-                          curve.name);
+      files.push_back(plot_once().png.string());
     } catch (const OutputError& error) {
       run.health.plot_errors.push_back(error.what());
     }
-  }
+    files.push_back((out / (stem + ".gp")).string());
+  };
+  draw([&] { return plot_time_series(titled("time series: " + label), "timeseries"); },
+       "timeseries");
+  draw([&] { return plot_phase_portrait(titled("phase portrait: " + label), "phase"); }, "phase");
+  // The model's characteristic curves (hysteresis loops), one plot each.
+  const auto curves = system.characteristic_curves();
+  for (const auto& curve : curves)
+    draw(
+        [&] {
+          return plot_phase_portrait(
+              TrajectoryPlot{out, "timeseries.csv", {curve.horizontal, curve.vertical},
+                             curve.vertical + " against " + curve.horizontal + ": " + label},
+              curve.name);
+        },
+        curve.name);
 
   const auto& stats = impacts.statistics();
   nlohmann::ordered_json& s = run.summary;
@@ -283,13 +286,7 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
                                                           : nlohmann::ordered_json(nullptr)}};
   }
   run.health.add_to(s);
-  s["files"] = {(out / "timeseries.csv").string(), (out / "events.csv").string(),
-                (out / "timeseries.png").string(), (out / "timeseries.gp").string(),
-                (out / "phase.png").string(),      (out / "phase.gp").string()};
-  for (const auto& curve : curves) {
-    s["files"].push_back((out / (curve.name + ".png")).string());
-    s["files"].push_back((out / (curve.name + ".gp")).string());
-  }
+  s["files"] = files;
   s["files"].push_back((out / "simulate.json").string());
   write_json_file(out / "simulate.json", s);
 

@@ -15,7 +15,7 @@ namespace {
 
 void require_finite_argument(double phi) {
   if (!std::isfinite(phi))
-    throw InputError("Ateb function argument phi must be finite (got " + std::to_string(phi) +
+    throw InputError("Ateb function argument phi must be finite (got " + number_text(phi) +
                      ")");
 }
 
@@ -50,7 +50,7 @@ Quadrant quadrant_of(double phi, double quarter) {
 
 AtebFunctions::AtebFunctions(double alpha) : alpha_(alpha) {
   if (!(alpha > 0.0) || !std::isfinite(alpha))
-    throw InputError("Ateb exponent alpha must be finite and > 0 (got " + std::to_string(alpha) +
+    throw InputError("Ateb exponent alpha must be finite and > 0 (got " + number_text(alpha) +
                      ")");
   const double a = 1.0 / (alpha + 1.0);
   // I = B(a, 1/2) / (alpha + 1), written with tgamma_ratio for full precision when

@@ -12,7 +12,7 @@ namespace {
 
 void require_positive(double value, const std::string& what) {
   if (!(value > 0.0) || !std::isfinite(value))
-    throw InputError(what + " must be finite and > 0 (got " + std::to_string(value) + ")");
+    throw InputError(what + " must be finite and > 0 (got " + number_text(value) + ")");
 }
 
 }  // namespace
@@ -23,7 +23,7 @@ HertzFrictionContact::HertzFrictionContact(double stiffness, double exponent, do
   require_positive(exponent, "Hertz friction contact exponent alpha");
   if (!(restitution > 0.0 && restitution <= 1.0))
     throw InputError("Hertz friction restitution coefficient Kr must lie in (0, 1] (got " +
-                     std::to_string(restitution) + ")");
+                     number_text(restitution) + ")");
 }
 
 double HertzFrictionContact::stiffness_increment() const {

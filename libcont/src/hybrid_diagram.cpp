@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "libcont/floquet.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
+#include "libcont/poincare_map.hpp"
 
 namespace libcont {
 
@@ -28,6 +30,21 @@ SweepOptions integration_options(const HybridDiagramOptions& o) {
 // Special points that end stability rather than only change the impact signature.
 bool changes_stability(const std::string& type) {
   return type == "period-doubling" || type == "fold" || type == "neimark-sacker";
+}
+
+// The fewest forcing periods, a divisor of n, after which the orbit through u closes
+// (relative to its size; the shooting tolerance is far below this). A branch of z = p/n
+// orbits born at a period doubling of the n/2 orbit, continued back through its birth,
+// goes on as the n/2 orbit traversed twice: same points, squared multipliers, and that
+// orbit's next period doubling would show as a +1 multiplier, no special point.
+int minimal_period(StroboscopicMap& map, ConstVectorRef u, int n) {
+  const double tolerance = 1e-6 * std::max(u.norm(), std::numeric_limits<double>::min());
+  for (int d = 1; d < n; ++d) {
+    if (n % d != 0) continue;
+    const MapEvaluation e = map.iterate(u, d, false);
+    if (e.ok() && (e.x - u).norm() <= tolerance) return d;
+  }
+  return n;
 }
 
 }  // namespace
@@ -70,9 +87,18 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
   // The stable stretch from the start: it ends where the orbit turns unstable or the
   // branch turns back (a fold).
   int last_stable = -1;
+  StroboscopicMap map(*system, options_.shooting.flow);
   for (size_t k = 0; k < points.size(); ++k) {
     if (!b.stable(points[k])) break;
     if (k > 0 && (points[k].lambda - points[k - 1].lambda) * direction < 0) break;
+    if (n > 1 && k > 0) {
+      system->set_parameter(options_.parameter, points[k].lambda);
+      const int shorter = minimal_period(map, points[k].u, n);
+      if (shorter < n) {
+        end_at_merge(b, k, shorter);
+        return b;
+      }
+    }
     last_stable = static_cast<int>(k);
   }
   if (last_stable < 0) {
@@ -98,6 +124,39 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
   b.lost_by = cause ? cause->type : "stability lost";
   if (cause) b.stable_until = cause->lambda;
   return b;
+}
+
+void HybridDiagram::end_at_merge(DiagramBranch& b, size_t k, int shorter) const {
+  // The branch met the shorter orbit at that orbit's period doubling, between points
+  // k - 1 and k; past it the branch only repeats the shorter orbit, which integration
+  // finds and follows as a branch of its own. The doubling is located on the shorter
+  // orbit's branch, continued back from point k: its multiplier -1 is a regular
+  // sign change there, while on this branch it is a +1 without one.
+  const BranchPoint merged = b.branch.points[k];
+  const double before = b.branch.points[k - 1].lambda;
+  b.branch.points.resize(k);
+  std::erase_if(b.branch.special_points,
+                [&](const SpecialPoint& s) { return s.after_point >= static_cast<int>(k) - 1; });
+  b.lost_by = "period-doubling";
+  b.stable_until = before;
+  b.last_stable_state = merged.u;
+
+  const auto system = factory_();
+  PeriodicOrbitProblem problem(*system, options_.parameter, shorter, options_.shooting.flow);
+  ContinuationOptions c = options_.continuation;
+  c.lambda_min = std::min(before, merged.lambda);
+  c.lambda_max = std::max(before, merged.lambda);
+  c.direction = before < merged.lambda ? -1 : +1;
+  c.initial_step = std::min(c.initial_step, 0.25 * std::abs(merged.lambda - before));
+  const ContinuationResult back = PseudoArclength(problem, c).run(merged.u, merged.lambda);
+  for (const auto& special : back.special_points) {
+    if (special.type != "period-doubling") continue;
+    SpecialPoint doubling = special;
+    doubling.after_point = static_cast<int>(k) - 1;
+    b.stable_until = doubling.lambda;
+    b.branch.special_points.push_back(std::move(doubling));
+    break;
+  }
 }
 
 HybridDiagramResult HybridDiagram::compute() const {

@@ -13,7 +13,7 @@ namespace {
 void check_restitution(double r) {
   if (!(r > 0.0 && r <= 1.0))
     throw InputError("restitution coefficient r must lie in (0, 1] for an equivalent contact "
-                     "damping (got " + std::to_string(r) + ")");
+                     "damping (got " + number_text(r) + ")");
 }
 
 // The approximate relation as a function of zeta = beta / lambda_s.
@@ -39,7 +39,7 @@ double damping_ratio_for_restitution(double r, EnergyRelation relation) {
   double upper = 0.01;
   while (f(upper) > 0.0) {
     upper *= 2.0;
-    if (upper > 10.0) throw InputError("no approximate-relation damping for r = " + std::to_string(r));
+    if (upper > 10.0) throw InputError("no approximate-relation damping for r = " + number_text(r));
   }
   boost::math::tools::eps_tolerance<double> tol(50);
   std::uintmax_t iterations = 200;

@@ -8,7 +8,7 @@ namespace libcont {
 NewtonRestitution::NewtonRestitution(double restitution, double stick)
     : r(restitution), stick_velocity(stick) {
   if (!(r >= 0.0 && r <= 1.0))
-    throw InputError("restitution coefficient r must lie in [0, 1] (got " + std::to_string(r) + ")");
+    throw InputError("restitution coefficient r must lie in [0, 1] (got " + number_text(r) + ")");
   if (!(stick_velocity >= 0.0) || !std::isfinite(stick_velocity))
     throw InputError("stick velocity must be a non-negative number");
 }

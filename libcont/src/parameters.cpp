@@ -18,17 +18,17 @@ void check(const Parameter& p, double value) {
     case Constraint::Positive:
       if (!(value > 0.0))
         throw InputError("parameter " + quoted(p.name) + " must be positive (got " +
-                         std::to_string(value) + ")");
+                         number_text(value) + ")");
       break;
     case Constraint::NonNegative:
       if (value < 0.0)
         throw InputError("parameter " + quoted(p.name) + " must be non-negative (got " +
-                         std::to_string(value) + ")");
+                         number_text(value) + ")");
       break;
     case Constraint::UnitInterval:
       if (value < 0.0 || value > 1.0)
         throw InputError("parameter " + quoted(p.name) + " must lie in [0, 1] (got " +
-                         std::to_string(value) + ")");
+                         number_text(value) + ")");
       break;
   }
 }

@@ -12,7 +12,8 @@
 // recorded. Grid points where the branch is stable are not integrated; integration
 // resumes at the first grid point past the loss of stability, from the orbit's state
 // there, and may find the next stable orbit (the doubled one after a period doubling) or
-// a chaotic band.
+// a chaotic band. A branch that runs back through the period doubling where it was born
+// (and would go on as the shorter orbit traversed twice) ends there, at that doubling.
 //
 // Sequential by nature (each step starts where the last ended): no thread pool.
 #include <string>
@@ -70,6 +71,9 @@ class HybridDiagram {
   // Continues the branch of the stable orbit `orbit` (a point on the section) from the
   // parameter value `start`; fills in where it stopped being stable.
   DiagramBranch follow_branch(const ShootingResult& orbit, int n, double start) const;
+  // Ends b before point k, where it has become the orbit of `shorter` periods traversed
+  // n / shorter times, at that orbit's period doubling (located on its own branch).
+  void end_at_merge(DiagramBranch& b, size_t k, int shorter) const;
 
   SystemFactory factory_;
   HybridDiagramOptions options_;

@@ -2,6 +2,7 @@
 // The one exception type of libcont: thrown only at the edges (construction, parameter
 // setting, input parsing), never from integration or Newton loops. Its message names the
 // offending item.
+#include <charconv>
 #include <stdexcept>
 #include <string>
 
@@ -11,5 +12,13 @@ class InputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// A number for a message, as given: the shortest text that reads back to the same
+// double (std::to_string would print 1e-9 as 0.000000).
+inline std::string number_text(double value) {
+  char buffer[32];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+  return std::string(buffer, end);
+}
 
 }  // namespace libcont
