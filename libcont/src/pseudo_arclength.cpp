@@ -105,6 +105,11 @@ bool PseudoArclength::correct_by_chord(const BranchPoint& from, const Constraint
     if (!problem_.residual(y.head(m), y[m], residual_)) return false;
     double constraint_error = 0.0;
     if (converged(from, constraint, y, constraint_error)) {
+      // One more update, as full Newton's last one, which leaves the error far below the
+      // tolerance where chord iterates would stop just under it.
+      rhs << -residual_, -constraint_error;
+      const Vector update = lu.solve(rhs);
+      if (update.allFinite()) y += update;
       if (!problem_.evaluate(y.head(m), y[m], residual_, du_, dlambda_)) return false;
       keep_chord();
       to.u = y.head(m);
