@@ -1,14 +1,20 @@
 // Time to trace the loading curve of the two-body Hertz system (SPEC 3.6, reference
 // two_body.md): periodic orbits from lambda = 0.1 to 3 by pseudo-arclength continuation,
 // with every special point (folds, Neimark-Sacker, period doubling, grazing) located.
-// Prints the wall and CPU time, the number of branch points, map evaluations are not
-// counted separately, and each special point with A_max of the main body; then A_max at
-// lambda = 1, 2, 3 (read from the branch by re-shooting there) for accuracy comparisons.
+// Prints the wall and CPU time, the number of branch points, the work (evaluations with
+// Jacobians, residuals alone, maps with and without the tangent flow, CVODE steps), each
+// special point with A_max of the main body, and A_max at lambda = 1, 2, 3 (by shooting
+// from the nearest branch point with the continuation's own flow options, inside the
+// timed run, as AUTO computes its UZR points inside its run).
 //
-// Not a test: it asserts nothing. Peers (AUTO-07p) come as further rows later.
+// Not a test: it asserts nothing. bench/loading_curve_vs_auto.sh runs it beside AUTO-07p.
 //
 //   cmake --build build --target bench_loading_curve && build/bench_loading_curve
 //   build/bench_loading_curve --max-step 0.05 --repeats 3
+//   build/bench_loading_curve --rtol 1e-10   # integration tolerance (default 1e-11);
+//       the corrector tolerance follows as max(1e-9, 100 rtol)
+//   build/bench_loading_curve --chord 0      # full Newton at every corrector iteration
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +22,8 @@
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/pseudo_arclength.hpp"
@@ -34,12 +42,16 @@ struct Settings {
   double from = 0.1, to = 3.0;
   double max_step = 0.145;  // |to - from| / 20, as vicont continue by default
   int repeats = 1;
+  int chord_iterations = libcont::ContinuationOptions{}.chord_iterations;
+  double rtol = libcont::FlowOptions{}.relative_tolerance;
 };
 
 struct Trace {
   libcont::ContinuationResult branch;
   double wall = 0.0, cpu = 0.0;
   std::vector<std::string> data_names;
+  libcont::PeriodicOrbitProblem::Statistics work;
+  std::vector<std::pair<double, double>> amplitudes;  // (lambda, A_max(x1))
 };
 
 systems::TwoBodySystem hertz_system(double lambda) {
@@ -63,13 +75,30 @@ libcont::Vector start_orbit(systems::TwoBodySystem& system) {
   return orbit.x;
 }
 
+// A_max of the main body at `lambda` by shooting from a branch point's state, with the
+// continuation's flow options (as AUTO reports it at its UZR points, inside its run).
+double amplitude_at(double lambda, const libcont::Vector& guess, const libcont::FlowOptions& flow,
+                    double tolerance) {
+  auto system = hertz_system(lambda);
+  libcont::ShootingOptions options;
+  options.flow = flow;
+  options.relative_tolerance = tolerance;
+  libcont::Shooting shooting(system, 1, options);
+  const auto orbit = shooting.solve(guess);
+  if (!orbit.converged) return NAN;
+  libcont::StroboscopicMap map(system, flow);
+  return map.iterate(orbit.x, 1, false).measures.semi_amplitude(0);
+}
+
 Trace trace(const Settings& s) {
   Trace t;
   const auto wall0 = std::chrono::steady_clock::now();
   const double cpu0 = cpu_seconds();
   auto system = hertz_system(s.from);
   const libcont::Vector x0 = start_orbit(system);
-  libcont::PeriodicOrbitProblem problem(system, "lambda", 1);
+  libcont::FlowOptions flow;
+  flow.relative_tolerance = s.rtol;
+  libcont::PeriodicOrbitProblem problem(system, "lambda", 1, flow);
   libcont::ContinuationOptions options;
   options.lambda_min = std::min(s.from, s.to);
   options.lambda_max = std::max(s.from, s.to);
@@ -79,20 +108,26 @@ Trace trace(const Settings& s) {
   options.initial_step = std::min(span / 100.0, s.max_step);
   options.min_step = span * 1e-8;
   options.locate_tolerance = span * 1e-9;
+  options.chord_iterations = s.chord_iterations;
+  // The corrector must not chase the flow's integration error (ContinuationOptions).
+  options.corrector_tolerance = std::max(options.corrector_tolerance, 100.0 * s.rtol);
   t.branch = libcont::PseudoArclength(problem, options).run(x0, s.from);
+  // A_max at lambda = 1, 2, 3 from the branch point nearest each value as a guess.
+  const auto& points = t.branch.points;
+  for (const double lambda : {1.0, 2.0, 3.0}) {
+    if (points.empty()) break;
+    size_t nearest = 0;
+    for (size_t i = 0; i < points.size(); ++i)
+      if (std::abs(points[i].lambda - lambda) < std::abs(points[nearest].lambda - lambda))
+        nearest = i;
+    t.amplitudes.emplace_back(lambda, amplitude_at(lambda, points[nearest].u, flow,
+                                                   options.corrector_tolerance));
+  }
   t.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   t.cpu = cpu_seconds() - cpu0;
   t.data_names = problem.point_data_names();
+  t.work = problem.statistics();
   return t;
-}
-
-double amplitude_at(double lambda, const libcont::Vector& guess) {
-  auto system = hertz_system(lambda);
-  libcont::Shooting shooting(system, 1);
-  const auto orbit = shooting.solve(guess);
-  if (!orbit.converged) return NAN;
-  libcont::StroboscopicMap map(system);
-  return map.iterate(orbit.x, 1, false).measures.semi_amplitude(0);
 }
 
 }  // namespace
@@ -102,8 +137,11 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--max-step")) s.max_step = std::atof(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--repeats")) s.repeats = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--chord")) s.chord_iterations = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--rtol")) s.rtol = std::atof(argv[i + 1]);
     else {
-      std::fprintf(stderr, "usage: bench_loading_curve [--max-step S] [--repeats N]\n");
+      std::fprintf(stderr, "usage: bench_loading_curve [--max-step S] [--repeats N] [--rtol R] "
+                           "[--chord N]\n");
       return 2;
     }
   }
@@ -119,17 +157,14 @@ int main(int argc, char** argv) {
               "points, %s\n",
               best.wall, best.cpu, s.repeats, b.points.size(), b.special_points.size(),
               b.stop_reason.c_str());
+  const auto& w = best.work;
+  std::printf("work: %ld evaluations (F with Jacobians), %ld residuals (F alone), %ld maps "
+              "with tangent, %ld plain maps, %ld CVODE steps\n",
+              w.evaluations, w.residuals, w.jacobian_maps, w.plain_maps, w.steps);
   for (const auto& p : b.special_points)
     std::printf("  %-16s lambda = %.10f  A_max(x1) = %.8f\n", p.type.c_str(), p.lambda,
                 p.data.size() ? p.data[0] : NAN);
-  // A_max at lambda = 1, 2, 3 from the branch point nearest each value as a guess.
-  for (const double lambda : {1.0, 2.0, 3.0}) {
-    size_t nearest = 0;
-    for (size_t i = 0; i < b.points.size(); ++i)
-      if (std::abs(b.points[i].lambda - lambda) < std::abs(b.points[nearest].lambda - lambda))
-        nearest = i;
-    std::printf("  A_max(x1) at lambda = %.0f: %.8f\n", lambda,
-                amplitude_at(lambda, b.points[nearest].u));
-  }
+  for (const auto& [lambda, amplitude] : best.amplitudes)
+    std::printf("  A_max(x1) at lambda = %.0f: %.8f\n", lambda, amplitude);
   return b.ok ? 0 : 1;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "libcont/input_error.hpp"
 
@@ -69,26 +70,95 @@ PseudoArclength::Constraint PseudoArclength::arclength_constraint(const BranchPo
   return c;
 }
 
-// Bordered Newton: F(u, lambda) = 0 together with the constraint row.
-bool PseudoArclength::correct(const BranchPoint& from, const Constraint& constraint,
-                              Vector y, BranchPoint& to) {
+// Whether y solves F = 0 and the constraint, with F = residual_ at y.
+bool PseudoArclength::converged(const BranchPoint& from, const Constraint& constraint,
+                                ConstVectorRef y, double& constraint_error) const {
   const Eigen::Index m = from.u.size();
   Vector from_y(m + 1);
   from_y << from.u, from.lambda;
+  constraint_error = constraint.row.dot(y - from_y) - constraint.value;
+  return residual_.norm() <= options_.corrector_tolerance * (1.0 + y.head(m).norm()) &&
+         std::abs(constraint_error) <= options_.corrector_tolerance * (1.0 + std::abs(y[m]));
+}
+
+void PseudoArclength::keep_chord() {
+  chord_du_ = du_;
+  chord_dlambda_ = dlambda_;
+  chord_ready_ = true;
+}
+
+// Chord Newton on F(u, lambda) = 0 and the constraint row, with the Jacobians of the
+// last converged point; the full evaluation (Jacobians, and what test_values() reads)
+// happens once, at the point the iterates converged to.
+bool PseudoArclength::correct_by_chord(const BranchPoint& from, const Constraint& constraint,
+                                       Vector y, BranchPoint& to) {
+  const Eigen::Index m = from.u.size();
+  if (!chord_ready_ || chord_du_.rows() != m) return false;
   Matrix bordered(m + 1, m + 1);
+  bordered.topLeftCorner(m, m) = chord_du_;
+  bordered.topRightCorner(m, 1) = chord_dlambda_;
+  bordered.bottomRows(1) = constraint.row.transpose();
+  const Eigen::PartialPivLU<Matrix> lu(bordered);
   Vector rhs(m + 1);
-  for (int it = 0; it <= options_.max_corrector_iterations; ++it) {
-    if (!problem_.evaluate(y.head(m), y[m], residual_, du_, dlambda_)) return false;
-    const double scale = 1.0 + y.head(m).norm();
-    const double constraint_error = constraint.row.dot(y - from_y) - constraint.value;
-    if (it > 0 && residual_.norm() <= options_.corrector_tolerance * scale &&
-        std::abs(constraint_error) <= options_.corrector_tolerance * (1.0 + std::abs(y[m]))) {
+  double previous = std::numeric_limits<double>::infinity();
+  for (int it = 0; it <= options_.chord_iterations; ++it) {
+    if (!problem_.residual(y.head(m), y[m], residual_)) return false;
+    double constraint_error = 0.0;
+    if (converged(from, constraint, y, constraint_error)) {
+      // One more update, as full Newton's last one, which leaves the error far below the
+      // tolerance where chord iterates would stop just under it.
+      rhs << -residual_, -constraint_error;
+      const Vector update = lu.solve(rhs);
+      if (update.allFinite()) y += update;
+      if (!problem_.evaluate(y.head(m), y[m], residual_, du_, dlambda_)) return false;
+      keep_chord();
       to.u = y.head(m);
       to.lambda = y[m];
       to.corrector_iterations = it;
+      to.by_chord = true;
+      return true;
+    }
+    const double size = std::hypot(residual_.norm(), constraint_error);
+    if (it == options_.chord_iterations || !(size <= options_.chord_contraction * previous))
+      return false;
+    previous = size;
+    rhs << -residual_, -constraint_error;
+    const Vector update = lu.solve(rhs);
+    if (!update.allFinite()) return false;
+    y += update;
+  }
+  return false;
+}
+
+// Bordered Newton: F(u, lambda) = 0 together with the constraint row; chord iterations
+// first when a Jacobian is at hand.
+bool PseudoArclength::correct(const BranchPoint& from, const Constraint& constraint,
+                              Vector y, BranchPoint& to) {
+  if (options_.chord_iterations > 0 && correct_by_chord(from, constraint, y, to)) return true;
+  const Eigen::Index m = from.u.size();
+  Matrix bordered(m + 1, m + 1);
+  Vector rhs(m + 1);
+  double first = 0.0;
+  for (int it = 0; it <= options_.max_corrector_iterations; ++it) {
+    if (!problem_.evaluate(y.head(m), y[m], residual_, du_, dlambda_)) return false;
+    double constraint_error = 0.0;
+    const bool done = converged(from, constraint, y, constraint_error);
+    if (it > 0 && done) {
+      keep_chord();
+      to.u = y.head(m);
+      to.lambda = y[m];
+      to.corrector_iterations = it;
+      to.by_chord = false;
       return true;
     }
     if (it == options_.max_corrector_iterations) break;
+    // Past the first iteration (which may overshoot), Newton converging on a smooth
+    // branch does not leave the residual far above that of the prediction; iterates that
+    // do run off (typically across a grazing, where F is not smooth), and a shorter step
+    // is cheaper than the remaining iterations.
+    const double size = std::hypot(residual_.norm(), constraint_error);
+    if (it == 0) first = size;
+    if (it >= 2 && size > 2.0 * first) break;
     bordered.topLeftCorner(m, m) = du_;
     bordered.topRightCorner(m, 1) = dlambda_;
     bordered.bottomRows(1) = constraint.row.transpose();
@@ -335,15 +405,16 @@ void PseudoArclength::trace(ContinuationResult& result) {
     }
     locate_special_points(from, step, next, result);
     const int iterations = next.corrector_iterations;
+    const bool by_chord = next.by_chord;
     result.points.push_back(std::move(next));
     if (beyond) {
       result.ok = true;
       result.stop_reason = "reached the parameter bound";
       return;
     }
-    if (iterations <= options_.fast_iterations)
+    if (iterations <= (by_chord ? options_.fast_chord_iterations : options_.fast_iterations))
       step = std::min(step * options_.step_growth, options_.max_step);
-    else if (iterations > options_.fast_iterations + 2)
+    else if (!by_chord && iterations > options_.fast_iterations + 2)
       step = std::max(step * options_.step_shrink, options_.min_step);
   }
   result.ok = true;

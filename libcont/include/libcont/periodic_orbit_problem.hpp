@@ -2,7 +2,7 @@
 // Periodic orbits of type z = p/n as a zero problem for continuation (SPEC 1.3-1.4):
 // F(x, lambda) = P^n(x; lambda) - x on the stroboscopic section, lambda any named
 // parameter of the system (forcing intensity, frequency eta, ...). dF/dx is the
-// saltation-corrected monodromy minus identity; dF/dlambda is a central difference.
+// saltation-corrected monodromy minus identity; dF/dlambda is a forward difference.
 // Test functions from the Floquet multipliers mu_i of the last evaluation:
 //   period doubling   prod (mu_i + 1)               (a real multiplier through -1)
 //   Neimark-Sacker    prod_{i<j} (mu_i mu_j - 1)     (a complex pair through |mu| = 1)
@@ -28,6 +28,8 @@ class PeriodicOrbitProblem : public ZeroProblem {
   int dimension() const override { return system_.dimension(); }
   bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
                 Vector& dlambda) override;
+  // P^n(x) - x by the map without the tangent flow.
+  bool residual(ConstVectorRef u, double lambda, Vector& residual) override;
   std::vector<TestFunction> test_functions() const override;
   Vector test_values(ConstVectorRef u, double lambda) override;
   std::string classify(int test, ConstVectorRef u, double lambda) override;
@@ -42,6 +44,17 @@ class PeriodicOrbitProblem : public ZeroProblem {
   std::vector<std::string> point_data_names() const override;
   Vector point_data(ConstVectorRef u, double lambda) override;
 
+  // Work done so far, for benchmarks: maps with and without the tangent flow (each n
+  // forcing periods) and the CVODE steps they took.
+  struct Statistics {
+    long evaluations = 0;    // evaluate() calls (F with its Jacobians)
+    long residuals = 0;      // residual() calls (F alone)
+    long jacobian_maps = 0;  // map iterations with the tangent flow
+    long plain_maps = 0;     // map iterations of the state alone
+    long steps = 0;          // CVODE steps of all of them
+  };
+  const Statistics& statistics() const { return statistics_; }
+
   // Of the last evaluation.
   const Matrix& monodromy() const { return monodromy_; }
   int impacts() const { return measures_.impacts; }
@@ -55,6 +68,7 @@ class PeriodicOrbitProblem : public ZeroProblem {
 
  private:
   bool set_lambda(double lambda);
+  bool plain_map(ConstVectorRef u, Vector& image);  // P^n(u) at the current lambda
   // Each evaluates the orbit at (u, lambda) first.
   bool grazing_at(ConstVectorRef u, double lambda);
   struct OutsideCount {  // multipliers outside the unit circle
@@ -70,6 +84,15 @@ class PeriodicOrbitProblem : public ZeroProblem {
   Matrix monodromy_;
   OrbitMeasures measures_;
   std::string failure_;
+  Statistics statistics_;
+  // The map of the last residual(): evaluate() right after it at the same point (where
+  // the corrector converged) uses it again instead of integrating once more.
+  struct PlainMap {
+    bool valid = false;
+    Vector u;
+    double lambda = 0.0;
+    Vector image;
+  } last_residual_;
 };
 
 }  // namespace libcont

@@ -20,11 +20,22 @@ struct ContinuationOptions {
   double max_step = 0.1;
   int max_points = 2000;
   int max_corrector_iterations = 8;
+  // Chord iterations first: the Jacobian of the last converged point is kept and each
+  // iterate needs F alone (ZeroProblem::residual, for shooting a map without the tangent
+  // flow); the Jacobians are evaluated once, where the iterates converged. When they do
+  // not contract (each residual at most chord_contraction of the one before) within
+  // chord_iterations, the corrector starts again from the prediction by full Newton.
+  // 0: full Newton only.
+  int chord_iterations = 6;
+  double chord_contraction = 0.5;
   // Corrector converged when |F| <= tolerance * (1 + |u|). For shooting problems this
   // must stay above the flow's global error (about 1e-9 relative for stiff Hertz contact
   // at the default rtol 1e-11), or the corrector chases integration noise.
   double corrector_tolerance = 1e-9;
   int fast_iterations = 3;      // converged in at most this many: grow the step
+  // The same for chord iterations (each costs F alone, so more of them are cheap); a
+  // step whose chord iterations converge is never shortened.
+  int fast_chord_iterations = 5;
   double step_growth = 1.5;
   double step_shrink = 0.5;
   double locate_tolerance = 1e-9;  // bisection stops when the arclength bracket is this small
@@ -48,6 +59,7 @@ struct BranchPoint {
   Vector tests;    // values of the problem's test functions
   Vector data;     // the problem's point_data() (names: point_data_names())
   int corrector_iterations = 0;
+  bool by_chord = false;  // converged by chord iterations (corrector_iterations counts them)
 };
 
 struct SpecialPoint {
@@ -84,6 +96,11 @@ class PseudoArclength {
   Constraint arclength_constraint(const BranchPoint& from, double step) const;
   bool correct(const BranchPoint& from, const Constraint& constraint, Vector prediction,
                BranchPoint& to);
+  bool correct_by_chord(const BranchPoint& from, const Constraint& constraint, Vector y,
+                        BranchPoint& to);
+  bool converged(const BranchPoint& from, const Constraint& constraint, ConstVectorRef y,
+                 double& constraint_error) const;
+  void keep_chord();
   bool correct_along(const BranchPoint& from, double step, BranchPoint& to);
   bool tangent_at(BranchPoint& point, ConstVectorRef orientation);
   double weighted_norm(ConstVectorRef y) const;
@@ -109,6 +126,10 @@ class PseudoArclength {
   ContinuationOptions options_;
   Vector residual_, dlambda_;
   Matrix du_;
+  // The Jacobians of the last converged point, for chord iterations.
+  bool chord_ready_ = false;
+  Matrix chord_du_;
+  Vector chord_dlambda_;
 };
 
 }  // namespace libcont

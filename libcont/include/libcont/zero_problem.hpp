@@ -27,6 +27,15 @@ class ZeroProblem {
   // evaluation for test_values().
   virtual bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
                         Vector& dlambda) = 0;
+  // F alone, for chord iterations of the corrector that reuse an earlier Jacobian; a
+  // problem whose Jacobians are costly (shooting: the tangent flow) computes it cheaper.
+  // May leave what test_values() reads in any state: the engine calls evaluate() at a
+  // point before asking for its tests. By default, evaluate() without the Jacobians.
+  virtual bool residual(ConstVectorRef u, double lambda, Vector& residual) {
+    Matrix du;
+    Vector dlambda;
+    return evaluate(u, lambda, residual, du, dlambda);
+  }
   // Test functions beyond the fold (which the engine detects from the tangent).
   virtual std::vector<TestFunction> test_functions() const { return {}; }
   // Their values at a converged point (u, lambda), right after evaluate() there.
