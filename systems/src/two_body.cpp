@@ -185,6 +185,16 @@ void TwoBodySystem::reset_jacobian(int /*mode*/, int /*event*/, const EventOutco
   two_body_newton_reset_jacobian(law_, m1_, m2_, outcome.kind, dg_dx, dg_dt);
 }
 
+std::vector<std::string> TwoBodySystem::output_names() const {
+  if (random_) return {"F"};
+  return {};
+}
+
+void TwoBodySystem::outputs(int /*mode*/, double t, ConstVectorRef /*x*/,
+                           libcont::VectorRef values) const {
+  if (random_) values[0] = force(t);
+}
+
 libcont::Vector TwoBodySystem::default_initial_state() const {
   libcont::Vector x(4);
   x << 0.0, gap_, 0.0, 0.0;  // at rest: the coupling spring unstretched

@@ -50,6 +50,10 @@ class TwoBodySystem : public libcont::HybridSystem {
                       libcont::ConstVectorRef x_minus, libcont::MatrixRef dg_dx,
                       libcont::VectorRef dg_dt) const override;
 
+  // Under random loading the load F(t) is an output (a column of the time series).
+  std::vector<std::string> output_names() const override;
+  void outputs(int mode, double t, libcont::ConstVectorRef x, libcont::VectorRef values) const override;
+
   libcont::Vector default_initial_state() const override;
   int mode_of(double t, libcont::ConstVectorRef x) const override;
   double kinetic_energy(double t, libcont::ConstVectorRef x) const override;
