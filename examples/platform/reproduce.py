@@ -12,8 +12,10 @@ runs to ~2e-6) and takes A = (max - min) / 2 of the table y1 and the mould y2 ov
 says brings all seven within ~1 % of the published tables (which are not in
 reference/: see doc/models/platform.md). Writes, into OUT (default out/platform):
 
-  amplitudes.csv      case, contact, R, E1, F0 factor, K, static sag, A(y1), A(y2),
-                      contacts per period, largest block force
+  amplitudes.csv      case, contact, R, E1, F0 factor, K, static sag, A(y1), A(y2)
+                      from the samples, landings per period, largest block force, and
+                      the periodic orbit found by `vicont orbit` (n, stability, exact
+                      semi-amplitudes; empty where none converges)
   <case>/             vicont's own files for each run at the printed F0
   histories.png       y1, y2 and the block force over the last 5 periods, linear and
                       Hertz (R = 5)
@@ -24,7 +26,7 @@ Needs python3 (standard library only), gnuplot, and vicont:
   cmake --build build -j2 --target vicont
   python3 examples/platform/reproduce.py [--vicont build/vicont] [--out DIR]
 
-About 30 s of computing (two runs at a time).
+About 35 s of computing (two runs at a time).
 """
 import argparse
 import csv
@@ -69,6 +71,21 @@ def settled(out_dir, periods):
         return [r for r in csv.DictReader(f) if float(r["t"]) >= T_END - periods * PERIOD - 1e-12]
 
 
+def periodic_orbit(vicont, settings, out_dir):
+    """The settled periodic orbit by shooting (`vicont orbit`): its exact semi-amplitudes
+    (extrema located by root finding, not sampled), n and stability; None if no orbit
+    of period n <= 16 converges (a motion that is not periodic)."""
+    command = [str(vicont), "orbit", "--system", "platform", "--transient", "150", "--out",
+               str(out_dir), "--json"]
+    for s in settings:
+        command += ["--set", s]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        return None
+    orbit = json.loads(done.stdout)
+    return orbit if orbit.get("converged") else None
+
+
 def semi_amplitude(rows, column):
     values = [float(r[column]) for r in rows]
     return (max(values) - min(values)) / 2
@@ -99,6 +116,7 @@ def run_case(vicont, out, name, settings, factor):
     run_dir = out / (name if factor == 1.0 else name + "_x%.2f" % factor)
     summary = simulate(vicont, settings + ["F0=%r" % (F0 * factor)], run_dir)
     rows = settled(run_dir, 10)
+    orbit = periodic_orbit(vicont, settings + ["F0=%r" % (F0 * factor)], run_dir / "orbit")
     values = system_values(vicont, settings)
     contact = values["contact"]
     stiffness = hertz_constant(values["E1"], values["mu1"], values["E2"], values["mu2"],
@@ -112,6 +130,10 @@ def run_case(vicont, out, name, settings, factor):
         "E1": values["E1"] if contact == "hertz" else "", "F0_factor": factor,
         "K": "%.6g" % stiffness if stiffness else "", "static_sag": "%.6g" % sag,
         "A_y1": "%.6g" % semi_amplitude(rows, "y1"), "A_y2": "%.6g" % semi_amplitude(rows, "y2"),
+        "orbit_n": orbit["n"] if orbit else "",
+        "orbit_stable": orbit["stable"] if orbit else "",
+        "orbit_A_y1": "%.7g" % orbit["amplitudes"]["y1"] if orbit else "",
+        "orbit_A_y2": "%.7g" % orbit["amplitudes"]["y2"] if orbit else "",
         "landings_per_period": contacts_per_period(run_dir, 10),
         "max_block_force": "%.6g" % summary["max_contact_force"]
         if summary.get("max_contact_force") is not None else "",
@@ -157,12 +179,14 @@ def main():
     (out / "figures.gp").write_text(FIGURES.format(t0=T_END - 5 * PERIOD))
     subprocess.run(["gnuplot", "figures.gp"], cwd=out, check=True)
 
-    print("%-12s %-7s %6s  %11s %11s %9s" % ("case", "contact", "F0 x", "A(y1) mm", "A(y2) mm",
-                                              "landings/T"))
+    print("%-12s %-7s %6s  %11s %11s %9s  %s" % ("case", "contact", "F0 x", "A(y1) mm", "A(y2) mm",
+                                                  "landings/T", "orbit: n, A(y1), A(y2) mm"))
     for r in results:
-        print("%-12s %-7s %6.2f  %11.4f %11.4f %9.2f" % (
+        orbit = ("%d, %.5f, %.5f" % (r["orbit_n"], 1e3 * float(r["orbit_A_y1"]),
+                                      1e3 * float(r["orbit_A_y2"]))) if r["orbit_n"] != "" else "none"
+        print("%-12s %-7s %6.2f  %11.4f %11.4f %9.2f  %s" % (
             r["case"], r["contact"], r["F0_factor"], 1e3 * float(r["A_y1"]),
-            1e3 * float(r["A_y2"]), r["landings_per_period"]))
+            1e3 * float(r["A_y2"]), r["landings_per_period"], orbit))
     print("files in", out)
     return 0 if all(r["status"] == "success" for r in results) else 1
 
