@@ -7,27 +7,8 @@
 # Usage: cli_models.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_models.sh /path/to/vicont}
-command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed to check JSON"; exit 1; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-cli-models.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-failures=0
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
-# check NAME PYTHON-EXPRESSION: true over the JSON object `d` of the last run's stdout.
-check() {
-  python3 - "$work/stdout" "$2" <<'EOF' || fail "$1"
-import json, math, sys
-d = json.load(open(sys.argv[1]))
-ok = eval(sys.argv[2])
-if not ok:
-    print("  not true:", sys.argv[2])
-sys.exit(0 if ok else 1)
-EOF
-}
+cli_name=cli-models
+. "$(dirname "$0")/cli_helpers.sh"
 
 # run NAME ARGS...: vicont ARGS with --json into $work/stdout; a failure is reported.
 run() {
@@ -95,8 +76,4 @@ status=$?
 [ "$status" -eq 2 ] || fail "fractional seed: exit $status, expected 2"
 grep -q "'seed'" "$work/stderr" || fail "fractional seed: $(cat "$work/stderr")"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all cli_models checks passed"
+finish cli_models

@@ -33,17 +33,14 @@ Needs python3 (standard library only), gnuplot, and vicont:
 Exit status 0 when every published value and identity holds, 1 otherwise. About 30 s of
 computing (two runs at a time).
 """
-import argparse
-import cmath
 import csv
-import json
 import math
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from vicont_script import arguments, run_in_parallel, run_vicont, write_rows  # noqa: E402
 E, I, L, NU = 0.3333, 1.0, 1.0, 0.23
 SETS = {"1": (0.92, 0.08, 0.34), "2": (0.28, 0.72, 0.31)}
 AMPLITUDE = 0.05
@@ -81,13 +78,8 @@ def linear_amplitude(eta):
 
 
 def vicont_json(vicont, command, settings, out_dir, extra=()):
-    args = [str(vicont), command, "--system", "cantilever-2dof", "--out", str(out_dir), "--json"]
-    for s in ["e=%g" % AMPLITUDE] + settings:
-        args += ["--set", s]
-    done = subprocess.run(args + list(extra), capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit("vicont failed (%d): %s\n%s" % (done.returncode, " ".join(args), done.stderr))
-    return json.loads(done.stdout)
+    return run_vicont(vicont, command, "cantilever-2dof", ["e=%g" % AMPLITUDE] + settings, out_dir,
+                      extra)
 
 
 def end_time(eta):
@@ -136,12 +128,8 @@ plot 'eta_1.2/timeseries.csv' every ::1 using ($1 > {t0} ? $1 : NaN):2 with line
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vicont", default=str(REPOSITORY / "build" / "vicont"))
-    parser.add_argument("--out", default="out/cantilever")
-    args = parser.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    args = arguments(__doc__.splitlines()[0], "out/cantilever")
+    out = args.out
     ok = True
 
     with open(out / "eigenfrequencies.csv", "w", newline="") as f:
@@ -161,13 +149,9 @@ def main():
         writer.writerow(["quantity", "published", "ours", "relative_difference", "tolerance", "verdict"])
         writer.writerows(comparison)
 
-    jobs = [(model, eta) for model in MODELS for eta in ETAS]
-    with ThreadPoolExecutor(2) as pool:
-        points = list(pool.map(lambda j: response_point(args.vicont, out, *j), jobs))
-    with open(out / "frequency_response.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(points[0].keys()))
-        writer.writeheader()
-        writer.writerows(points)
+    jobs = [(args.vicont, out, model, eta) for model in MODELS for eta in ETAS]
+    points = run_in_parallel(response_point, jobs)
+    write_rows(out / "frequency_response.csv", points)
 
     checks = []
     # The beam without base is linear: its steady amplitude is analytic. Samples every T/200

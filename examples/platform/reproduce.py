@@ -28,16 +28,14 @@ Needs python3 (standard library only), gnuplot, and vicont:
 
 About 35 s of computing (two runs at a time).
 """
-import argparse
 import csv
-import json
 import math
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from vicont_script import arguments, run_in_parallel, run_vicont, write_rows  # noqa: E402
 OMEGA = 157.0
 PERIOD = 2 * math.pi / OMEGA
 T_END = 5.0
@@ -56,34 +54,22 @@ CASES = [  # name, settings
 
 
 def simulate(vicont, settings, out_dir):
-    command = [str(vicont), "simulate", "--system", "platform", "--t-end", str(T_END),
-               "--sample-step", str(PERIOD / 200), "--out", str(out_dir), "--json"]
-    for s in settings:
-        command += ["--set", s]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit("vicont failed (%d): %s\n%s" % (done.returncode, " ".join(command), done.stderr))
-    return json.loads(done.stdout)
-
-
-def settled(out_dir, periods):
-    with open(out_dir / "timeseries.csv", newline="") as f:
-        return [r for r in csv.DictReader(f) if float(r["t"]) >= T_END - periods * PERIOD - 1e-12]
+    return run_vicont(vicont, "simulate", "platform", settings, out_dir,
+                      ["--t-end", str(T_END), "--sample-step", str(PERIOD / 200)])
 
 
 def periodic_orbit(vicont, settings, out_dir):
     """The settled periodic orbit by shooting (`vicont orbit`): its exact semi-amplitudes
     (extrema located by root finding, not sampled), n and stability; None if no orbit
     of period n <= 16 converges (a motion that is not periodic)."""
-    command = [str(vicont), "orbit", "--system", "platform", "--transient", "150", "--out",
-               str(out_dir), "--json"]
-    for s in settings:
-        command += ["--set", s]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        return None
-    orbit = json.loads(done.stdout)
-    return orbit if orbit.get("converged") else None
+    orbit = run_vicont(vicont, "orbit", "platform", settings, out_dir, ["--transient", "150"],
+                       check=False)
+    return orbit if orbit and orbit.get("converged") else None
+
+
+def settled(out_dir, periods):
+    with open(out_dir / "timeseries.csv", newline="") as f:
+        return [r for r in csv.DictReader(f) if float(r["t"]) >= T_END - periods * PERIOD - 1e-12]
 
 
 def semi_amplitude(rows, column):
@@ -100,11 +86,8 @@ def contacts_per_period(out_dir, periods):
 
 
 def system_values(vicont, settings):
-    command = [str(vicont), "systems", "--system", "platform", "--json"]
-    for s in settings:
-        command += ["--set", s]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
-    return {p["name"]: p["value"] for p in json.loads(done.stdout)["systems"][0]["parameters"]}
+    summary = run_vicont(vicont, "systems", "platform", settings, None)
+    return {p["name"]: p["value"] for p in summary["systems"][0]["parameters"]}
 
 
 def hertz_constant(e1, mu1, e2, mu2, radius, q=0.318):
@@ -163,19 +146,12 @@ unset multiplot
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vicont", default=str(REPOSITORY / "build" / "vicont"))
-    parser.add_argument("--out", default="out/platform")
-    args = parser.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    jobs = [(name, settings, factor) for factor in (1.0, FACTOR) for name, settings in CASES]
-    with ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(lambda j: run_case(args.vicont, out, *j), jobs))
-    with open(out / "amplitudes.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(results[0].keys()))
-        writer.writeheader()
-        writer.writerows(results)
+    args = arguments(__doc__.splitlines()[0], "out/platform")
+    out = args.out
+    jobs = [(args.vicont, out, name, settings, factor) for factor in (1.0, FACTOR)
+            for name, settings in CASES]
+    results = run_in_parallel(run_case, jobs)
+    write_rows(out / "amplitudes.csv", results)
     (out / "figures.gp").write_text(FIGURES.format(t0=T_END - 5 * PERIOD))
     subprocess.run(["gnuplot", "figures.gp"], cwd=out, check=True)
 

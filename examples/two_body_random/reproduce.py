@@ -26,17 +26,15 @@ Needs python3 (standard library only), gnuplot, and vicont:
 
 Exit status 0 when every identity holds, 1 otherwise. A few seconds of computing.
 """
-import argparse
 import csv
-import json
 import math
 import statistics
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from vicont_script import arguments, run_in_parallel, run_vicont, write_rows  # noqa: E402
 SIGMA, THETA, ALPHA, N, DW = 4242.642, 6.0, 5.0, 100, 0.2
 PERIOD = 2 * math.pi / DW
 POINTS = 4096
@@ -47,13 +45,8 @@ def density(w):
 
 
 def simulate(vicont, seed, out_dir):
-    command = [str(vicont), "simulate", "--system", "two-body", "--set", "loading=random",
-               "--set", "seed=%d" % seed, "--t-end", repr(PERIOD), "--sample-step",
-               repr(PERIOD / POINTS), "--out", str(out_dir), "--json"]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit("vicont failed (%d): %s\n%s" % (done.returncode, " ".join(command), done.stderr))
-    summary = json.loads(done.stdout)
+    summary = run_vicont(vicont, "simulate", "two-body", ["loading=random", "seed=%d" % seed],
+                         out_dir, ["--t-end", repr(PERIOD), "--sample-step", repr(PERIOD / POINTS)])
     with open(out_dir / "timeseries.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     return summary, rows
@@ -78,12 +71,8 @@ unset multiplot
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vicont", default=str(REPOSITORY / "build" / "vicont"))
-    parser.add_argument("--out", default="out/two_body_random")
-    args = parser.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    args = arguments(__doc__.splitlines()[0], "out/two_body_random")
+    out = args.out
 
     frequencies = [l * DW for l in range(1, N + 1)]
     sum_s = sum(density(w) * DW for w in frequencies)
@@ -94,9 +83,8 @@ def main():
             writer.writerow([w, density(w), math.sqrt(2 * density(w) * DW)])
 
     seeds = [1, 2, 3, 4]
-    jobs = [(s, out / ("seed_%d" % s)) for s in seeds] + [(1, out / "seed_1_again")]
-    with ThreadPoolExecutor(2) as pool:
-        runs = list(pool.map(lambda j: simulate(args.vicont, *j), jobs))
+    jobs = [(args.vicont, s, out / ("seed_%d" % s)) for s in seeds]
+    runs = run_in_parallel(simulate, jobs + [(args.vicont, 1, out / "seed_1_again")])
 
     ok = True
     table = []
@@ -117,10 +105,7 @@ def main():
         })
     same = runs[0][1] == runs[-1][1]
     ok &= same
-    with open(out / "statistics.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(table[0].keys()))
-        writer.writeheader()
-        writer.writerows(table)
+    write_rows(out / "statistics.csv", table)
     (out / "figures.gp").write_text(FIGURES)
     subprocess.run(["gnuplot", "figures.gp"], cwd=out, check=True)
 
