@@ -97,6 +97,7 @@ std::function<std::unique_ptr<libcont::HybridSystem>()> RunInputs::system_factor
   return [name = resolved_system_, config = config_.parameters, assignments = assignments_] {
     auto system = systems::make_system(name);
     apply_parameter_steps(*system, config, assignments);
+    system->parameters().check_required();
     return system;
   };
 }
@@ -123,6 +124,9 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
     system = systems::make_system(default_system_name);
   }
   apply_parameters(*system);
+  // A run needs every required parameter; the catalogue listing (OptionalName) shows the
+  // system as it is, with "required" where a value is missing.
+  if (choice_ != SystemChoice::OptionalName) system->parameters().check_required();
   resolved_system_ = system->name();
   return system;
 }

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "systems/cantilever.hpp"
 #include "systems/catalogue.hpp"
 #include "systems/drop.hpp"
 #include "systems/moving_base.hpp"
@@ -18,6 +19,8 @@ std::optional<double> contact_damping_in_force(const libcont::HybridSystem& syst
     return moving_base->contact_damping();
   if (const auto* drop = dynamic_cast<const systems::DropTest*>(&system))
     return drop->contact_damping();
+  if (const auto* beam = dynamic_cast<const systems::CantileverBeam*>(&system))
+    return beam->contact_damping();
   return std::nullopt;
 }
 

@@ -6,28 +6,8 @@
 # Usage: cli_rheological.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_rheological.sh /path/to/vicont}
-command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed to check JSON"; exit 1; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-cli-rheological.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-failures=0
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
-# check NAME PYTHON-EXPRESSION: the expression, over the JSON object `d` of the last
-# run's stdout, must be true.
-check() {
-  python3 - "$work/stdout" "$2" <<'EOF' || fail "$1"
-import json, sys
-d = json.load(open(sys.argv[1]))
-ok = eval(sys.argv[2])
-if not ok:
-    print("  not true:", sys.argv[2])
-sys.exit(0 if ok else 1)
-EOF
-}
+cli_name=cli-rheological
+. "$(dirname "$0")/cli_helpers.sh"
 
 # --- elastoplastic damper, 10 s ------------------------------------------------------
 "$vicont" simulate --system rheological --set model=elastoplastic --t-end 10 \
@@ -63,8 +43,4 @@ status=$?
 [ "$status" -eq 2 ] || fail "bad model: exit $status, expected 2"
 grep -q "model" "$work/stderr" || fail "bad model: stderr does not name 'model': $(cat "$work/stderr")"
 
-if [ "$failures" -gt 0 ]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all rheological CLI checks passed"
+finish "rheological CLI"

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "energy_balance_run.hpp"
 #include "libcont/energy_balance.hpp"
 #include "libcont/flow.hpp"
 #include "systems/drop.hpp"
@@ -20,32 +21,11 @@ using libcont::Flow;
 using libcont::FlowState;
 using libcont::HybridSystem;
 using libcont::Vector;
+using test_support::balance_over;
+using test_support::BalanceRun;
 using test_support::make_system;
 using test_support::Recorder;
 using test_support::Settings;
-
-namespace {
-
-struct BalanceRun {
-  EnergyBalance balance;
-  long contacts = 0;
-  libcont::FlowReport report;
-};
-
-BalanceRun balance_over(const HybridSystem& system, const Vector& x0, double t_end) {
-  const EnergyAccountingSystem accounted(system);
-  Flow flow(accounted);
-  FlowState state = flow.initial_state(0.0, accounted.extend(x0));
-  const int mode0 = state.mode;
-  Recorder events;
-  BalanceRun run;
-  run.report = flow.advance(state, t_end, &events);
-  run.balance = accounted.balance(0.0, x0, mode0, state);
-  run.contacts = events.count(EventKind::ContactStart);
-  return run;
-}
-
-}  // namespace
 
 TEST_CASE("energy balance: soft drop closes to 1e-6 of the initial energy", "[energy]") {
   // SPEC 3.2's soft contacts: (alpha_s^2, r) = (20000, 0.9) and (2000, 0.6); the damping

@@ -323,8 +323,12 @@ struct Flow::Impl {
   }
 };
 
-Flow::Flow(const HybridSystem& system, FlowOptions options)
-    : impl_(std::make_unique<Impl>(system, options)) {}
+Flow::Flow(const HybridSystem& system, FlowOptions options) {
+  // A model with a parameter that has no default (an amplitude the source does not give)
+  // cannot be integrated until it is set: say which, instead of integrating a NaN.
+  system.parameters().check_required();
+  impl_ = std::make_unique<Impl>(system, options);
+}
 Flow::~Flow() = default;
 Flow::Flow(Flow&&) noexcept = default;
 Flow& Flow::operator=(Flow&&) noexcept = default;

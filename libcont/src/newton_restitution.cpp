@@ -20,4 +20,14 @@ NewtonRestitution::TwoBodyVelocities NewtonRestitution::two_body_rebound(
           ((1.0 + r) * v1 + (chi - r) * v2) / (1.0 + chi)};
 }
 
+NewtonRestitution::TwoBodyJacobian NewtonRestitution::two_body_rebound_jacobian(
+    double chi) const {
+  return {(1.0 - r * chi) / (1.0 + chi), chi * (1.0 + r) / (1.0 + chi), (1.0 + r) / (1.0 + chi),
+          (chi - r) / (1.0 + chi)};
+}
+
+NewtonRestitution::TwoBodyJacobian NewtonRestitution::two_body_sticking_jacobian(double chi) {
+  return NewtonRestitution(0.0).two_body_rebound_jacobian(chi);
+}
+
 }  // namespace libcont

@@ -79,6 +79,19 @@ void ParameterSet::add_choice(std::string name, std::vector<std::string> choices
   parameters_.push_back(std::move(p));
 }
 
+void ParameterSet::add_required(std::string name, Constraint constraint,
+                                std::string description) {
+  parameters_.push_back(
+      Parameter{std::move(name), 0.0, constraint, std::move(description), {}, false, false, true});
+}
+
+void ParameterSet::check_required() const {
+  for (const auto& p : parameters_)
+    if (p.required && !p.given)
+      throw InputError("parameter " + quoted(p.name) + " is required and has no default (" +
+                       p.description + "): set it, e.g. --set " + p.name + "=VALUE");
+}
+
 bool ParameterSet::contains(std::string_view name) const {
   for (const auto& p : parameters_)
     if (p.name == name) return true;
@@ -144,7 +157,7 @@ void ParameterSet::unset(std::string_view name) {
 
 std::string ParameterSet::value_text(const Parameter& p) const {
   if (!p.choices.empty()) return p.choices[static_cast<size_t>(p.value)];
-  if (!p.given) return "auto";
+  if (!p.given) return p.required ? "required" : "auto";
   std::ostringstream out;
   out.precision(12);
   out << p.value;

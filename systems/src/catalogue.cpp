@@ -1,10 +1,12 @@
 #include "systems/catalogue.hpp"
 
 #include "libcont/input_error.hpp"
+#include "systems/cantilever.hpp"
 #include "systems/drop.hpp"
 #include "systems/hertz_friction.hpp"
 #include "systems/moving_base.hpp"
 #include "systems/oscillator_chain.hpp"
+#include "systems/platform.hpp"
 #include "systems/rheological.hpp"
 #include "systems/two_body.hpp"
 
@@ -16,7 +18,12 @@ const std::vector<CatalogueEntry>& catalogue() {
       {"drop", "mass dropped on a base under gravity, hard or soft (SPEC 3.2)"},
       {"rheological",
        "mass falling onto a viscoelastic, viscoplastic or elastoplastic damper (SPEC 3.4)"},
-      {"two-body", "two-body vibro-impact system, Newton or Hertz contact (SPEC 3.6)"},
+      {"cantilever-2dof",
+       "two-degree-of-freedom cantilever beam hitting a base, hard or soft; e required (SPEC 3.3)"},
+      {"two-body",
+       "two-body vibro-impact system, Newton or Hertz contact, harmonic or random load (SPEC 3.6)"},
+      {"platform",
+       "vibro-impact platform with a rubber stop: Newton, linear or Hertz contact (SPEC 3.7)"},
       {"chain", "chain of N forced oscillators whose last mass hits a stop (large-state test)"},
       {"hertz-friction",
        "collinear Hertz impact with positional friction, Ateb closed form (SPEC 3.5)"},
@@ -28,7 +35,9 @@ std::unique_ptr<libcont::HybridSystem> make_system(const std::string& name) {
   if (name == "moving-base") return std::make_unique<MovingBaseOscillator>();
   if (name == "drop") return std::make_unique<DropTest>();
   if (name == "rheological") return std::make_unique<RheologicalDamperDrop>();
+  if (name == "cantilever-2dof") return std::make_unique<CantileverBeam>();
   if (name == "two-body") return std::make_unique<TwoBodySystem>();
+  if (name == "platform") return std::make_unique<VibroImpactPlatform>();
   if (name == "chain") return std::make_unique<OscillatorChain>();
   if (name == "hertz-friction") return std::make_unique<HertzFrictionImpactSystem>();
   std::string known;

@@ -1,8 +1,9 @@
 #include "systems/drop.hpp"
 
+#include "systems/impact_model.hpp"
+
 using libcont::ConstVectorRef;
 using libcont::Constraint;
-using libcont::EventDirection;
 using libcont::EventKind;
 using libcont::EventOutcome;
 
@@ -13,15 +14,7 @@ DropTest::DropTest() {
   p.add("m", 1.0, Constraint::Positive, "mass");
   p.add("g", 9.81, Constraint::Positive, "gravitational acceleration");
   p.add("H0", 1.0, Constraint::NonNegative, "initial drop height (default initial state)");
-  p.add("r", 0.9, Constraint::UnitInterval, "restitution coefficient");
-  p.add("ks", 20000.0, Constraint::Positive, "contact stiffness (soft model)");
-  p.add_optional("cs", Constraint::NonNegative,
-                 "contact damping (soft model); derived from r by 'relation' unless given");
-  p.add_choice("model", {"hard", "soft"}, "hard", "impact model");
-  p.add_choice("relation", {"exact", "approximate"}, "exact",
-               "energy relation giving cs from r (SPEC 1.7)");
-  p.add("stick_velocity", 1e-9, Constraint::NonNegative,
-        "rebound speed below which the body comes to rest on the base");
+  add_impact_model_parameters(p, 0.9, 20000.0, "comes to rest on the base");
   configure();
 }
 
@@ -30,15 +23,10 @@ void DropTest::configure() {
   m_ = p["m"];
   g_ = p["g"];
   h0_ = p["H0"];
-  hard_ = p.choice("model") == "hard";
-  law_ = libcont::NewtonRestitution(p["r"], p["stick_velocity"]);
-  const auto relation = p.choice("relation") == "exact" ? libcont::EnergyRelation::Exact
-                                                        : libcont::EnergyRelation::Approximate;
-  contact_.stiffness = p["ks"];
-  contact_.damping = p.given("cs") ? p["cs"]
-                     : hard_       ? 0.0
-                                   : libcont::contact_damping_for_restitution(
-                                         p["r"], contact_.stiffness, m_, relation);
+  const ImpactModel impact = configure_impact_model(p, m_);
+  hard_ = impact.hard;
+  law_ = impact.law;
+  contact_ = impact.contact;
 }
 
 std::string DropTest::mode_name(int mode) const {
@@ -47,10 +35,7 @@ std::string DropTest::mode_name(int mode) const {
 }
 
 libcont::EventSpec DropTest::event_spec(int mode, int /*event*/) const {
-  if (mode == Flight)
-    return {hard_ ? "impact" : "contact", EventDirection::Falling,
-            hard_ ? EventKind::Impact : EventKind::ContactStart};
-  return {"separation", EventDirection::Rising, EventKind::ContactEnd};
+  return unilateral_contact_event(hard_, mode == Ground);  // no event while resting (hard)
 }
 
 double DropTest::event_function(int /*mode*/, int /*event*/, double /*t*/,

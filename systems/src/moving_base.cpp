@@ -3,9 +3,10 @@
 #include <cmath>
 #include <numbers>
 
+#include "systems/impact_model.hpp"
+
 using libcont::ConstVectorRef;
 using libcont::Constraint;
-using libcont::EventDirection;
 using libcont::EventKind;
 using libcont::EventOutcome;
 
@@ -19,15 +20,7 @@ MovingBaseOscillator::MovingBaseOscillator() {
   p.add("a", 0.0025, Constraint::Any, "base amplitude");
   p.add("d", 0.0, Constraint::Any, "base offset (gap at rest)");
   p.add("eta", 4.0, Constraint::Positive, "forcing circular frequency");
-  p.add("r", 1.0, Constraint::UnitInterval, "restitution coefficient");
-  p.add("ks", 200000.0, Constraint::Positive, "contact stiffness (soft model)");
-  p.add_optional("cs", Constraint::NonNegative,
-                 "contact damping (soft model); derived from r by 'relation' unless given");
-  p.add_choice("model", {"hard", "soft"}, "hard", "impact model");
-  p.add_choice("relation", {"exact", "approximate"}, "exact",
-               "energy relation giving cs from r (SPEC 1.7)");
-  p.add("stick_velocity", 1e-9, Constraint::NonNegative,
-        "rebound speed below which a chattering body sticks to the base");
+  add_impact_model_parameters(p, 1.0, 200000.0, "sticks to the base");
   configure();
 }
 
@@ -39,15 +32,11 @@ void MovingBaseOscillator::configure() {
   a_ = p["a"];
   d_ = p["d"];
   eta_ = p["eta"];
-  hard_ = p.choice("model") == "hard";
-  law_ = libcont::NewtonRestitution(p["r"], p["stick_velocity"]);
-  relation_ = p.choice("relation") == "exact" ? libcont::EnergyRelation::Exact
-                                              : libcont::EnergyRelation::Approximate;
-  contact_.stiffness = p["ks"];
-  contact_.damping = p.given("cs") ? p["cs"]
-                     : hard_       ? 0.0
-                                   : libcont::contact_damping_for_restitution(
-                                         p["r"], contact_.stiffness, m_, relation_);
+  const ImpactModel impact = configure_impact_model(p, m_);
+  hard_ = impact.hard;
+  law_ = impact.law;
+  contact_ = impact.contact;
+  relation_ = impact.relation;
 }
 
 std::string MovingBaseOscillator::mode_name(int mode) const {
@@ -101,13 +90,7 @@ void MovingBaseOscillator::state_jacobian(int mode, double /*t*/, ConstVectorRef
 }
 
 libcont::EventSpec MovingBaseOscillator::event_spec(int mode, int /*event*/) const {
-  if (hard_)
-    return mode == Free ? libcont::EventSpec{"impact", EventDirection::Falling, EventKind::Impact}
-                        : libcont::EventSpec{"release", EventDirection::Falling,
-                                             EventKind::StickEnd};
-  return mode == Free
-             ? libcont::EventSpec{"contact", EventDirection::Falling, EventKind::ContactStart}
-             : libcont::EventSpec{"separation", EventDirection::Rising, EventKind::ContactEnd};
+  return unilateral_contact_event(hard_, mode == Attached);
 }
 
 double MovingBaseOscillator::event_function(int mode, int /*event*/, double t,

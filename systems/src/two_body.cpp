@@ -3,9 +3,12 @@
 #include <cmath>
 #include <numbers>
 
+#include "libcont/input_error.hpp"
+#include "systems/impact_model.hpp"
+#include "systems/two_body_impact.hpp"
+
 using libcont::ConstVectorRef;
 using libcont::Constraint;
-using libcont::EventDirection;
 using libcont::EventKind;
 using libcont::EventOutcome;
 
@@ -34,6 +37,14 @@ TwoBodySystem::TwoBodySystem() {
                  "Hertz stiffness (N/m^1.5); derived from E, mu, A, B, q unless given");
   p.add("stick_velocity", 1e-9, Constraint::NonNegative,
         "relative rebound speed below which the bodies stick (newton)");
+  p.add_choice("loading", {"harmonic", "random"}, "harmonic",
+               "F(t) = lambda F0 cos(omega t), or lambda times the random load of SPEC 3.6");
+  p.add("seed", 1.0, Constraint::NonNegative, "seed of the random phases (whole number)");
+  p.add("n", 100.0, Constraint::Positive, "number of harmonic components of the random load");
+  p.add("sigma", 4242.642, Constraint::Positive, "standard deviation of the random load (N)");
+  p.add("theta", 6.0, Constraint::Positive, "peak frequency of the load's spectral density");
+  p.add("alpha", 5.0, Constraint::Positive, "bandwidth of the load's spectral density");
+  p.add("dw", 0.2, Constraint::Positive, "frequency step of the random load's components");
   configure();
 }
 
@@ -54,6 +65,17 @@ void TwoBodySystem::configure() {
   const libcont::ElasticBody body{p["E"], p["mu"]};
   hertz_.stiffness = p.given("K") ? p["K"] : libcont::hertz_stiffness(body, body, p["A"], p["B"], p["q"]);
   hertz_.exponent = 1.5;
+  random_.reset();
+  if (p.choice("loading") == "random") {
+    const double seed = p["seed"], count = p["n"];
+    if (seed != std::floor(seed) || seed > 9007199254740992.0)  // 2^53: still exact
+      throw libcont::InputError("parameter 'seed' must be a whole number in [0, 2^53]");
+    if (count != std::floor(count) || count > 100000.0)
+      throw libcont::InputError("parameter 'n' must be a whole number in [1, 100000]");
+    const libcont::FilteredNoiseSpectrum density{p["sigma"], p["theta"], p["alpha"]};
+    random_.emplace(density, static_cast<int>(count), p["dw"],
+                    static_cast<std::uint64_t>(seed));
+  }
 }
 
 std::string TwoBodySystem::mode_name(int mode) const {
@@ -61,9 +83,13 @@ std::string TwoBodySystem::mode_name(int mode) const {
   return newton_ ? "stick" : "contact";
 }
 
-double TwoBodySystem::forcing_period() const { return 2.0 * std::numbers::pi / omega_; }
+double TwoBodySystem::forcing_period() const {
+  return random_ ? random_->period() : 2.0 * std::numbers::pi / omega_;
+}
 
-double TwoBodySystem::force(double t) const { return lambda_ * f0_ * std::cos(omega_ * t); }
+double TwoBodySystem::force(double t) const {
+  return lambda_ * (random_ ? (*random_)(t) : f0_ * std::cos(omega_ * t));
+}
 
 void TwoBodySystem::free_accelerations(double t, ConstVectorRef x, double& a1, double& a2) const {
   const double chi = m2_ / m1_;
@@ -125,12 +151,7 @@ void TwoBodySystem::state_jacobian(int mode, double /*t*/, ConstVectorRef x,
 }
 
 libcont::EventSpec TwoBodySystem::event_spec(int mode, int /*event*/) const {
-  if (newton_)
-    return mode == Free ? libcont::EventSpec{"impact", EventDirection::Falling, EventKind::Impact}
-                        : libcont::EventSpec{"release", EventDirection::Falling, EventKind::StickEnd};
-  return mode == Free
-             ? libcont::EventSpec{"contact", EventDirection::Falling, EventKind::ContactStart}
-             : libcont::EventSpec{"separation", EventDirection::Rising, EventKind::ContactEnd};
+  return unilateral_contact_event(newton_, mode == Joined);
 }
 
 double TwoBodySystem::event_function(int mode, int /*event*/, double t, ConstVectorRef x) const {
@@ -155,36 +176,23 @@ EventOutcome TwoBodySystem::apply_event(int mode, int /*event*/, double t,
                         : EventOutcome{Free, EventKind::ContactEnd, false};
   if (mode == Joined) return EventOutcome{Free, EventKind::StickEnd, false};
   x[1] = x[0];  // on the contact surface exactly (a rounding-level correction)
-  if (law_.sticks(std::abs(x[3] - x[2]), joining_force(t, x) * (1.0 / m1_ + 1.0 / m2_))) {
-    const double common = (m1_ * x[2] + m2_ * x[3]) / (m1_ + m2_);
-    x[2] = x[3] = common;
-    return EventOutcome{Joined, EventKind::StickStart, false};
-  }
-  const auto v = law_.two_body_rebound(x[2], x[3], m2_ / m1_);
-  x[2] = v.v1;
-  x[3] = v.v2;
-  return EventOutcome{Free, EventKind::Impact, false};
+  return two_body_newton_impact(law_, m1_, m2_, joining_force(t, x), x, {Free, Joined});
 }
 
 void TwoBodySystem::reset_jacobian(int /*mode*/, int /*event*/, const EventOutcome& outcome,
                                    double /*t*/, ConstVectorRef /*x_minus*/,
                                    libcont::MatrixRef dg_dx, libcont::VectorRef dg_dt) const {
-  dg_dx.setIdentity();
-  dg_dt.setZero();
-  if (outcome.kind != EventKind::Impact && outcome.kind != EventKind::StickStart) return;
-  dg_dx(1, 1) = 0.0;  // x2+ = x1
-  dg_dx(1, 0) = 1.0;
-  if (outcome.kind == EventKind::Impact) {
-    const double chi = m2_ / m1_, r = law_.r;
-    dg_dx(2, 2) = (1.0 - r * chi) / (1.0 + chi);
-    dg_dx(2, 3) = chi * (1.0 + r) / (1.0 + chi);
-    dg_dx(3, 2) = (1.0 + r) / (1.0 + chi);
-    dg_dx(3, 3) = (chi - r) / (1.0 + chi);
-  } else {
-    const double share1 = m1_ / (m1_ + m2_), share2 = m2_ / (m1_ + m2_);
-    dg_dx(2, 2) = dg_dx(3, 2) = share1;
-    dg_dx(2, 3) = dg_dx(3, 3) = share2;
-  }
+  two_body_newton_reset_jacobian(law_, m1_, m2_, outcome.kind, dg_dx, dg_dt);
+}
+
+std::vector<std::string> TwoBodySystem::output_names() const {
+  if (random_) return {"F"};
+  return {};
+}
+
+void TwoBodySystem::outputs(int /*mode*/, double t, ConstVectorRef /*x*/,
+                           libcont::VectorRef values) const {
+  if (random_) values[0] = force(t);
 }
 
 libcont::Vector TwoBodySystem::default_initial_state() const {

@@ -98,6 +98,7 @@ struct FlowReport {
 
 class Flow {
  public:
+  // Throws InputError naming a required parameter of the system that is not set.
   Flow(const HybridSystem& system, FlowOptions options = {});
   ~Flow();
   Flow(Flow&&) noexcept;

@@ -24,6 +24,12 @@ struct HertzContact {
   double force(double penetration) const {
     return penetration > 0.0 ? stiffness * std::pow(penetration, exponent) : 0.0;
   }
+  // Energy stored at penetration delta, K delta^(alpha + 1) / (alpha + 1) (energy balances).
+  double stored_energy(double penetration) const {
+    return penetration > 0.0
+               ? stiffness * std::pow(penetration, exponent + 1.0) / (exponent + 1.0)
+               : 0.0;
+  }
   // dF/d(delta); continuous at delta = 0 for alpha > 1.
   double force_slope(double penetration) const {
     return penetration > 0.0 ? exponent * stiffness * std::pow(penetration, exponent - 1.0) : 0.0;

@@ -40,6 +40,15 @@ struct NewtonRestitution {
     double v2;
   };
   TwoBodyVelocities two_body_rebound(double v1, double v2, double mass_ratio) const;
+  // Its derivative d(v1+, v2+) / d(v1-, v2-), row by row (saltation matrices):
+  //   [[1 - r chi, chi (1 + r)], [1 + r, chi - r]] / (1 + chi).
+  // With r = 0 the bodies leave with their common (centre-of-mass) velocity: the
+  // derivative of sticking together, whatever the restitution.
+  struct TwoBodyJacobian {
+    double dv1_dv1, dv1_dv2, dv2_dv1, dv2_dv2;
+  };
+  TwoBodyJacobian two_body_rebound_jacobian(double mass_ratio) const;
+  static TwoBodyJacobian two_body_sticking_jacobian(double mass_ratio);
 };
 
 }  // namespace libcont

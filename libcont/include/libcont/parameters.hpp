@@ -25,6 +25,8 @@ struct Parameter {
   std::vector<std::string> choices;  // non-empty for a named choice
   bool optional = false;  // may stay unset; the system then derives it
   bool given = true;      // false for an optional parameter nobody has set
+  bool required = false;  // has no default and must be set before a run (e.g. an amplitude
+                          // the source does not give)
 };
 
 class ParameterSet {
@@ -34,6 +36,9 @@ class ParameterSet {
   void add_optional(std::string name, Constraint constraint, std::string description);
   void add_choice(std::string name, std::vector<std::string> choices, std::string_view initial,
                   std::string description);
+  // A parameter without a default: a run refuses to start until it is set
+  // (check_required), while the system can still be listed and configured without it.
+  void add_required(std::string name, Constraint constraint, std::string description);
 
   bool contains(std::string_view name) const;
   double operator[](std::string_view name) const;  // numeric value (throws if unset)
@@ -44,6 +49,8 @@ class ParameterSet {
   // Parses text: a number for numeric parameters, one of the names for a choice.
   void set_from_text(std::string_view name, std::string_view text);
   void unset(std::string_view name);  // optional parameters only
+  // Throws InputError naming the first required parameter that is not set.
+  void check_required() const;
 
   const std::vector<Parameter>& all() const { return parameters_; }
   std::string value_text(const Parameter& p) const;

@@ -7,9 +7,17 @@
 //   turns tensile.
 // contact = hertz: F_con = K z^(3/2) while z > 0 (mode "contact"), K from the elastic
 //   constants (SPEC 2.3) unless given.
+// loading = harmonic: F(t) = lambda F0 cos(omega t).
+// loading = random: F(t) = lambda sum_l sqrt(2 S(w_l) dw) cos(w_l t + delta_l) with the
+//   filtered-noise density of SPEC 3.6 (sigma, theta, alpha), n components at w_l = l dw
+//   and phases from `seed` (random_loading.hpp); the load repeats after 2 pi / dw, which
+//   is then the forcing period.
+#include <optional>
+
 #include "libcont/hertz_contact.hpp"
 #include "libcont/hybrid_system.hpp"
 #include "libcont/newton_restitution.hpp"
+#include "libcont/random_loading.hpp"
 
 namespace systems {
 
@@ -42,6 +50,10 @@ class TwoBodySystem : public libcont::HybridSystem {
                       libcont::ConstVectorRef x_minus, libcont::MatrixRef dg_dx,
                       libcont::VectorRef dg_dt) const override;
 
+  // Under random loading the load F(t) is an output (a column of the time series).
+  std::vector<std::string> output_names() const override;
+  void outputs(int mode, double t, libcont::ConstVectorRef x, libcont::VectorRef values) const override;
+
   libcont::Vector default_initial_state() const override;
   int mode_of(double t, libcont::ConstVectorRef x) const override;
   double kinetic_energy(double t, libcont::ConstVectorRef x) const override;
@@ -50,6 +62,8 @@ class TwoBodySystem : public libcont::HybridSystem {
 
   double hertz_stiffness() const { return hertz_.stiffness; }
   double force(double t) const;
+  // The random load in force (loading = random), else nothing.
+  const std::optional<libcont::RandomLoading>& random_loading() const { return random_; }
   // Contact force that keeps the joined bodies together (positive: compressive).
   double joining_force(double t, libcont::ConstVectorRef x) const;
 
@@ -62,6 +76,7 @@ class TwoBodySystem : public libcont::HybridSystem {
   bool newton_ = false;
   libcont::NewtonRestitution law_{1.0};
   libcont::HertzContact hertz_;
+  std::optional<libcont::RandomLoading> random_;
 };
 
 }  // namespace systems

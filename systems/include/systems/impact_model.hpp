@@ -1,0 +1,36 @@
+#pragma once
+// The hard-or-soft impact of a body on a base, as the models of SPEC 3.1-3.3 offer it:
+// model = hard (Newton restitution r, sticking after chattering) or soft (Kelvin-Voigt
+// contact k_s, c_s), with c_s derived from r and the impacting mass by the chosen energy
+// relation (SPEC 1.7) unless given. One set of parameters and one derivation for every
+// such model, so that they read and report alike.
+#include <string>
+
+#include "libcont/hybrid_system.hpp"
+#include "libcont/kelvin_voigt_contact.hpp"
+#include "libcont/newton_restitution.hpp"
+#include "libcont/parameters.hpp"
+
+namespace systems {
+
+struct ImpactModel {
+  bool hard = true;
+  libcont::NewtonRestitution law{1.0};
+  libcont::KelvinVoigtContact contact;  // damping 0 for the hard model unless cs is given
+  libcont::EnergyRelation relation = libcont::EnergyRelation::Exact;
+};
+
+// Adds r, ks, cs, model, relation and stick_velocity (in this order) with the model's
+// defaults; `resting` says what sticking means for it ("sticks to the base").
+void add_impact_model_parameters(libcont::ParameterSet& parameters, double restitution,
+                                 double contact_stiffness, const std::string& resting);
+
+// Reads them back; `mass` is the impacting mass that c_s is derived for.
+ImpactModel configure_impact_model(const libcont::ParameterSet& parameters, double mass);
+
+// The one event of such a contact in each mode: hard: "impact" while free, "release" (the
+// holding force turns tensile) while stuck; soft: "contact" while free, "separation" while
+// in contact. The event functions fall through zero except at separation.
+libcont::EventSpec unilateral_contact_event(bool hard, bool attached);
+
+}  // namespace systems
