@@ -44,6 +44,8 @@ struct Settings {
   int repeats = 1;
   int chord_iterations = libcont::ContinuationOptions{}.chord_iterations;
   double rtol = libcont::FlowOptions{}.relative_tolerance;
+  libcont::IntegratorMethod method = libcont::FlowOptions{}.method;
+  double tangent_atol = libcont::FlowOptions{}.tangent_absolute_tolerance;
 };
 
 struct Trace {
@@ -98,6 +100,8 @@ Trace trace(const Settings& s) {
   const libcont::Vector x0 = start_orbit(system);
   libcont::FlowOptions flow;
   flow.relative_tolerance = s.rtol;
+  flow.method = s.method;
+  flow.tangent_absolute_tolerance = s.tangent_atol;
   libcont::PeriodicOrbitProblem problem(system, "lambda", 1, flow);
   libcont::ContinuationOptions options;
   options.lambda_min = std::min(s.from, s.to);
@@ -139,9 +143,14 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--repeats")) s.repeats = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--chord")) s.chord_iterations = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--rtol")) s.rtol = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--tangent-atol")) s.tangent_atol = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--method") && !std::strcmp(argv[i + 1], "adams"))
+      s.method = libcont::IntegratorMethod::Adams;
+    else if (!std::strcmp(argv[i], "--method") && !std::strcmp(argv[i + 1], "bdf"))
+      s.method = libcont::IntegratorMethod::BDF;
     else {
       std::fprintf(stderr, "usage: bench_loading_curve [--max-step S] [--repeats N] [--rtol R] "
-                           "[--chord N]\n");
+                           "[--chord N] [--method adams|bdf] [--tangent-atol A]\n");
       return 2;
     }
   }
