@@ -1,0 +1,200 @@
+#include "libcont/exact_linear_flow.hpp"
+
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "libcont/input_error.hpp"
+
+namespace libcont {
+
+namespace {
+constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+
+double max_abs(const Matrix& m, int columns) {
+  return m.leftCols(columns).cwiseAbs().maxCoeff();
+}
+}  // namespace
+
+void matrix_exponential(ConstMatrixRef X, Matrix& result, std::array<Matrix, 2>& work) {
+  const Eigen::Index size = X.rows();
+  Matrix& term = work[0];
+  Matrix& product = work[1];
+  term.resize(size, size);
+  product.resize(size, size);
+  result.resize(size, size);
+  const double norm = X.cwiseAbs().colwise().sum().maxCoeff();  // 1-norm
+  int squarings = 0;
+  if (norm > 0.25) squarings = static_cast<int>(std::ceil(std::log2(norm / 0.25)));
+  const double scale = std::ldexp(1.0, -squarings);
+  // Taylor series of expm(Y), ||Y|| <= 1/4: the k-th term is below 4^-k / k!, rounding
+  // reached by k = 15.
+  result.setIdentity();
+  term.setIdentity();
+  for (int k = 1; k <= 20; ++k) {
+    product.noalias() = term * X;
+    term = product * (scale / k);
+    result += term;
+    if (term.cwiseAbs().maxCoeff() <= 0.25 * kEpsilon * result.cwiseAbs().maxCoeff()) break;
+  }
+  for (int i = 0; i < squarings; ++i) {
+    product.noalias() = result * result;
+    result.swap(product);
+  }
+}
+
+bool ExactLinearFlow::set_mode(const AffineMode& mode) {
+  const Eigen::Index n = mode.A.rows();
+  if (n == n_ && mode_.frequency == mode.frequency && mode_.A == mode.A && mode_.b0 == mode.b0 &&
+      mode_.b_cos == mode.b_cos && mode_.b_sin == mode.b_sin)
+    return false;
+  if (mode.A.cols() != n || mode.b0.size() != n || mode.b_cos.size() != n ||
+      mode.b_sin.size() != n || !(mode.frequency >= 0.0) || !mode.A.allFinite() ||
+      !mode.b0.allFinite() || !mode.b_cos.allFinite() || !mode.b_sin.allFinite() ||
+      !std::isfinite(mode.frequency))
+    throw InputError("affine mode: A must be n x n, b0, b_cos, b_sin of size n, w >= 0, finite");
+  n_ = static_cast<int>(n);
+  mode_ = mode;
+  const int lifted = n_ + 3;
+  const double w = mode.frequency;
+  generator_ = Matrix::Zero(lifted, lifted);
+  generator_.topLeftCorner(n, n) = mode.A;
+  generator_.col(n_).head(n) = mode.b0;
+  generator_.col(n_ + 1).head(n) = mode.b_cos;
+  generator_.col(n_ + 2).head(n) = mode.b_sin;
+  generator_(n_ + 1, n_ + 2) = -w;  // (cos w t)' = -w sin w t
+  generator_(n_ + 2, n_ + 1) = w;   // (sin w t)' =  w cos w t
+
+  // The fastest rate of the motion: the largest eigenvalue modulus of A, or w. A
+  // nilpotent A (polynomial motion) has none; its norm then bounds how fast the
+  // polynomial's terms change.
+  double fastest = w;
+  if (n > 0) {
+    const Eigen::EigenSolver<Matrix> solver(mode.A, false);
+    if (solver.info() == Eigen::Success)
+      fastest = std::max(fastest, solver.eigenvalues().cwiseAbs().maxCoeff());
+    if (fastest <= 0.0) fastest = mode.A.cwiseAbs().colwise().sum().maxCoeff();
+  }
+  scan_step_ = fastest > 0.0 ? 0.5 / fastest : std::numeric_limits<double>::infinity();
+
+  for (auto& entry : cache_) {
+    entry.tau = -1.0;
+    entry.matrix.resize(lifted, lifted);
+  }
+  last_miss_ = -1.0;
+  exp_scratch_.resize(lifted, lifted);
+  set_block_columns(block_columns_);
+  return true;
+}
+
+void ExactLinearFlow::set_block_columns(int columns) {
+  block_columns_ = columns;
+  for (Expansion* e : {&bracket_, &scratch_}) {
+    for (Matrix& term : e->terms) term.resize(n_ + 3, columns);
+    e->base.resize(n_ + 3, columns);
+    e->count = 0;
+  }
+  first_order_.resize(n_ + 3, columns);
+  second_order_.resize(n_ + 3, columns);
+}
+
+void ExactLinearFlow::lift(double t, ConstVectorRef x, VectorRef z) const {
+  z.head(n_) = x;
+  z[n_] = 1.0;
+  z[n_ + 1] = std::cos(mode_.frequency * t);
+  z[n_ + 2] = std::sin(mode_.frequency * t);
+}
+
+void ExactLinearFlow::field(ConstVectorRef z, VectorRef f) const {
+  f.noalias() = generator_.topRows(n_) * z;
+}
+
+// Steps that differ from a cached one by rounding of the absolute times they came from
+// (a period t_{k+1} - t_k) reuse it, corrected to second order in the difference: the
+// neglected term is below (w delta)^3 ~ 1e-25.
+bool ExactLinearFlow::near(double tau, double cached) { return std::abs(tau - cached) <= 1e-8 * cached; }
+
+void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
+  for (const auto& entry : cache_)
+    if (near(tau, entry.tau)) {
+      out.noalias() = entry.matrix * in;
+      const double delta = tau - entry.tau;
+      if (delta != 0.0) {
+        first_order_.noalias() = generator_ * out;
+        second_order_.noalias() = generator_ * first_order_;
+        out += delta * first_order_ + (0.5 * delta * delta) * second_order_;
+      }
+      return;
+    }
+  if (near(tau, last_miss_)) {
+    // A step that recurs (the remainder of a period, map after map): keep its exponential.
+    CachedTransition& entry = cache_[static_cast<size_t>(cache_next_)];
+    cache_next_ = (cache_next_ + 1) % static_cast<int>(cache_.size());
+    exp_scratch_ = generator_ * tau;
+    matrix_exponential(exp_scratch_, entry.matrix, exp_work_);
+    entry.tau = tau;
+    out.noalias() = entry.matrix * in;
+    return;
+  }
+  last_miss_ = tau;
+  if (!(tau <= scan_step_)) {
+    exp_scratch_ = generator_ * tau;
+    matrix_exponential(exp_scratch_, exp_result_, exp_work_);
+    out.noalias() = exp_result_ * in;
+    return;
+  }
+  build(scratch_, in, static_cast<int>(in.cols()), tau);
+  evaluate(scratch_, tau, out);
+}
+
+void ExactLinearFlow::expand(const Matrix& W, int columns, double length) {
+  build(bracket_, W, columns, length);
+}
+
+void ExactLinearFlow::evaluate(double s, Matrix& out) { evaluate(bracket_, s, out); }
+
+void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double length) {
+  e.columns = columns;
+  e.length = length;
+  e.base.leftCols(columns) = W.leftCols(columns);
+  e.terms[0].leftCols(columns) = W.leftCols(columns);
+  // Terms (M L)^k W / k! until two in a row are below rounding of the largest one. The
+  // series is used only if it converges within the storage and no term exceeds the block
+  // by more than 1e4 (cancellation would then cost more than four digits).
+  double largest = max_abs(e.terms[0], columns);
+  const double start = largest;
+  int small_in_a_row = 0;
+  e.count = 0;
+  for (int k = 1; k < static_cast<int>(e.terms.size()); ++k) {
+    e.terms[static_cast<size_t>(k)].leftCols(columns).noalias() =
+        generator_ * e.terms[static_cast<size_t>(k - 1)].leftCols(columns);
+    e.terms[static_cast<size_t>(k)].leftCols(columns) *= length / k;
+    const double size = max_abs(e.terms[static_cast<size_t>(k)], columns);
+    largest = std::max(largest, size);
+    small_in_a_row = size <= 0.125 * kEpsilon * largest ? small_in_a_row + 1 : 0;
+    if (small_in_a_row == 2) {
+      e.count = k + 1;
+      break;
+    }
+  }
+  if (e.count > 0 && largest > 1e4 * std::max(start, 1e-300)) e.count = 0;
+}
+
+void ExactLinearFlow::evaluate(Expansion& e, double s, Matrix& out) {
+  const int columns = e.columns;
+  if (e.count == 0) {
+    exp_scratch_ = generator_ * s;
+    matrix_exponential(exp_scratch_, exp_result_, exp_work_);
+    out.leftCols(columns).noalias() = exp_result_ * e.base.leftCols(columns);
+    return;
+  }
+  const double theta = e.length > 0.0 ? s / e.length : 0.0;
+  out.leftCols(columns) = e.terms[static_cast<size_t>(e.count - 1)].leftCols(columns);
+  for (int k = e.count - 2; k >= 0; --k)
+    out.leftCols(columns) =
+        out.leftCols(columns) * theta + e.terms[static_cast<size_t>(k)].leftCols(columns);
+}
+
+}  // namespace libcont
