@@ -83,7 +83,7 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
     entry.tau = -1.0;
     entry.matrix.resize(lifted, lifted);
   }
-  last_miss_ = -1.0;
+  recent_misses_.fill(-1.0);
   exp_scratch_.resize(lifted, lifted);
   set_block_columns(block_columns_);
   return true;
@@ -119,26 +119,28 @@ bool ExactLinearFlow::near(double tau, double cached) { return std::abs(tau - ca
 void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
   for (const auto& entry : cache_)
     if (near(tau, entry.tau)) {
-      out.noalias() = entry.matrix * in;
+      out.noalias() = entry.matrix.lazyProduct(in);
       const double delta = tau - entry.tau;
       if (delta != 0.0) {
-        first_order_.noalias() = generator_ * out;
-        second_order_.noalias() = generator_ * first_order_;
+        first_order_.noalias() = generator_.lazyProduct(out);
+        second_order_.noalias() = generator_.lazyProduct(first_order_);
         out += delta * first_order_ + (0.5 * delta * delta) * second_order_;
       }
       return;
     }
-  if (near(tau, last_miss_)) {
+  if (std::any_of(recent_misses_.begin(), recent_misses_.end(),
+                  [&](double miss) { return near(tau, miss); })) {
     // A step that recurs (the remainder of a period, map after map): keep its exponential.
     CachedTransition& entry = cache_[static_cast<size_t>(cache_next_)];
     cache_next_ = (cache_next_ + 1) % static_cast<int>(cache_.size());
     exp_scratch_ = generator_ * tau;
     matrix_exponential(exp_scratch_, entry.matrix, exp_work_);
     entry.tau = tau;
-    out.noalias() = entry.matrix * in;
+    out.noalias() = entry.matrix.lazyProduct(in);
     return;
   }
-  last_miss_ = tau;
+  recent_misses_[static_cast<size_t>(next_miss_)] = tau;
+  next_miss_ = (next_miss_ + 1) % static_cast<int>(recent_misses_.size());
   if (!(tau <= scan_step_)) {
     exp_scratch_ = generator_ * tau;
     matrix_exponential(exp_scratch_, exp_result_, exp_work_);
@@ -162,16 +164,31 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
   e.terms[0].leftCols(columns) = W.leftCols(columns);
   // Terms (M L)^k W / k! until two in a row are below rounding of the largest one. The
   // series is used only if it converges within the storage and no term exceeds the block
-  // by more than 1e4 (cancellation would then cost more than four digits).
+  // by more than 1e4 (cancellation would then cost more than four digits). Plain loops:
+  // the blocks are tiny, and Eigen's dynamic-size machinery would cost more than the sums.
+  const int rows = n_ + 3;
+  const double* m = generator_.data();
   double largest = max_abs(e.terms[0], columns);
   const double start = largest;
   int small_in_a_row = 0;
   e.count = 0;
   for (int k = 1; k < static_cast<int>(e.terms.size()); ++k) {
-    e.terms[static_cast<size_t>(k)].leftCols(columns).noalias() =
-        generator_ * e.terms[static_cast<size_t>(k - 1)].leftCols(columns);
-    e.terms[static_cast<size_t>(k)].leftCols(columns) *= length / k;
-    const double size = max_abs(e.terms[static_cast<size_t>(k)], columns);
+    const double* previous = e.terms[static_cast<size_t>(k - 1)].data();
+    double* term = e.terms[static_cast<size_t>(k)].data();
+    const double scale = length / k;
+    double size = 0.0;
+    for (int c = 0; c < columns; ++c) {
+      const double* in = previous + c * rows;
+      double* out = term + c * rows;
+      for (int i = 0; i < rows; ++i) out[i] = 0.0;
+      for (int j = 0; j < rows; ++j) {
+        const double v = in[j] * scale;
+        if (v == 0.0) continue;
+        const double* column = m + j * rows;
+        for (int i = 0; i < rows; ++i) out[i] += column[i] * v;
+      }
+      for (int i = 0; i < rows; ++i) size = std::max(size, std::abs(out[i]));
+    }
     largest = std::max(largest, size);
     small_in_a_row = size <= 0.125 * kEpsilon * largest ? small_in_a_row + 1 : 0;
     if (small_in_a_row == 2) {
@@ -190,11 +207,16 @@ void ExactLinearFlow::evaluate(Expansion& e, double s, Matrix& out) {
     out.leftCols(columns).noalias() = exp_result_ * e.base.leftCols(columns);
     return;
   }
+  // Horner in theta = s / length over the leading `columns` columns (contiguous).
   const double theta = e.length > 0.0 ? s / e.length : 0.0;
-  out.leftCols(columns) = e.terms[static_cast<size_t>(e.count - 1)].leftCols(columns);
-  for (int k = e.count - 2; k >= 0; --k)
-    out.leftCols(columns) =
-        out.leftCols(columns) * theta + e.terms[static_cast<size_t>(k)].leftCols(columns);
+  const int size = (n_ + 3) * columns;
+  double* result = out.data();
+  const double* last = e.terms[static_cast<size_t>(e.count - 1)].data();
+  for (int i = 0; i < size; ++i) result[i] = last[i];
+  for (int k = e.count - 2; k >= 0; --k) {
+    const double* term = e.terms[static_cast<size_t>(k)].data();
+    for (int i = 0; i < size; ++i) result[i] = result[i] * theta + term[i];
+  }
 }
 
 }  // namespace libcont

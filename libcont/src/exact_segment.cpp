@@ -44,21 +44,31 @@ bool ExactSegment::covers(int mode) {
   return declared_[m] != 0;
 }
 
+double ExactSegment::value(int mode, int event, double t, const Matrix& block) const {
+  const auto j = static_cast<size_t>(event);
+  if (affine_events_[j]) return event_coefficients_.col(event).dot(block.col(0));
+  return system_.event_function(mode, event, t, block.col(0).head(n_));
+}
+
 double ExactSegment::rate(int mode, int event, double t, const Matrix& block) {
+  if (affine_events_[static_cast<size_t>(event)])
+    return rate_coefficients_.col(event).dot(block.col(0));
   double dh_dt = 0.0;
   system_.event_gradient(mode, event, t, block.col(0).head(n_), gradient_, dh_dt);
   flows_[static_cast<size_t>(mode)].field(block.col(0), field_);
   return gradient_.dot(field_) + dh_dt;
 }
 
+void ExactSegment::ensure_expansion(int mode, int columns) {
+  if (expanded_columns_ >= columns) return;
+  flows_[static_cast<size_t>(mode)].expand(block_, columns, interval_);
+  expanded_columns_ = columns;
+}
+
 double ExactSegment::value_at(int mode, int event, double t0, double tau) {
-  ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
-  if (!expanded_) {
-    flow.expand(block_, 1, interval_);
-    expanded_ = true;
-  }
-  flow.evaluate(tau, point_);
-  return system_.event_function(mode, event, t0 + tau, point_.col(0).head(n_));
+  ensure_expansion(mode, 1);
+  flows_[static_cast<size_t>(mode)].evaluate(tau, point_);
+  return value(mode, event, t0 + tau, point_);
 }
 
 // Rate at the point last evaluated by value_at (same tau).
@@ -70,14 +80,17 @@ ExactSegment::Reference ExactSegment::start_reference(int mode, int event, doubl
                                                       double first_step, bool after_touch) {
   Reference ref;
   ref.value = system_.event_function(mode, event, t0, block_.col(0).head(n_));
-  ref.rate = rate(mode, event, t0, block_);
+  double dh_dt = 0.0;
+  system_.event_gradient(mode, event, t0, block_.col(0).head(n_), gradient_, dh_dt);
+  flows_[static_cast<size_t>(mode)].field(block_.col(0), field_);
+  ref.rate = gradient_.dot(field_) + dh_dt;
   if (after_touch || std::abs(ref.value) > 100.0 * options_.absolute_tolerance) return ref;
   // On the surface (a reset put the state there): the side is the one the motion leaves
   // to, so that a return through the surface, however soon, is a crossing. With a rate at
   // rounding level (a body released with zero relative velocity) the side shows a little
   // later: the reference is taken there.
   const double rounding =
-      16.0 * kEpsilon * (gradient_.cwiseProduct(field_).cwiseAbs().sum() + std::abs(ref.rate));
+      16.0 * kEpsilon * (gradient_.cwiseProduct(field_).cwiseAbs().sum() + std::abs(dh_dt));
   if (std::abs(ref.rate) > rounding) {
     ref.value = std::copysign(std::numeric_limits<double>::min(), ref.rate);
     return ref;
@@ -90,8 +103,9 @@ ExactSegment::Reference ExactSegment::start_reference(int mode, int event, doubl
 
 bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference& ref,
                                 double tau1, double h1, double r1, Bracket& bracket) {
-  const EventDirection direction = system_.event_spec(mode, event).direction;
+  const EventDirection direction = directions_[static_cast<size_t>(event)];
   if (crosses(direction, ref.value, h1)) {
+    ensure_expansion(mode, 1 + columns_);  // the event's state and tangent will be needed
     bracket = {ref.time, tau1, ref.value};
     return true;
   }
@@ -118,7 +132,10 @@ bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference&
   double lo = ref.time, hi = tau1, f_lo = p0, f_hi = p1;
   int last_side = 0;
   double at = hi;
-  for (int i = 0; i < 200 && hi - lo > 4.0 * kEpsilon * (std::abs(t0) + hi); ++i) {
+  // d is flat at its turning point: locating it to 1e-9 of the interval gives d there to
+  // rounding.
+  const double resolution = std::max(1e-9 * (tau1 - ref.time), 4.0 * kEpsilon * (std::abs(t0) + hi));
+  for (int i = 0; i < 200 && hi - lo > resolution; ++i) {
     double c = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
     if (!(c > lo && c < hi)) c = 0.5 * (lo + hi);
     value_at(mode, event, t0, c);
@@ -150,24 +167,27 @@ bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference&
 
 double ExactSegment::locate(int mode, int event, double t0, const Bracket& bracket) {
   // Safeguarded Newton on h with the analytic rate, keeping a bracket (lo: not crossed,
-  // hi: crossed); bisection when Newton leaves it or stalls. Ends on the crossed side.
-  const EventDirection direction = system_.event_spec(mode, event).direction;
+  // hi: crossed). Newton steps shorter than the time resolution step across the root by
+  // that resolution, which closes the bracket; bisection where Newton leaves the bracket
+  // or does not halve |h|. Ends on the crossed side.
+  const EventDirection direction = directions_[static_cast<size_t>(event)];
   double lo = bracket.lo, hi = bracket.hi;
   const double tolerance = 4.0 * kEpsilon * (std::abs(t0) + hi);
   double x = hi;
   double hx = value_at(mode, event, t0, x);
   double rx = rate_at(mode, event, t0, x);
-  double width_before = hi - lo;
+  bool bisect = false;
   for (int i = 0; i < 200 && hi - lo > tolerance; ++i) {
-    double c = rx != 0.0 ? x - hx / rx : 0.5 * (lo + hi);
-    if (!(c > lo && c < hi)) c = 0.5 * (lo + hi);
-    if (i % 4 == 3) {
-      if (hi - lo > 0.5 * width_before) c = 0.5 * (lo + hi);
-      width_before = hi - lo;
+    double c = 0.5 * (lo + hi);
+    if (!bisect && rx != 0.0) {
+      const double newton = hx / rx;
+      c = std::abs(newton) < tolerance ? x - std::copysign(tolerance, newton) : x - newton;
+      if (!(c > lo && c < hi)) c = 0.5 * (lo + hi);
     }
     c = std::clamp(c, lo + 0.25 * tolerance, hi - 0.25 * tolerance);
     const double h = value_at(mode, event, t0, c);
     (crosses(direction, bracket.before, h) ? hi : lo) = c;
+    bisect = std::abs(h) > 0.5 * std::abs(hx);
     x = c;
     hx = h;
     rx = rate_at(mode, event, t0, c);
@@ -203,8 +223,22 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
   const int events = system_.event_count(mode);
   references_.resize(static_cast<size_t>(events));
   ends_.resize(static_cast<size_t>(events));
+  directions_.resize(static_cast<size_t>(events));
+  affine_events_.resize(static_cast<size_t>(events));
+  if (event_coefficients_.cols() < events) {
+    event_coefficients_.resize(n_ + 3, events);
+    rate_coefficients_.resize(n_ + 3, events);
+  }
+  for (int j = 0; j < events; ++j) {
+    const auto k = static_cast<size_t>(j);
+    directions_[k] = system_.event_spec(mode, j).direction;
+    affine_events_[k] = system_.affine_event(mode, j, event_coefficients_.col(j)) ? 1 : 0;
+    // d/dt (c . z) = c . M z = (M^T c) . z
+    if (affine_events_[k])
+      rate_coefficients_.col(j).noalias() = flow.generator().transpose() * event_coefficients_.col(j);
+  }
   interval_ = std::min(step, t_end - t0);
-  expanded_ = false;
+  expanded_columns_ = 0;
   for (int j = 0; j < events; ++j)
     references_[static_cast<size_t>(j)] = start_reference(mode, j, t0, interval_, after_touch);
 
@@ -228,7 +262,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     double found_at = s;
     for (int j = 0; j < events; ++j) {
       Reference& end = ends_[static_cast<size_t>(j)];
-      end.value = system_.event_function(mode, j, t1, next_.col(0).head(n_));
+      end.value = value(mode, j, t1, next_);
       end.rate = rate(mode, j, t1, next_);
       Bracket bracket{};
       if (!find_bracket(mode, j, t0, references_[static_cast<size_t>(j)], s, end.value, end.rate,
@@ -242,7 +276,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     }
     if (found >= 0) {
       emit_samples(t0, t0, t0 + found_at, mode, grid, observer);
-      flow.expand(block_, 1 + columns_, s);
+      ensure_expansion(mode, 1 + columns_);
       flow.evaluate(found_at, point_);
       state.t = t0 + found_at;
       state.x = point_.col(0).head(n_);
@@ -252,7 +286,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     emit_samples(t0, t0, t1, mode, grid, observer);
     block_.swap(next_);
     t0 = t1;
-    expanded_ = false;
+    expanded_columns_ = 0;
     for (int j = 0; j < events; ++j) references_[static_cast<size_t>(j)] = ends_[static_cast<size_t>(j)];
     if (last) {
       state.t = t_end;

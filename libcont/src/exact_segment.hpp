@@ -46,7 +46,11 @@ class ExactSegment {
     double lo, hi, before;  // the crossing lies in (lo, hi]; `before`: h on its near side
   };
 
+  // h and dh/dt along the flow at a lifted block's state (column 0).
+  double value(int mode, int event, double t, const Matrix& block) const;
   double rate(int mode, int event, double t, const Matrix& block);
+  // Builds the expansion about block_ over the current interval for at least `columns`.
+  void ensure_expansion(int mode, int columns);
   // h at t0 + tau within the current interval (the state from the interval's expansion,
   // left in point_), and the rate there (after value_at at the same tau).
   double value_at(int mode, int event, double t0, double tau);
@@ -68,7 +72,11 @@ class ExactSegment {
   Matrix block_, next_, point_, sample_;  // lifted blocks [z | Phi]
   Vector field_, gradient_;
   std::vector<Reference> references_, ends_;
-  bool expanded_ = false;  // the expansion about block_ over the current interval is built
+  std::vector<EventDirection> directions_;  // of the current mode's events
+  int expanded_columns_ = 0;  // columns of the expansion about block_ over this interval
+  // Events declared affine (HybridSystem::affine_event): h = c . z, dh/dt = (M^T c) . z.
+  std::vector<char> affine_events_;
+  Matrix event_coefficients_, rate_coefficients_;  // (n + 3) x events
   double interval_ = 0.0;
 };
 

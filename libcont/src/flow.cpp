@@ -41,6 +41,9 @@ struct Flow::Impl {
   // The exact path for modes the model declares affine; absent where it is switched off
   // or monitors are asked for (those are CVODE root functions).
   std::unique_ptr<detail::ExactSegment> exact;
+  EventRecord record_;
+  SaltationWorkspace saltation_work_;
+  Matrix tangent_scratch_;
 
   Impl(const HybridSystem& s, const FlowOptions& o)
       : system(s), options(o), integrator(s, o), n(s.dimension()),
@@ -101,12 +104,14 @@ struct Flow::Impl {
 
   // Applies event j at the current state (which is x- on entry, x+ on exit).
   bool apply(FlowState& state, int j, FlowObserver* observer, FlowReport& report) {
-    EventRecord record;
+    // Storage kept between events (record, reset state, saltation): no allocation.
+    EventRecord& record = record_;
     record.t = state.t;
     record.event = j;
     record.mode_before = state.mode;
     record.x_minus = state.x;
-    Vector x = state.x;
+    Vector& x = record.x_plus;
+    x = state.x;
     const EventOutcome outcome = system.apply_event(state.mode, j, state.t, x);
     if (!x.allFinite()) {
       report = fail(report, FlowStatus::BadState, "reset of event " +
@@ -115,8 +120,8 @@ struct Flow::Impl {
       return false;
     }
     if (options.tangent) {
-      const Matrix s =
-          saltation_matrix(system, state.mode, j, outcome, state.t, record.x_minus, x);
+      const Matrix& s = saltation_matrix(system, state.mode, j, outcome, state.t, record.x_minus,
+                                         x, saltation_work_);
       if (!s.allFinite()) {
         report = fail(report, FlowStatus::GrazingEvent,
                       "event " + system.event_spec(state.mode, j).name + " at t = " +
@@ -124,14 +129,14 @@ struct Flow::Impl {
                           " crosses its surface with zero rate: saltation matrix undefined");
         return false;
       }
-      state.tangent = s * state.tangent;
+      tangent_scratch_.noalias() = s * state.tangent;
+      state.tangent.swap(tangent_scratch_);
     }
     state.x = x;
     state.mode = outcome.next_mode;
     ++report.events;
     record.mode_after = outcome.next_mode;
     record.kind = outcome.kind;
-    record.x_plus = std::move(x);
     if (observer) observer->on_event(record);
     if (outcome.terminal) {
       report = fail(report, FlowStatus::TerminalEvent, "");

@@ -126,6 +126,22 @@ bool MovingBaseOscillator::affine_mode(int mode, libcont::AffineMode& data) cons
   return true;
 }
 
+bool MovingBaseOscillator::affine_event(int mode, int /*event*/,
+                                        libcont::VectorRef coefficients) const {
+  coefficients.setZero();
+  if (hard_ && mode == Attached) {
+    // holding force = m b'' + c b' + k b - k a sin = -m a eta^2 sin + c a eta cos + k d
+    coefficients[3] = c_ * a_ * eta_;
+    coefficients[4] = -m_ * a_ * eta_ * eta_;
+    coefficients[2] = k_ * d_;
+    return true;
+  }
+  coefficients[0] = 1.0;  // gap x - a sin(eta t) - d
+  coefficients[2] = -d_;
+  coefficients[4] = -a_;
+  return true;
+}
+
 libcont::EventSpec MovingBaseOscillator::event_spec(int mode, int /*event*/) const {
   if (hard_)
     return mode == Free ? libcont::EventSpec{"impact", EventDirection::Falling, EventKind::Impact}

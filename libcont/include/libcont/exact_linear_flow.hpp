@@ -33,6 +33,7 @@ class ExactLinearFlow {
   void set_block_columns(int columns);
 
   int dimension() const { return n_; }
+  const Matrix& generator() const { return generator_; }  // M
   int lifted_dimension() const { return n_ + 3; }
   // Half a radian of the fastest rotation or growth of the mode (eigenvalues of A, w): an
   // event function of the motion turns at most once within such a step.
@@ -77,7 +78,10 @@ class ExactLinearFlow {
   double scan_step_ = 0.0;
   std::array<CachedTransition, 4> cache_;
   int cache_next_ = 0;
-  double last_miss_ = -1.0;  // a time step seen once: cached when it comes again
+  // Time steps seen lately but not cached: one that comes again is cached (the remainder
+  // of a period recurs, interleaved with the arbitrary ones after events).
+  std::array<double, 4> recent_misses_{-1.0, -1.0, -1.0, -1.0};
+  int next_miss_ = 0;
   Expansion bracket_, scratch_;
   Matrix exp_scratch_, exp_result_, first_order_, second_order_;
   std::array<Matrix, 2> exp_work_;

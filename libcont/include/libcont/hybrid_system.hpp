@@ -93,6 +93,14 @@ class HybridSystem {
   virtual int event_count(int /*mode*/) const { return 0; }
   virtual EventSpec event_spec(int mode, int event) const;
   virtual double event_function(int mode, int event, double t, ConstVectorRef x) const;
+  // In a mode declared affine (affine_mode) an event function may be affine too,
+  //   h(t, x) = c_x . x + c_0 + c_cos cos(w t) + c_sin sin(w t)  (w: the mode's frequency);
+  // the model then returns true and fills `coefficients` = (c_x, c_0, c_cos, c_sin), size
+  // n + 3 (it must agree with event_function exactly). The exact path then evaluates h
+  // and its rate as dot products with the lifted state, without calling the model.
+  virtual bool affine_event(int /*mode*/, int /*event*/, VectorRef /*coefficients*/) const {
+    return false;
+  }
   // D_x h and D_t h; default: central finite differences.
   virtual void event_gradient(int mode, int event, double t, ConstVectorRef x, VectorRef dh_dx,
                               double& dh_dt) const;
