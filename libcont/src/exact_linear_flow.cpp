@@ -18,31 +18,71 @@ double max_abs(const Matrix& m, int columns) {
 }
 }  // namespace
 
-void matrix_exponential(ConstMatrixRef X, Matrix& result, std::array<Matrix, 2>& work) {
+void matrix_exponential(ConstMatrixRef X, Matrix& result, std::array<Matrix, 3>& work) {
   const Eigen::Index size = X.rows();
   Matrix& term = work[0];
   Matrix& product = work[1];
+  Matrix& next = work[2];
   term.resize(size, size);
   product.resize(size, size);
+  next.resize(size, size);
   result.resize(size, size);
-  const double norm = X.cwiseAbs().colwise().sum().maxCoeff();  // 1-norm
+  // Balancing (Parlett-Reinsch, powers of two: exact): B = D^-1 X D with rows and columns
+  // of similar size. A stiff contact (k_s = 2e5 beside a 1 in X) has a norm far above its
+  // spectral radius; balanced, it needs fewer squarings, and loses less to rounding in
+  // them. expm(X) = D expm(B) D^-1. The scale factors are kept in product's first column
+  // until the end.
+  Matrix& balanced = result;
+  balanced = X;
+  Eigen::Index n = size;
+  double scales[64];
+  const bool balance = n <= 64;
+  for (Eigen::Index i = 0; i < n && balance; ++i) scales[i] = 1.0;
+  for (int sweep = 0; sweep < 20 && balance; ++sweep) {
+    bool changed = false;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double column = balanced.col(i).cwiseAbs().sum() - std::abs(balanced(i, i));
+      const double row = balanced.row(i).cwiseAbs().sum() - std::abs(balanced(i, i));
+      if (column == 0.0 || row == 0.0) continue;
+      double f = 1.0;
+      double c = column, r = row;
+      while (c < r / 2) c *= 2, r /= 2, f *= 2;
+      while (c >= r * 2) c /= 2, r *= 2, f /= 2;
+      if ((c + r) < 0.95 * (column + row)) {
+        changed = true;
+        scales[i] *= f;
+        balanced.row(i) /= f;
+        balanced.col(i) *= f;
+      }
+    }
+    if (!changed) break;
+  }
+  term = balanced;  // B, while result becomes the sum
+  const double norm = term.cwiseAbs().colwise().sum().maxCoeff();  // 1-norm
   int squarings = 0;
   if (norm > 0.25) squarings = static_cast<int>(std::ceil(std::log2(norm / 0.25)));
   const double scale = std::ldexp(1.0, -squarings);
   // Taylor series of expm(Y), ||Y|| <= 1/4: the k-th term is below 4^-k / k!, rounding
-  // reached by k = 15.
+  // reached by k = 15. `product` holds Y = B / 2^s; term the running power.
+  product = term * scale;
   result.setIdentity();
   term.setIdentity();
+  Matrix& power = term;
   for (int k = 1; k <= 20; ++k) {
-    product.noalias() = term * X;
-    term = product * (scale / k);
-    result += term;
-    if (term.cwiseAbs().maxCoeff() <= 0.25 * kEpsilon * result.cwiseAbs().maxCoeff()) break;
+    next.noalias() = power * product;
+    power = next / k;
+    result += power;
+    if (power.cwiseAbs().maxCoeff() <= 0.25 * kEpsilon * result.cwiseAbs().maxCoeff()) break;
   }
   for (int i = 0; i < squarings; ++i) {
     product.noalias() = result * result;
     result.swap(product);
   }
+  if (balance)
+    for (Eigen::Index i = 0; i < n; ++i) {
+      result.row(i) *= scales[i];
+      result.col(i) /= scales[i];
+    }
 }
 
 bool ExactLinearFlow::set_mode(const AffineMode& mode) {
@@ -59,11 +99,20 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
   mode_ = mode;
   const int lifted = n_ + 3;
   const double w = mode.frequency;
+  // Balancing: the forcing coordinates are lifted as sigma (1, cos, sin), sigma a power of
+  // two that brings the forcing columns of M to the size of A or w. Without it a force
+  // of 1e300 (any units) would dominate the norm that scales the exponential.
+  const double forcing = std::max({mode.b0.cwiseAbs().maxCoeff(), mode.b_cos.cwiseAbs().maxCoeff(),
+                                   mode.b_sin.cwiseAbs().maxCoeff()});
+  const double dynamics = std::max(mode.A.cwiseAbs().colwise().sum().maxCoeff(), w);
+  forcing_scale_ = 1.0;
+  if (forcing > 0.0)
+    forcing_scale_ = std::exp2(std::round(std::log2(dynamics > 0.0 ? forcing / dynamics : forcing)));
   generator_ = Matrix::Zero(lifted, lifted);
   generator_.topLeftCorner(n, n) = mode.A;
-  generator_.col(n_).head(n) = mode.b0;
-  generator_.col(n_ + 1).head(n) = mode.b_cos;
-  generator_.col(n_ + 2).head(n) = mode.b_sin;
+  generator_.col(n_).head(n) = mode.b0 / forcing_scale_;
+  generator_.col(n_ + 1).head(n) = mode.b_cos / forcing_scale_;
+  generator_.col(n_ + 2).head(n) = mode.b_sin / forcing_scale_;
   generator_(n_ + 1, n_ + 2) = -w;  // (cos w t)' = -w sin w t
   generator_(n_ + 2, n_ + 1) = w;   // (sin w t)' =  w cos w t
 
@@ -102,9 +151,9 @@ void ExactLinearFlow::set_block_columns(int columns) {
 
 void ExactLinearFlow::lift(double t, ConstVectorRef x, VectorRef z) const {
   z.head(n_) = x;
-  z[n_] = 1.0;
-  z[n_ + 1] = std::cos(mode_.frequency * t);
-  z[n_ + 2] = std::sin(mode_.frequency * t);
+  z[n_] = forcing_scale_;
+  z[n_ + 1] = forcing_scale_ * std::cos(mode_.frequency * t);
+  z[n_ + 2] = forcing_scale_ * std::sin(mode_.frequency * t);
 }
 
 void ExactLinearFlow::field(ConstVectorRef z, VectorRef f) const {

@@ -84,7 +84,13 @@ ExactSegment::Reference ExactSegment::start_reference(int mode, int event, doubl
   system_.event_gradient(mode, event, t0, block_.col(0).head(n_), gradient_, dh_dt);
   flows_[static_cast<size_t>(mode)].field(block_.col(0), field_);
   ref.rate = gradient_.dot(field_) + dh_dt;
-  if (after_touch || std::abs(ref.value) > 100.0 * options_.absolute_tolerance) return ref;
+  // On the surface: within the absolute tolerance, or within rounding of the terms h is
+  // made of (a model in other units: amplitudes of 1e300 have no absolute tolerance).
+  double terms = gradient_.cwiseProduct(block_.col(0).head(n_)).cwiseAbs().sum();
+  if (affine_events_[static_cast<size_t>(event)])
+    terms += event_coefficients_.col(event).cwiseProduct(block_.col(0)).cwiseAbs().sum();
+  const double surface = std::max(100.0 * options_.absolute_tolerance, 64.0 * kEpsilon * terms);
+  if (after_touch || !(std::abs(ref.value) <= surface)) return ref;
   // On the surface (a reset put the state there): the side is the one the motion leaves
   // to, so that a return through the surface, however soon, is a crossing. With a rate at
   // rounding level (a body released with zero relative velocity) the side shows a little
@@ -208,8 +214,19 @@ void ExactSegment::emit_samples(double t0, double t_from, double t_to, int mode,
   }
 }
 
+int ExactSegment::fail(FlowState& state, double t0, FlowStatus status, std::string message,
+                       FlowReport& report) const {
+  report.status = status;
+  report.message = std::move(message);
+  state.t = t0;
+  state.x = block_.col(0).head(n_);
+  if (columns_ > 0) state.tangent = block_.block(0, 1, n_, columns_);
+  return kFailed;
+}
+
 int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObserver* observer,
                       const SampleGrid& grid, FlowReport& report) {
+
   const int mode = state.mode;
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.lift(state.t, state.x, block_.col(0));
@@ -233,14 +250,22 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     const auto k = static_cast<size_t>(j);
     directions_[k] = system_.event_spec(mode, j).direction;
     affine_events_[k] = system_.affine_event(mode, j, event_coefficients_.col(j)) ? 1 : 0;
+    // The model's coefficients multiply (1, cos, sin); the lifted state carries s times those.
+    event_coefficients_.col(j).tail(3) /= flow.forcing_scale();
     // d/dt (c . z) = c . M z = (M^T c) . z
     if (affine_events_[k])
       rate_coefficients_.col(j).noalias() = flow.generator().transpose() * event_coefficients_.col(j);
   }
   interval_ = std::min(step, t_end - t0);
   expanded_columns_ = 0;
-  for (int j = 0; j < events; ++j)
-    references_[static_cast<size_t>(j)] = start_reference(mode, j, t0, interval_, after_touch);
+  for (int j = 0; j < events; ++j) {
+    Reference& ref = references_[static_cast<size_t>(j)];
+    ref = start_reference(mode, j, t0, interval_, after_touch);
+    if (!std::isfinite(ref.value) || !std::isfinite(ref.rate))
+      return fail(state, t0, FlowStatus::BadState, "event function " + system_.event_spec(mode, j).name +
+                                   " or its rate is not finite at t = " + std::to_string(t0),
+                  report);
+  }
 
   while (true) {
     const bool last = t_end - t0 <= step;
@@ -249,14 +274,9 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     interval_ = s;
     flow.propagate(s, block_, next_);
     ++report.steps;
-    if (!next_.col(0).allFinite()) {
-      report.status = FlowStatus::BadState;
-      report.message = "state became non-finite after t = " + std::to_string(t0);
-      state.t = t0;
-      state.x = block_.col(0).head(n_);
-      if (columns_ > 0) state.tangent = block_.block(0, 1, n_, columns_);
-      return kFailed;
-    }
+    if (!next_.allFinite())
+      return fail(state, t0, FlowStatus::BadState,
+                  "state became non-finite after t = " + std::to_string(t0), report);
     // The earliest crossing in this interval, over all events.
     int found = -1;
     double found_at = s;
@@ -264,6 +284,11 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       Reference& end = ends_[static_cast<size_t>(j)];
       end.value = value(mode, j, t1, next_);
       end.rate = rate(mode, j, t1, next_);
+      if (!std::isfinite(end.value) || !std::isfinite(end.rate))
+        return fail(state, t0, FlowStatus::BadState, "event function " + system_.event_spec(mode, j).name +
+                                     " or its rate became non-finite after t = " +
+                                     std::to_string(t0),
+                    report);
       Bracket bracket{};
       if (!find_bracket(mode, j, t0, references_[static_cast<size_t>(j)], s, end.value, end.rate,
                         bracket))
@@ -295,13 +320,10 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       return kReachedEnd;
     }
     if (report.steps > options_.max_steps) {
-      report.status = FlowStatus::TooManySteps;
-      report.message =
-          std::to_string(report.steps) + " steps without reaching t = " + std::to_string(t_end);
-      state.t = t0;
-      state.x = block_.col(0).head(n_);
-      if (columns_ > 0) state.tangent = block_.block(0, 1, n_, columns_);
-      return kFailed;
+      return fail(state, t0, FlowStatus::TooManySteps,
+                  std::to_string(report.steps) + " steps without reaching t = " +
+                      std::to_string(t_end),
+                  report);
     }
   }
 }

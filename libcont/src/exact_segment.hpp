@@ -7,6 +7,7 @@
 // then a safeguarded Newton iteration with the analytic rate D_x h f + D_t h on the
 // bracket. The crossing is placed on its far side, to rounding in time, as CVODE's root
 // finding does; the event itself is applied by Flow, with the same semantics on both paths.
+#include <string>
 #include <vector>
 
 #include "libcont/exact_linear_flow.hpp"
@@ -59,6 +60,9 @@ class ExactSegment {
   bool find_bracket(int mode, int event, double t0, const Reference& ref, double tau1,
                     double h1, double r1, Bracket& bracket);
   double locate(int mode, int event, double t0, const Bracket& bracket);
+  // Ends the run: state = the current scan point (block_ at t0), report says why.
+  int fail(FlowState& state, double t0, FlowStatus status, std::string message,
+           FlowReport& report) const;
   void emit_samples(double t0, double t_from, double t_to, int mode, const SampleGrid& grid,
                     FlowObserver* observer);
 

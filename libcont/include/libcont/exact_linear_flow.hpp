@@ -1,9 +1,10 @@
 #pragma once
 // The exact flow of an affine mode with harmonic forcing (AffineMode, hybrid_system.hpp):
 //   x' = A x + b0 + b_cos cos(w t) + b_sin sin(w t).
-// The state is lifted to z = (x, 1, cos w t, sin w t), which obeys the autonomous linear
-// system z' = M z,
-//   M = [[A, b0, b_cos, b_sin], [0, 0, 0, 0], [0, 0, 0, -w], [0, 0, w, 0]],
+// The state is lifted to z = (x, s, s cos w t, s sin w t), which obeys the autonomous
+// linear system z' = M z,
+//   M = [[A, b0/s, b_cos/s, b_sin/s], [0, 0, 0, 0], [0, 0, 0, -w], [0, 0, w, 0]]
+// (s, forcing_scale(), a power of two that balances M: the forcing and A alike in size),
 // so z(t + tau) = expm(M tau) z(t) whatever A is (singular, defective, in resonance with
 // w: no particular solution has to exist), and a tangent column (Phi, 0, 0, 0) follows
 // expm(A tau) Phi, the exact tangent flow. Flow propagates blocks W = [z | Phi] of lifted
@@ -20,9 +21,10 @@
 
 namespace libcont {
 
-// expm(X) by scaling and squaring of its Taylor series (norm after scaling <= 1/4, so the
-// truncated terms are below rounding). `work` holds two scratch matrices of X's size.
-void matrix_exponential(ConstMatrixRef X, Matrix& result, std::array<Matrix, 2>& work);
+// expm(X) by balancing, scaling and squaring of its Taylor series (norm after scaling
+// <= 1/4, so the truncated terms are below rounding). `work`: scratch matrices (resized to
+// X's size; no allocation once they have it).
+void matrix_exponential(ConstMatrixRef X, Matrix& result, std::array<Matrix, 3>& work);
 
 class ExactLinearFlow {
  public:
@@ -34,12 +36,13 @@ class ExactLinearFlow {
 
   int dimension() const { return n_; }
   const Matrix& generator() const { return generator_; }  // M
+  double forcing_scale() const { return forcing_scale_; }
   int lifted_dimension() const { return n_ + 3; }
   // Half a radian of the fastest rotation or growth of the mode (eigenvalues of A, w): an
   // event function of the motion turns at most once within such a step.
   double scan_step() const { return scan_step_; }
 
-  // z = (x, 1, cos w t, sin w t).
+  // z = (x, s, s cos w t, s sin w t), s = forcing_scale().
   void lift(double t, ConstVectorRef x, VectorRef z) const;
   // The mode's vector field at a lifted state, A x + b(t).
   void field(ConstVectorRef z, VectorRef f) const;
@@ -76,6 +79,7 @@ class ExactLinearFlow {
   AffineMode mode_;
   Matrix generator_;  // M
   double scan_step_ = 0.0;
+  double forcing_scale_ = 1.0;
   std::array<CachedTransition, 4> cache_;
   int cache_next_ = 0;
   // Time steps seen lately but not cached: one that comes again is cached (the remainder
@@ -84,7 +88,7 @@ class ExactLinearFlow {
   int next_miss_ = 0;
   Expansion bracket_, scratch_;
   Matrix exp_scratch_, exp_result_, first_order_, second_order_;
-  std::array<Matrix, 2> exp_work_;
+  std::array<Matrix, 3> exp_work_;
 };
 
 }  // namespace libcont
