@@ -16,6 +16,43 @@ constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 double max_abs(const Matrix& m, int columns) {
   return m.leftCols(columns).cwiseAbs().maxCoeff();
 }
+
+// out = a * in for the small blocks of the exact path. Eigen's dynamic-size product
+// dispatch costs more than the arithmetic at these sizes: lifted sizes of small models
+// (n = 1 .. 5) get fixed-size kernels, others plain loops.
+// Only the leading `columns` columns of in and out (all of in's if negative).
+template <int N>
+void multiply_fixed(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index columns) {
+  using Square = Eigen::Matrix<double, N, N>;
+  using Block = Eigen::Matrix<double, N, Eigen::Dynamic>;
+  Eigen::Map<Block>(out.data(), N, columns).noalias() =
+      Eigen::Map<const Square>(a.data()) * Eigen::Map<const Block>(in.data(), N, columns);
+}
+
+void multiply(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index columns = -1) {
+  if (columns < 0) columns = in.cols();
+  switch (a.rows()) {
+    case 4: return multiply_fixed<4>(a, in, out, columns);
+    case 5: return multiply_fixed<5>(a, in, out, columns);
+    case 6: return multiply_fixed<6>(a, in, out, columns);
+    case 7: return multiply_fixed<7>(a, in, out, columns);
+    case 8: return multiply_fixed<8>(a, in, out, columns);
+    default: break;
+  }
+  const Eigen::Index rows = a.rows(), inner = a.cols();
+  const double* m = a.data();
+  for (Eigen::Index c = 0; c < columns; ++c) {
+    const double* x = in.data() + c * inner;
+    double* y = out.data() + c * rows;
+    for (Eigen::Index i = 0; i < rows; ++i) y[i] = 0.0;
+    for (Eigen::Index j = 0; j < inner; ++j) {
+      const double v = x[j];
+      const double* column = m + j * rows;
+      for (Eigen::Index i = 0; i < rows; ++i) y[i] += column[i] * v;
+    }
+  }
+}
+
 }  // namespace
 
 void matrix_exponential(ConstMatrixRef X, Matrix& result, std::array<Matrix, 3>& work) {
@@ -168,11 +205,11 @@ bool ExactLinearFlow::near(double tau, double cached) { return std::abs(tau - ca
 void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
   for (const auto& entry : cache_)
     if (near(tau, entry.tau)) {
-      out.noalias() = entry.matrix.lazyProduct(in);
+      multiply(entry.matrix, in, out);
       const double delta = tau - entry.tau;
       if (delta != 0.0) {
-        first_order_.noalias() = generator_.lazyProduct(out);
-        second_order_.noalias() = generator_.lazyProduct(first_order_);
+        multiply(generator_, out, first_order_);
+        multiply(generator_, first_order_, second_order_);
         out += delta * first_order_ + (0.5 * delta * delta) * second_order_;
       }
       return;
@@ -185,7 +222,7 @@ void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
     exp_scratch_ = generator_ * tau;
     matrix_exponential(exp_scratch_, entry.matrix, exp_work_);
     entry.tau = tau;
-    out.noalias() = entry.matrix.lazyProduct(in);
+    multiply(entry.matrix, in, out);
     return;
   }
   recent_misses_[static_cast<size_t>(next_miss_)] = tau;
@@ -213,33 +250,24 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
   e.terms[0].leftCols(columns) = W.leftCols(columns);
   // Terms (M L)^k W / k! until two in a row are below rounding of the largest one. The
   // series is used only if it converges within the storage and no term exceeds the block
-  // by more than 1e4 (cancellation would then cost more than four digits). Plain loops:
-  // the blocks are tiny, and Eigen's dynamic-size machinery would cost more than the sums.
-  const int rows = n_ + 3;
-  const double* m = generator_.data();
+  // by more than 1e4 (cancellation would then cost more than four digits).
+  const int size = (n_ + 3) * columns;
   double largest = max_abs(e.terms[0], columns);
   const double start = largest;
   int small_in_a_row = 0;
   e.count = 0;
   for (int k = 1; k < static_cast<int>(e.terms.size()); ++k) {
-    const double* previous = e.terms[static_cast<size_t>(k - 1)].data();
-    double* term = e.terms[static_cast<size_t>(k)].data();
+    Matrix& term_matrix = e.terms[static_cast<size_t>(k)];
+    multiply(generator_, e.terms[static_cast<size_t>(k - 1)], term_matrix, columns);
+    double* term = term_matrix.data();
     const double scale = length / k;
-    double size = 0.0;
-    for (int c = 0; c < columns; ++c) {
-      const double* in = previous + c * rows;
-      double* out = term + c * rows;
-      for (int i = 0; i < rows; ++i) out[i] = 0.0;
-      for (int j = 0; j < rows; ++j) {
-        const double v = in[j] * scale;
-        if (v == 0.0) continue;
-        const double* column = m + j * rows;
-        for (int i = 0; i < rows; ++i) out[i] += column[i] * v;
-      }
-      for (int i = 0; i < rows; ++i) size = std::max(size, std::abs(out[i]));
+    double term_size = 0.0;
+    for (int i = 0; i < size; ++i) {
+      term[i] *= scale;
+      term_size = std::max(term_size, std::abs(term[i]));
     }
-    largest = std::max(largest, size);
-    small_in_a_row = size <= 0.125 * kEpsilon * largest ? small_in_a_row + 1 : 0;
+    largest = std::max(largest, term_size);
+    small_in_a_row = term_size <= 0.125 * kEpsilon * largest ? small_in_a_row + 1 : 0;
     if (small_in_a_row == 2) {
       e.count = k + 1;
       break;
