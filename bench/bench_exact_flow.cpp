@@ -48,7 +48,12 @@ struct Timing {
 class ImpactOscillatorLimit {
  public:
   ImpactOscillatorLimit(double m, double k, double c, double a, double w, double r)
-      : a_(a), w_(w), r_(r), a10_(-k / m), a11_(-c / m), mu_(c / (2 * m)),
+      : a_(a),
+        w_(w),
+        r_(r),
+        a10_(-k / m),
+        a11_(-c / m),
+        mu_(c / (2 * m)),
         nu_(std::sqrt(k / m - mu_ * mu_)) {
     const double det = (k - m * w * w) * (k - m * w * w) + c * c * w * w;
     P_ = -c * w * k * a / det;
@@ -89,14 +94,14 @@ class ImpactOscillatorLimit {
         const double gn = gap(n0, cn, sn), rn = gap_rate(n1, cn, sn);
         const double t_scan = t_start + tau;
         if (g > 0.0 && gn < 0.0) {
-          hit = solve(t_scan, y0s, y1s, 0.0, s, g, rate);
+          hit = solve(t_scan, y0s, y1s, 0.0, s);
         } else if (g > 0.0 && rate < 0.0 && rn > 0.0) {
           // A turning point towards the base in between: its minimum, by Newton on the
           // rate (its derivative is the relative acceleration), then a dip below zero?
           double lo = 0.0, hi = s, u = 0.5 * s;
           for (int i = 0; i < 60 && hi - lo > 1e-15 * (1 + t_scan); ++i) {
             double p0, p1;
-            at(t_scan, y0s, y1s, u, p0, p1);
+            at(y0s, y1s, u, p0, p1);
             const double ru = gap_rate_at(t_scan + u, p1);
             (ru < 0.0 ? lo : hi) = u;
             const double acc = relative_acceleration(t_scan + u, p0, p1);
@@ -104,10 +109,11 @@ class ImpactOscillatorLimit {
             if (!(u > lo && u < hi)) u = 0.5 * (lo + hi);
           }
           double p0, p1;
-          at(t_scan, y0s, y1s, lo, p0, p1);
-          const double gmin = p0 + (P_ * std::cos(w_ * (t_scan + lo)) + Q_ * std::sin(w_ * (t_scan + lo))) -
-                              a_ * std::sin(w_ * (t_scan + lo));
-          if (gmin < 0.0) hit = solve(t_scan, y0s, y1s, 0.0, lo, g, rate);
+          at(y0s, y1s, lo, p0, p1);
+          const double gmin =
+              p0 + (P_ * std::cos(w_ * (t_scan + lo)) + Q_ * std::sin(w_ * (t_scan + lo))) -
+              a_ * std::sin(w_ * (t_scan + lo));
+          if (gmin < 0.0) hit = solve(t_scan, y0s, y1s, 0.0, lo);
         }
         if (hit >= 0.0) {
           hit += tau;
@@ -166,12 +172,12 @@ class ImpactOscillatorLimit {
     E[2] = e * sn;
     E[3] = e * (cs + sn * (a11_ + mu_));
   }
-  void at(double t0, double y0, double y1, double s, double& p0, double& p1) const {
+  // The deviation s after a point where it is (y0, y1).
+  void at(double y0, double y1, double s, double& p0, double& p1) const {
     double E[4];
     exponential(s, E);
     p0 = E[0] * y0 + E[2] * y1;
     p1 = E[1] * y0 + E[3] * y1;
-    (void)t0;
   }
   static void multiply(const double* L, double* phi) {  // phi <- L phi, 2 x 2 column-major
     const double p0 = L[0] * phi[0] + L[2] * phi[1], p1 = L[1] * phi[0] + L[3] * phi[1];
@@ -180,13 +186,11 @@ class ImpactOscillatorLimit {
   }
   // The impact time in (lo, hi] after the scan point t0 (deviation y there), by Newton on
   // the gap with its rate, kept inside a bracket; ends on the far (crossed) side.
-  double solve(double t0, double y0, double y1, double lo, double hi, double g_lo, double r_lo) {
-    (void)g_lo;
-    (void)r_lo;
+  double solve(double t0, double y0, double y1, double lo, double hi) const {
     double u = hi;
     for (int i = 0; i < 100 && hi - lo > 4e-16 * (std::abs(t0) + hi); ++i) {
       double p0, p1;
-      at(t0, y0, y1, u, p0, p1);
+      at(y0, y1, u, p0, p1);
       const double ca = std::cos(w_ * (t0 + u)), sa = std::sin(w_ * (t0 + u));
       const double g = gap(p0, ca, sa), r = gap_rate(p1, ca, sa);
       (g < 0.0 ? hi : lo) = u;
@@ -317,9 +321,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench_exact_flow: %s needs a positive integer\n", arg.c_str());
       return 2;
     }
-    if (arg == "--periods") periods = value;
-    else if (arg == "--transient") transient = value;
-    else if (arg == "--repeats") repeats = value;
+    if (arg == "--periods")
+      periods = value;
+    else if (arg == "--transient")
+      transient = value;
+    else if (arg == "--repeats")
+      repeats = value;
     else {
       std::fprintf(stderr, "usage: %s [--periods N] [--transient N] [--repeats N]\n", argv[0]);
       return 2;
@@ -331,8 +338,10 @@ int main(int argc, char** argv) {
   if (!settle.advance(start, transient * system.forcing_period()).ok()) return 1;
 
   std::printf("# bench_exact_flow: hard moving-base oscillator, eta = 4, r = 1 (z = 1/2)\n");
-  std::printf("# %d transient periods, %d timed (tangent on, one advance + QR per period), "
-              "best of %d\n", transient, periods, repeats);
+  std::printf(
+      "# %d transient periods, %d timed (tangent on, one advance + QR per period), "
+      "best of %d\n",
+      transient, periods, repeats);
   const Timing general = run_libcont(false, start, periods, repeats, system);
   const Timing exact = run_libcont(true, start, periods, repeats, system);
   const Timing limit = run_limit(start, periods, repeats, system);
@@ -353,10 +362,11 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 4; ++i) d = std::max(d, std::abs(p.phi[i] - q.phi[i]));
     return d;
   };
-  std::printf("accuracy after %d periods: |x - x_limit| / a: exact %.1e, general %.1e; "
-              "tangent max diff: exact %.1e, general %.1e\n",
-              periods, difference(exact, limit), difference(general, limit),
-              tangent_difference(exact, limit), tangent_difference(general, limit));
+  std::printf(
+      "accuracy after %d periods: |x - x_limit| / a: exact %.1e, general %.1e; "
+      "tangent max diff: exact %.1e, general %.1e\n",
+      periods, difference(exact, limit), difference(general, limit),
+      tangent_difference(exact, limit), tangent_difference(general, limit));
   std::printf("exponent sum over the timed periods + c/m: limit %.1e, exact %.1e, general %.1e\n",
               limit.log_stretch / (periods * system.forcing_period()) + 0.23,
               exact.log_stretch / (periods * system.forcing_period()) + 0.23,
@@ -365,10 +375,11 @@ int main(int argc, char** argv) {
   double largest_general, sum_general, largest_exact, sum_exact;
   const double s_general = lyapunov_seconds(false, largest_general, sum_general);
   const double s_exact = lyapunov_seconds(true, largest_exact, sum_exact);
-  std::printf("Lyapunov spectrum, eta = 4, 1000 + 1000 periods (cpu s): general %.4f "
-              "(largest %.6f, sum + c/m %.1e), exact %.4f (largest %.6f, sum + c/m %.1e); "
-              "speed-up %.1f\n",
-              s_general, largest_general, sum_general + 0.23, s_exact, largest_exact,
-              sum_exact + 0.23, s_general / s_exact);
+  std::printf(
+      "Lyapunov spectrum, eta = 4, 1000 + 1000 periods (cpu s): general %.4f "
+      "(largest %.6f, sum + c/m %.1e), exact %.4f (largest %.6f, sum + c/m %.1e); "
+      "speed-up %.1f\n",
+      s_general, largest_general, sum_general + 0.23, s_exact, largest_exact, sum_exact + 0.23,
+      s_general / s_exact);
   return 0;
 }

@@ -4,13 +4,12 @@
 // on the moving-base oscillator (SPEC 3.1): states, event times, monodromy, Lyapunov
 // exponents and Floquet multipliers (reference/moving_base.md), and a grazing double
 // crossing inside one scan step that sampling alone would miss.
-#include <catch2/catch.hpp>
+#include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <complex>
 #include <functional>
-
-#include <Eigen/Eigenvalues>
 
 #include "libcont/exact_linear_flow.hpp"
 #include "libcont/flow.hpp"
@@ -166,7 +165,8 @@ TEST_CASE("Exact and general paths agree on the moving-base oscillator", "[exact
       REQUIRE(loose.report.ok());
       CHECK(exact.report.events == tight.report.events);
       const double a = 0.0025;
-      const double to_tight = (exact.x - tight.x).norm() / a, to_loose = (exact.x - loose.x).norm() / a;
+      const double to_tight = (exact.x - tight.x).norm() / a,
+                   to_loose = (exact.x - loose.x).norm() / a;
       INFO("|exact - general| / a: tight " << to_tight << ", default " << to_loose);
       // Measured 1e-11 (hard, eta = 4) to 3e-9 (soft, eta = 7.1; BDF in the stiff contact).
       CHECK(to_tight <= 1e-8);
@@ -323,7 +323,9 @@ TEST_CASE("Exact path: with d = 0 the motion scales with a, to any magnitude", "
   for (const char* a : {"1", "1e300"}) {
     INFO("a = " << a);
     const auto [x, jacobian] = scaled(a);
-    INFO("relative differences: state " << (x - reference).norm() / reference.norm() << ", Jacobian " << relative_error(jacobian, reference_jacobian));
+    INFO("relative differences: state " << (x - reference).norm() / reference.norm()
+                                        << ", Jacobian "
+                                        << relative_error(jacobian, reference_jacobian));
     // Measured 9e-15 (state) and 2e-13 (Jacobian): rounding, amplified over 20 periods.
     CHECK((x - reference).norm() <= 1e-12 * reference.norm());
     CHECK(relative_error(jacobian, reference_jacobian) <= 1e-11);

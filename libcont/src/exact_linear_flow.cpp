@@ -1,7 +1,6 @@
 #include "libcont/exact_linear_flow.hpp"
 
 #include <Eigen/Eigenvalues>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,9 +12,7 @@ namespace libcont {
 namespace {
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
-double max_abs(const Matrix& m, int columns) {
-  return m.leftCols(columns).cwiseAbs().maxCoeff();
-}
+double max_abs(const Matrix& m, int columns) { return m.leftCols(columns).cwiseAbs().maxCoeff(); }
 
 // out = a * in for the small blocks of the exact path. Eigen's dynamic-size product
 // dispatch costs more than the arithmetic at these sizes: lifted sizes of small models
@@ -32,12 +29,18 @@ void multiply_fixed(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index
 void multiply(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index columns = -1) {
   if (columns < 0) columns = in.cols();
   switch (a.rows()) {
-    case 4: return multiply_fixed<4>(a, in, out, columns);
-    case 5: return multiply_fixed<5>(a, in, out, columns);
-    case 6: return multiply_fixed<6>(a, in, out, columns);
-    case 7: return multiply_fixed<7>(a, in, out, columns);
-    case 8: return multiply_fixed<8>(a, in, out, columns);
-    default: break;
+    case 4:
+      return multiply_fixed<4>(a, in, out, columns);
+    case 5:
+      return multiply_fixed<5>(a, in, out, columns);
+    case 6:
+      return multiply_fixed<6>(a, in, out, columns);
+    case 7:
+      return multiply_fixed<7>(a, in, out, columns);
+    case 8:
+      return multiply_fixed<8>(a, in, out, columns);
+    default:
+      break;
   }
   const Eigen::Index rows = a.rows(), inner = a.cols();
   const double* m = a.data();
@@ -144,7 +147,8 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
   const double dynamics = std::max(mode.A.cwiseAbs().colwise().sum().maxCoeff(), w);
   forcing_scale_ = 1.0;
   if (forcing > 0.0)
-    forcing_scale_ = std::exp2(std::round(std::log2(dynamics > 0.0 ? forcing / dynamics : forcing)));
+    forcing_scale_ =
+        std::exp2(std::round(std::log2(dynamics > 0.0 ? forcing / dynamics : forcing)));
   generator_ = Matrix::Zero(lifted, lifted);
   generator_.topLeftCorner(n, n) = mode.A;
   generator_.col(n_).head(n) = mode.b0 / forcing_scale_;
@@ -200,7 +204,9 @@ void ExactLinearFlow::field(ConstVectorRef z, VectorRef f) const {
 // Steps that differ from a cached one by rounding of the absolute times they came from
 // (a period t_{k+1} - t_k) reuse it, corrected to second order in the difference: the
 // neglected term is below (w delta)^3 ~ 1e-25.
-bool ExactLinearFlow::near(double tau, double cached) { return std::abs(tau - cached) <= 1e-8 * cached; }
+bool ExactLinearFlow::near(double tau, double cached) {
+  return std::abs(tau - cached) <= 1e-8 * cached;
+}
 
 void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
   for (const auto& entry : cache_)

@@ -14,8 +14,10 @@ constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 // surface is not a side).
 bool crosses(EventDirection direction, double before, double after) {
   switch (direction) {
-    case EventDirection::Falling: return before > 0.0 && after < 0.0;
-    case EventDirection::Rising: return before < 0.0 && after > 0.0;
+    case EventDirection::Falling:
+      return before > 0.0 && after < 0.0;
+    case EventDirection::Rising:
+      return before < 0.0 && after > 0.0;
     case EventDirection::Either:
       return (before > 0.0 && after < 0.0) || (before < 0.0 && after > 0.0);
   }
@@ -26,9 +28,14 @@ double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
 }  // namespace
 
 ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& options, int columns)
-    : system_(system), options_(options), n_(system.dimension()), columns_(columns),
+    : system_(system),
+      options_(options),
+      n_(system.dimension()),
+      columns_(columns),
       flows_(static_cast<size_t>(std::max(system.mode_count(), 0))),
-      declared_(flows_.size(), 0), field_(n_), gradient_(n_) {
+      declared_(flows_.size(), 0),
+      field_(n_),
+      gradient_(n_) {
   data_.A = Matrix::Zero(n_, n_);
   data_.b0 = data_.b_cos = data_.b_sin = Vector::Zero(n_);
   for (ExactLinearFlow& flow : flows_) flow.set_block_columns(1 + columns_);
@@ -107,8 +114,8 @@ ExactSegment::Reference ExactSegment::start_reference(int mode, int event, doubl
   return ref;
 }
 
-bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference& ref,
-                                double tau1, double h1, double r1, Bracket& bracket) {
+bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference& ref, double tau1,
+                                double h1, double r1, Bracket& bracket) {
   const EventDirection direction = directions_[static_cast<size_t>(event)];
   if (crosses(direction, ref.value, h1)) {
     ensure_expansion(mode, 1 + columns_);  // the event's state and tangent will be needed
@@ -140,7 +147,8 @@ bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference&
   double at = hi;
   // d is flat at its turning point: locating it to 1e-9 of the interval gives d there to
   // rounding.
-  const double resolution = std::max(1e-9 * (tau1 - ref.time), 4.0 * kEpsilon * (std::abs(t0) + hi));
+  const double resolution =
+      std::max(1e-9 * (tau1 - ref.time), 4.0 * kEpsilon * (std::abs(t0) + hi));
   for (int i = 0; i < 200 && hi - lo > resolution; ++i) {
     double c = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
     if (!(c > lo && c < hi)) c = 0.5 * (lo + hi);
@@ -226,7 +234,6 @@ int ExactSegment::fail(FlowState& state, double t0, FlowStatus status, std::stri
 
 int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObserver* observer,
                       const SampleGrid& grid, FlowReport& report) {
-
   const int mode = state.mode;
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.lift(state.t, state.x, block_.col(0));
@@ -254,7 +261,8 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     event_coefficients_.col(j).tail(3) /= flow.forcing_scale();
     // d/dt (c . z) = c . M z = (M^T c) . z
     if (affine_events_[k])
-      rate_coefficients_.col(j).noalias() = flow.generator().transpose() * event_coefficients_.col(j);
+      rate_coefficients_.col(j).noalias() =
+          flow.generator().transpose() * event_coefficients_.col(j);
   }
   interval_ = std::min(step, t_end - t0);
   expanded_columns_ = 0;
@@ -262,8 +270,9 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     Reference& ref = references_[static_cast<size_t>(j)];
     ref = start_reference(mode, j, t0, interval_, after_touch);
     if (!std::isfinite(ref.value) || !std::isfinite(ref.rate))
-      return fail(state, t0, FlowStatus::BadState, "event function " + system_.event_spec(mode, j).name +
-                                   " or its rate is not finite at t = " + std::to_string(t0),
+      return fail(state, t0, FlowStatus::BadState,
+                  "event function " + system_.event_spec(mode, j).name +
+                      " or its rate is not finite at t = " + std::to_string(t0),
                   report);
   }
 
@@ -285,9 +294,9 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       end.value = value(mode, j, t1, next_);
       end.rate = rate(mode, j, t1, next_);
       if (!std::isfinite(end.value) || !std::isfinite(end.rate))
-        return fail(state, t0, FlowStatus::BadState, "event function " + system_.event_spec(mode, j).name +
-                                     " or its rate became non-finite after t = " +
-                                     std::to_string(t0),
+        return fail(state, t0, FlowStatus::BadState,
+                    "event function " + system_.event_spec(mode, j).name +
+                        " or its rate became non-finite after t = " + std::to_string(t0),
                     report);
       Bracket bracket{};
       if (!find_bracket(mode, j, t0, references_[static_cast<size_t>(j)], s, end.value, end.rate,
@@ -312,7 +321,8 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     block_.swap(next_);
     t0 = t1;
     expanded_columns_ = 0;
-    for (int j = 0; j < events; ++j) references_[static_cast<size_t>(j)] = ends_[static_cast<size_t>(j)];
+    for (int j = 0; j < events; ++j)
+      references_[static_cast<size_t>(j)] = ends_[static_cast<size_t>(j)];
     if (last) {
       state.t = t_end;
       state.x = block_.col(0).head(n_);
@@ -320,10 +330,10 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       return kReachedEnd;
     }
     if (report.steps > options_.max_steps) {
-      return fail(state, t0, FlowStatus::TooManySteps,
-                  std::to_string(report.steps) + " steps without reaching t = " +
-                      std::to_string(t_end),
-                  report);
+      return fail(
+          state, t0, FlowStatus::TooManySteps,
+          std::to_string(report.steps) + " steps without reaching t = " + std::to_string(t_end),
+          report);
     }
   }
 }

@@ -57,8 +57,8 @@ class ExactSegment {
   double value_at(int mode, int event, double t0, double tau);
   double rate_at(int mode, int event, double t0, double tau);
   Reference start_reference(int mode, int event, double t0, double first_step, bool after_touch);
-  bool find_bracket(int mode, int event, double t0, const Reference& ref, double tau1,
-                    double h1, double r1, Bracket& bracket);
+  bool find_bracket(int mode, int event, double t0, const Reference& ref, double tau1, double h1,
+                    double r1, Bracket& bracket);
   double locate(int mode, int event, double t0, const Bracket& bracket);
   // Ends the run: state = the current scan point (block_ at t0), report says why.
   int fail(FlowState& state, double t0, FlowStatus status, std::string message,

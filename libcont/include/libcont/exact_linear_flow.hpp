@@ -62,7 +62,7 @@ class ExactLinearFlow {
     int count = 0;                 // terms in use; 0: the series is not used
     int columns = 0;
     double length = 0.0;
-    Matrix base;                   // W, for the fallback
+    Matrix base;  // W, for the fallback
   };
   void build(Expansion& e, const Matrix& W, int columns, double length);
   void evaluate(Expansion& e, double s, Matrix& out);
