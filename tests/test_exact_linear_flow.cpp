@@ -331,3 +331,35 @@ TEST_CASE("Exact path: with d = 0 the motion scales with a, to any magnitude", "
     CHECK(relative_error(jacobian, reference_jacobian) <= 1e-11);
   }
 }
+
+namespace {
+
+// The soft moving base with only its free mode declared affine: the contact mode goes
+// through CVODE, so one trajectory alternates between the two paths.
+class FreeModeExactOnly : public MovingBaseOscillator {
+ public:
+  bool affine_mode(int mode, AffineMode& data) const override {
+    return mode == Free && MovingBaseOscillator::affine_mode(mode, data);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("A trajectory may alternate between the exact and the general path", "[exact-flow]") {
+  FreeModeExactOnly mixed;
+  for (const auto& [name, value] : Settings{{"model", "soft"}, {"ks", "200000"}, {"eta", "4"}})
+    mixed.set_parameter_text(name, value);
+  const auto all_exact = oscillator("soft");
+  const double duration = 30 * mixed.forcing_period();
+  const MapResult both = flow_map(mixed, tight_options(), 0.0, vec2(0, 0), duration, true);
+  const MapResult exact = flow_map(all_exact, FlowOptions{}, 0.0, vec2(0, 0), duration, true);
+  REQUIRE(both.report.ok());
+  REQUIRE(exact.report.ok());
+  CHECK(both.report.events == exact.report.events);
+  CHECK(both.report.events >= 20);
+  INFO("mixed " << both.x.transpose() << ", exact " << exact.x.transpose());
+  // The CVODE contact phases at rtol 1e-13 bound the difference (as in the comparison of
+  // the whole paths above).
+  CHECK((both.x - exact.x).norm() <= 1e-8 * 0.0025);
+  CHECK(relative_error(both.jacobian, exact.jacobian) <= 1e-7);
+}
