@@ -127,6 +127,9 @@ Case libcont_case(std::string name, std::string description,
                   const std::function<void(LibcontSetup&)>& tweak) {
   LibcontSetup setup;
   setup.options.tangent = true;
+  // The rows measure the general (CVODE) path; the exact path for this model's affine
+  // modes has its own rows (and bench_exact_flow).
+  setup.options.exact_linear_modes = false;
   tweak(setup);
   return Case{std::move(name), std::move(description),
               [setup](const Settings& s) { return run_libcont(setup, s); }};
@@ -144,6 +147,8 @@ std::vector<Case> cases() {
     };
     row("default", "tangent on, default tolerances (rtol 1e-11)", [](LibcontSetup&) {});
     row("no-tangent", "tangent off", [](LibcontSetup& s) { s.options.tangent = false; });
+    row("exact", "tangent on, exact path for the affine modes",
+        [](LibcontSetup& s) { s.options.exact_linear_modes = true; });
     row("one-call", "tangent on, one advance over all periods",
         [](LibcontSetup& s) { s.per_period = false; });
     for (const std::string rtol : {"1e-8", "1e-10", "1e-12"})

@@ -18,10 +18,12 @@ fail() {
 . "$(dirname "$0")/sweep_files.sh"
 
 # Following the attractor both ways (two sequential chains) from two initial states:
-# 4 chains of 16 points.
+# 4 chains of 16 points. 3000 + 3000 periods per point keep the sweep running for about a
+# second (the moving base follows its exact flow, ~2 us per period), long enough to be
+# killed halfway.
 sweep_args() {
   echo "--param eta --from 2.4 --to 3.4 --steps $1 --follow --direction both
-        --initial-states 0,0;0.004,0 --transient 100 --periods 100 --samples 20"
+        --initial-states 0,0;0.004,0 --transient 3000 --periods 3000 --samples 20"
 }
 args=$(sweep_args 16)
 

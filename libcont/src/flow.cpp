@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cvode_integrator.hpp"
+#include "exact_segment.hpp"
 #include "libcont/saltation.hpp"
 
 namespace libcont {
@@ -45,12 +46,53 @@ struct Flow::Impl {
   std::vector<double> packed, sample;
   std::vector<double> event_values;  // h_j at the last accepted point
   Vector f_now, dh_dx;
+  // The exact path for modes the model declares affine; absent where it is switched off
+  // or monitors are asked for (those are CVODE root functions).
+  std::unique_ptr<detail::ExactSegment> exact;
+  EventRecord record_;
+  SaltationWorkspace saltation_work_;
+  Matrix tangent_scratch_;
 
   Impl(const HybridSystem& s, const FlowOptions& o)
       : system(s), options(o), integrator(s, o), n(s.dimension()),
         columns(integrator.tangent_columns()),
         packed(static_cast<size_t>(integrator.size())),
-        sample(static_cast<size_t>(integrator.size())), f_now(n), dh_dx(n) {}
+        sample(static_cast<size_t>(integrator.size())), f_now(n), dh_dx(n) {
+    if (o.exact_linear_modes && o.extremum_coordinates.empty() && !o.gap_minima)
+      exact = std::make_unique<detail::ExactSegment>(s, o, o.tangent ? columns : 0);
+  }
+
+  // Time bookkeeping of the events of one call of advance (event storms).
+  struct EventHistory {
+    int storm = 0;
+    double last_event_time = -std::numeric_limits<double>::infinity();
+    double event_gap = std::numeric_limits<double>::infinity();  // between the last two
+  };
+
+  // Applies event j at the current state, then the events due right after it; checks for
+  // an event storm and the event budget. False: the run ends (report says why).
+  bool handle_event(FlowState& state, int j, FlowObserver* observer, FlowReport& report,
+                    EventHistory& history) {
+    if (!apply(state, j, observer, report)) return false;
+    history.storm =
+        (state.t - history.last_event_time <= options.storm_time * (1.0 + std::abs(state.t)))
+            ? history.storm + 1
+            : 0;
+    history.event_gap = state.t - history.last_event_time;
+    history.last_event_time = state.t;
+    if (history.storm > options.storm_event_count) {
+      report = fail(report, FlowStatus::EventStorm,
+                    std::to_string(history.storm) + " events without progress in time at t = " +
+                        std::to_string(state.t));
+      return false;
+    }
+    if (report.events > options.max_events) {
+      report = fail(report, FlowStatus::EventStorm,
+                    "more than " + std::to_string(options.max_events) + " events");
+      return false;
+    }
+    return fire_due_events(state, observer, report);
+  }
 
   void pack(const FlowState& s) {
     Eigen::Map<Vector>(packed.data(), n) = s.x;
@@ -70,12 +112,14 @@ struct Flow::Impl {
 
   // Applies event j at the current state (which is x- on entry, x+ on exit).
   bool apply(FlowState& state, int j, FlowObserver* observer, FlowReport& report) {
-    EventRecord record;
+    // Storage kept between events (record, reset state, saltation): no allocation.
+    EventRecord& record = record_;
     record.t = state.t;
     record.event = j;
     record.mode_before = state.mode;
     record.x_minus = state.x;
-    Vector x = state.x;
+    Vector& x = record.x_plus;
+    x = state.x;
     const EventOutcome outcome = system.apply_event(state.mode, j, state.t, x);
     if (!x.allFinite()) {
       report = fail(report, FlowStatus::BadState, "reset of event " +
@@ -84,8 +128,8 @@ struct Flow::Impl {
       return false;
     }
     if (options.tangent) {
-      const Matrix s =
-          saltation_matrix(system, state.mode, j, outcome, state.t, record.x_minus, x);
+      const Matrix& s = saltation_matrix(system, state.mode, j, outcome, state.t, record.x_minus,
+                                         x, saltation_work_);
       if (!s.allFinite()) {
         report = fail(report, FlowStatus::GrazingEvent,
                       "event " + system.event_spec(state.mode, j).name + " at t = " +
@@ -93,14 +137,14 @@ struct Flow::Impl {
                           " crosses its surface with zero rate: saltation matrix undefined");
         return false;
       }
-      state.tangent = s * state.tangent;
+      tangent_scratch_.noalias() = s * state.tangent;
+      state.tangent.swap(tangent_scratch_);
     }
     state.x = x;
     state.mode = outcome.next_mode;
     ++report.events;
     record.mode_after = outcome.next_mode;
     record.kind = outcome.kind;
-    record.x_plus = std::move(x);
     if (observer) observer->on_event(record);
     if (outcome.terminal) {
       report = fail(report, FlowStatus::TerminalEvent, "");
@@ -230,17 +274,30 @@ struct Flow::Impl {
     int window_steps = 0;
     double window_start = state.t;
     if (!fire_due_events(state, observer, report)) return report;
-    int storm = 0;
-    double last_event_time = -std::numeric_limits<double>::infinity();
-    double event_gap = std::numeric_limits<double>::infinity();  // between the last two events
+    EventHistory history;
+    long exact_steps = 0;
+    bool after_touch = false;
     while (state.t < t_end) {
+      if (exact && exact->covers(state.mode)) {
+        const long steps_before = report.steps;
+        const int event = exact->run(state, t_end, after_touch, observer, grid, report);
+        exact_steps += report.steps - steps_before;
+        if (event == detail::ExactSegment::kFailed) return report;
+        if (event == detail::ExactSegment::kReachedEnd) return report;
+        after_touch = !moves_through(state, event);
+        if (after_touch) continue;  // a touch: go on past it
+        if (!handle_event(state, event, observer, report, history)) return report;
+        continue;
+      }
+      after_touch = false;
       pack(state);
       // After an event the integrator restarts at first order, whose dense output is
       // linear: a first step longer than the next excursion (a short flight in a
       // chattering sequence) would hide that event or place it wrongly. Start with a step
       // well below the time since the previous event; CVODE grows it within a few steps.
-      const double first_step =
-          std::isfinite(event_gap) && event_gap > 0.0 ? 1e-3 * event_gap : 0.0;
+      const double first_step = std::isfinite(history.event_gap) && history.event_gap > 0.0
+                                    ? 1e-3 * history.event_gap
+                                    : 0.0;
       if (!integrator.start(state.t, packed.data(), state.mode, first_step))
         return fail(report, FlowStatus::StepFailure, integrator.message());
       record_event_values(state);
@@ -248,7 +305,7 @@ struct Flow::Impl {
         double t = state.t;
         const double t_before = state.t;
         const int flag = integrator.step(t_end, t);
-        report.steps = integrator.total_steps() - steps_at_start;
+        report.steps = exact_steps + integrator.total_steps() - steps_at_start;
         if (flag < 0)
           return fail(report, FlowStatus::StepFailure,
                       "at t = " + std::to_string(state.t) + ": " + integrator.message());
@@ -297,20 +354,7 @@ struct Flow::Impl {
         emit_samples(t_before, state.t, grid, state, observer);
         if (event >= 0) {
           if (!moves_through(state, event)) break;  // a touch: restart past it
-          if (!apply(state, event, observer, report)) return report;
-          storm = (state.t - last_event_time <= options.storm_time * (1.0 + std::abs(state.t)))
-                      ? storm + 1
-                      : 0;
-          event_gap = state.t - last_event_time;
-          last_event_time = state.t;
-          if (storm > options.storm_event_count)
-            return fail(report, FlowStatus::EventStorm,
-                        std::to_string(storm) + " events without progress in time at t = " +
-                            std::to_string(state.t));
-          if (report.events > options.max_events)
-            return fail(report, FlowStatus::EventStorm,
-                        "more than " + std::to_string(options.max_events) + " events");
-          if (!fire_due_events(state, observer, report)) return report;
+          if (!handle_event(state, event, observer, report, history)) return report;
           break;  // restart the integrator from the post-event state
         }
         if (flag == CV_TSTOP_RETURN || t >= t_end) {

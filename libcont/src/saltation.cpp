@@ -14,15 +14,32 @@ Matrix saltation_matrix(ConstMatrixRef dg_dx, ConstVectorRef dg_dt, ConstVectorR
 Matrix saltation_matrix(const HybridSystem& system, int mode, int event,
                         const EventOutcome& outcome, double t, ConstVectorRef x_minus,
                         ConstVectorRef x_plus) {
+  SaltationWorkspace work;
+  return saltation_matrix(system, mode, event, outcome, t, x_minus, x_plus, work);
+}
+
+const Matrix& saltation_matrix(const HybridSystem& system, int mode, int event,
+                               const EventOutcome& outcome, double t, ConstVectorRef x_minus,
+                               ConstVectorRef x_plus, SaltationWorkspace& work) {
   const Eigen::Index n = x_minus.size();
-  Matrix dg_dx(n, n);
-  Vector dg_dt(n), f_minus(n), f_plus(n), dh_dx(n);
+  work.dg_dx.resize(n, n);
+  work.result.resize(n, n);
+  work.dg_dt.resize(n);
+  work.f_minus.resize(n);
+  work.f_plus.resize(n);
+  work.dh_dx.resize(n);
   double dh_dt = 0.0;
-  system.reset_jacobian(mode, event, outcome, t, x_minus, dg_dx, dg_dt);
-  system.vector_field(mode, t, x_minus, f_minus);
-  system.vector_field(outcome.next_mode, t, x_plus, f_plus);
-  system.event_gradient(mode, event, t, x_minus, dh_dx, dh_dt);
-  return saltation_matrix(dg_dx, dg_dt, f_plus, f_minus, dh_dx, dh_dt);
+  system.reset_jacobian(mode, event, outcome, t, x_minus, work.dg_dx, work.dg_dt);
+  system.vector_field(mode, t, x_minus, work.f_minus);
+  system.vector_field(outcome.next_mode, t, x_plus, work.f_plus);
+  system.event_gradient(mode, event, t, x_minus, work.dh_dx, dh_dt);
+  // As the formula above, in place: the jump overwrites f_plus.
+  const double crossing_rate = work.dh_dx.dot(work.f_minus) + dh_dt;
+  work.f_plus.noalias() -= work.dg_dx * work.f_minus;
+  work.f_plus -= work.dg_dt;
+  work.result = work.dg_dx;
+  work.result.noalias() += (work.f_plus / crossing_rate) * work.dh_dx.transpose();
+  return work.result;
 }
 
 }  // namespace libcont

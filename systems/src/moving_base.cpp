@@ -89,6 +89,48 @@ void MovingBaseOscillator::state_jacobian(int mode, double /*t*/, ConstVectorRef
   jac(1, 1) = -(c_ + (contact ? contact_.damping : 0.0)) / m_;
 }
 
+bool MovingBaseOscillator::affine_mode(int mode, libcont::AffineMode& data) const {
+  const bool contact = mode == Attached && !hard_;
+  if (contact && contact_.clip_tension) return false;
+  data.A.resize(2, 2);
+  data.b0.resize(2);
+  data.b_cos.resize(2);
+  data.b_sin.resize(2);
+  data.frequency = eta_;
+  data.b0.setZero();
+  data.b_cos.setZero();
+  data.b_sin.setZero();
+  if (mode == Attached && hard_) {
+    // x'' = b''(t) = -a eta^2 sin(eta t)
+    data.A << 0.0, 1.0, 0.0, 0.0;
+    data.b_sin[1] = -a_ * eta_ * eta_;
+    return true;
+  }
+  // m v' = k a sin - c v - k x [+ k_s (a sin + d - x) + c_s (a eta cos - v) in contact]
+  const double ks = contact ? contact_.stiffness : 0.0, cs = contact ? contact_.damping : 0.0;
+  data.A << 0.0, 1.0, -(k_ + ks) / m_, -(c_ + cs) / m_;
+  data.b0[1] = ks * d_ / m_;
+  data.b_cos[1] = cs * a_ * eta_ / m_;
+  data.b_sin[1] = (k_ + ks) * a_ / m_;
+  return true;
+}
+
+bool MovingBaseOscillator::affine_event(int mode, int /*event*/,
+                                        libcont::VectorRef coefficients) const {
+  coefficients.setZero();
+  if (hard_ && mode == Attached) {
+    // holding force = m b'' + c b' + k b - k a sin = -m a eta^2 sin + c a eta cos + k d
+    coefficients[3] = c_ * a_ * eta_;
+    coefficients[4] = -m_ * a_ * eta_ * eta_;
+    coefficients[2] = k_ * d_;
+    return true;
+  }
+  coefficients[0] = 1.0;  // gap x - a sin(eta t) - d
+  coefficients[2] = -d_;
+  coefficients[4] = -a_;
+  return true;
+}
+
 libcont::EventSpec MovingBaseOscillator::event_spec(int mode, int /*event*/) const {
   return unilateral_contact_event(hard_, mode == Attached);
 }

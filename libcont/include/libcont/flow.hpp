@@ -27,6 +27,11 @@ struct FlowOptions {
   // tangent-flow products Phi v for matrix-free eigenvalue solvers on large systems.
   int tangent_columns = 0;
   IntegratorMethod method = IntegratorMethod::Auto;  // Auto: BDF where the mode is stiff
+  // Modes a model declares affine (HybridSystem::affine_mode) follow their exact flow
+  // (exact_linear_flow.hpp) instead of CVODE, unless this is false or monitors
+  // (extremum_coordinates, gap_minima) are asked for. FlowReport::steps then counts the
+  // exact path's scan steps.
+  bool exact_linear_modes = true;
   double max_step = 0.0;        // 0: a sixteenth of the forcing period (no missed impacts)
   long max_steps = 5'000'000;   // CVODE steps in one call of advance
   long max_events = 50'000'000; // events in one call of advance

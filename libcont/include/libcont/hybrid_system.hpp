@@ -49,6 +49,16 @@ struct EventOutcome {
   bool terminal = false;
 };
 
+// A mode whose vector field is affine in the state with constant and harmonic forcing,
+//   x' = A x + b0 + b_cos cos(w t) + b_sin sin(w t),
+// has a flow known in closed form (exact_linear_flow.hpp); Flow then needs no integrator
+// between events. A, b0, b_cos, b_sin are n x n and n; w >= 0 (b_cos, b_sin unused at 0).
+struct AffineMode {
+  Matrix A;
+  Vector b0, b_cos, b_sin;
+  double frequency = 0.0;  // w
+};
+
 class HybridSystem {
  public:
   virtual ~HybridSystem() = default;
@@ -74,11 +84,23 @@ class HybridSystem {
   virtual void vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const = 0;
   // D_x f; default: central finite differences.
   virtual void state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const;
+  // A mode that is affine with harmonic forcing (AffineMode) returns true and fills `data`
+  // (its members come sized n x n and n: filling them does not allocate). It must agree
+  // with vector_field exactly; Flow then follows the exact flow in this mode. Default: no.
+  virtual bool affine_mode(int /*mode*/, AffineMode& /*data*/) const { return false; }
 
   // --- events ----------------------------------------------------------------------------
   virtual int event_count(int /*mode*/) const { return 0; }
   virtual EventSpec event_spec(int mode, int event) const;
   virtual double event_function(int mode, int event, double t, ConstVectorRef x) const;
+  // In a mode declared affine (affine_mode) an event function may be affine too,
+  //   h(t, x) = c_x . x + c_0 + c_cos cos(w t) + c_sin sin(w t)  (w: the mode's frequency);
+  // the model then returns true and fills `coefficients` = (c_x, c_0, c_cos, c_sin), size
+  // n + 3 (it must agree with event_function exactly). The exact path then evaluates h
+  // and its rate as dot products with the lifted state, without calling the model.
+  virtual bool affine_event(int /*mode*/, int /*event*/, VectorRef /*coefficients*/) const {
+    return false;
+  }
   // D_x h and D_t h; default: central finite differences.
   virtual void event_gradient(int mode, int event, double t, ConstVectorRef x, VectorRef dh_dx,
                               double& dh_dt) const;

@@ -17,4 +17,15 @@ Matrix saltation_matrix(const HybridSystem& system, int mode, int event,
                         const EventOutcome& outcome, double t, ConstVectorRef x_minus,
                         ConstVectorRef x_plus);
 
+// Storage for the ingredients and the result, so that repeated evaluations (one per event
+// along a trajectory) do not allocate.
+struct SaltationWorkspace {
+  Matrix dg_dx, result;
+  Vector dg_dt, f_minus, f_plus, dh_dx;
+};
+// As above, into work.result (returned).
+const Matrix& saltation_matrix(const HybridSystem& system, int mode, int event,
+                               const EventOutcome& outcome, double t, ConstVectorRef x_minus,
+                               ConstVectorRef x_plus, SaltationWorkspace& work);
+
 }  // namespace libcont

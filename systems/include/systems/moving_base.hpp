@@ -28,6 +28,11 @@ class MovingBaseOscillator : public libcont::HybridSystem {
                     libcont::VectorRef dxdt) const override;
   void state_jacobian(int mode, double t, libcont::ConstVectorRef x,
                       libcont::MatrixRef jac) const override;
+  // Every mode is affine with forcing at eta (free, stick, and the soft contact unless its
+  // force is clipped): Flow follows the exact flow between events.
+  bool affine_mode(int mode, libcont::AffineMode& data) const override;
+  // The gap and the holding force are affine in (x, 1, cos eta t, sin eta t).
+  bool affine_event(int mode, int event, libcont::VectorRef coefficients) const override;
   int event_count(int /*mode*/) const override { return 1; }
   libcont::EventSpec event_spec(int mode, int event) const override;
   double event_function(int mode, int event, double t, libcont::ConstVectorRef x) const override;

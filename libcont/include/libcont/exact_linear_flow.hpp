@@ -1,0 +1,94 @@
+#pragma once
+// The exact flow of an affine mode with harmonic forcing (AffineMode, hybrid_system.hpp):
+//   x' = A x + b0 + b_cos cos(w t) + b_sin sin(w t).
+// The state is lifted to z = (x, s, s cos w t, s sin w t), which obeys the autonomous
+// linear system z' = M z,
+//   M = [[A, b0/s, b_cos/s, b_sin/s], [0, 0, 0, 0], [0, 0, 0, -w], [0, 0, w, 0]]
+// (s, forcing_scale(), a power of two that balances M: the forcing and A alike in size),
+// so z(t + tau) = expm(M tau) z(t) whatever A is (singular, defective, in resonance with
+// w: no particular solution has to exist), and a tangent column (Phi, 0, 0, 0) follows
+// expm(A tau) Phi, the exact tangent flow. Flow propagates blocks W = [z | Phi] of lifted
+// columns.
+//
+// Cost: the exponentials of the recurring time steps are cached (the scan step, the
+// remainder of a period that Lyapunov and map iterations repeat); other times come from a
+// Taylor expansion of the block itself over at most a scan step, where the series
+// converges to rounding in a few terms. Nothing allocates once a mode is installed.
+#include <array>
+
+#include "libcont/hybrid_system.hpp"
+#include "libcont/types.hpp"
+
+namespace libcont {
+
+// expm(X) by balancing, scaling and squaring of its Taylor series (norm after scaling
+// <= 1/4, so the truncated terms are below rounding). `work`: scratch matrices (resized to
+// X's size; no allocation once they have it).
+void matrix_exponential(ConstMatrixRef X, Matrix& result, std::array<Matrix, 3>& work);
+
+class ExactLinearFlow {
+ public:
+  // Installs a mode; keeps the caches if the data are those already installed. Returns
+  // whether anything changed.
+  bool set_mode(const AffineMode& mode);
+  // Sets the number of columns of the blocks to be propagated (1 + tangent columns).
+  void set_block_columns(int columns);
+
+  int dimension() const { return n_; }
+  const Matrix& generator() const { return generator_; }  // M
+  double forcing_scale() const { return forcing_scale_; }
+  int lifted_dimension() const { return n_ + 3; }
+  // Half a radian of the fastest rotation or growth of the mode (eigenvalues of A, w): an
+  // event function of the motion turns at most once within such a step.
+  double scan_step() const { return scan_step_; }
+
+  // z = (x, s, s cos w t, s sin w t), s = forcing_scale().
+  void lift(double t, ConstVectorRef x, VectorRef z) const;
+  // The mode's vector field at a lifted state, A x + b(t).
+  void field(ConstVectorRef z, VectorRef f) const;
+
+  // out = expm(M tau) in (blocks of lifted columns, in and out distinct).
+  void propagate(double tau, const Matrix& in, Matrix& out);
+
+  // Prepares evaluations of expm(M s) W for 0 <= s <= length (first `columns` columns).
+  void expand(const Matrix& W, int columns, double length);
+  // After expand: out = expm(M s) W for those columns (out sized as W).
+  void evaluate(double s, Matrix& out);
+
+ private:
+  // Truncated Taylor series of s -> expm(M s) W about s = 0, in powers of s / length.
+  struct Expansion {
+    std::array<Matrix, 48> terms;  // (M length)^k W / k!
+    int count = 0;                 // terms in use; 0: the series is not used
+    int columns = 0;
+    double length = 0.0;
+    Matrix base;  // W, for the fallback
+  };
+  void build(Expansion& e, const Matrix& W, int columns, double length);
+  void evaluate(Expansion& e, double s, Matrix& out);
+
+  static bool near(double tau, double cached);
+
+  struct CachedTransition {
+    double tau = -1.0;
+    Matrix matrix;
+  };
+
+  int n_ = 0;
+  int block_columns_ = 1;
+  AffineMode mode_;
+  Matrix generator_;  // M
+  double scan_step_ = 0.0;
+  double forcing_scale_ = 1.0;
+  std::array<CachedTransition, 4> cache_;
+  int cache_next_ = 0;
+  // Time steps seen lately but not cached: one that comes again is cached (the remainder
+  // of a period recurs, interleaved with the arbitrary ones after events).
+  std::array<double, 4> recent_misses_{-1.0, -1.0, -1.0, -1.0};
+  int next_miss_ = 0;
+  Expansion bracket_, scratch_;
+  Matrix exp_scratch_, exp_result_, first_order_, second_order_;
+  std::array<Matrix, 3> exp_work_;
+};
+
+}  // namespace libcont

@@ -1,0 +1,305 @@
+#include "libcont/exact_linear_flow.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "libcont/input_error.hpp"
+
+namespace libcont {
+
+namespace {
+constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+
+double max_abs(const Matrix& m, int columns) { return m.leftCols(columns).cwiseAbs().maxCoeff(); }
+
+// out = a * in for the small blocks of the exact path. Eigen's dynamic-size product
+// dispatch costs more than the arithmetic at these sizes: lifted sizes of small models
+// (n = 1 .. 5) get fixed-size kernels, others plain loops.
+// Only the leading `columns` columns of in and out (all of in's if negative).
+template <int N>
+void multiply_fixed(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index columns) {
+  using Square = Eigen::Matrix<double, N, N>;
+  using Block = Eigen::Matrix<double, N, Eigen::Dynamic>;
+  Eigen::Map<Block>(out.data(), N, columns).noalias() =
+      Eigen::Map<const Square>(a.data()) * Eigen::Map<const Block>(in.data(), N, columns);
+}
+
+void multiply(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index columns = -1) {
+  if (columns < 0) columns = in.cols();
+  switch (a.rows()) {
+    case 4:
+      return multiply_fixed<4>(a, in, out, columns);
+    case 5:
+      return multiply_fixed<5>(a, in, out, columns);
+    case 6:
+      return multiply_fixed<6>(a, in, out, columns);
+    case 7:
+      return multiply_fixed<7>(a, in, out, columns);
+    case 8:
+      return multiply_fixed<8>(a, in, out, columns);
+    default:
+      break;
+  }
+  const Eigen::Index rows = a.rows(), inner = a.cols();
+  const double* m = a.data();
+  for (Eigen::Index c = 0; c < columns; ++c) {
+    const double* x = in.data() + c * inner;
+    double* y = out.data() + c * rows;
+    for (Eigen::Index i = 0; i < rows; ++i) y[i] = 0.0;
+    for (Eigen::Index j = 0; j < inner; ++j) {
+      const double v = x[j];
+      const double* column = m + j * rows;
+      for (Eigen::Index i = 0; i < rows; ++i) y[i] += column[i] * v;
+    }
+  }
+}
+
+}  // namespace
+
+void matrix_exponential(ConstMatrixRef X, Matrix& result, std::array<Matrix, 3>& work) {
+  const Eigen::Index size = X.rows();
+  Matrix& term = work[0];
+  Matrix& product = work[1];
+  Matrix& next = work[2];
+  term.resize(size, size);
+  product.resize(size, size);
+  next.resize(size, size);
+  result.resize(size, size);
+  // Balancing (Parlett-Reinsch, powers of two: exact): B = D^-1 X D with rows and columns
+  // of similar size. A stiff contact (k_s = 2e5 beside a 1 in X) has a norm far above its
+  // spectral radius; balanced, it needs fewer squarings, and loses less to rounding in
+  // them. expm(X) = D expm(B) D^-1. The scale factors are kept in product's first column
+  // until the end.
+  Matrix& balanced = result;
+  balanced = X;
+  Eigen::Index n = size;
+  double scales[64];
+  const bool balance = n <= 64;
+  for (Eigen::Index i = 0; i < n && balance; ++i) scales[i] = 1.0;
+  for (int sweep = 0; sweep < 20 && balance; ++sweep) {
+    bool changed = false;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double column = balanced.col(i).cwiseAbs().sum() - std::abs(balanced(i, i));
+      const double row = balanced.row(i).cwiseAbs().sum() - std::abs(balanced(i, i));
+      if (column == 0.0 || row == 0.0) continue;
+      double f = 1.0;
+      double c = column, r = row;
+      while (c < r / 2) c *= 2, r /= 2, f *= 2;
+      while (c >= r * 2) c /= 2, r *= 2, f /= 2;
+      if ((c + r) < 0.95 * (column + row)) {
+        changed = true;
+        scales[i] *= f;
+        balanced.row(i) /= f;
+        balanced.col(i) *= f;
+      }
+    }
+    if (!changed) break;
+  }
+  term = balanced;  // B, while result becomes the sum
+  const double norm = term.cwiseAbs().colwise().sum().maxCoeff();  // 1-norm
+  int squarings = 0;
+  if (norm > 0.25) squarings = static_cast<int>(std::ceil(std::log2(norm / 0.25)));
+  const double scale = std::ldexp(1.0, -squarings);
+  // Taylor series of expm(Y), ||Y|| <= 1/4: the k-th term is below 4^-k / k!, rounding
+  // reached by k = 15. `product` holds Y = B / 2^s; term the running power.
+  product = term * scale;
+  result.setIdentity();
+  term.setIdentity();
+  Matrix& power = term;
+  for (int k = 1; k <= 20; ++k) {
+    next.noalias() = power * product;
+    power = next / k;
+    result += power;
+    if (power.cwiseAbs().maxCoeff() <= 0.25 * kEpsilon * result.cwiseAbs().maxCoeff()) break;
+  }
+  for (int i = 0; i < squarings; ++i) {
+    product.noalias() = result * result;
+    result.swap(product);
+  }
+  if (balance)
+    for (Eigen::Index i = 0; i < n; ++i) {
+      result.row(i) *= scales[i];
+      result.col(i) /= scales[i];
+    }
+}
+
+bool ExactLinearFlow::set_mode(const AffineMode& mode) {
+  const Eigen::Index n = mode.A.rows();
+  if (n == n_ && mode_.frequency == mode.frequency && mode_.A == mode.A && mode_.b0 == mode.b0 &&
+      mode_.b_cos == mode.b_cos && mode_.b_sin == mode.b_sin)
+    return false;
+  if (mode.A.cols() != n || mode.b0.size() != n || mode.b_cos.size() != n ||
+      mode.b_sin.size() != n || !(mode.frequency >= 0.0) || !mode.A.allFinite() ||
+      !mode.b0.allFinite() || !mode.b_cos.allFinite() || !mode.b_sin.allFinite() ||
+      !std::isfinite(mode.frequency))
+    throw InputError("affine mode: A must be n x n, b0, b_cos, b_sin of size n, w >= 0, finite");
+  n_ = static_cast<int>(n);
+  mode_ = mode;
+  const int lifted = n_ + 3;
+  const double w = mode.frequency;
+  // Balancing: the forcing coordinates are lifted as sigma (1, cos, sin), sigma a power of
+  // two that brings the forcing columns of M to the size of A or w. Without it a force
+  // of 1e300 (any units) would dominate the norm that scales the exponential.
+  const double forcing = std::max({mode.b0.cwiseAbs().maxCoeff(), mode.b_cos.cwiseAbs().maxCoeff(),
+                                   mode.b_sin.cwiseAbs().maxCoeff()});
+  const double dynamics = std::max(mode.A.cwiseAbs().colwise().sum().maxCoeff(), w);
+  forcing_scale_ = 1.0;
+  if (forcing > 0.0)
+    forcing_scale_ =
+        std::exp2(std::round(std::log2(dynamics > 0.0 ? forcing / dynamics : forcing)));
+  generator_ = Matrix::Zero(lifted, lifted);
+  generator_.topLeftCorner(n, n) = mode.A;
+  generator_.col(n_).head(n) = mode.b0 / forcing_scale_;
+  generator_.col(n_ + 1).head(n) = mode.b_cos / forcing_scale_;
+  generator_.col(n_ + 2).head(n) = mode.b_sin / forcing_scale_;
+  generator_(n_ + 1, n_ + 2) = -w;  // (cos w t)' = -w sin w t
+  generator_(n_ + 2, n_ + 1) = w;   // (sin w t)' =  w cos w t
+
+  // The fastest rate of the motion: the largest eigenvalue modulus of A, or w. A
+  // nilpotent A (polynomial motion) has none; its norm then bounds how fast the
+  // polynomial's terms change.
+  double fastest = w;
+  if (n > 0) {
+    const Eigen::EigenSolver<Matrix> solver(mode.A, false);
+    if (solver.info() == Eigen::Success)
+      fastest = std::max(fastest, solver.eigenvalues().cwiseAbs().maxCoeff());
+    if (fastest <= 0.0) fastest = mode.A.cwiseAbs().colwise().sum().maxCoeff();
+  }
+  scan_step_ = fastest > 0.0 ? 0.5 / fastest : std::numeric_limits<double>::infinity();
+
+  for (auto& entry : cache_) {
+    entry.tau = -1.0;
+    entry.matrix.resize(lifted, lifted);
+  }
+  recent_misses_.fill(-1.0);
+  exp_scratch_.resize(lifted, lifted);
+  set_block_columns(block_columns_);
+  return true;
+}
+
+void ExactLinearFlow::set_block_columns(int columns) {
+  block_columns_ = columns;
+  for (Expansion* e : {&bracket_, &scratch_}) {
+    for (Matrix& term : e->terms) term.resize(n_ + 3, columns);
+    e->base.resize(n_ + 3, columns);
+    e->count = 0;
+  }
+  first_order_.resize(n_ + 3, columns);
+  second_order_.resize(n_ + 3, columns);
+}
+
+void ExactLinearFlow::lift(double t, ConstVectorRef x, VectorRef z) const {
+  z.head(n_) = x;
+  z[n_] = forcing_scale_;
+  z[n_ + 1] = forcing_scale_ * std::cos(mode_.frequency * t);
+  z[n_ + 2] = forcing_scale_ * std::sin(mode_.frequency * t);
+}
+
+void ExactLinearFlow::field(ConstVectorRef z, VectorRef f) const {
+  f.noalias() = generator_.topRows(n_) * z;
+}
+
+// Steps that differ from a cached one by rounding of the absolute times they came from
+// (a period t_{k+1} - t_k) reuse it, corrected to second order in the difference: the
+// neglected term is below (w delta)^3 ~ 1e-25.
+bool ExactLinearFlow::near(double tau, double cached) {
+  return std::abs(tau - cached) <= 1e-8 * cached;
+}
+
+void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
+  for (const auto& entry : cache_)
+    if (near(tau, entry.tau)) {
+      multiply(entry.matrix, in, out);
+      const double delta = tau - entry.tau;
+      if (delta != 0.0) {
+        multiply(generator_, out, first_order_);
+        multiply(generator_, first_order_, second_order_);
+        out += delta * first_order_ + (0.5 * delta * delta) * second_order_;
+      }
+      return;
+    }
+  if (std::any_of(recent_misses_.begin(), recent_misses_.end(),
+                  [&](double miss) { return near(tau, miss); })) {
+    // A step that recurs (the remainder of a period, map after map): keep its exponential.
+    CachedTransition& entry = cache_[static_cast<size_t>(cache_next_)];
+    cache_next_ = (cache_next_ + 1) % static_cast<int>(cache_.size());
+    exp_scratch_ = generator_ * tau;
+    matrix_exponential(exp_scratch_, entry.matrix, exp_work_);
+    entry.tau = tau;
+    multiply(entry.matrix, in, out);
+    return;
+  }
+  recent_misses_[static_cast<size_t>(next_miss_)] = tau;
+  next_miss_ = (next_miss_ + 1) % static_cast<int>(recent_misses_.size());
+  if (!(tau <= scan_step_)) {
+    exp_scratch_ = generator_ * tau;
+    matrix_exponential(exp_scratch_, exp_result_, exp_work_);
+    out.noalias() = exp_result_ * in;
+    return;
+  }
+  build(scratch_, in, static_cast<int>(in.cols()), tau);
+  evaluate(scratch_, tau, out);
+}
+
+void ExactLinearFlow::expand(const Matrix& W, int columns, double length) {
+  build(bracket_, W, columns, length);
+}
+
+void ExactLinearFlow::evaluate(double s, Matrix& out) { evaluate(bracket_, s, out); }
+
+void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double length) {
+  e.columns = columns;
+  e.length = length;
+  e.base.leftCols(columns) = W.leftCols(columns);
+  e.terms[0].leftCols(columns) = W.leftCols(columns);
+  // Terms (M L)^k W / k! until two in a row are below rounding of the largest one. The
+  // series is used only if it converges within the storage and no term exceeds the block
+  // by more than 1e4 (cancellation would then cost more than four digits).
+  const int size = (n_ + 3) * columns;
+  double largest = max_abs(e.terms[0], columns);
+  const double start = largest;
+  int small_in_a_row = 0;
+  e.count = 0;
+  for (int k = 1; k < static_cast<int>(e.terms.size()); ++k) {
+    Matrix& term_matrix = e.terms[static_cast<size_t>(k)];
+    multiply(generator_, e.terms[static_cast<size_t>(k - 1)], term_matrix, columns);
+    double* term = term_matrix.data();
+    const double scale = length / k;
+    double term_size = 0.0;
+    for (int i = 0; i < size; ++i) {
+      term[i] *= scale;
+      term_size = std::max(term_size, std::abs(term[i]));
+    }
+    largest = std::max(largest, term_size);
+    small_in_a_row = term_size <= 0.125 * kEpsilon * largest ? small_in_a_row + 1 : 0;
+    if (small_in_a_row == 2) {
+      e.count = k + 1;
+      break;
+    }
+  }
+  if (e.count > 0 && largest > 1e4 * std::max(start, 1e-300)) e.count = 0;
+}
+
+void ExactLinearFlow::evaluate(Expansion& e, double s, Matrix& out) {
+  const int columns = e.columns;
+  if (e.count == 0) {
+    exp_scratch_ = generator_ * s;
+    matrix_exponential(exp_scratch_, exp_result_, exp_work_);
+    out.leftCols(columns).noalias() = exp_result_ * e.base.leftCols(columns);
+    return;
+  }
+  // Horner in theta = s / length over the leading `columns` columns (contiguous).
+  const double theta = e.length > 0.0 ? s / e.length : 0.0;
+  const int size = (n_ + 3) * columns;
+  double* result = out.data();
+  const double* last = e.terms[static_cast<size_t>(e.count - 1)].data();
+  for (int i = 0; i < size; ++i) result[i] = last[i];
+  for (int k = e.count - 2; k >= 0; --k) {
+    const double* term = e.terms[static_cast<size_t>(k)].data();
+    for (int i = 0; i < size; ++i) result[i] = result[i] * theta + term[i];
+  }
+}
+
+}  // namespace libcont

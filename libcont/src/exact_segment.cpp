@@ -1,0 +1,341 @@
+#include "exact_segment.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace libcont::detail {
+
+namespace {
+constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+
+// A strict change of sign in the event's direction (as flow.cpp: a value exactly on the
+// surface is not a side).
+bool crosses(EventDirection direction, double before, double after) {
+  switch (direction) {
+    case EventDirection::Falling:
+      return before > 0.0 && after < 0.0;
+    case EventDirection::Rising:
+      return before < 0.0 && after > 0.0;
+    case EventDirection::Either:
+      return (before > 0.0 && after < 0.0) || (before < 0.0 && after > 0.0);
+  }
+  return false;
+}
+
+double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
+}  // namespace
+
+ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& options, int columns)
+    : system_(system),
+      options_(options),
+      n_(system.dimension()),
+      columns_(columns),
+      flows_(static_cast<size_t>(std::max(system.mode_count(), 0))),
+      declared_(flows_.size(), 0),
+      field_(n_),
+      gradient_(n_) {
+  data_.A = Matrix::Zero(n_, n_);
+  data_.b0 = data_.b_cos = data_.b_sin = Vector::Zero(n_);
+  for (ExactLinearFlow& flow : flows_) flow.set_block_columns(1 + columns_);
+  const int lifted = n_ + 3;
+  block_ = next_ = point_ = sample_ = Matrix::Zero(lifted, 1 + columns_);
+}
+
+bool ExactSegment::covers(int mode) {
+  if (mode < 0 || mode >= static_cast<int>(flows_.size())) return false;
+  const auto m = static_cast<size_t>(mode);
+  declared_[m] = system_.affine_mode(mode, data_) ? 1 : 0;
+  if (declared_[m]) flows_[m].set_mode(data_);
+  return declared_[m] != 0;
+}
+
+double ExactSegment::value(int mode, int event, double t, const Matrix& block) const {
+  const auto j = static_cast<size_t>(event);
+  if (affine_events_[j]) return event_coefficients_.col(event).dot(block.col(0));
+  return system_.event_function(mode, event, t, block.col(0).head(n_));
+}
+
+double ExactSegment::rate(int mode, int event, double t, const Matrix& block) {
+  if (affine_events_[static_cast<size_t>(event)])
+    return rate_coefficients_.col(event).dot(block.col(0));
+  double dh_dt = 0.0;
+  system_.event_gradient(mode, event, t, block.col(0).head(n_), gradient_, dh_dt);
+  flows_[static_cast<size_t>(mode)].field(block.col(0), field_);
+  return gradient_.dot(field_) + dh_dt;
+}
+
+void ExactSegment::ensure_expansion(int mode, int columns) {
+  if (expanded_columns_ >= columns) return;
+  flows_[static_cast<size_t>(mode)].expand(block_, columns, interval_);
+  expanded_columns_ = columns;
+}
+
+double ExactSegment::value_at(int mode, int event, double t0, double tau) {
+  ensure_expansion(mode, 1);
+  flows_[static_cast<size_t>(mode)].evaluate(tau, point_);
+  return value(mode, event, t0 + tau, point_);
+}
+
+// Rate at the point last evaluated by value_at (same tau).
+double ExactSegment::rate_at(int mode, int event, double t0, double tau) {
+  return rate(mode, event, t0 + tau, point_);
+}
+
+ExactSegment::Reference ExactSegment::start_reference(int mode, int event, double t0,
+                                                      double first_step, bool after_touch) {
+  Reference ref;
+  ref.value = system_.event_function(mode, event, t0, block_.col(0).head(n_));
+  double dh_dt = 0.0;
+  system_.event_gradient(mode, event, t0, block_.col(0).head(n_), gradient_, dh_dt);
+  flows_[static_cast<size_t>(mode)].field(block_.col(0), field_);
+  ref.rate = gradient_.dot(field_) + dh_dt;
+  // On the surface: within the absolute tolerance, or within rounding of the terms h is
+  // made of (a model in other units: amplitudes of 1e300 have no absolute tolerance).
+  double terms = gradient_.cwiseProduct(block_.col(0).head(n_)).cwiseAbs().sum();
+  if (affine_events_[static_cast<size_t>(event)])
+    terms += event_coefficients_.col(event).cwiseProduct(block_.col(0)).cwiseAbs().sum();
+  const double surface = std::max(100.0 * options_.absolute_tolerance, 64.0 * kEpsilon * terms);
+  if (after_touch || !(std::abs(ref.value) <= surface)) return ref;
+  // On the surface (a reset put the state there): the side is the one the motion leaves
+  // to, so that a return through the surface, however soon, is a crossing. With a rate at
+  // rounding level (a body released with zero relative velocity) the side shows a little
+  // later: the reference is taken there.
+  const double rounding =
+      16.0 * kEpsilon * (gradient_.cwiseProduct(field_).cwiseAbs().sum() + std::abs(dh_dt));
+  if (std::abs(ref.rate) > rounding) {
+    ref.value = std::copysign(std::numeric_limits<double>::min(), ref.rate);
+    return ref;
+  }
+  ref.time = 1e-3 * first_step;
+  ref.value = value_at(mode, event, t0, ref.time);
+  ref.rate = rate_at(mode, event, t0, ref.time);
+  return ref;
+}
+
+bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference& ref, double tau1,
+                                double h1, double r1, Bracket& bracket) {
+  const EventDirection direction = directions_[static_cast<size_t>(event)];
+  if (crosses(direction, ref.value, h1)) {
+    ensure_expansion(mode, 1 + columns_);  // the event's state and tangent will be needed
+    bracket = {ref.time, tau1, ref.value};
+    return true;
+  }
+  // No change of sign between the ends; a crossing and a return within the interval show
+  // as a turning point towards the surface: d = side * h falls, then rises.
+  const double side = sign(ref.value);
+  if (side == 0.0 || sign(h1) != side) return false;
+  const double d0 = side * ref.value, d1 = side * h1, p0 = side * ref.rate, p1 = side * r1;
+  if (!(p0 < 0.0 && p1 > 0.0)) return false;
+  // Filter: the cubic Hermite interpolant of d (error ~ (w L)^4 / 384 of d's scale for
+  // L w <= 1/2, below 2e-4) keeps well clear of zero: no crossing. Else locate the
+  // turning point exactly.
+  const double length = tau1 - ref.time;
+  double lowest = std::min(d0, d1);
+  for (int i = 1; i < 16; ++i) {
+    const double s = i / 16.0, s2 = s * s, s3 = s2 * s;
+    const double d = (2 * s3 - 3 * s2 + 1) * d0 + (s3 - 2 * s2 + s) * length * p0 +
+                     (-2 * s3 + 3 * s2) * d1 + (s3 - s2) * length * p1;
+    lowest = std::min(lowest, d);
+  }
+  const double scale = d0 + d1 + length * (std::abs(p0) + std::abs(p1));
+  if (lowest > 0.1 * scale) return false;
+  // The turning point: where d' changes sign (Illinois on d').
+  double lo = ref.time, hi = tau1, f_lo = p0, f_hi = p1;
+  int last_side = 0;
+  double at = hi;
+  // d is flat at its turning point: locating it to 1e-9 of the interval gives d there to
+  // rounding.
+  const double resolution =
+      std::max(1e-9 * (tau1 - ref.time), 4.0 * kEpsilon * (std::abs(t0) + hi));
+  for (int i = 0; i < 200 && hi - lo > resolution; ++i) {
+    double c = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
+    if (!(c > lo && c < hi)) c = 0.5 * (lo + hi);
+    value_at(mode, event, t0, c);
+    const double f = side * rate_at(mode, event, t0, c);
+    if (f < 0.0) {
+      lo = c;
+      f_lo = f;
+      if (last_side < 0) f_hi *= 0.5;
+      last_side = -1;
+    } else {
+      hi = c;
+      f_hi = f;
+      if (last_side > 0) f_lo *= 0.5;
+      last_side = 1;
+    }
+    at = c;
+  }
+  const double h_turn = value_at(mode, event, t0, at);
+  if (crosses(direction, ref.value, h_turn)) {
+    bracket = {ref.time, at, ref.value};
+    return true;
+  }
+  if (crosses(direction, h_turn, h1)) {  // the return is the crossing (Either direction)
+    bracket = {at, tau1, h_turn};
+    return true;
+  }
+  return false;
+}
+
+double ExactSegment::locate(int mode, int event, double t0, const Bracket& bracket) {
+  // Safeguarded Newton on h with the analytic rate, keeping a bracket (lo: not crossed,
+  // hi: crossed). Newton steps shorter than the time resolution step across the root by
+  // that resolution, which closes the bracket; bisection where Newton leaves the bracket
+  // or does not halve |h|. Ends on the crossed side.
+  const EventDirection direction = directions_[static_cast<size_t>(event)];
+  double lo = bracket.lo, hi = bracket.hi;
+  const double tolerance = 4.0 * kEpsilon * (std::abs(t0) + hi);
+  double x = hi;
+  double hx = value_at(mode, event, t0, x);
+  double rx = rate_at(mode, event, t0, x);
+  bool bisect = false;
+  for (int i = 0; i < 200 && hi - lo > tolerance; ++i) {
+    double c = 0.5 * (lo + hi);
+    if (!bisect && rx != 0.0) {
+      const double newton = hx / rx;
+      c = std::abs(newton) < tolerance ? x - std::copysign(tolerance, newton) : x - newton;
+      if (!(c > lo && c < hi)) c = 0.5 * (lo + hi);
+    }
+    c = std::clamp(c, lo + 0.25 * tolerance, hi - 0.25 * tolerance);
+    const double h = value_at(mode, event, t0, c);
+    (crosses(direction, bracket.before, h) ? hi : lo) = c;
+    bisect = std::abs(h) > 0.5 * std::abs(hx);
+    x = c;
+    hx = h;
+    rx = rate_at(mode, event, t0, c);
+  }
+  return hi;
+}
+
+void ExactSegment::emit_samples(double t0, double t_from, double t_to, int mode,
+                                const SampleGrid& grid, FlowObserver* observer) {
+  if (!observer || grid.step <= 0.0) return;
+  ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
+  double k = std::floor((t_from - grid.origin) / grid.step) + 1.0;
+  for (double ts = grid.origin + k * grid.step; ts <= t_to;
+       k += 1.0, ts = grid.origin + k * grid.step) {
+    if (ts <= t_from) continue;
+    flow.propagate(ts - t0, block_, sample_);
+    observer->on_sample(ts, sample_.col(0).head(n_), mode);
+  }
+}
+
+int ExactSegment::fail(FlowState& state, double t0, FlowStatus status, std::string message,
+                       FlowReport& report) const {
+  report.status = status;
+  report.message = std::move(message);
+  state.t = t0;
+  state.x = block_.col(0).head(n_);
+  if (columns_ > 0) state.tangent = block_.block(0, 1, n_, columns_);
+  return kFailed;
+}
+
+int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObserver* observer,
+                      const SampleGrid& grid, FlowReport& report) {
+  const int mode = state.mode;
+  ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
+  flow.lift(state.t, state.x, block_.col(0));
+  if (columns_ > 0) {
+    block_.block(0, 1, n_, columns_) = state.tangent;
+    block_.bottomRightCorner(3, columns_).setZero();
+  }
+  double step = flow.scan_step();
+  if (options_.max_step > 0.0) step = std::min(step, options_.max_step);
+  double t0 = state.t;
+  const int events = system_.event_count(mode);
+  references_.resize(static_cast<size_t>(events));
+  ends_.resize(static_cast<size_t>(events));
+  directions_.resize(static_cast<size_t>(events));
+  affine_events_.resize(static_cast<size_t>(events));
+  if (event_coefficients_.cols() < events) {
+    event_coefficients_.resize(n_ + 3, events);
+    rate_coefficients_.resize(n_ + 3, events);
+  }
+  for (int j = 0; j < events; ++j) {
+    const auto k = static_cast<size_t>(j);
+    directions_[k] = system_.event_spec(mode, j).direction;
+    affine_events_[k] = system_.affine_event(mode, j, event_coefficients_.col(j)) ? 1 : 0;
+    // The model's coefficients multiply (1, cos, sin); the lifted state carries s times those.
+    event_coefficients_.col(j).tail(3) /= flow.forcing_scale();
+    // d/dt (c . z) = c . M z = (M^T c) . z
+    if (affine_events_[k])
+      rate_coefficients_.col(j).noalias() =
+          flow.generator().transpose() * event_coefficients_.col(j);
+  }
+  interval_ = std::min(step, t_end - t0);
+  expanded_columns_ = 0;
+  for (int j = 0; j < events; ++j) {
+    Reference& ref = references_[static_cast<size_t>(j)];
+    ref = start_reference(mode, j, t0, interval_, after_touch);
+    if (!std::isfinite(ref.value) || !std::isfinite(ref.rate))
+      return fail(state, t0, FlowStatus::BadState,
+                  "event function " + system_.event_spec(mode, j).name +
+                      " or its rate is not finite at t = " + std::to_string(t0),
+                  report);
+  }
+
+  while (true) {
+    const bool last = t_end - t0 <= step;
+    const double s = last ? t_end - t0 : step;
+    const double t1 = last ? t_end : t0 + s;
+    interval_ = s;
+    flow.propagate(s, block_, next_);
+    ++report.steps;
+    if (!next_.allFinite())
+      return fail(state, t0, FlowStatus::BadState,
+                  "state became non-finite after t = " + std::to_string(t0), report);
+    // The earliest crossing in this interval, over all events.
+    int found = -1;
+    double found_at = s;
+    for (int j = 0; j < events; ++j) {
+      Reference& end = ends_[static_cast<size_t>(j)];
+      end.value = value(mode, j, t1, next_);
+      end.rate = rate(mode, j, t1, next_);
+      if (!std::isfinite(end.value) || !std::isfinite(end.rate))
+        return fail(state, t0, FlowStatus::BadState,
+                    "event function " + system_.event_spec(mode, j).name +
+                        " or its rate became non-finite after t = " + std::to_string(t0),
+                    report);
+      Bracket bracket{};
+      if (!find_bracket(mode, j, t0, references_[static_cast<size_t>(j)], s, end.value, end.rate,
+                        bracket))
+        continue;
+      const double at = locate(mode, j, t0, bracket);
+      if (found < 0 || at < found_at) {
+        found = j;
+        found_at = at;
+      }
+    }
+    if (found >= 0) {
+      emit_samples(t0, t0, t0 + found_at, mode, grid, observer);
+      ensure_expansion(mode, 1 + columns_);
+      flow.evaluate(found_at, point_);
+      state.t = t0 + found_at;
+      state.x = point_.col(0).head(n_);
+      if (columns_ > 0) state.tangent = point_.block(0, 1, n_, columns_);
+      return found;
+    }
+    emit_samples(t0, t0, t1, mode, grid, observer);
+    block_.swap(next_);
+    t0 = t1;
+    expanded_columns_ = 0;
+    for (int j = 0; j < events; ++j)
+      references_[static_cast<size_t>(j)] = ends_[static_cast<size_t>(j)];
+    if (last) {
+      state.t = t_end;
+      state.x = block_.col(0).head(n_);
+      if (columns_ > 0) state.tangent = block_.block(0, 1, n_, columns_);
+      return kReachedEnd;
+    }
+    if (report.steps > options_.max_steps) {
+      return fail(
+          state, t0, FlowStatus::TooManySteps,
+          std::to_string(report.steps) + " steps without reaching t = " + std::to_string(t_end),
+          report);
+    }
+  }
+}
+
+}  // namespace libcont::detail

@@ -1,0 +1,87 @@
+#pragma once
+// The exact path of Flow (flow.cpp) through a mode the model declares affine
+// (HybridSystem::affine_mode): the state and tangent follow the exact flow
+// (exact_linear_flow.hpp) in scan steps, and the events are found on that exact solution:
+// a change of sign of an event function between scan points, or a turning point towards
+// its surface in between that dips through it (a grazing double crossing inside one step),
+// then a safeguarded Newton iteration with the analytic rate D_x h f + D_t h on the
+// bracket. The crossing is placed on its far side, to rounding in time, as CVODE's root
+// finding does; the event itself is applied by Flow, with the same semantics on both paths.
+#include <string>
+#include <vector>
+
+#include "libcont/exact_linear_flow.hpp"
+#include "libcont/flow.hpp"
+
+namespace libcont::detail {
+
+class ExactSegment {
+ public:
+  static constexpr int kReachedEnd = -1;
+  static constexpr int kFailed = -2;
+
+  // columns: tangent columns carried (0 without tangent).
+  ExactSegment(const HybridSystem& system, const FlowOptions& options, int columns);
+
+  // Whether `mode` follows the exact path; refreshes the mode's data from the model (the
+  // caches survive while they are unchanged).
+  bool covers(int mode);
+
+  // Follows the exact flow of state.mode from `state` towards t_end. Returns kReachedEnd
+  // (state at t_end), an event index (state just past that event's crossing, in the
+  // event's direction), or kFailed (report says why; state is the last good one).
+  // after_touch: the state is where a crossing turned out to be a touch; the event
+  // functions' values there are taken as they are (no side is inferred from the motion).
+  // report.steps grows by the scan steps taken.
+  int run(FlowState& state, double t_end, bool after_touch, FlowObserver* observer,
+          const SampleGrid& grid, FlowReport& report);
+
+ private:
+  // An event function's value and rate at the start of the current scan interval.
+  struct Reference {
+    double time = 0.0;  // within the interval (> 0 only after a start on the surface)
+    double value = 0.0;
+    double rate = 0.0;
+  };
+  struct Bracket {
+    double lo, hi, before;  // the crossing lies in (lo, hi]; `before`: h on its near side
+  };
+
+  // h and dh/dt along the flow at a lifted block's state (column 0).
+  double value(int mode, int event, double t, const Matrix& block) const;
+  double rate(int mode, int event, double t, const Matrix& block);
+  // Builds the expansion about block_ over the current interval for at least `columns`.
+  void ensure_expansion(int mode, int columns);
+  // h at t0 + tau within the current interval (the state from the interval's expansion,
+  // left in point_), and the rate there (after value_at at the same tau).
+  double value_at(int mode, int event, double t0, double tau);
+  double rate_at(int mode, int event, double t0, double tau);
+  Reference start_reference(int mode, int event, double t0, double first_step, bool after_touch);
+  bool find_bracket(int mode, int event, double t0, const Reference& ref, double tau1, double h1,
+                    double r1, Bracket& bracket);
+  double locate(int mode, int event, double t0, const Bracket& bracket);
+  // Ends the run: state = the current scan point (block_ at t0), report says why.
+  int fail(FlowState& state, double t0, FlowStatus status, std::string message,
+           FlowReport& report) const;
+  void emit_samples(double t0, double t_from, double t_to, int mode, const SampleGrid& grid,
+                    FlowObserver* observer);
+
+  const HybridSystem& system_;
+  FlowOptions options_;
+  int n_;
+  int columns_;
+  std::vector<ExactLinearFlow> flows_;
+  std::vector<char> declared_;
+  AffineMode data_;
+  Matrix block_, next_, point_, sample_;  // lifted blocks [z | Phi]
+  Vector field_, gradient_;
+  std::vector<Reference> references_, ends_;
+  std::vector<EventDirection> directions_;  // of the current mode's events
+  int expanded_columns_ = 0;  // columns of the expansion about block_ over this interval
+  // Events declared affine (HybridSystem::affine_event): h = c . z, dh/dt = (M^T c) . z.
+  std::vector<char> affine_events_;
+  Matrix event_coefficients_, rate_coefficients_;  // (n + 3) x events
+  double interval_ = 0.0;
+};
+
+}  // namespace libcont::detail
