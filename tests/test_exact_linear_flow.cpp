@@ -16,6 +16,7 @@
 #include "libcont/input_error.hpp"
 #include "libcont/lyapunov_spectrum.hpp"
 #include "systems/moving_base.hpp"
+#include "systems/two_body.hpp"
 #include "test_support.hpp"
 
 using libcont::AffineMode;
@@ -362,4 +363,59 @@ TEST_CASE("A trajectory may alternate between the exact and the general path", "
   // the whole paths above).
   CHECK((both.x - exact.x).norm() <= 1e-8 * 0.0025);
   CHECK(relative_error(both.jacobian, exact.jacobian) <= 1e-7);
+}
+
+TEST_CASE("Two-body: the affine modes and events agree with the model, both paths agree",
+          "[exact-flow]") {
+  // Under harmonic loading the free mode (and the stuck mode of the Newton contact) are
+  // declared affine: their data must reproduce vector_field and event_function exactly at
+  // any state and time; a trajectory through the Hertz contact (general path) and its free
+  // flights (exact path) must agree with the general path throughout.
+  for (const char* contact : {"newton", "hertz"}) {
+    INFO("contact " << contact);
+    const auto system = make_system<systems::TwoBodySystem>({{"contact", contact}, {"lambda", "1"}});
+    const int n = 4;
+    for (int mode = 0; mode < system.mode_count(); ++mode) {
+      AffineMode data;
+      data.A.resize(n, n);
+      data.b0.resize(n);
+      data.b_cos.resize(n);
+      data.b_sin.resize(n);
+      const bool affine = system.affine_mode(mode, data);
+      CHECK(affine == (mode == 0 || std::string(contact) == "newton"));
+      if (!affine) continue;
+      Vector coefficients(n + 3);
+      REQUIRE(system.affine_event(mode, 0, coefficients));
+      for (int k = 0; k < 5; ++k) {
+        const Vector x = Vector::Random(n) * 0.1;
+        const double t = 0.37 * k + 0.1, w = data.frequency;
+        Vector f(n);
+        system.vector_field(mode, t, x, f);
+        const Vector affine_f = data.A * x + data.b0 + data.b_cos * std::cos(w * t) +
+                                data.b_sin * std::sin(w * t);
+        CHECK((f - affine_f).norm() <= 1e-12 * (1.0 + f.norm()));
+        const double h = system.event_function(mode, 0, t, x);
+        const double affine_h = coefficients.head(n).dot(x) + coefficients[n] +
+                                coefficients[n + 1] * std::cos(w * t) +
+                                coefficients[n + 2] * std::sin(w * t);
+        CHECK(std::abs(h - affine_h) <= 1e-12 * (1.0 + std::abs(h)));
+      }
+    }
+    // Ten forcing periods from rest (impacts from the third period on at lambda = 1),
+    // with the monodromy: the general path at tight tolerances is the reference.
+    const double duration = 10.0 * system.forcing_period();
+    const Vector start = Vector::Zero(n);
+    const MapResult mixed = flow_map(system, tight_options(), 0.0, start, duration, true);
+    const MapResult general =
+        flow_map(system, general_path(tight_options()), 0.0, start, duration, true);
+    REQUIRE(mixed.report.ok());
+    REQUIRE(general.report.ok());
+    CHECK(mixed.report.events == general.report.events);
+    CHECK(mixed.report.events >= 6);
+    const double scale = general.x.norm();
+    INFO("state difference " << (mixed.x - general.x).norm() / scale << ", monodromy difference "
+                             << (mixed.jacobian - general.jacobian).norm() / general.jacobian.norm());
+    CHECK((mixed.x - general.x).norm() <= 1e-8 * scale);
+    CHECK((mixed.jacobian - general.jacobian).norm() <= 1e-6 * general.jacobian.norm());
+  }
 }

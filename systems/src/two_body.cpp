@@ -100,6 +100,50 @@ void TwoBodySystem::free_accelerations(double t, ConstVectorRef x, double& a1, d
   a2 = 2.0 * xi2_ * w2_ * relative_speed + w2_ * w2_ * coupling;
 }
 
+void TwoBodySystem::free_acceleration_rows(Eigen::Matrix<double, 2, 6>& rows) const {
+  const double chi = m2_ / m1_;
+  const double k1 = w1_ * w1_, k2 = w2_ * w2_, c1 = 2.0 * xi1_ * w1_, c2 = 2.0 * xi2_ * w2_;
+  rows << -k1 - k2 * chi, k2 * chi, -c1 - c2 * chi, c2 * chi, -k2 * chi * gap_,
+      lambda_ * f0_ / m1_,  //
+      k2, -k2, c2, -c2, k2 * gap_, 0.0;
+}
+
+bool TwoBodySystem::affine_mode(int mode, libcont::AffineMode& data) const {
+  if (random_ || (mode == Joined && !newton_)) return false;
+  Eigen::Matrix<double, 2, 6> rows;
+  free_acceleration_rows(rows);
+  if (mode == Joined) {  // stuck together: the common acceleration (contact force internal)
+    const Eigen::Matrix<double, 1, 6> common = (m1_ * rows.row(0) + m2_ * rows.row(1)) / (m1_ + m2_);
+    rows.row(0) = common;
+    rows.row(1) = common;
+  }
+  data.A.setZero();
+  data.A(0, 2) = data.A(1, 3) = 1.0;
+  data.A.bottomRows(2) = rows.leftCols(4);
+  data.b0.setZero();
+  data.b_cos.setZero();
+  data.b_sin.setZero();
+  data.b0.tail(2) = rows.col(4);
+  data.b_cos.tail(2) = rows.col(5);
+  data.frequency = omega_;
+  return true;
+}
+
+bool TwoBodySystem::affine_event(int mode, int /*event*/, libcont::VectorRef coefficients) const {
+  if (random_ || (mode == Joined && !newton_)) return false;
+  coefficients.setZero();
+  if (mode == Free) {
+    coefficients.head(2) << -1.0, 1.0;  // the gap x2 - x1
+    return true;
+  }
+  // The joining force (a1 - a2) / (1/m1 + 1/m2), coefficients (x, 1, cos, sin).
+  Eigen::Matrix<double, 2, 6> rows;
+  free_acceleration_rows(rows);
+  const Eigen::Matrix<double, 1, 6> force = (rows.row(0) - rows.row(1)) / (1.0 / m1_ + 1.0 / m2_);
+  coefficients.head(6) = force.transpose();
+  return true;
+}
+
 double TwoBodySystem::joining_force(double t, ConstVectorRef x) const {
   double a1 = 0.0, a2 = 0.0;
   free_accelerations(t, x, a1, a2);

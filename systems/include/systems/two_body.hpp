@@ -42,6 +42,9 @@ class TwoBodySystem : public libcont::HybridSystem {
                     libcont::VectorRef dxdt) const override;
   void state_jacobian(int mode, double t, libcont::ConstVectorRef x,
                       libcont::MatrixRef jac) const override;
+  // Under harmonic loading every mode but the Hertz contact is affine (exact flow).
+  bool affine_mode(int mode, libcont::AffineMode& data) const override;
+  bool affine_event(int mode, int event, libcont::VectorRef coefficients) const override;
   int event_count(int /*mode*/) const override { return 1; }
   libcont::EventSpec event_spec(int mode, int event) const override;
   double event_function(int mode, int event, double t, libcont::ConstVectorRef x) const override;
@@ -71,6 +74,9 @@ class TwoBodySystem : public libcont::HybridSystem {
   double joining_force(double t, libcont::ConstVectorRef x) const;
 
  private:
+  // Rows (x1, x2, v1, v2, 1, cos omega t) of the free accelerations a1 and a2, which are
+  // affine under harmonic loading: a = row . (x, 1, cos omega t).
+  void free_acceleration_rows(Eigen::Matrix<double, 2, 6>& rows) const;
   // Accelerations of the bodies without contact force.
   void free_accelerations(double t, libcont::ConstVectorRef x, double& a1, double& a2) const;
 
