@@ -5,38 +5,8 @@
 # Usage: cli_bad_input.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_bad_input.sh /path/to/vicont}
-work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-cli-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-failures=0
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
-# expect_bad ITEM ARGS... : the run must exit with 2 and print one stderr line naming ITEM
-# (as a whole word, so that e.g. 'r' is not found inside another word).
-expect_bad() {
-  item=$1
-  shift
-  "$vicont" "$@" >"$work/stdout" 2>"$work/stderr"
-  status=$?
-  lines=$(wc -l <"$work/stderr")
-  # A last line without a newline still counts as a line.
-  if [ -s "$work/stderr" ] && [ "$(tail -c 1 "$work/stderr" | od -An -c | tr -d ' ')" != '\n' ]; then
-    lines=$((lines + 1))
-  fi
-  if [ "$status" -ne 2 ]; then
-    fail "vicont $*: exit status $status, expected 2"
-  fi
-  if [ "$lines" -ne 1 ]; then
-    fail "vicont $*: $lines lines on stderr, expected 1:"
-    sed 's/^/    /' "$work/stderr"
-  fi
-  if ! grep -qw -- "$item" "$work/stderr"; then
-    fail "vicont $*: stderr does not name '$item': $(cat "$work/stderr")"
-  fi
-}
+cli_name=cli-bad-input
+. "$(dirname "$0")/cli_helpers.sh"
 
 out="$work/out"
 expect_bad r       simulate --system moving-base --set r=1.5 --t-end 1 --out "$out"
@@ -75,8 +45,4 @@ else
   fail "lyapunov --json exited with status $?: $(cat "$work/json.stderr")"
 fi
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all CLI checks passed"
+finish "bad input CLI"

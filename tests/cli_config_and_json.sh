@@ -20,31 +20,14 @@ case $vicont in
   /*) ;;
   *) vicont=$(pwd)/$vicont ;;  # the main job runs in another directory
 esac
-command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed to check JSON"; exit 1; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-cli-config.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-failures=0
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+cli_name=cli-config
+. "$(dirname "$0")/cli_helpers.sh"
 
 # run ARGS... : runs vicont with stdout and stderr in $work/stdout, $work/stderr; sets
 # $status.
 run() {
   "$vicont" "$@" >"$work/stdout" 2>"$work/stderr"
   status=$?
-}
-
-# stderr_lines: the number of lines on stderr of the last run (a last line without a
-# newline counts too).
-stderr_lines() {
-  lines=$(wc -l <"$work/stderr")
-  if [ -s "$work/stderr" ] && [ "$(tail -c 1 "$work/stderr" | od -An -c | tr -d ' ')" != '\n' ]; then
-    lines=$((lines + 1))
-  fi
-  echo "$lines"
 }
 
 # expect_error STATUS TEXT... -- ARGS... : the run must exit with STATUS and print exactly
@@ -109,20 +92,6 @@ exec(sys.argv[2])
 no_temporaries() {
   left=$(find "$1" \( -name '.*' -o -name '*tmp*' -o -name '*.gnuplot-status' \) -print)
   [ -z "$left" ] || fail "temporary files left in $1: $left"
-}
-
-# expect_files DIR NAME... : each file exists and is not empty; a .png is a PNG.
-expect_files() {
-  dir=$1
-  shift
-  for name in "$@"; do
-    if [ ! -s "$dir/$name" ]; then
-      fail "$dir/$name missing or empty"
-    elif [ "${name%.png}" != "$name" ] &&
-         [ "$(od -An -tx1 -N4 "$dir/$name" | tr -d ' ')" != "89504e47" ]; then
-      fail "$dir/$name is not a PNG"
-    fi
-  done
 }
 
 # (a) Config file against the command line ---------------------------------------------
@@ -196,25 +165,22 @@ assert d["files"][0].startswith(sys.argv[3]), "--out lost to the config file: %r
 [ -s "$work/override/simulate.json" ] || fail "--out lost to the config file's out = o"
 
 # Bad config files: exit 2, one line naming file, line and key (or the text of the line).
+# bad_config COMMAND LINE TEXT CONTENT: `vicont COMMAND` with a config file holding CONTENT
+# (a printf format) is exit 2 with one stderr line naming the file, LINE and TEXT.
 cfg="$work/bad.cfg"
-printf 'system = moving-base\nfrobnicate = 3\n' >"$cfg"
-expect_error 2 "$cfg:2" "frobnicate" -- simulate --config "$cfg" --out "$work/bad"
-printf 't-end = 1\n[parameters]\neta = 4\nfrobnicate = 3\n' >"$cfg"
-expect_error 2 "$cfg:4" "frobnicate" -- simulate --config "$cfg" --out "$work/bad"
-printf 't-end = 1\nperiods = 10\n' >"$cfg"  # a lyapunov option is unknown to simulate
-expect_error 2 "$cfg:2" "periods" -- simulate --config "$cfg" --out "$work/bad"
-printf '# fine\nt-end = 1\neta 4\n' >"$cfg"
-expect_error 2 "$cfg:3" "eta 4" -- simulate --config "$cfg" --out "$work/bad"
-printf '[parameters]\neta = \n' >"$cfg"
-expect_error 2 "$cfg:2" "eta" -- simulate --config "$cfg" --out "$work/bad"
-printf 't-end = 1\nt-end = 2\n' >"$cfg"
-expect_error 2 "$cfg:2" "t-end" -- simulate --config "$cfg" --out "$work/bad"
-printf '[params]\neta = 4\n' >"$cfg"
-expect_error 2 "$cfg:1" "[params]" -- simulate --config "$cfg" --out "$work/bad"
-printf '[parameters]\neta = -4\n' >"$cfg"
-expect_error 2 "$cfg:2" "eta" -- lyapunov --config "$cfg" --out "$work/bad"
-printf 'system = nosuch\n' >"$cfg"
-expect_error 2 "$cfg:1" "nosuch" -- simulate --config "$cfg" --out "$work/bad"
+bad_config() {
+  printf "$4" >"$cfg"
+  expect_error 2 "$cfg:$2" "$3" -- "$1" --config "$cfg" --out "$work/bad"
+}
+bad_config simulate 2 "frobnicate" 'system = moving-base\nfrobnicate = 3\n'
+bad_config simulate 4 "frobnicate" 't-end = 1\n[parameters]\neta = 4\nfrobnicate = 3\n'
+bad_config simulate 2 "periods" 't-end = 1\nperiods = 10\n'  # a lyapunov option is unknown to simulate
+bad_config simulate 3 "eta 4" '# fine\nt-end = 1\neta 4\n'
+bad_config simulate 2 "eta" '[parameters]\neta = \n'
+bad_config simulate 2 "t-end" 't-end = 1\nt-end = 2\n'
+bad_config simulate 1 "[params]" '[params]\neta = 4\n'
+bad_config lyapunov 2 "eta" '[parameters]\neta = -4\n'
+bad_config simulate 1 "nosuch" 'system = nosuch\n'
 expect_error 2 "$work/no-such.cfg" -- simulate --config "$work/no-such.cfg" --out "$work/bad"
 [ ! -e "$work/bad" ] || fail "a rejected run created its output directory"
 
@@ -328,8 +294,4 @@ for eta in 4 7.1; do
 done
 no_temporaries "$work/main/out"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all CLI config, JSON and output checks passed"
+finish "CLI config, JSON and output"

@@ -5,45 +5,25 @@
 # Usage: cli_diagram.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_diagram.sh /path/to/vicont}
-work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-diagram-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-failures=0
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+cli_name=cli-diagram
+. "$(dirname "$0")/cli_helpers.sh"
 
 "$vicont" diagram --param eta --from 2 --to 2.8 --steps 5 --transient 150 --periods 150 \
   --out "$work/out" --json >"$work/diagram.json" 2>"$work/err" ||
   fail "diagram: exit status $? ($(cat "$work/err"))"
-for f in diagram_branches.csv diagram_special_points.csv diagram_integration.csv \
-  diagram_samples.csv diagram_impacts.csv diagram.png diagram.gp diagram.json; do
-  [ -s "$work/out/$f" ] || fail "diagram did not write $f"
-done
+expect_files "$work/out" diagram_branches.csv diagram_special_points.csv diagram_integration.csv \
+  diagram_samples.csv diagram_impacts.csv diagram.png diagram.gp diagram.json
 grep -q '"lost_by": "period-doubling"' "$work/diagram.json" ||
   fail "the period-1 branch does not lose its stability at a period doubling"
 grep -q '"stable_until": 2.65' "$work/diagram.json" ||
   fail "the period doubling is not near eta = 2.65: $(grep stable_until "$work/diagram.json")"
 
-expect_bad() {
-  item=$1
-  shift
-  "$vicont" diagram "$@" --out "$work/bad" >"$work/stdout" 2>"$work/stderr"
-  status=$?
-  [ "$status" -eq 2 ] || fail "vicont diagram $*: exit status $status, expected 2"
-  [ "$(wc -l <"$work/stderr")" -eq 1 ] || fail "vicont diagram $*: not one line on stderr: $(cat "$work/stderr")"
-  grep -q -- "$item" "$work/stderr" || fail "vicont diagram $*: stderr does not name '$item': $(cat "$work/stderr")"
-}
-expect_bad omega   --param omega --from 2 --to 3
-expect_bad --to    --param eta --from 2
-expect_bad --from  --param eta --from 2 --to 2
-expect_bad eta     --param eta --from 0 --to 3
-expect_bad --steps --param eta --from 2 --to 3 --steps 1
-expect_bad autonomous --system drop --param g --from 9 --to 10
+bad="$work/bad"
+expect_bad omega   diagram --param omega --from 2 --to 3 --out "$bad"
+expect_bad --to    diagram --param eta --from 2 --out "$bad"
+expect_bad --from  diagram --param eta --from 2 --to 2 --out "$bad"
+expect_bad eta     diagram --param eta --from 0 --to 3 --out "$bad"
+expect_bad --steps diagram --param eta --from 2 --to 3 --steps 1 --out "$bad"
+expect_bad autonomous diagram --system drop --param g --from 9 --to 10 --out "$bad"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "vicont diagram: branch, loss of stability, files, bad input: all good"
+finish "diagram (branch, loss of stability, files, bad input)"

@@ -1,6 +1,7 @@
 # Shared by the CLI test scripts (sourced): a scratch directory $work removed at exit, a
-# failure count, and checks of the JSON summary a run leaves in $work/stdout.
-# Usage: cli_name=NAME; . cli_helpers.sh   (NAME names the scratch directory)
+# failure count, checks of the JSON summary a run leaves in $work/stdout, of result files,
+# and of a run refused as bad input.
+# Usage: vicont=PATH; cli_name=NAME; . cli_helpers.sh   (NAME names the scratch directory)
 command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed to check JSON"; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-${cli_name:?set cli_name before sourcing}.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
@@ -22,6 +23,46 @@ if not ok:
     print("  not true:", sys.argv[2])
 sys.exit(0 if ok else 1)
 PYTHON
+}
+
+# expect_files DIR NAME... : each file exists and is not empty; a .png is a PNG.
+expect_files() {
+  dir=$1
+  shift
+  for name in "$@"; do
+    if [ ! -s "$dir/$name" ]; then
+      fail "$dir/$name missing or empty"
+    elif [ "${name%.png}" != "$name" ] &&
+         [ "$(od -An -tx1 -N4 "$dir/$name" | tr -d ' ')" != "89504e47" ]; then
+      fail "$dir/$name is not a PNG"
+    fi
+  done
+}
+
+# stderr_lines: the number of lines on stderr of the last run, $work/stderr (a last line
+# without a newline counts too).
+stderr_lines() {
+  lines=$(wc -l <"$work/stderr")
+  if [ -s "$work/stderr" ] && [ "$(tail -c 1 "$work/stderr" | od -An -c | tr -d ' ')" != '\n' ]; then
+    lines=$((lines + 1))
+  fi
+  echo "$lines"
+}
+
+# expect_bad ITEM ARGS...: `$vicont ARGS` must exit with 2 (bad input) and print exactly
+# one line on stderr that names ITEM as a whole word (so that e.g. 'r' is not found inside
+# another word).
+expect_bad() {
+  item=$1
+  shift
+  "$vicont" "$@" >"$work/stdout" 2>"$work/stderr"
+  status=$?
+  [ "$status" -eq 2 ] || fail "vicont $*: exit status $status, expected 2"
+  if [ "$(stderr_lines)" -ne 1 ]; then
+    fail "vicont $*: $(stderr_lines) lines on stderr, expected 1:"
+    sed 's/^/    /' "$work/stderr"
+  fi
+  grep -qw -- "$item" "$work/stderr" || fail "vicont $*: stderr does not name '$item': $(cat "$work/stderr")"
 }
 
 # finish NAME: the script's exit status from the failure count.

@@ -5,14 +5,8 @@
 # Usage: cli_impact.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_impact.sh /path/to/vicont}
-work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-impact-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-failures=0
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+cli_name=cli-impact
+. "$(dirname "$0")/cli_helpers.sh"
 
 if "$vicont" impact --system hertz-friction --set alpha=1.5 --set c=2.1873e6 --set M=0.1 \
      --set Kr=0.73 --set v0=1 --out "$work/a" --json >"$work/json" 2>"$work/stderr"; then
@@ -35,9 +29,7 @@ assert d["ateb"]["approximation_error_sine"] <= 3.4e-4, d["ateb"]
     fail "impact --json output:"
     sed 's/^/    /' "$work/json"
   fi
-  for file in impact.json impact.csv ateb.csv impact.png impact.gp; do
-    [ -s "$work/a/$file" ] || fail "impact did not write $file"
-  done
+  expect_files "$work/a" impact.json impact.csv ateb.csv impact.png impact.gp
   head -1 "$work/a/impact.csv" | grep -q '^t,stage,x_closed,x_ode,v_closed,v_ode,P_closed,P_ode$' ||
     fail "impact.csv header: $(head -1 "$work/a/impact.csv")"
 else
@@ -46,16 +38,8 @@ fi
 
 # Any other system: exit 2, one line naming the command's system.
 for system in moving-base drop; do
-  "$vicont" impact --system "$system" --out "$work/b" >/dev/null 2>"$work/stderr"
-  status=$?
-  [ "$status" -eq 2 ] || fail "impact --system $system: exit status $status, expected 2"
-  grep -q "hertz-friction" "$work/stderr" || fail "impact --system $system: $(cat "$work/stderr")"
+  expect_bad hertz-friction impact --system "$system" --out "$work/b"
 done
-"$vicont" impact --set Kr=1.5 --out "$work/b" >/dev/null 2>"$work/stderr"
-[ $? -eq 2 ] && grep -qw Kr "$work/stderr" || fail "impact --set Kr=1.5: $(cat "$work/stderr")"
+expect_bad Kr impact --set Kr=1.5 --out "$work/b"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all impact checks passed"
+finish "impact"

@@ -6,14 +6,8 @@
 # Usage: cli_sweep.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_sweep.sh /path/to/vicont}
-work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-sweep-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-failures=0
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+cli_name=cli-sweep
+. "$(dirname "$0")/cli_helpers.sh"
 
 . "$(dirname "$0")/sweep_files.sh"
 
@@ -66,30 +60,16 @@ fi
 grep -q '"computed": 0,' "$work/again.json" || fail "resume of a finished sweep computed points"
 same_sweep_files "$work/two" "$work/one" "resumed finished sweep"
 
-# expect_bad ITEM ARGS...: exit status 2 and one line on stderr naming ITEM.
-expect_bad() {
-  item=$1
-  shift
-  "$vicont" sweep "$@" >"$work/stdout" 2>"$work/stderr"
-  status=$?
-  [ "$status" -eq 2 ] || fail "vicont sweep $*: exit status $status, expected 2"
-  [ "$(wc -l <"$work/stderr")" -eq 1 ] || fail "vicont sweep $*: not one line on stderr: $(cat "$work/stderr")"
-  grep -q -- "$item" "$work/stderr" || fail "vicont sweep $*: stderr does not name '$item': $(cat "$work/stderr")"
-}
 bad="$work/bad"
-expect_bad omega      --param omega --from 2 --to 3 --out "$bad"
-expect_bad eta        --param eta --from -1 --to 3 --out "$bad"
-expect_bad --param    --from 2 --to 3 --out "$bad"
-expect_bad --to       --param eta --from 2 --out "$bad"
-expect_bad --direction --param eta --from 2 --to 3 --direction sideways --out "$bad"
-expect_bad --steps    --param eta --from 2 --to 3 --steps 0 --out "$bad"
-expect_bad --initial-states --param eta --from 2 --to 3 --initial-states '0,x' --out "$bad"
-expect_bad "initial state 1" --param eta --from 2 --to 3 --initial-states '0,0,0' --out "$bad"
+expect_bad omega      sweep --param omega --from 2 --to 3 --out "$bad"
+expect_bad eta        sweep --param eta --from -1 --to 3 --out "$bad"
+expect_bad --param    sweep --from 2 --to 3 --out "$bad"
+expect_bad --to       sweep --param eta --from 2 --out "$bad"
+expect_bad --direction sweep --param eta --from 2 --to 3 --direction sideways --out "$bad"
+expect_bad --steps    sweep --param eta --from 2 --to 3 --steps 0 --out "$bad"
+expect_bad --initial-states sweep --param eta --from 2 --to 3 --initial-states '0,x' --out "$bad"
+expect_bad "initial state 1" sweep --param eta --from 2 --to 3 --initial-states '0,0,0' --out "$bad"
 # A checkpoint made with other settings is not resumed.
-expect_bad "other settings" $(sweep_args 17) --resume --out "$work/one"
+expect_bad "other settings" sweep $(sweep_args 17) --resume --out "$work/one"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "vicont sweep: threads, kill and resume, bad input: all good"
+finish "sweep (threads, kill and resume, bad input)"

@@ -6,17 +6,12 @@
 set -u
 vicont=${1:?usage: cli_sweep_mpi.sh /path/to/vicont /path/to/mpirun}
 mpirun=${2:?usage: cli_sweep_mpi.sh /path/to/vicont /path/to/mpirun}
-work=$(mktemp -d "${TMPDIR:-/tmp}/vicont-sweep-mpi-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+cli_name=cli-sweep-mpi
+. "$(dirname "$0")/cli_helpers.sh"
+
 # CI runs as root, which OpenMPI refuses unless told; no effect for other users.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-failures=0
 . "$(dirname "$0")/sweep_files.sh"
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
 
 # compare NAME ARGS...: the sweep alone and on two ranks write the same files.
 compare() {
@@ -35,8 +30,4 @@ compare fixed --param eta --from 2.4 --to 3.4 --steps 13 --transient 100 --perio
 compare follow --param eta --from 2.4 --to 3.4 --steps 8 --follow --direction both \
   --initial-states '0,0;0.004,0' --threads 2 --transient 100 --periods 100 --samples 20
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "vicont sweep: mpirun -np 2 equals the serial run"
+finish "sweep over MPI (mpirun -np 2 equals the serial run)"

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "atomic_file.hpp"
-#include "commands/command.hpp"
+#include "commands/system_command.hpp"
 #include "exit_codes.hpp"
 #include "libcont/basins.hpp"
 #include "output.hpp"
@@ -92,21 +92,18 @@ void write_basin_files(const std::filesystem::path& out, const libcont::HybridSy
   });
 }
 
-class BasinsCommand : public Command {
+class BasinsCommand : public SystemCommand {
  public:
   explicit BasinsCommand(CLI::App& vicont)
-      : command_(*vicont.add_subcommand(
-            "basins", "basins of attraction on a grid of initial conditions in two coordinates")),
-        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+      : SystemCommand(vicont, "basins",
+                      "basins of attraction on a grid of initial conditions in two coordinates") {
     options_.add_text("x", x_text_, "horizontal axis NAME:FROM:TO:STEPS, NAME a state coordinate");
     options_.add_text("y", y_text_, "vertical axis NAME:FROM:TO:STEPS");
     options_.add_count("transient", transient_, 0,
                        "forcing periods before a cell's motion is classified (default: 500)");
     options_.add_count("max-period", max_period_, 1, "largest n tried for z = p/n (default: 16)");
     options_.add_count("threads", threads_, 1, "threads (default: 1)");
-    options_.add_path("out", out_, "directory for the result files (default: out)");
-    options_.add_flag("json", json_, "print the summary as one JSON object");
-    options_.attach_to(command_);
+    finish_options("print the summary as one JSON object");
   }
 
   int run() override {
@@ -133,19 +130,15 @@ class BasinsCommand : public Command {
       labels.emplace_back(static_cast<int>(a), attractor_label(r.attractors[a], a));
     if (r.non_periodic) labels.emplace_back(libcont::BasinCell::non_periodic, "non-periodic");
     if (r.failed) labels.emplace_back(libcont::BasinCell::failed, "failed");
-    try {
+    health.add_plot(files, [&] {
       const auto half = [](const libcont::BasinAxis& axis) {
         return axis.steps > 1 ? 0.5 * std::abs(axis.to - axis.from) / (axis.steps - 1) : 0.5;
       };
-      const PlotFiles plot = plot_basins(
+      return plot_basins(
           BasinPlot{out_, "basins.csv", "attractors.csv", xname, yname, half(o.x), half(o.y), labels,
                     "basins of attraction: " + short_label(*system) + ", start at t = 0"},
           "basins");
-      files.push_back(plot.png.string());
-      files.push_back(plot.script.string());
-    } catch (const OutputError& error) {
-      health.plot_errors.push_back(error.what());
-    }
+    });
     if (r.failed)
       health.numerical_failure = std::to_string(r.failed) + " of " + std::to_string(r.cells.size()) +
                                  " cells failed to integrate (label 'failed' in basins.csv)";
@@ -173,9 +166,7 @@ class BasinsCommand : public Command {
     s["attractors"] = attractors;
     s["non_periodic_cells"] = r.non_periodic;
     s["failed_cells"] = r.failed;
-    health.add_to(s);
-    s["files"] = files;
-    write_json_file(out_ / "basins.json", s);
+    write_summary(out_ / "basins.json", s, health, files);
 
     std::ostringstream text;
     text << "vicont basins\n";
@@ -192,19 +183,12 @@ class BasinsCommand : public Command {
     text << "other       " << r.non_periodic << " non-periodic, " << r.failed << " failed cells\n"
          << "files       " << out_.string()
          << "/{basins.csv, attractors.csv, basins.png, basins.gp, basins.json}\n";
-    print_summary(json_, s, text.str());
-    health.print_problems("basins", out_);
-    return health.exit_code();
+    return report(s, text.str(), health);
   }
 
  private:
-  CLI::App& command_;
-  RunOptions options_;
   std::string x_text_, y_text_;
   int transient_ = 500, max_period_ = 16, threads_ = 1;
-  std::filesystem::path out_ = "out";
-  bool json_ = false;
-  RunInputs inputs_;
 };
 
 }  // namespace

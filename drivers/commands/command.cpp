@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "exit_codes.hpp"
+#include "output.hpp"
+#include "plots.hpp"
 
 namespace vicont {
 
@@ -20,6 +22,16 @@ void RunHealth::add_to(nlohmann::ordered_json& summary) const {
   if (!plot_errors.empty()) summary["plot_errors"] = plot_errors;
 }
 
+void RunHealth::add_plot(std::vector<std::string>& files, const std::function<PlotFiles()>& draw) {
+  try {
+    const PlotFiles plot = draw();
+    files.push_back(plot.png.string());
+    files.push_back(plot.script.string());
+  } catch (const OutputError& error) {
+    plot_errors.push_back(error.what());
+  }
+}
+
 void RunHealth::print_problems(const std::string& what, const std::filesystem::path& out) const {
   if (!report.ok())
     std::cerr << "vicont: numerical failure in " << what << ": "
@@ -30,6 +42,13 @@ void RunHealth::print_problems(const std::string& what, const std::filesystem::p
     std::cerr << "vicont: numerical failure in " << what << ": " << numerical_failure
               << " (everything computed was written to " << out.string() << ")\n";
   for (const auto& error : plot_errors) std::cerr << "vicont: plot failed: " << error << '\n';
+}
+
+void write_summary(const std::filesystem::path& file, nlohmann::ordered_json& summary,
+                   const RunHealth& health, const std::vector<std::string>& files) {
+  health.add_to(summary);
+  summary["files"] = files;
+  write_json_file(file, summary);
 }
 
 void print_summary(bool json, const nlohmann::ordered_json& summary, const std::string& text) {

@@ -4,6 +4,7 @@
 // libcont::InputError, unwritable output as OutputError; main() turns both into one line
 // on stderr.
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -16,6 +17,8 @@ class App;
 }
 
 namespace vicont {
+
+struct PlotFiles;
 
 class Command {
  public:
@@ -48,9 +51,17 @@ struct RunHealth {
   int exit_code() const;
   // The status fields shared by every JSON summary: status, message, ok, plot_errors.
   void add_to(nlohmann::ordered_json& summary) const;
+  // Draws one plot: its PNG and gnuplot script join `files`; if it fails (OutputError),
+  // the error joins plot_errors instead and the run goes on.
+  void add_plot(std::vector<std::string>& files, const std::function<PlotFiles()>& draw);
   // One line on stderr per problem; silent when all went well.
   void print_problems(const std::string& what, const std::filesystem::path& out) const;
 };
+
+// Ends a JSON summary with the run's status (RunHealth::add_to) and its files, and writes
+// it to `file`.
+void write_summary(const std::filesystem::path& file, nlohmann::ordered_json& summary,
+                   const RunHealth& health, const std::vector<std::string>& files);
 
 // Prints the summary: with --json the one JSON object on stdout, else the human text.
 void print_summary(bool json, const nlohmann::ordered_json& summary, const std::string& text);

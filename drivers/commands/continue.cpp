@@ -16,6 +16,7 @@
 #include "libcont/pseudo_arclength.hpp"
 #include "orbit_search.hpp"
 #include "output.hpp"
+#include "parameter_range.hpp"
 #include "plots.hpp"
 #include "progress.hpp"
 #include "run_inputs.hpp"
@@ -25,9 +26,10 @@ namespace vicont {
 
 namespace {
 
-struct ContinueSettings {
-  std::string parameter;
-  std::optional<double> from, to;
+struct ContinueSettings : ParameterRange {
+  ContinueSettings()
+      : ParameterRange("the continued parameter", "e.g. lambda or eta", "start value", "end value") {}
+
   int max_points = 2000;
   std::optional<double> initial_step, max_step, min_step;
   std::optional<double> locate_tolerance;
@@ -35,9 +37,7 @@ struct ContinueSettings {
   bool follow_doubling = false;
 
   void add_options(RunOptions& options) {
-    options.add_text("param", parameter, "the continued parameter (required), e.g. lambda or eta");
-    options.add_number("from", from, "start value of the parameter (required)");
-    options.add_number("to", to, "end value of the parameter (required)");
+    add_range_options(options);
     options.add_count("max-points", max_points, 2, "largest number of branch points (default: 2000)");
     options.add_positive_number("initial-step", initial_step,
                                 "first arclength step (default: |to - from| / 100)");
@@ -55,9 +55,7 @@ struct ContinueSettings {
   }
 
   libcont::ContinuationOptions continuation() const {
-    if (parameter.empty()) throw libcont::InputError("--param is required (the continued parameter)");
-    if (!from) throw libcont::InputError("--from is required (start value of " + parameter + ")");
-    if (!to) throw libcont::InputError("--to is required (end value of " + parameter + ")");
+    require_range();
     if (*from == *to) throw libcont::InputError("--from and --to must differ");
     const double span = std::abs(*to - *from);
     libcont::ContinuationOptions o;
@@ -206,18 +204,14 @@ BranchReport report_branch(const std::filesystem::path& directory,
                            sectioned.phases);
   files.push_back((directory / "branch.csv").string());
   files.push_back((directory / "special_points.csv").string());
-  try {
-    const PlotFiles plot = plot_branch(
+  health.add_plot(files, [&] {
+    return plot_branch(
         BranchPlot{directory, "branch.csv", "special_points.csv", table.parameter,
                    amplitude_columns,
                    "periodic orbits of " + system.name() + " (n = " + std::to_string(table.period) +
                        ") continued in " + table.parameter},
         "branch");
-    files.push_back(plot.png.string());
-    files.push_back(plot.script.string());
-  } catch (const OutputError& error) {
-    health.plot_errors.push_back(error.what());
-  }
+  });
 
   auto amplitudes_json = [&](const libcont::Vector& data) {
     nlohmann::ordered_json a = nlohmann::ordered_json::object();
@@ -370,9 +364,7 @@ class ContinueCommand : public SystemCommand {
                              {"n", 2 * table.period},
                              {"points", doubled_report.points},
                              {"special_points", doubled_report.special_points}};
-    health.add_to(s);
-    s["files"] = files;
-    write_json_file(out_ / "continue.json", s);
+    write_summary(out_ / "continue.json", s, health, files);
 
     std::ostringstream text;
     text << "vicont continue\n";

@@ -7,10 +7,11 @@
 #include <sstream>
 
 #include "atomic_file.hpp"
-#include "commands/command.hpp"
+#include "commands/system_command.hpp"
 #include "exit_codes.hpp"
 #include "libcont/hybrid_diagram.hpp"
 #include "output.hpp"
+#include "parameter_range.hpp"
 #include "plots.hpp"
 #include "progress.hpp"
 #include "run_inputs.hpp"
@@ -24,9 +25,9 @@ namespace {
 const SweepFiles integration_files{"diagram_integration.csv", "diagram_samples.csv",
                                    "diagram_impacts.csv"};
 
-struct DiagramSettings {
-  std::string parameter;
-  std::optional<double> from, to;
+struct DiagramSettings : ParameterRange {
+  DiagramSettings() : ParameterRange("the parameter", "e.g. eta") {}
+
   int steps = 61;
   int transient = 500;
   int periods = 500;
@@ -35,9 +36,7 @@ struct DiagramSettings {
   std::optional<double> initial_step, max_step;
 
   void add_options(RunOptions& options) {
-    options.add_text("param", parameter, "the parameter (required), e.g. eta");
-    options.add_number("from", from, "first value of the parameter (required)");
-    options.add_number("to", to, "last value of the parameter (required)");
+    add_range_options(options);
     options.add_count("steps", steps, 2,
                       "grid of direct integration, both ends included (default: 61)");
     options.add_count("transient", transient, 0,
@@ -55,9 +54,7 @@ struct DiagramSettings {
   }
 
   libcont::HybridDiagramOptions diagram(const libcont::HybridSystem& system) const {
-    if (parameter.empty()) throw libcont::InputError("--param is required (the parameter)");
-    if (!from) throw libcont::InputError("--from is required (first value of " + parameter + ")");
-    if (!to) throw libcont::InputError("--to is required (last value of " + parameter + ")");
+    require_range();
     if (*from == *to) throw libcont::InputError("--from and --to must differ");
     const double span = std::abs(*to - *from);
     libcont::HybridDiagramOptions o;
@@ -156,18 +153,14 @@ nlohmann::ordered_json chaotic_bands(const std::vector<libcont::SweepPoint>& poi
   return bands;
 }
 
-class DiagramCommand : public Command {
+class DiagramCommand : public SystemCommand {
  public:
   explicit DiagramCommand(CLI::App& vicont)
-      : command_(*vicont.add_subcommand(
-            "diagram",
-            "hybrid bifurcation diagram: continuation of stable periodic orbits, direct "
-            "integration with Lyapunov exponents where there is none")),
-        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+      : SystemCommand(vicont, "diagram",
+                      "hybrid bifurcation diagram: continuation of stable periodic orbits, "
+                      "direct integration with Lyapunov exponents where there is none") {
     settings_.add_options(options_);
-    options_.add_path("out", out_, "directory for the result files (default: out)");
-    options_.add_flag("json", json_, "print the summary as one JSON object");
-    options_.attach_to(command_);
+    finish_options("print the summary as one JSON object");
   }
 
   int run() override {
@@ -193,19 +186,15 @@ class DiagramCommand : public Command {
     const auto names = system->state_names();
     const auto displacement = system->displacement_coordinates();
     const std::string coordinate = names[static_cast<size_t>(displacement.empty() ? 0 : displacement.front())];
-    try {
-      const PlotFiles plot = plot_diagram(
+    health.add_plot(files, [&] {
+      return plot_diagram(
           DiagramPlot{out_, "diagram_branches.csv", "diagram_special_points.csv",
                       integration_files.points, integration_files.samples, o.parameter, coordinate,
                       static_cast<int>(d.branches.size()),
                       "hybrid diagram of " + system->name() + ": " + o.parameter + " from " +
                           rounded_text(o.from) + " to " + rounded_text(o.to)},
           "diagram");
-      files.push_back(plot.png.string());
-      files.push_back(plot.script.string());
-    } catch (const OutputError& error) {
-      health.plot_errors.push_back(error.what());
-    }
+    });
     if (d.failed)
       health.numerical_failure = std::to_string(d.failed) + " integration point" +
                                  (d.failed > 1 ? "s" : "") + " failed (status in " +
@@ -240,9 +229,7 @@ class DiagramCommand : public Command {
     s["integration_points"] = d.integration.size();
     s["chaotic_bands"] = chaotic_bands(d.integration);
     s["failed"] = d.failed;
-    health.add_to(s);
-    s["files"] = files;
-    write_json_file(out_ / "diagram.json", s);
+    write_summary(out_ / "diagram.json", s, health, files);
 
     std::ostringstream text;
     text << "vicont diagram\n";
@@ -265,18 +252,11 @@ class DiagramCommand : public Command {
     text << "files       " << out_.string()
          << "/{diagram_branches.csv, diagram_special_points.csv, diagram_integration.csv, "
             "diagram_samples.csv, diagram_impacts.csv, diagram.png, diagram.gp, diagram.json}\n";
-    print_summary(json_, s, text.str());
-    health.print_problems("diagram", out_);
-    return health.exit_code();
+    return report(s, text.str(), health);
   }
 
  private:
-  CLI::App& command_;
-  RunOptions options_;
   DiagramSettings settings_;
-  std::filesystem::path out_ = "out";
-  bool json_ = false;
-  RunInputs inputs_;
 };
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "atomic_file.hpp"
-#include "commands/command.hpp"
+#include "commands/system_command.hpp"
 #include "config_file.hpp"
 #include "exit_codes.hpp"
 #include "libcont/ateb.hpp"
@@ -59,17 +59,14 @@ nlohmann::ordered_json characteristics_json(const libcont::HertzFrictionImpactCh
           {"rebound_velocity", r.rebound_velocity}};
 }
 
-class ImpactCommand : public Command {
+class ImpactCommand : public SystemCommand {
  public:
   explicit ImpactCommand(CLI::App& vicont)
-      : command_(*vicont.add_subcommand(
-            "impact", "Hertz impact with positional friction: closed form (Ateb) and ODE")),
-        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+      : SystemCommand(vicont, "impact",
+                      "Hertz impact with positional friction: closed form (Ateb) and ODE") {
     options_.add_count("samples", samples_, 10,
                        "time-grid rows over the impact in impact.csv (default 400)");
-    options_.add_path("out", out_, "directory for the result files (default: out)");
-    options_.add_flag("json", json_, "print the result as one JSON object on stdout");
-    options_.attach_to(command_);
+    finish_options();
     // This command runs hertz-friction unless told otherwise (and then refuses).
     command_.get_option("--system")
         ->description(std::string("system to run: ") + impact_system +
@@ -102,13 +99,7 @@ class ImpactCommand : public Command {
     files.push_back((out_ / "impact.csv").string());
     const AtebSummary ateb = write_ateb_table(exact.ateb());
     files.push_back((out_ / "ateb.csv").string());
-    try {
-      const PlotFiles made = plot_profiles(*system);
-      files.push_back(made.png.string());
-      files.push_back(made.script.string());
-    } catch (const OutputError& error) {
-      health.plot_errors.push_back(error.what());
-    }
+    health.add_plot(files, [&] { return plot_profiles(*system); });
 
     const auto& contact = system->contact();
     const double v0 = system->impact_velocity();
@@ -153,16 +144,12 @@ class ImpactCommand : public Command {
     s["profile_difference"] = {{"x_over_x_c", profiles.x},
                                {"v_over_v0", profiles.v},
                                {"P_over_P_c", profiles.force}};
-    health.add_to(s);
-    s["files"] = files;
-    write_json_file(out_ / "impact.json", s);
+    write_summary(out_ / "impact.json", s, health, files);
 
     const std::string text = summary_text(*system, exact, ode, differences, profiles, ateb) +
                              "files       " + out_.string() +
                              "/{impact.json, impact.csv, ateb.csv, impact.png, impact.gp}\n";
-    print_summary(json_, s, text);
-    health.print_problems("impact", out_);
-    return health.exit_code();
+    return report(s, text, health);
   }
 
  private:
@@ -317,12 +304,7 @@ class ImpactCommand : public Command {
     return text.str();
   }
 
-  CLI::App& command_;
-  RunOptions options_;
   int samples_ = 400;
-  std::filesystem::path out_ = "out";
-  bool json_ = false;
-  RunInputs inputs_;
 };
 
 }  // namespace

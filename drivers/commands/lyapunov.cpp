@@ -115,19 +115,15 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
           "its plot: " +
           settled_report.message;
     }
-    try {
+    run.health.add_plot(files, [&] {
       std::ostringstream title;
       title << "settled motion: " << short_label(system) << "\nz = " << z_text(r);
       for (Eigen::Index i = 0; i < r.exponents.size(); ++i)
         title << (i ? ", " : ";  exponents ") << rounded_text(r.exponents[i]);
-      const auto plot =
-          plot_phase_portrait(TrajectoryPlot{out, "settled.csv", system.state_names(), title.str()},
-                              "settled_phase", "poincare.csv");
-      files.push_back(plot.png.string());
-      files.push_back(plot.script.string());
-    } catch (const OutputError& error) {
-      run.health.plot_errors.push_back(error.what());
-    }
+      return plot_phase_portrait(
+          TrajectoryPlot{out, "settled.csv", system.state_names(), title.str()}, "settled_phase",
+          "poincare.csv");
+    });
   }
 
   const libcont::VelocitySummary v = libcont::summarize_velocities(r.impacts.impact_velocities);
@@ -166,9 +162,7 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
         "JSON has no infinity: these fields are null; -inf exponents mean that sticking "
         "collapsed the tangent space";
   }
-  run.health.add_to(s);
-  s["files"] = files;
-  write_json_file(out / "lyapunov.json", s);
+  write_summary(out / "lyapunov.json", s, run.health, files);
 
   std::ostringstream text;
   text << "vicont lyapunov\n";

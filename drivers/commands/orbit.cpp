@@ -103,13 +103,9 @@ class OrbitCommand : public SystemCommand {
       const TrajectoryPlot plot{out_, "orbit.csv", system->state_names(), title};
       for (const auto& [stem, draw] :
            {std::pair<std::string, bool>{"orbit_timeseries", true}, {"orbit_phase", false}}) {
-        try {
-          const PlotFiles made = draw ? plot_time_series(plot, stem) : plot_phase_portrait(plot, stem);
-          files.push_back(made.png.string());
-          files.push_back(made.script.string());
-        } catch (const OutputError& error) {
-          health.plot_errors.push_back(error.what());
-        }
+        health.add_plot(files, [&] {
+          return draw ? plot_time_series(plot, stem) : plot_phase_portrait(plot, stem);
+        });
       }
     }
 
@@ -150,9 +146,7 @@ class OrbitCommand : public SystemCommand {
       amplitudes[names[static_cast<size_t>(measures.coordinates[k])]] = measures.semi_amplitude(k);
     s["amplitudes"] = amplitudes;
     s["impacts"] = measures.impacts;
-    health.add_to(s);
-    s["files"] = files;
-    write_json_file(out_ / "orbit.json", s);
+    write_summary(out_ / "orbit.json", s, health, files);
 
     std::ostringstream text;
     text << "vicont orbit\n";

@@ -11,11 +11,12 @@
 #include <set>
 #include <sstream>
 
-#include "commands/command.hpp"
+#include "commands/system_command.hpp"
 #include "exit_codes.hpp"
 #include "libcont/sweep.hpp"
 #include "mpi_session.hpp"
 #include "output.hpp"
+#include "parameter_range.hpp"
 #include "plots.hpp"
 #include "progress_bar.hpp"
 #include "run_inputs.hpp"
@@ -28,9 +29,9 @@ namespace vicont {
 
 namespace {
 
-struct SweepSettings {
-  std::string parameter;
-  std::optional<double> from, to;
+struct SweepSettings : ParameterRange {
+  SweepSettings() : ParameterRange("the swept parameter", "e.g. eta") {}
+
   int steps = 101;
   std::string direction;  // up | down | both; empty: the order of --from and --to
   bool follow = false;
@@ -43,9 +44,7 @@ struct SweepSettings {
   int samples = 100;
 
   void add_options(RunOptions& options) {
-    options.add_text("param", parameter, "the swept parameter (required), e.g. eta");
-    options.add_number("from", from, "first value of the parameter (required)");
-    options.add_number("to", to, "last value of the parameter (required)");
+    add_range_options(options);
     options.add_count("steps", steps, 1, "parameter values, both ends included (default: 101)");
     options.add_text("direction", direction,
                      "up, down or both (default: from --from towards --to); matters with --follow");
@@ -68,9 +67,7 @@ struct SweepSettings {
   }
 
   libcont::SweepOptions sweep_options() const {
-    if (parameter.empty()) throw libcont::InputError("--param is required (the swept parameter)");
-    if (!from) throw libcont::InputError("--from is required (first value of " + parameter + ")");
-    if (!to) throw libcont::InputError("--to is required (last value of " + parameter + ")");
+    require_range();
     libcont::SweepOptions o;
     o.parameter = parameter;
     o.from = *from;
@@ -216,18 +213,14 @@ std::vector<libcont::SweepPoint> parse_points(const std::string& texts) {
   return points;
 }
 
-class SweepCommand : public Command {
+class SweepCommand : public SystemCommand {
  public:
   explicit SweepCommand(CLI::App& vicont)
-      : command_(*vicont.add_subcommand(
-            "sweep",
-            "brute-force bifurcation diagram: Poincare samples, z = p/n, a_i, a_e, v_r and "
-            "Lyapunov exponents over a parameter range")),
-        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {
+      : SystemCommand(vicont, "sweep",
+                      "brute-force bifurcation diagram: Poincare samples, z = p/n, a_i, a_e, v_r "
+                      "and Lyapunov exponents over a parameter range") {
     settings_.add_options(options_);
-    options_.add_path("out", out_, "directory for the result files (default: out)");
-    options_.add_flag("json", json_, "print the summary with every point's p, n and exponents as JSON");
-    options_.attach_to(command_);
+    finish_options("print the summary with every point's p, n and exponents as JSON");
   }
 
   int run() override {
@@ -289,7 +282,7 @@ class SweepCommand : public Command {
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
-    return report(*system, sweep, points, computed, reused, notes, seconds, mpi.size());
+    return report_sweep(*system, sweep, points, computed, reused, notes, seconds, mpi.size());
   }
 
   // The points this process will compute: those of its tasks not in the checkpoint.
@@ -326,9 +319,9 @@ class SweepCommand : public Command {
     return points;
   }
 
-  int report(const libcont::HybridSystem& system, const libcont::Sweep& sweep,
-             const std::vector<libcont::SweepPoint>& points, int computed, int reused,
-             const std::vector<std::string>& notes, double seconds, int ranks) {
+  int report_sweep(const libcont::HybridSystem& system, const libcont::Sweep& sweep,
+                   const std::vector<libcont::SweepPoint>& points, int computed, int reused,
+                   const std::vector<std::string>& notes, double seconds, int ranks) {
     const auto& o = sweep.options();
     const SweepFiles names;
     write_sweep_csv_files(out_, names, system, o.parameter, points);
@@ -341,20 +334,16 @@ class SweepCommand : public Command {
       if (std::find(directions.begin(), directions.end(), libcont::to_string(point.key.pass)) ==
           directions.end())
         directions.push_back(libcont::to_string(point.key.pass));
-    try {
+    health.add_plot(files, [&] {
       const auto coordinate = system.state_names()[static_cast<size_t>(
           system.displacement_coordinates().empty() ? 0 : system.displacement_coordinates().front())];
-      const PlotFiles plot = plot_sweep(
+      return plot_sweep(
           SweepPlot{out_, names.points, names.samples, names.impacts, o.parameter, coordinate,
                     exponent_columns(system.dimension()), directions,
                     system.name() + ": " + o.parameter + " from " + rounded_text(o.from) +
                         " to " + rounded_text(o.to) + " (" + (o.follow_attractor ? "following the attractor" : "fixed start") + ")"},
           "sweep");
-      files.push_back(plot.png.string());
-      files.push_back(plot.script.string());
-    } catch (const OutputError& error) {
-      health.plot_errors.push_back(error.what());
-    }
+    });
 
     int failed = 0, chaotic = 0;
     const libcont::SweepPoint* first_failure = nullptr;
@@ -428,9 +417,7 @@ class SweepCommand : public Command {
       s["non_finite_note"] = "JSON has no infinity: these fields are null; -inf exponents mean "
                              "that sticking collapsed the tangent space";
     }
-    health.add_to(s);
-    s["files"] = files;
-    write_json_file(out_ / "sweep.json", s);
+    write_summary(out_ / "sweep.json", s, health, files);
 
     nlohmann::ordered_json printed = s;
     printed["run"] = {{"computed", computed}, {"from_checkpoint", reused}, {"threads", o.threads},
@@ -471,17 +458,10 @@ class SweepCommand : public Command {
          << "/{sweep.csv, sweep_samples.csv, sweep_impacts.csv, sweep.png, sweep.gp, sweep.json, "
             "points/}\n";
     for (const auto& note : notes) std::cerr << "vicont: " << note << '\n';
-    print_summary(json_, printed, text.str());
-    health.print_problems("sweep", out_);
-    return health.exit_code();
+    return report(printed, text.str(), health);
   }
 
-  CLI::App& command_;
-  RunOptions options_;
   SweepSettings settings_;
-  std::filesystem::path out_ = "out";
-  bool json_ = false;
-  RunInputs inputs_;
 };
 
 }  // namespace

@@ -1,8 +1,9 @@
 #pragma once
 // The shape shared by the commands that run one analysis of one system (simulate,
-// lyapunov, orbit, continue, impact): --system, --set and --config (RunInputs), the
-// command's own options, --out and --json; after the run, the summary on stdout and one
-// line per problem on stderr.
+// lyapunov, orbit, continue, impact, sweep, basins, diagram): --system, --set and --config
+// (RunInputs), the command's own options, --out and --json; after the run, the summary on
+// stdout and one line per problem on stderr. `vicont systems` uses the inputs and --json
+// only (its system is optional: without one it lists the catalogue).
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <memory>
@@ -17,9 +18,9 @@ namespace vicont {
 
 class SystemCommand : public Command {
  protected:
-  SystemCommand(CLI::App& vicont, const std::string& name, const std::string& description)
-      : command_(*vicont.add_subcommand(name, description)),
-        inputs_(command_, options_, RunInputs::SystemChoice::ByName) {}
+  SystemCommand(CLI::App& vicont, const std::string& name, const std::string& description,
+                RunInputs::SystemChoice choice = RunInputs::SystemChoice::ByName)
+      : command_(*vicont.add_subcommand(name, description)), inputs_(command_, options_, choice) {}
 
   // Called by the derived constructor once its own options are declared: adds --out and
   // --json and hands every option to CLI11.

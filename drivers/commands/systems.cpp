@@ -7,7 +7,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "commands/command.hpp"
+#include "commands/system_command.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "run_inputs.hpp"
@@ -85,12 +85,13 @@ void print_system_table(std::ostream& out, const libcont::HybridSystem& system) 
   if (const auto d = contact_damping(system)) out << "  contact: " << d->explanation() << '\n';
 }
 
-class SystemsCommand : public Command {
+// No --out: it writes no files.
+class SystemsCommand : public SystemCommand {
  public:
   explicit SystemsCommand(CLI::App& vicont)
-      : command_(*vicont.add_subcommand(
-            "systems", "list the systems with their parameters, defaults and descriptions")),
-        inputs_(command_, options_, RunInputs::SystemChoice::OptionalName) {
+      : SystemCommand(vicont, "systems",
+                      "list the systems with their parameters, defaults and descriptions",
+                      RunInputs::SystemChoice::OptionalName) {
     options_.add_flag("json", json_, "print the list as one JSON object on stdout");
     options_.attach_to(command_);
   }
@@ -113,12 +114,6 @@ class SystemsCommand : public Command {
     print_summary(json_, {{"systems", list}}, text.str());
     return Success;
   }
-
- private:
-  CLI::App& command_;
-  RunOptions options_;
-  bool json_ = false;
-  RunInputs inputs_;
 };
 
 }  // namespace
