@@ -111,6 +111,8 @@ bool PseudoArclength::correct_by_chord(const BranchPoint& from, const Constraint
       const Vector update = lu.solve(rhs);
       if (update.allFinite()) y += update;
       if (!problem_.evaluate(y.head(m), y[m], residual_, du_, dlambda_)) return false;
+      // The update is checked, not trusted: a stale Jacobian may have made it worse.
+      if (!converged(from, constraint, y, constraint_error)) return false;
       keep_chord();
       to.u = y.head(m);
       to.lambda = y[m];
