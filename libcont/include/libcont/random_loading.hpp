@@ -55,7 +55,10 @@ class RandomLoading {
   double variance() const { return variance_; }
   // 2 pi / dw: F(t + period) = F(t).
   double period() const;
-  const std::vector<HarmonicComponent>& components() const { return components_; }
+  // Not on a temporary: the reference would outlive it (a range-for over
+  // RandomLoading(...).components() would read freed memory).
+  const std::vector<HarmonicComponent>& components() const& { return components_; }
+  const std::vector<HarmonicComponent>& components() const&& = delete;
 
  private:
   std::vector<HarmonicComponent> components_;
