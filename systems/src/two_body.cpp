@@ -91,27 +91,28 @@ double TwoBodySystem::force(double t) const {
   return lambda_ * (random_ ? (*random_)(t) : f0_ * std::cos(omega_ * t));
 }
 
-void TwoBodySystem::free_accelerations(double t, ConstVectorRef x, double& a1, double& a2) const {
-  const double chi = m2_ / m1_;
-  const double coupling = x[0] - x[1] + gap_;  // stretch of the coupling spring
-  const double relative_speed = x[2] - x[3];
-  a1 = -2.0 * xi1_ * w1_ * x[2] - w1_ * w1_ * x[0] - 2.0 * xi2_ * w2_ * chi * relative_speed -
-       w2_ * w2_ * chi * coupling + force(t) / m1_;
-  a2 = 2.0 * xi2_ * w2_ * relative_speed + w2_ * w2_ * coupling;
-}
-
-void TwoBodySystem::free_acceleration_rows(Eigen::Matrix<double, 2, 6>& rows) const {
+Eigen::Matrix<double, 2, 5> TwoBodySystem::free_acceleration_rows() const {
   const double chi = m2_ / m1_;
   const double k1 = w1_ * w1_, k2 = w2_ * w2_, c1 = 2.0 * xi1_ * w1_, c2 = 2.0 * xi2_ * w2_;
-  rows << -k1 - k2 * chi, k2 * chi, -c1 - c2 * chi, c2 * chi, -k2 * chi * gap_,
-      lambda_ * f0_ / m1_,  //
-      k2, -k2, c2, -c2, k2 * gap_, 0.0;
+  Eigen::Matrix<double, 2, 5> rows;
+  // The coupling spring stretches by x1 - x2 + D, its damper by v1 - v2.
+  rows << -k1 - k2 * chi, k2 * chi, -c1 - c2 * chi, c2 * chi, -k2 * chi * gap_,  //
+      k2, -k2, c2, -c2, k2 * gap_;
+  return rows;
+}
+
+void TwoBodySystem::free_accelerations(double t, ConstVectorRef x, double& a1, double& a2) const {
+  const Eigen::Matrix<double, 2, 5> rows = free_acceleration_rows();
+  const Eigen::Vector2d a = rows.leftCols<4>() * x.head<4>() + rows.col(4);
+  a1 = a[0] + force(t) / m1_;
+  a2 = a[1];
 }
 
 bool TwoBodySystem::affine_mode(int mode, libcont::AffineMode& data) const {
   if (random_ || (mode == Joined && !newton_)) return false;
+  // Columns (x1, x2, v1, v2, 1, cos omega t) of the accelerations.
   Eigen::Matrix<double, 2, 6> rows;
-  free_acceleration_rows(rows);
+  rows << free_acceleration_rows(), Eigen::Vector2d(lambda_ * f0_ / m1_, 0.0);
   if (mode == Joined) {  // stuck together: the common acceleration (contact force internal)
     const Eigen::Matrix<double, 1, 6> common = (m1_ * rows.row(0) + m2_ * rows.row(1)) / (m1_ + m2_);
     rows.row(0) = common;
@@ -137,10 +138,10 @@ bool TwoBodySystem::affine_event(int mode, int /*event*/, libcont::VectorRef coe
     return true;
   }
   // The joining force (a1 - a2) / (1/m1 + 1/m2), coefficients (x, 1, cos, sin).
-  Eigen::Matrix<double, 2, 6> rows;
-  free_acceleration_rows(rows);
-  const Eigen::Matrix<double, 1, 6> force = (rows.row(0) - rows.row(1)) / (1.0 / m1_ + 1.0 / m2_);
-  coefficients.head(6) = force.transpose();
+  const Eigen::Matrix<double, 2, 5> rows = free_acceleration_rows();
+  const double reduced = 1.0 / m1_ + 1.0 / m2_;
+  coefficients.head(5) = (rows.row(0) - rows.row(1)).transpose() / reduced;
+  coefficients[5] = lambda_ * f0_ / m1_ / reduced;
   return true;
 }
 
@@ -169,14 +170,12 @@ void TwoBodySystem::vector_field(int mode, double t, ConstVectorRef x,
 
 void TwoBodySystem::state_jacobian(int mode, double /*t*/, ConstVectorRef x,
                                    libcont::MatrixRef jac) const {
-  const double chi = m2_ / m1_;
-  const double k1 = w1_ * w1_, k2 = w2_ * w2_, c1 = 2.0 * xi1_ * w1_, c2 = 2.0 * xi2_ * w2_;
   jac.setZero();
   jac(0, 2) = 1.0;
   jac(1, 3) = 1.0;
   // Rows of d(a1)/d(x1, x2, v1, v2) and d(a2)/d(...).
-  Eigen::RowVector4d da1(-k1 - k2 * chi, k2 * chi, -c1 - c2 * chi, c2 * chi);
-  Eigen::RowVector4d da2(k2, -k2, c2, -c2);
+  const Eigen::Matrix<double, 2, 5> rows = free_acceleration_rows();
+  Eigen::RowVector4d da1 = rows.row(0).head<4>(), da2 = rows.row(1).head<4>();
   if (mode == Joined && newton_) {
     const Eigen::RowVector4d common = (m1_ * da1 + m2_ * da2) / (m1_ + m2_);
     jac.row(2) = common;

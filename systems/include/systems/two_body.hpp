@@ -74,9 +74,9 @@ class TwoBodySystem : public libcont::HybridSystem {
   double joining_force(double t, libcont::ConstVectorRef x) const;
 
  private:
-  // Rows (x1, x2, v1, v2, 1, cos omega t) of the free accelerations a1 and a2, which are
-  // affine under harmonic loading: a = row . (x, 1, cos omega t).
-  void free_acceleration_rows(Eigen::Matrix<double, 2, 6>& rows) const;
+  // The free accelerations without the load, a = rows . (x1, x2, v1, v2, 1): the one
+  // place the coupling's coefficients are written (vector field, Jacobian, affine data).
+  Eigen::Matrix<double, 2, 5> free_acceleration_rows() const;
   // Accelerations of the bodies without contact force.
   void free_accelerations(double t, libcont::ConstVectorRef x, double& a1, double& a2) const;
 
