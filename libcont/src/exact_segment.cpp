@@ -5,6 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "libcont/input_error.hpp"
+
 namespace libcont::detail {
 
 namespace {
@@ -332,7 +334,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     if (report.steps > options_.max_steps) {
       return fail(
           state, t0, FlowStatus::TooManySteps,
-          std::to_string(report.steps) + " steps without reaching t = " + std::to_string(t_end),
+          std::to_string(report.steps) + " steps without reaching t = " + number_text(t_end),
           report);
     }
   }

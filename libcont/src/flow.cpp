@@ -4,12 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <limits>
-#include <sstream>
 
 #include "cvode_integrator.hpp"
 #include "exact_segment.hpp"
+#include "libcont/input_error.hpp"
 #include "libcont/saltation.hpp"
 
 namespace libcont {
@@ -83,7 +82,7 @@ struct Flow::Impl {
     if (history.storm > options.storm_event_count) {
       report = fail(report, FlowStatus::EventStorm,
                     std::to_string(history.storm) + " events without progress in time at t = " +
-                        std::to_string(state.t));
+                        number_text(state.t));
       return false;
     }
     if (report.events > options.max_events) {
@@ -133,7 +132,7 @@ struct Flow::Impl {
       if (!s.allFinite()) {
         report = fail(report, FlowStatus::GrazingEvent,
                       "event " + system.event_spec(state.mode, j).name + " at t = " +
-                          std::to_string(state.t) +
+                          number_text(state.t) +
                           " crosses its surface with zero rate: saltation matrix undefined");
         return false;
       }
@@ -193,7 +192,7 @@ struct Flow::Impl {
       if (!fired) return true;
     }
     report = fail(report, FlowStatus::EventStorm,
-                  "events keep firing at t = " + std::to_string(state.t));
+                  "events keep firing at t = " + number_text(state.t));
     return false;
   }
 
@@ -308,20 +307,19 @@ struct Flow::Impl {
         report.steps = exact_steps + integrator.total_steps() - steps_at_start;
         if (flag < 0)
           return fail(report, FlowStatus::StepFailure,
-                      "at t = " + std::to_string(state.t) + ": " + integrator.message());
+                      "at t = " + number_text(state.t) + ": " + integrator.message());
         const double* y = integrator.solution();
         if (!Eigen::Map<const Vector>(y, integrator.size()).allFinite())
           return fail(report, FlowStatus::BadState,
-                      "state became non-finite after t = " + std::to_string(state.t));
+                      "state became non-finite after t = " + number_text(state.t));
         if (++window_steps == kStallLimit) {
           if (t - window_start <= kStallFraction * time_scale) {
-            std::ostringstream message;
-            message << "integrator stalled at t = " << std::setprecision(17) << t << ": "
-                    << kStallLimit << " steps advanced time by only " << std::setprecision(3)
-                    << t - window_start
-                    << " (is the vector field finite beyond this time, or a contact far "
-                       "too stiff?)";
-            return fail(report, FlowStatus::StepFailure, message.str());
+            return fail(report, FlowStatus::StepFailure,
+                        "integrator stalled at t = " + number_text(t) + ": " +
+                            std::to_string(kStallLimit) + " steps advanced time by only " +
+                            number_text(t - window_start) +
+                            " (is the vector field finite beyond this time, or a contact far "
+                            "too stiff?)");
           }
           window_steps = 0;
           window_start = t;
@@ -330,7 +328,7 @@ struct Flow::Impl {
         if (report.steps > options.max_steps)
           return fail(report, FlowStatus::TooManySteps,
                       std::to_string(report.steps) + " steps without reaching t = " +
-                          std::to_string(t_end));
+                          number_text(t_end));
         int event = -1;
         if (flag == CV_ROOT_RETURN) {
           // Monitors are reported and integration goes on; an event (listed first) is
