@@ -77,18 +77,19 @@ libcont::Vector start_orbit(systems::TwoBodySystem& system) {
   return orbit.x;
 }
 
-// A_max of the main body at `lambda` by shooting from a branch point's state, with the
-// continuation's flow options (as AUTO reports it at its UZR points, inside its run).
-double amplitude_at(double lambda, const libcont::Vector& guess, const libcont::FlowOptions& flow,
-                    double tolerance) {
+// A_max of the main body at `lambda` by shooting from a branch point's state on its
+// section (the point's chart), with the continuation's flow options (as AUTO reports it at
+// its UZR points, inside its run).
+double amplitude_at(double lambda, const libcont::BranchPoint& guess,
+                    const libcont::FlowOptions& flow, double tolerance) {
   auto system = hertz_system(lambda);
   libcont::ShootingOptions options;
   options.flow = flow;
   options.relative_tolerance = tolerance;
-  libcont::Shooting shooting(system, 1, options);
-  const auto orbit = shooting.solve(guess);
+  libcont::Shooting shooting(system, 1, options, guess.chart);
+  const auto orbit = shooting.solve(guess.u);
   if (!orbit.converged) return NAN;
-  libcont::StroboscopicMap map(system, flow);
+  libcont::StroboscopicMap map(system, flow, guess.chart);
   return map.iterate(orbit.x, 1, false).measures.semi_amplitude(0);
 }
 
@@ -124,7 +125,7 @@ Trace trace(const Settings& s) {
     for (size_t i = 0; i < points.size(); ++i)
       if (std::abs(points[i].lambda - lambda) < std::abs(points[nearest].lambda - lambda))
         nearest = i;
-    t.amplitudes.emplace_back(lambda, amplitude_at(lambda, points[nearest].u, flow,
+    t.amplitudes.emplace_back(lambda, amplitude_at(lambda, points[nearest], flow,
                                                    options.corrector_tolerance));
   }
   t.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

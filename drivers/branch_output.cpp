@@ -38,8 +38,7 @@ Eigen::Index data_column(const BranchTable& table, const std::string& name) {
 }
 
 void write_branch_csv(const std::filesystem::path& file, const BranchTable& table,
-                      const std::vector<libcont::BranchPoint>& points,
-                      const std::vector<double>& section_phases) {
+                      const std::vector<libcont::BranchPoint>& points) {
   write_file_atomically(file, [&](std::ostream& out) {
     write_header(out, table, "index", true);
     for (size_t i = 0; i < points.size(); ++i) {
@@ -50,7 +49,7 @@ void write_branch_csv(const std::filesystem::path& file, const BranchTable& tabl
       out << i << ',' << number_text(p.lambda);
       write_values(out, p.data);
       out << ',' << table.period << ',' << stable << ',' << (stable || changes) << ','
-          << (!stable || changes) << ',' << number_text(section_phases.at(i));
+          << (!stable || changes) << ',' << number_text(p.chart);
       write_values(out, p.u);
       out << '\n';
     }
@@ -58,15 +57,14 @@ void write_branch_csv(const std::filesystem::path& file, const BranchTable& tabl
 }
 
 void write_special_points_csv(const std::filesystem::path& file, const BranchTable& table,
-                              const std::vector<libcont::SpecialPoint>& points,
-                              const std::vector<double>& section_phases) {
+                              const std::vector<libcont::SpecialPoint>& points) {
   write_file_atomically(file, [&](std::ostream& out) {
     write_header(out, table, "type,after_point", false);
     for (const auto& p : points) {
       out << p.type << ',' << p.after_point << ',' << number_text(p.lambda);
       write_values(out, p.data);
       out << ',' << table.period << ',' << is_stable(table, p.data) << ','
-          << number_text(section_phases.at(static_cast<size_t>(p.after_point)));
+          << number_text(p.chart);
       write_values(out, p.u);
       out << '\n';
     }

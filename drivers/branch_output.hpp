@@ -23,16 +23,15 @@ struct BranchTable {
 Eigen::Index data_column(const BranchTable& table, const std::string& name);
 
 // index, <parameter>, <data...>, n, stable, draw_stable, draw_unstable, section_phase,
-// <state...> (the state on the section t = section_phase mod T).
+// <state...> (the state on the point's section t = section_phase mod nT: its chart, since
+// the continuation moves the section off the orbit's events).
 // draw_stable / draw_unstable mark the rows of the solid and dashed curves of the plot: a
 // point where stability changes belongs to both, so that the two curves meet.
 void write_branch_csv(const std::filesystem::path& file, const BranchTable& table,
-                      const std::vector<libcont::BranchPoint>& points,
-                      const std::vector<double>& section_phases);
+                      const std::vector<libcont::BranchPoint>& points);
 
 // type, after_point, <parameter>, <data...>, n, stable, section_phase, <state...>.
 void write_special_points_csv(const std::filesystem::path& file, const BranchTable& table,
-                              const std::vector<libcont::SpecialPoint>& points,
-                              const std::vector<double>& section_phases);
+                              const std::vector<libcont::SpecialPoint>& points);
 
 }  // namespace vicont

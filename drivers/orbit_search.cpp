@@ -6,6 +6,8 @@
 #include "libcont/flow.hpp"
 #include "libcont/impact_statistics.hpp"
 #include "libcont/input_error.hpp"
+#include "libcont/poincare_map.hpp"
+#include "libcont/section_placement.hpp"
 
 namespace vicont {
 
@@ -95,44 +97,19 @@ QuietSection quiet_section(const libcont::HybridSystem& system, const libcont::V
   EventTimes events;
   if (!flow.advance(state, old_phase + n * period, &events).ok()) return result;
   result.ok = true;
-  if (events.times.empty()) {
-    result.clearance = period;
-    return result;
-  }
-  std::vector<double> phases;  // event times mod T, in [0, T)
-  for (const double t : events.times) phases.push_back(std::fmod(std::fmod(t, period) + period, period));
-  std::sort(phases.begin(), phases.end());
-  // Largest gap between consecutive event phases, cyclically.
-  double best_gap = phases.front() + period - phases.back(), best_middle = phases.back() + 0.5 * best_gap;
-  for (size_t i = 1; i < phases.size(); ++i) {
-    const double gap = phases[i] - phases[i - 1];
-    if (gap > best_gap) {
-      best_gap = gap;
-      best_middle = phases[i - 1] + 0.5 * gap;
-    }
-  }
-  const double phase = std::fmod(best_middle, period);
-  result.clearance = 0.5 * best_gap;
+  const libcont::SectionPlacement quiet = libcont::quietest_section(events.times, period);
+  const double old_clearance = libcont::section_clearance(events.times, old_phase, period);
   // Keep the old section when it is nearly as quiet: no reason to move.
-  double old_clearance = period;
-  const double old_mod = std::fmod(std::fmod(old_phase, period) + period, period);
-  for (const double p : phases) {
-    const double d = std::abs(p - old_mod);
-    old_clearance = std::min(old_clearance, std::min(d, period - d));
-  }
-  if (old_clearance >= 0.5 * result.clearance) {
+  if (old_clearance >= 0.5 * quiet.clearance) {
     result.clearance = old_clearance;
     return result;
   }
-  // The orbit's point on the new section: integrate forward from the old one.
-  const double shift = std::fmod(phase - old_mod + period, period);
-  libcont::FlowState moved = flow.initial_state(old_phase, x);
-  if (!flow.advance(moved, old_phase + shift).ok()) {
+  if (!libcont::follow_to_section(system, flow.options(), x, old_phase, quiet.phase, result.x)) {
     result.ok = false;
     return result;
   }
-  result.phase = phase;
-  result.x = moved.x;
+  result.phase = quiet.phase;
+  result.clearance = quiet.clearance;
   return result;
 }
 

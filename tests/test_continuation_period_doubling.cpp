@@ -84,11 +84,12 @@ std::vector<Doubling> doublings(MovingBaseOscillator& system, PeriodicOrbitProbl
   return found;
 }
 
-// Distance of the multiplier nearest to -1 from -1, at the problem's last evaluation.
-double flip_distance(PeriodicOrbitProblem& problem, const Vector& u, double eta) {
+// Distance of the multiplier nearest to -1 from -1, at a point on its own section.
+double flip_distance(PeriodicOrbitProblem& problem, const SpecialPoint& p) {
   Vector residual, dlambda;
   Matrix du;
-  REQUIRE(problem.evaluate(u, eta, residual, du, dlambda));
+  problem.set_phase(p.chart);
+  REQUIRE(problem.evaluate(p.u, p.lambda, residual, du, dlambda));
   const auto mu = libcont::floquet_multipliers(problem.monodromy()).multipliers;
   double d = 1e300;
   for (Eigen::Index i = 0; i < mu.size(); ++i) d = std::min(d, std::abs(mu[i] + 1.0));
@@ -135,13 +136,14 @@ TEST_CASE("Moving base, hard, r = 1: period doublings of the z = 1/2 branch in e
     CHECK(pd.lambda >= c.low);
     CHECK(pd.lambda <= c.high);
     // A multiplier at -1 there (located to 1e-9 in arclength).
-    const double distance = flip_distance(problem, pd.u, pd.lambda);
+    const double distance = flip_distance(problem, pd);
     INFO("|mu + 1| = " << distance);
     CHECK(distance <= 1e-6);
     // Stable between eta = 4 and the doubling, unstable beyond it.
     for (const auto& p : found[0].branch.points) {
       Vector residual, dlambda;
       Matrix du;
+      problem.set_phase(p.chart);
       REQUIRE(problem.evaluate(p.u, p.lambda, residual, du, dlambda));
       const auto floquet = libcont::floquet_multipliers(problem.monodromy());
       const bool inside = c.direction * (p.lambda - pd.lambda) < 0.0;
@@ -174,9 +176,9 @@ TEST_CASE("Moving base, hard, r = 1: direct integration sees the period doubling
       system.set_parameter("eta", eta);
       // From the z = 1/2 orbit at eta (stable or not), slightly perturbed: the local
       // dynamics near the orbit.
-      const auto orbit = libcont::Shooting(system, 2, {}, kPhase).solve(pd.u);
+      const auto orbit = libcont::Shooting(system, 2, {}, pd.chart).solve(pd.u);
       REQUIRE(orbit.converged);
-      const Settled near = settled_motion(system, orbit.x + vec2(1e-3 * a, 0.0), kPhase, 1000);
+      const Settled near = settled_motion(system, orbit.x + vec2(1e-3 * a, 0.0), pd.chart, 1000);
       INFO("eta = " << eta << ", PD at " << pd.lambda);
       CHECK(near.period == expected);
       // From rest, as in the reference's brute-force sweep: only at the upper doubling.
@@ -210,7 +212,7 @@ TEST_CASE("Moving base, hard, r = 1: branch switching at the upper period doubli
   REQUIRE(start.tangent.size() == 3);
   CHECK(start.tangent[2] == 0.0);  // the parameter is stationary at the pitchfork
 
-  PeriodicOrbitProblem doubled(system, "eta", 4, {}, kPhase);
+  PeriodicOrbitProblem doubled(system, "eta", 4);
   ContinuationOptions options;
   options.lambda_min = pd.lambda - 0.05;
   options.lambda_max = pd.lambda + 0.02;
@@ -228,9 +230,9 @@ TEST_CASE("Moving base, hard, r = 1: branch switching at the upper period doubli
 
   // Every point after the start: a genuine z = 2/4 orbit (not the z = 1/2 one counted
   // twice), stable.
-  StroboscopicMap map(system, FlowOptions{}, kPhase);
   for (size_t i = 1; i < branch.points.size(); ++i) {
     const auto& p = branch.points[i];
+    StroboscopicMap map(system, FlowOptions{}, p.chart);
     system.set_parameter("eta", p.lambda);
     const auto twice = map.iterate(p.u, 2, false);
     const auto four = map.iterate(p.u, 4, true);
@@ -248,8 +250,12 @@ TEST_CASE("Moving base, hard, r = 1: branch switching at the upper period doubli
   system.set_parameter("eta", end.lambda);
   const Settled rest = settled_motion(system, vec2(0.0, 0.0), kPhase, 1000);
   CHECK(rest.period == 4);
+  // The orbit's point on the section t = kPhase (mod T), from its own section.
+  const double period = system.forcing_period();
+  const double shift = std::fmod(std::fmod(kPhase - end.chart, period) + period, period);
+  Vector x = flow_map(system, FlowOptions{}, end.chart, end.u, shift, false).x;
+  StroboscopicMap map(system, FlowOptions{}, kPhase);
   double nearest = 1e300;
-  Vector x = end.u;
   for (int k = 0; k < 4; ++k) {
     nearest = std::min(nearest, (rest.last - x).norm());
     x = map.iterate(x, 1, false).x;

@@ -46,11 +46,13 @@ struct LinearResponse {
   double gap = 0.05;
   double omega = 6.0;
   double grazing_lambda() const { return gap / std::abs(y2 - x1); }
-  // (x1, x2, v1, v2) at t = 0 for a given lambda.
-  Vector section_point(double lambda) const {
+  // (x1, x2, v1, v2) at time t (the section t mod T) for a given lambda.
+  Vector section_point(double lambda, double t = 0.0) const {
+    const Complex turn = std::polar(1.0, omega * t);
+    const Complex a = x1 * turn, b = y2 * turn;
     Vector x(4);
-    x << lambda * x1.real(), gap + lambda * y2.real(), -omega * lambda * x1.imag(),
-        -omega * lambda * y2.imag();
+    x << lambda * a.real(), gap + lambda * b.real(), -omega * lambda * a.imag(),
+        -omega * lambda * b.imag();
     return x;
   }
 };
@@ -158,6 +160,7 @@ TEST_CASE("Two-body Hertz: loading curve from lambda = 1 down to 0.1 through gra
   for (const auto& s : result.special_points) {
     Vector residual, dlambda;
     Matrix du;
+    problem.set_phase(s.chart);  // the section may have moved since
     REQUIRE(problem.evaluate(s.u, s.lambda, residual, du, dlambda));
     const auto mu = libcont::floquet_multipliers(problem.monodromy()).multipliers;
     double to_one = 1e300, to_circle = 1e300;
@@ -195,7 +198,7 @@ TEST_CASE("Two-body Hertz: loading curve from lambda = 1 down to 0.1 through gra
     if (impacts == 0.0) {
       ++linear_points;
       CHECK(p.lambda <= lambda_g);
-      const Vector exact = linear.section_point(p.lambda);
+      const Vector exact = linear.section_point(p.lambda, p.chart);
       const double error = (p.u - exact).norm() / exact.norm();
       INFO("error against the linear response " << error);
       CHECK(error <= 1e-8);  // measured: 2.6e-10 at worst, 37 impact-free points

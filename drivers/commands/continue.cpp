@@ -81,12 +81,13 @@ std::string cell(const std::string& text, int width) {
   return buffer;
 }
 
-// A branch with the section phase of each point. A branch whose fixed point runs into an
-// event on the section stalls (the map is nonsmooth there); it is then moved to a quiet
-// section (orbit_search.hpp) and continued from its last point, up to a few times.
+// A branch, continued on as long as a move of its section helps. The continuation
+// keeps the section off the orbit's events as it goes (PeriodicOrbitProblem::recenter);
+// should a branch still stall right after an event crossed its section (the map is
+// nonsmooth there, so a step may jump it), it is moved to a quiet section
+// (orbit_search.hpp) and continued from its last point, up to a few times.
 struct SectionedBranch {
   libcont::ContinuationResult result;
-  std::vector<double> phases;  // per point of result.points
   int section_moves = 0;
   std::string failure;         // the problem's last failure message, if it stopped early
 };
@@ -98,12 +99,9 @@ bool stalled(const libcont::ContinuationResult& r) {
 }
 
 // Appends `more` (whose first point repeats the last point of `into`) to `into`.
-void append_branch(SectionedBranch& into, const libcont::ContinuationResult& more, double phase) {
+void append_branch(SectionedBranch& into, const libcont::ContinuationResult& more) {
   const int offset = static_cast<int>(into.result.points.size()) - 1;
-  for (size_t i = 1; i < more.points.size(); ++i) {
-    into.result.points.push_back(more.points[i]);
-    into.phases.push_back(phase);
-  }
+  for (size_t i = 1; i < more.points.size(); ++i) into.result.points.push_back(more.points[i]);
   for (auto p : more.special_points) {
     p.after_point += offset;
     into.result.special_points.push_back(std::move(p));
@@ -137,15 +135,14 @@ SectionedBranch trace_branch(libcont::HybridSystem& system, const std::string& p
   {
     libcont::PeriodicOrbitProblem problem(system, parameter, n, libcont::FlowOptions{}, phase);
     branch.result = libcont::PseudoArclength(problem, options).run(x0, lambda0);
-    branch.phases.assign(branch.result.points.size(), phase);
     branch.failure = problem.failure();
   }
   while (stalled(branch.result) && branch.section_moves < max_section_moves &&
          !branch.result.points.empty()) {
     const libcont::BranchPoint last = branch.result.points.back();
     system.set_parameter(parameter, last.lambda);
-    const QuietSection quiet = quiet_section(system, last.u, phase, n);
-    if (!quiet.ok || quiet.phase == phase) break;  // stalled for another reason
+    const QuietSection quiet = quiet_section(system, last.u, last.chart, n);
+    if (!quiet.ok || quiet.phase == last.chart) break;  // stalled for another reason
     ++branch.section_moves;
     phase = quiet.phase;
     const Eigen::Index m = last.u.size();
@@ -155,7 +152,7 @@ SectionedBranch trace_branch(libcont::HybridSystem& system, const std::string& p
         libcont::PseudoArclength(problem, options).run(quiet.x, last.lambda);
     branch.failure = problem.failure();
     if (more.points.size() < 2) break;
-    append_branch(branch, more, phase);
+    append_branch(branch, more);
   }
   if (stalled(branch.result) && !branch.result.points.empty()) {
     libcont::PeriodicOrbitProblem problem(system, parameter, n);
@@ -199,9 +196,8 @@ BranchReport report_branch(const std::filesystem::path& directory,
   std::vector<std::string> amplitude_columns;
   for (const auto& name : table.data_names)
     if (name.rfind("A_max:", 0) == 0) amplitude_columns.push_back(name);
-  write_branch_csv(directory / "branch.csv", table, branch.points, sectioned.phases);
-  write_special_points_csv(directory / "special_points.csv", table, branch.special_points,
-                           sectioned.phases);
+  write_branch_csv(directory / "branch.csv", table, branch.points);
+  write_special_points_csv(directory / "special_points.csv", table, branch.special_points);
   files.push_back((directory / "branch.csv").string());
   files.push_back((directory / "special_points.csv").string());
   health.add_plot(files, [&] {
@@ -303,21 +299,15 @@ class ContinueCommand : public SystemCommand {
     std::string doubled_note;
     if (settings_.follow_doubling) {
       const libcont::SpecialPoint* flip = nullptr;
-      double flip_phase = 0.0;
       for (const auto& p : branch.special_points)
-        if (p.type == "period-doubling" && !flip) {
-          flip = &p;
-          flip_phase = sectioned.phases.at(static_cast<size_t>(p.after_point));
-        }
+        if (p.type == "period-doubling" && !flip) flip = &p;
       if (!flip) {
         doubled_note = "no period-doubling point on the branch";
       } else {
         ProgressIndicator progress("continue: doubled branch from " + settings_.parameter + " = " +
                                    number_text(flip->lambda));
-        libcont::PeriodicOrbitProblem single(*system, settings_.parameter, table.period,
-                                             libcont::FlowOptions{}, flip_phase);
-        libcont::PeriodicOrbitProblem doubled(*system, settings_.parameter, 2 * table.period,
-                                              libcont::FlowOptions{}, flip_phase);
+        libcont::PeriodicOrbitProblem single(*system, settings_.parameter, table.period);
+        libcont::PeriodicOrbitProblem doubled(*system, settings_.parameter, 2 * table.period);
         SectionedBranch doubled_branch;
         libcont::ContinuationResult& second = doubled_branch.result;
         try {
@@ -326,7 +316,6 @@ class ContinueCommand : public SystemCommand {
         } catch (const libcont::InputError& error) {  // no multiplier near -1 after all
           second.stop_reason = std::string("cannot switch branches: ") + error.what();
         }
-        doubled_branch.phases.assign(second.points.size(), flip_phase);
         BranchTable doubled_table = table;
         doubled_table.period = 2 * table.period;
         const auto directory = out_ / "doubled";

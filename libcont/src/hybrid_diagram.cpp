@@ -47,6 +47,17 @@ int minimal_period(StroboscopicMap& map, ConstVectorRef u, int n) {
   return n;
 }
 
+// The point of a z = p/n orbit on the section t = 0 (mod nT), where the sweep's
+// integration starts, from a branch point on its own section (its chart: continuation
+// moves the section off the orbit's events). The point itself if the flow fails.
+Vector on_section_zero(HybridSystem& system, const std::string& parameter,
+                       const FlowOptions& flow, const BranchPoint& point, int n) {
+  system.set_parameter(parameter, point.lambda);
+  Vector x = point.u;
+  follow_to_section(system, flow, point.u, point.chart, 0.0, x, n);
+  return x;
+}
+
 }  // namespace
 
 bool DiagramBranch::stable(const BranchPoint& point) const {
@@ -93,6 +104,7 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
     if (k > 0 && (points[k].lambda - points[k - 1].lambda) * direction < 0) break;
     if (n > 1 && k > 0) {
       system->set_parameter(options_.parameter, points[k].lambda);
+      map.set_phase(points[k].chart);
       const int shorter = minimal_period(map, points[k].u, n);
       if (shorter < n) {
         end_at_merge(b, k, shorter);
@@ -106,7 +118,7 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
     return b;
   }
   const BranchPoint& last = points[static_cast<size_t>(last_stable)];
-  b.last_stable_state = last.u;
+  b.last_stable_state = on_section_zero(*system, options_.parameter, options_.shooting.flow, last, n);
   b.stable_until = last.lambda;
   if (last_stable + 1 == static_cast<int>(points.size())) {
     const double end = options_.to;
@@ -127,22 +139,29 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
 }
 
 void HybridDiagram::end_at_merge(DiagramBranch& b, size_t k, int shorter) const {
-  // The branch met the shorter orbit at that orbit's period doubling, between points
-  // k - 1 and k; past it the branch only repeats the shorter orbit, which integration
-  // finds and follows as a branch of its own. The doubling is located on the shorter
-  // orbit's branch, continued back from point k: its multiplier -1 is a regular
-  // sign change there, while on this branch it is a +1 without one.
+  // The branch met the shorter orbit between points k - 1 and k; past it the branch only
+  // repeats the shorter orbit, which integration finds and follows as a branch of its
+  // own. Usually the two met at the shorter orbit's period doubling, located on the
+  // shorter orbit's branch continued back from point k: its multiplier -1 is a regular
+  // sign change there, while on this branch it is a +1 without one. Otherwise (a grazing
+  // that turned this orbit into the shorter one, say) the special point located within
+  // that step says where and how.
   const BranchPoint merged = b.branch.points[k];
   const double before = b.branch.points[k - 1].lambda;
+  const int last_kept = static_cast<int>(k) - 1;
+  std::vector<SpecialPoint> in_step;
+  for (const auto& s : b.branch.special_points)
+    if (s.after_point == last_kept) in_step.push_back(s);
   b.branch.points.resize(k);
   std::erase_if(b.branch.special_points,
-                [&](const SpecialPoint& s) { return s.after_point >= static_cast<int>(k) - 1; });
-  b.lost_by = "period-doubling";
+                [&](const SpecialPoint& s) { return s.after_point >= last_kept; });
+  b.lost_by = "stability lost";
   b.stable_until = before;
-  b.last_stable_state = merged.u;
-
   const auto system = factory_();
-  PeriodicOrbitProblem problem(*system, options_.parameter, shorter, options_.shooting.flow);
+  b.last_stable_state =
+      on_section_zero(*system, options_.parameter, options_.shooting.flow, merged, b.n);
+  PeriodicOrbitProblem problem(*system, options_.parameter, shorter, options_.shooting.flow,
+                               merged.chart);
   ContinuationOptions c = options_.continuation;
   c.lambda_min = std::min(before, merged.lambda);
   c.lambda_max = std::max(before, merged.lambda);
@@ -151,12 +170,15 @@ void HybridDiagram::end_at_merge(DiagramBranch& b, size_t k, int shorter) const 
   const ContinuationResult back = PseudoArclength(problem, c).run(merged.u, merged.lambda);
   for (const auto& special : back.special_points) {
     if (special.type != "period-doubling") continue;
-    SpecialPoint doubling = special;
-    doubling.after_point = static_cast<int>(k) - 1;
-    b.stable_until = doubling.lambda;
-    b.branch.special_points.push_back(std::move(doubling));
+    in_step = {special};
     break;
   }
+  if (in_step.empty()) return;
+  SpecialPoint& cause = in_step.front();
+  cause.after_point = last_kept;
+  b.lost_by = cause.type;
+  b.stable_until = cause.lambda;
+  b.branch.special_points.push_back(std::move(cause));
 }
 
 HybridDiagramResult HybridDiagram::compute() const {

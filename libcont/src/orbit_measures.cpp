@@ -26,6 +26,7 @@ void OrbitMeasurer::start(ConstVectorRef x) { include(x); }
 void OrbitMeasurer::on_event(const EventRecord& e) {
   include(e.x_minus);
   include(e.x_plus);
+  measures_.event_times.push_back(e.t);
   if (e.kind == EventKind::Impact || e.kind == EventKind::StickStart ||
       e.kind == EventKind::ContactStart) {
     ++measures_.impacts;

@@ -9,6 +9,7 @@ namespace libcont {
 BranchPoint doubled_branch_start(PeriodicOrbitProblem& problem, const SpecialPoint& point) {
   Vector residual, dlambda;
   Matrix du;
+  problem.set_phase(point.chart);
   if (!problem.evaluate(point.u, point.lambda, residual, du, dlambda))
     throw InputError("cannot evaluate the orbit at the period-doubling point: " + problem.failure());
   Eigen::EigenSolver<Matrix> solver(problem.monodromy());
@@ -29,6 +30,7 @@ BranchPoint doubled_branch_start(PeriodicOrbitProblem& problem, const SpecialPoi
   BranchPoint start;
   start.u = point.u;
   start.lambda = point.lambda;
+  start.chart = point.chart;
   start.tangent = Vector::Zero(e.size() + 1);
   start.tangent.head(e.size()) = e;
   return start;

@@ -4,12 +4,20 @@
 #include <complex>
 
 #include "libcont/input_error.hpp"
+#include "libcont/section_placement.hpp"
 
 namespace libcont {
 
+namespace {
+
+// The step of the forward differences in lambda (evaluate() says why this size).
+double lambda_step(double lambda) { return 1e-6 * (1.0 + std::abs(lambda)); }
+
+}  // namespace
+
 PeriodicOrbitProblem::PeriodicOrbitProblem(HybridSystem& system, std::string parameter,
                                            int period, FlowOptions flow, double phase)
-    : system_(system), parameter_(std::move(parameter)), period_(period),
+    : system_(system), parameter_(std::move(parameter)), period_(period), flow_(flow),
       map_(system, flow, phase) {
   if (period_ < 1) throw InputError("orbit period n must be >= 1");
   (void)system_.parameters()[parameter_];  // InputError naming an unknown parameter
@@ -37,7 +45,7 @@ bool PeriodicOrbitProblem::evaluate(ConstVectorRef u, double lambda, Vector& res
   // tangent: a fold is located where the tangent's lambda component changes sign, and
   // lambda there is second-order insensitive to it. The map at (u, lambda) itself is
   // usually the one the corrector's last residual() computed.
-  const double h = 1e-6 * (1.0 + std::abs(lambda));
+  const double h = lambda_step(lambda);
   Vector forward, image;
   const bool reuse = last_residual_.valid && last_residual_.lambda == lambda && last_residual_.u == u;
   last_residual_.valid = false;
@@ -105,7 +113,8 @@ std::vector<std::string> PeriodicOrbitProblem::point_data_names() const {
   const std::vector<std::string> state = system_.state_names();
   for (const int coordinate : system_.displacement_coordinates())
     names.push_back("A_max:" + state[static_cast<size_t>(coordinate)]);
-  for (const char* name : {"impacts", "spectral_radius", "min_gap", "slowest_impact"})
+  for (const char* name :
+       {"impacts", "spectral_radius", "min_gap", "slowest_impact", "section_clearance"})
     names.emplace_back(name);
   for (int k = 1; k <= system_.dimension(); ++k) {
     names.push_back("mu" + std::to_string(k) + ":re");
@@ -118,16 +127,75 @@ Vector PeriodicOrbitProblem::point_data(ConstVectorRef, double) {
   const FloquetMultipliers f = floquet_multipliers(monodromy_);
   const auto amplitudes = static_cast<Eigen::Index>(measures_.coordinates.size());
   const Eigen::Index m = f.multipliers.size();
-  Vector data(amplitudes + 4 + 2 * m);
+  const double period = system_.forcing_period();
+  Vector data(amplitudes + 5 + 2 * m);
   for (Eigen::Index k = 0; k < amplitudes; ++k)
     data[k] = measures_.semi_amplitude(static_cast<size_t>(k));
-  data.segment(amplitudes, 4) << measures_.impacts, f.spectral_radius, measures_.minimum_gap,
-      measures_.slowest_impact;
+  data.segment(amplitudes, 5) << measures_.impacts, f.spectral_radius, measures_.minimum_gap,
+      measures_.slowest_impact,
+      section_clearance(measures_.event_times, map_.phase(), period) / period;
   for (Eigen::Index k = 0; k < m; ++k) {
-    data[amplitudes + 4 + 2 * k] = f.multipliers[k].real();
-    data[amplitudes + 5 + 2 * k] = f.multipliers[k].imag();
+    data[amplitudes + 5 + 2 * k] = f.multipliers[k].real();
+    data[amplitudes + 6 + 2 * k] = f.multipliers[k].imag();
   }
   return data;
+}
+
+bool PeriodicOrbitProblem::recenter(Vector& u, double lambda, ConstVectorRef data,
+                                    Vector& tangent) {
+  const auto clearance_column =
+      static_cast<Eigen::Index>(system_.displacement_coordinates().size()) + 4;
+  if (!moving_section || data.size() <= clearance_column ||
+      !(data[clearance_column] < recenter_clearance) || !set_lambda(lambda))
+    return false;
+  // The orbit's events over one pass, and the quietest section among them.
+  const MapEvaluation pass = map_.iterate(u, period_, false);
+  ++statistics_.plain_maps;
+  statistics_.steps += pass.report.steps;
+  if (!pass.ok()) return false;
+  const double period = system_.forcing_period();
+  const SectionPlacement quiet = quietest_section(pass.measures.event_times, period);
+  if (quiet.clearance < 2.0 * section_clearance(pass.measures.event_times, map_.phase(), period))
+    return false;  // no section much quieter: moving would not pay
+  // Forward to the new section (its phase grows: sections are absolute times, and the
+  // period may depend on lambda). u maps by the flow, the tangent by its derivatives:
+  // Phi for the u-part, a forward difference between plain flows for the lambda-part.
+  double shift = std::fmod(quiet.phase - map_.phase(), period);
+  if (shift <= 0.0) shift += period;
+  const double to = map_.phase() + shift;
+  const double h = lambda_step(lambda);
+  Vector x, plain, forward;
+  Matrix phi;
+  const bool followed = follow_to(u, to, x, &phi) && follow_to(u, to, plain, nullptr) &&
+                        set_lambda(lambda + h) && follow_to(u, to, forward, nullptr);
+  if (!set_lambda(lambda) || !followed) return false;
+  const Eigen::Index n = u.size();
+  const Vector mapped = phi * tangent.head(n) + ((forward - plain) / h) * tangent[n];
+  tangent.head(n) = mapped;
+  u = x;
+  set_phase(to);
+  return true;
+}
+
+void PeriodicOrbitProblem::set_phase(double phase) {
+  map_.set_phase(phase);
+  last_residual_.valid = false;
+}
+
+bool PeriodicOrbitProblem::follow_to(ConstVectorRef u, double to, Vector& x, Matrix* phi) {
+  FlowOptions options = flow_;
+  options.tangent = phi != nullptr;
+  Flow flow(system_, options);
+  FlowState state = flow.initial_state(map_.phase(), u);
+  const FlowReport report = flow.advance(state, to);
+  statistics_.steps += report.steps;
+  if (report.status != FlowStatus::Success) {
+    failure_ = report.message;
+    return false;
+  }
+  x = state.x;
+  if (phi) *phi = state.tangent;
+  return true;
 }
 
 bool PeriodicOrbitProblem::grazing_at(ConstVectorRef u, double lambda) {

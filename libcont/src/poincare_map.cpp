@@ -1,5 +1,7 @@
 #include "libcont/poincare_map.hpp"
 
+#include <cmath>
+
 #include "libcont/input_error.hpp"
 
 namespace libcont {
@@ -52,6 +54,20 @@ bool StroboscopicMap::apply_jacobian(ConstVectorRef x, int n, ConstVectorRef v, 
     if (report.status != FlowStatus::Success) return false;
   }
   product = state.tangent.col(0);
+  return true;
+}
+
+bool follow_to_section(const HybridSystem& system, const FlowOptions& options, ConstVectorRef x,
+                       double from, double to, Vector& x_to, int n) {
+  const double period = n * system.forcing_period();
+  double shift = std::fmod(to - from, period);
+  if (shift < 0.0) shift += period;
+  FlowOptions plain = options;
+  plain.tangent = false;
+  Flow flow(system, plain);
+  FlowState state = flow.initial_state(from, x);
+  if (shift > 0.0 && flow.advance(state, from + shift).status != FlowStatus::Success) return false;
+  x_to = state.x;
   return true;
 }
 

@@ -177,6 +177,16 @@ bool PseudoArclength::correct(const BranchPoint& from, const Constraint& constra
 void PseudoArclength::record_tests(BranchPoint& point) {
   point.tests = problem_.test_values(point.u, point.lambda);
   point.data = problem_.point_data(point.u, point.lambda);
+  point.chart = problem_.chart();
+}
+
+// The problem may move to coordinates that suit the point better (ZeroProblem::recenter);
+// the Jacobians kept for chord iterations belong to the old ones.
+void PseudoArclength::recenter(BranchPoint& point) {
+  if (!problem_.recenter(point.u, point.lambda, point.data, point.tangent)) return;
+  point.tangent /= weighted_norm(point.tangent);
+  point.chart = problem_.chart();
+  chord_ready_ = false;
 }
 
 bool PseudoArclength::correct_along(const BranchPoint& from, double step, BranchPoint& to) {
@@ -254,6 +264,7 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
   special.lambda = best.lambda;
   special.tests = best.tests;
   special.data = best.data;
+  special.chart = best.chart;
   found.push_back(std::move(special));
   return bracket;
 }
@@ -344,6 +355,8 @@ ContinuationResult PseudoArclength::run(ConstVectorRef u0, double lambda0) {
       result.stop_reason = "singular Jacobian at the initial point";
       return result;
     }
+    // Not recentered: the first point stays on the caller's coordinates, where u0 was
+    // given, and the first step leaves from there as the caller chose.
     result.points.push_back(std::move(corrected));
   }
   trace(result);
@@ -357,6 +370,7 @@ ContinuationResult PseudoArclength::run_from(const BranchPoint& start) {
     throw InputError("branch start has the wrong dimension");
   BranchPoint first = start;
   first.tangent /= weighted_norm(first.tangent);
+  problem_.set_chart(first.chart);
   Vector residual, dlambda;
   Matrix du;
   if (!problem_.evaluate(first.u, first.lambda, residual, du, dlambda)) {
@@ -406,6 +420,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
       }
     }
     locate_special_points(from, step, next, result);
+    if (!beyond) recenter(next);
     const int iterations = next.corrector_iterations;
     const bool by_chord = next.by_chord;
     result.points.push_back(std::move(next));

@@ -49,7 +49,7 @@ struct DiagramBranch {
   // "range end" or "branch ended" (continuation stopped while the orbit was stable).
   double stable_until = 0.0;
   std::string lost_by;
-  Vector last_stable_state;   // the orbit's section point at its last stable branch point
+  Vector last_stable_state;   // the orbit at its last stable branch point, on t = 0 (mod T)
   ContinuationResult branch;  // every point (stable and unstable) and special point
   std::vector<std::string> data_names;  // of BranchPoint::data (PeriodicOrbitProblem)
   bool stable(const BranchPoint& point) const;  // spectral radius < 1

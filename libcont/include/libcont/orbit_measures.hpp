@@ -1,10 +1,11 @@
 #pragma once
 // What a periodic orbit looks like, measured along one pass of it: the range of each
 // displacement coordinate (semi-amplitude A_max = (x_max - x_min)/2, SPEC 3.6), the
-// impacts with their relative velocities (signature p), and the smallest local minimum
-// of the gap between impacts (whose approach to zero is grazing, SPEC 1.4). Extrema come
-// from the flow's monitors (FlowOptions::extremum_coordinates, gap_minima) and from the
-// states just before and after events, so no sampling error enters.
+// impacts with their relative velocities (signature p), the smallest local minimum of
+// the gap between impacts (whose approach to zero is grazing, SPEC 1.4) and the times of
+// all events (section_placement.hpp). Extrema come from the flow's monitors
+// (FlowOptions::extremum_coordinates, gap_minima) and from the states just before and
+// after events, so no sampling error enters.
 #include <limits>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct OrbitMeasures {
   int impacts = 0;               // hard impacts, chattering ends, soft-contact entries
   double slowest_impact = std::numeric_limits<double>::infinity();  // min |v_r| at impact
   double minimum_gap = std::numeric_limits<double>::infinity();     // min over gap minima
+  std::vector<double> event_times;  // of every event, in order (where a section may not go)
 
   double semi_amplitude(size_t k) const { return 0.5 * (maximum[k] - minimum[k]); }
 };

@@ -9,8 +9,9 @@
 
 namespace libcont {
 
-// `problem` is the period-n problem on which `point` was located; the result is the
-// start of the period-2n branch. Throws InputError if the monodromy there has no real
+// `problem` is the period-n problem on which `point` was located (it is put on the
+// point's section, its chart); the result is the start of the period-2n branch, on the
+// same section (run_from puts the 2n problem there). Throws InputError if the monodromy there has no real
 // multiplier near -1 (not a period-doubling point).
 BranchPoint doubled_branch_start(PeriodicOrbitProblem& problem, const SpecialPoint& point);
 

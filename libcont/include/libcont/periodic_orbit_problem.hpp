@@ -10,6 +10,10 @@
 //                     impact appears or vanishes with zero normal velocity or zero gap,
 //                     i.e. at a grazing point (classified as such when the slowest impact
 //                     or the smallest gap there is below grazing_tolerance of its scale)
+// The section follows the branch (recenter): when an event of the orbit comes within
+// recenter_clearance periods of it, it moves to the middle of the orbit's longest
+// event-free stretch (section_placement.hpp), so that the fixed point stays a smooth
+// function of lambda. Each branch point records its section's phase as its chart.
 #include <string>
 
 #include "libcont/floquet.hpp"
@@ -39,10 +43,24 @@ class PeriodicOrbitProblem : public ZeroProblem {
   std::string classify(int test, ConstVectorRef u_before, double lambda_before,
                        ConstVectorRef u_after, double lambda_after) override;
   // Per point: "A_max:<coordinate>" for each displacement coordinate, "impacts",
-  // "spectral_radius", "min_gap", "slowest_impact", then the Floquet multipliers by
+  // "spectral_radius", "min_gap", "slowest_impact", "section_clearance" (time from the
+  // section to the orbit's nearest event, in forcing periods), then the Floquet multipliers by
   // decreasing modulus as "mu<k>:re", "mu<k>:im".
   std::vector<std::string> point_data_names() const override;
   Vector point_data(ConstVectorRef u, double lambda) override;
+  // Moves the section when the point's section_clearance is below recenter_clearance
+  // and a section at least twice as far from every event exists.
+  bool recenter(Vector& u, double lambda, ConstVectorRef data, Vector& tangent) override;
+  double chart() const override { return map_.phase(); }
+  void set_chart(double chart) override { set_phase(chart); }
+  double phase() const { return map_.phase(); }
+  // Puts the section at t = phase (mod T): to evaluate a branch point on its own section,
+  // its chart, after the section has moved on.
+  void set_phase(double phase);
+  // Whether the section may move (recenter); in forcing periods, the clearance below
+  // which it does.
+  bool moving_section = true;
+  double recenter_clearance = 1.0 / 16.0;
 
   // Work done so far, for benchmarks: maps with and without the tangent flow (each n
   // forcing periods) and the CVODE steps they took.
@@ -69,6 +87,9 @@ class PeriodicOrbitProblem : public ZeroProblem {
  private:
   bool set_lambda(double lambda);
   bool plain_map(ConstVectorRef u, Vector& image);  // P^n(u) at the current lambda
+  // The orbit's point x on the section t = to from its point u on the current section
+  // (a forward flow at the current lambda), with Phi = dx/du if asked for.
+  bool follow_to(ConstVectorRef u, double to, Vector& x, Matrix* phi);
   // Each evaluates the orbit at (u, lambda) first.
   bool grazing_at(ConstVectorRef u, double lambda);
   struct OutsideCount {  // multipliers outside the unit circle
@@ -80,6 +101,7 @@ class PeriodicOrbitProblem : public ZeroProblem {
   HybridSystem& system_;
   std::string parameter_;
   int period_;
+  FlowOptions flow_;
   StroboscopicMap map_;
   Matrix monodromy_;
   OrbitMeasures measures_;

@@ -35,6 +35,8 @@ class StroboscopicMap {
   // Read from the system at every use: continuation may change the forcing frequency.
   double period() const { return system_.forcing_period(); }
   double phase() const { return phase_; }
+  // Moves the section to t = phase (mod T); PeriodicOrbitProblem keeps it off events.
+  void set_phase(double phase) { phase_ = phase; }
   const HybridSystem& system() const { return system_; }
 
  private:
@@ -42,5 +44,11 @@ class StroboscopicMap {
   double phase_;
   std::unique_ptr<Flow> plain_, tangent_, product_;
 };
+
+// The trajectory through x at t = from, followed forward to the first t = to (mod nT)
+// at or after `from`: a point of a z = p/n orbit on one stroboscopic section carried to
+// another. False (with x_to unchanged) if the flow fails.
+bool follow_to_section(const HybridSystem& system, const FlowOptions& options, ConstVectorRef x,
+                       double from, double to, Vector& x_to, int n = 1);
 
 }  // namespace libcont

@@ -58,6 +58,7 @@ struct BranchPoint {
   Vector tangent;  // unit tangent (u, lambda) in the weighted norm
   Vector tests;    // values of the problem's test functions
   Vector data;     // the problem's point_data() (names: point_data_names())
+  double chart = 0.0;  // the problem's coordinates of u (ZeroProblem::chart: a section phase)
   int corrector_iterations = 0;
   bool by_chord = false;  // converged by chord iterations (corrector_iterations counts them)
 };
@@ -69,6 +70,7 @@ struct SpecialPoint {
   double lambda = 0.0;
   Vector tests;
   Vector data;  // the problem's point_data() at the located point
+  double chart = 0.0;  // the problem's coordinates of u (ZeroProblem::chart)
 };
 
 struct ContinuationResult {
@@ -84,7 +86,8 @@ class PseudoArclength {
   // From a guess u0 at lambda0 (corrected at fixed lambda0 first).
   ContinuationResult run(ConstVectorRef u0, double lambda0);
   // From a point with a given unit tangent, e.g. onto a bifurcating branch (the point
-  // itself may be singular for the problem); the first step follows that tangent.
+  // itself may be singular for the problem); the first step follows that tangent. The
+  // problem is put into the point's chart first.
   ContinuationResult run_from(const BranchPoint& start);
 
  private:
@@ -120,6 +123,7 @@ class PseudoArclength {
                              ContinuationResult& result);
   double test_value(const BranchPoint& p, int test) const;
   void record_tests(BranchPoint& point);
+  void recenter(BranchPoint& point);
   void trace(ContinuationResult& result);
 
   ZeroProblem& problem_;

@@ -45,6 +45,21 @@ class ZeroProblem {
   // that a branch is described without evaluating its points again.
   virtual std::vector<std::string> point_data_names() const { return {}; }
   virtual Vector point_data(ConstVectorRef /*u*/, double /*lambda*/) { return Vector(); }
+  // Coordinates that follow the branch. After each branch point, once its special points
+  // are located, the engine lets the problem move to coordinates that suit the point
+  // better: a periodic orbit's section away from an event that drifted onto it, where the
+  // fixed point would move fast and the corrector crawl. A problem that moves maps u and
+  // the u-part of the tangent (u, lambda) into its new coordinates (the tangent to first
+  // order; the engine normalises it) and returns true; `data` is the point's
+  // point_data(). By default the coordinates never change.
+  virtual bool recenter(Vector& /*u*/, double /*lambda*/, ConstVectorRef /*data*/,
+                        Vector& /*tangent*/) {
+    return false;
+  }
+  // Which coordinates u is in now (a periodic orbit: its section's phase t0), recorded
+  // with every branch point; set_chart goes back to those of a recorded point.
+  virtual double chart() const { return 0.0; }
+  virtual void set_chart(double /*chart*/) {}
   // Classifies a located zero of test function i (e.g. a neutral saddle is not a
   // Neimark-Sacker point); empty string: not a special point after all.
   virtual std::string classify(int i, ConstVectorRef /*u*/, double /*lambda*/) {

@@ -1,0 +1,25 @@
+#pragma once
+// Where to put the stroboscopic section t = t0 (mod T) of a periodic orbit: away from its
+// events. With an event on or near the section, P^n is nonsmooth right at the fixed
+// point: as the event's time passes the section, the fixed point jumps by the event's
+// jump (an impact's velocity reversal), or, for a soft contact, swings through the whole
+// contact within a tiny change of parameter. Shooting and continuation stall or crawl
+// there; on a section in the middle of the longest event-free stretch they do not.
+#include <vector>
+
+namespace libcont {
+
+struct SectionPlacement {
+  double phase = 0.0;      // t0 in [0, T)
+  double clearance = 0.0;  // time from the section to the nearest event, cyclically mod T
+};
+
+// Time from the section t = phase (mod period) to the nearest event time (mod period);
+// half the period when there are no events.
+double section_clearance(const std::vector<double>& event_times, double phase, double period);
+
+// The quietest section: the middle of the longest event-free stretch of the event times
+// taken mod period (half a period away from t = 0 when there are no events).
+SectionPlacement quietest_section(const std::vector<double>& event_times, double period);
+
+}  // namespace libcont
