@@ -244,6 +244,7 @@ TEST_CASE("Two-body Newton, r = 1: the impacting branch reaches grazing at lambd
   double closest = 1e300;  // of the grazing points on the branch, the nearest to lambda_g
   for (const auto& p : result.points) {
     if (std::abs(p.lambda - lambda_g) > 1e-2) continue;
+    problem.set_phase(p.chart);
     REQUIRE(problem.evaluate(p.u, p.lambda, residual, du, dlambda));
     const auto& m = problem.measures();
     const bool grazing = (m.impacts > 0 && m.slowest_impact <= 1e-3 * first_impact_speed) ||
