@@ -6,7 +6,10 @@
 #   cmake --build build --target bench_loading_curve && bench/loading_curve_vs_auto.sh
 #   bench/loading_curve_vs_auto.sh [build-dir]
 # Environment: TWO_BODY_NTST, TWO_BODY_NCOL, TWO_BODY_EPS (AUTO's mesh and the contact's
-# smoothing width; defaults 100, 4, 1e-6), LIBCONT_RUNS (the bench_loading_curve argument
+# smoothing width; defaults 100, 4, 1e-6), AUTO_THREADS (OpenMP threads of AUTO, default
+# 1, as libcont runs on one: with two, AUTO's CPU time counts OpenMP threads spinning
+# while they wait, which on a busy machine inflates it several-fold; doc/performance.md),
+# LIBCONT_RUNS (the bench_loading_curve argument
 # sets to run, separated by ";"; default: the library defaults, then rtol 1e-10 with the
 # tangent's absolute tolerance 1e-6).
 # Exit status: 0 when every check passes, 1 when one fails, 2 on a setup error.
@@ -21,8 +24,9 @@ trap 'rm -rf "$work"' EXIT
 cp "$here"/auto/two_body.f90 "$here"/auto/c.two_body "$here"/auto/two_body.auto "$work"/
 
 echo "machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p' | head -1), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "running AUTO-07p ..."
-(cd "$work" && auto-07p two_body.auto > auto.log 2>&1) || { tail -20 "$work/auto.log" >&2; exit 2; }
+threads=${AUTO_THREADS:-1}
+echo "running AUTO-07p on $threads thread(s) ..."
+(cd "$work" && OMP_NUM_THREADS=$threads auto-07p two_body.auto > auto.log 2>&1) || { tail -20 "$work/auto.log" >&2; exit 2; }
 runs=${LIBCONT_RUNS:-" ;--rtol 1e-10 --tangent-atol 1e-6"}
 i=0
 echo "$runs" | tr ';' '\n' | while IFS= read -r args; do

@@ -84,10 +84,13 @@ double period_at(const libcont::SystemFactory& factory, const std::string& param
   return system->forcing_period();
 }
 
-// The point data (PeriodicOrbitProblem::point_data_names) and the section state of a
-// branch point or special point.
-void write_orbit_columns(std::ostream& out, const libcont::Vector& data, const libcont::Vector& u) {
+// The point data (PeriodicOrbitProblem::point_data_names), the section's phase (the
+// point's chart: continuation moves the section off the orbit's events) and the state on
+// it, of a branch point or special point.
+void write_orbit_columns(std::ostream& out, const libcont::Vector& data, double section_phase,
+                         const libcont::Vector& u) {
   for (Eigen::Index i = 0; i < data.size(); ++i) out << ',' << number_text(data[i]);
+  out << ',' << number_text(section_phase);
   for (Eigen::Index i = 0; i < u.size(); ++i) out << ',' << number_text(u[i]);
   out << '\n';
 }
@@ -101,6 +104,7 @@ void write_diagram_files(const std::filesystem::path& out, const libcont::Hybrid
   const auto header = [&](std::ostream& s, const std::string& middle) {
     s << "branch,n," << middle;
     for (const auto& name : data_names) s << ',' << name;
+    s << ",section_phase";
     for (const auto& name : system.state_names()) s << ',' << name;
     s << '\n';
   };
@@ -116,7 +120,7 @@ void write_diagram_files(const std::filesystem::path& out, const libcont::Hybrid
             std::log(point.data[radius]) / (b.n * period_at(factory, o.parameter, point.lambda));
         s << id << ',' << b.n << ',' << k << ',' << number_text(point.lambda) << ','
           << (b.stable(point) ? 1 : 0) << ',' << number_text(exponent);
-        write_orbit_columns(s, point.data, point.u);
+        write_orbit_columns(s, point.data, point.chart, point.u);
       }
     }
   });
@@ -126,7 +130,7 @@ void write_diagram_files(const std::filesystem::path& out, const libcont::Hybrid
       for (const auto& special : d.branches[id].branch.special_points) {
         s << id << ',' << d.branches[id].n << ',' << special.type << ','
           << number_text(special.lambda);
-        write_orbit_columns(s, special.data, special.u);
+        write_orbit_columns(s, special.data, special.chart, special.u);
       }
   });
 }
