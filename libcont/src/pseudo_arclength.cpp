@@ -228,17 +228,27 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
                        TestFunction::Kind::ValueChange;
   Bracket bracket{from, to, 0.0, step};
   double f_lo = test_value(from, test), f_hi = test_value(to, test);
+  int last_moved = 0;  // -1: the bracket's lower end moved last, +1: the upper end
+  double width_two_back = std::numeric_limits<double>::infinity(), width_one_back = width_two_back;
   for (int it = 0; it < options_.max_locate_iterations &&
                    bracket.s_after - bracket.s_before > options_.locate_tolerance;
        ++it) {
     // Secant inside the bracket for sign changes (fast near a simple zero), bisection
-    // otherwise and as a safeguard.
-    const double lo = bracket.s_before, hi = bracket.s_after;
+    // otherwise, and whenever two steps did not halve the bracket (a test function that
+    // is far from linear across it). Secant iterates near a zero tend to land on one side
+    // only, leaving the other end of the bracket where it was: a little past the
+    // estimate, towards the end that did not move, a good estimate closes the bracket.
+    const double lo = bracket.s_before, hi = bracket.s_after, width = hi - lo;
     double sigma = 0.5 * (lo + hi);
-    if (!value_change && f_hi != f_lo) {
-      const double secant = lo - f_lo * (hi - lo) / (f_hi - f_lo);
-      if (secant > lo + 0.05 * (hi - lo) && secant < hi - 0.05 * (hi - lo)) sigma = secant;
+    if (!value_change && f_hi != f_lo && width <= 0.5 * width_two_back) {
+      const double secant = lo - f_lo * width / (f_hi - f_lo);
+      if (secant > lo && secant < hi) {
+        const double past = secant - last_moved * 0.4 * options_.locate_tolerance;
+        sigma = std::clamp(past, lo + 1e-3 * width, hi - 1e-3 * width);
+      }
     }
+    width_two_back = width_one_back;
+    width_one_back = width;
     BranchPoint mid;
     if (!correct_along(from, sigma, mid)) break;
     const double f_mid = test_value(mid, test);
@@ -248,10 +258,12 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
       bracket.before = std::move(mid);
       bracket.s_before = sigma;
       f_lo = f_mid;
+      last_moved = -1;
     } else {
       bracket.after = std::move(mid);
       bracket.s_after = sigma;
       f_hi = f_mid;
+      last_moved = +1;
     }
   }
   const BranchPoint& best = bracket.after;
