@@ -35,7 +35,6 @@ ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& option
       n_(system.dimension()),
       columns_(columns),
       flows_(static_cast<size_t>(std::max(system.mode_count(), 0))),
-      declared_(flows_.size(), 0),
       field_(n_),
       gradient_(n_) {
   data_.A = Matrix::Zero(n_, n_);
@@ -47,10 +46,8 @@ ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& option
 
 bool ExactSegment::covers(int mode) {
   if (mode < 0 || mode >= static_cast<int>(flows_.size())) return false;
-  const auto m = static_cast<size_t>(mode);
-  declared_[m] = system_.affine_mode(mode, data_) ? 1 : 0;
-  if (!declared_[m]) return false;
-  ExactLinearFlow& flow = flows_[m];
+  if (!system_.affine_mode(mode, data_)) return false;
+  ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.set_mode(data_);
   // The mode's events: directions, and the coefficients of those declared affine.
   const int events = system_.event_count(mode);

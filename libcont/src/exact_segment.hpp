@@ -101,7 +101,6 @@ class ExactSegment {
   int n_;
   int columns_;
   std::vector<ExactLinearFlow> flows_;
-  std::vector<char> declared_;
   AffineMode data_;
   Matrix block_, next_, point_, sample_;  // lifted blocks [z | Phi]
   Vector field_, gradient_;
