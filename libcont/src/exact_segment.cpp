@@ -35,7 +35,6 @@ ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& option
       n_(system.dimension()),
       columns_(columns),
       flows_(static_cast<size_t>(std::max(system.mode_count(), 0))),
-      declared_(flows_.size(), 0),
       field_(n_),
       gradient_(n_) {
   data_.A = Matrix::Zero(n_, n_);
@@ -47,23 +46,75 @@ ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& option
 
 bool ExactSegment::covers(int mode) {
   if (mode < 0 || mode >= static_cast<int>(flows_.size())) return false;
-  const auto m = static_cast<size_t>(mode);
-  declared_[m] = system_.affine_mode(mode, data_) ? 1 : 0;
-  if (declared_[m]) flows_[m].set_mode(data_);
-  return declared_[m] != 0;
+  if (!system_.affine_mode(mode, data_)) return false;
+  ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
+  flow.set_mode(data_);
+  // The mode's events: directions, and the coefficients of those declared affine.
+  const int events = system_.event_count(mode);
+  events_ = events;
+  affine_events_.resize(static_cast<size_t>(events));
+  if (event_coefficients_.cols() < events) {
+    event_coefficients_.resize(n_ + 3, events);
+    rate_coefficients_.resize(n_ + 3, events);
+  }
+  monitors_.clear();
+  for (const int i : options_.extremum_coordinates) monitors_.push_back({true, i});
+  directions_.resize(static_cast<size_t>(events));
+  for (int j = 0; j < events; ++j) {
+    const auto k = static_cast<size_t>(j);
+    const EventSpec spec = system_.event_spec(mode, j);
+    directions_[k] = spec.direction;
+    affine_events_[k] = system_.affine_event(mode, j, event_coefficients_.col(j)) ? 1 : 0;
+    // The model's coefficients multiply (1, cos, sin); the lifted state carries s times those.
+    event_coefficients_.col(j).tail(3) /= flow.forcing_scale();
+    // d/dt (c . z) = c . M z = (M^T c) . z
+    if (affine_events_[k])
+      rate_coefficients_.col(j).noalias() =
+          flow.generator().transpose() * event_coefficients_.col(j);
+    // The gaps whose minima are monitored: as on the CVODE path (cvode_integrator.cpp),
+    // the events of kind Impact or ContactStart. Their rate must be linear in z.
+    if (options_.gap_minima &&
+        (spec.kind == EventKind::Impact || spec.kind == EventKind::ContactStart)) {
+      if (!affine_events_[k]) return false;
+      monitors_.push_back({false, j});
+    }
+  }
+  // The monitors: x_i' = (M z)_i, a row of M; the gap's rate (M^T c) . z. Their rates
+  // are one more product with M^T.
+  const int monitors = static_cast<int>(monitors_.size());
+  if (monitor_coefficients_.cols() < monitors) {
+    monitor_coefficients_.resize(n_ + 3, monitors);
+    monitor_rates_.resize(n_ + 3, monitors);
+  }
+  for (int k = 0; k < monitors; ++k) {
+    const Monitor& monitor = monitors_[static_cast<size_t>(k)];
+    if (monitor.extremum)
+      monitor_coefficients_.col(k) = flow.generator().row(monitor.index).transpose();
+    else
+      monitor_coefficients_.col(k) = rate_coefficients_.col(monitor.index);
+    monitor_rates_.col(k).noalias() = flow.generator().transpose() * monitor_coefficients_.col(k);
+    directions_.push_back(monitor.extremum ? EventDirection::Either : EventDirection::Rising);
+  }
+  references_.resize(directions_.size());
+  ends_.resize(directions_.size());
+  roots_.reserve(2 * monitors_.size());  // at most two roots per monitor and interval
+  return true;
 }
 
-double ExactSegment::value(int mode, int event, double t, const Matrix& block) const {
-  const auto j = static_cast<size_t>(event);
-  if (affine_events_[j]) return event_coefficients_.col(event).dot(block.col(0));
-  return system_.event_function(mode, event, t, block.col(0).head(n_));
+double ExactSegment::value(int mode, int function, double t, const Matrix& block) const {
+  if (function >= events_)
+    return monitor_coefficients_.col(function - events_).dot(block.col(0));
+  const auto j = static_cast<size_t>(function);
+  if (affine_events_[j]) return event_coefficients_.col(function).dot(block.col(0));
+  return system_.event_function(mode, function, t, block.col(0).head(n_));
 }
 
-double ExactSegment::rate(int mode, int event, double t, const Matrix& block) {
-  if (affine_events_[static_cast<size_t>(event)])
-    return rate_coefficients_.col(event).dot(block.col(0));
+double ExactSegment::rate(int mode, int function, double t, const Matrix& block) {
+  if (function >= events_) return monitor_rates_.col(function - events_).dot(block.col(0));
+  if (affine_events_[static_cast<size_t>(function)])
+    return rate_coefficients_.col(function).dot(block.col(0));
   double dh_dt = 0.0;
-  system_.event_gradient(mode, event, t, block.col(0).head(n_), gradient_, dh_dt);
+  system_.event_gradient(mode, function, t, block.col(0).head(n_), gradient_, dh_dt);
   flows_[static_cast<size_t>(mode)].field(block.col(0), field_);
   return gradient_.dot(field_) + dh_dt;
 }
@@ -74,15 +125,15 @@ void ExactSegment::ensure_expansion(int mode, int columns) {
   expanded_columns_ = columns;
 }
 
-double ExactSegment::value_at(int mode, int event, double t0, double tau) {
+double ExactSegment::value_at(int mode, int function, double t0, double tau) {
   ensure_expansion(mode, 1);
   flows_[static_cast<size_t>(mode)].evaluate(tau, point_);
-  return value(mode, event, t0 + tau, point_);
+  return value(mode, function, t0 + tau, point_);
 }
 
 // Rate at the point last evaluated by value_at (same tau).
-double ExactSegment::rate_at(int mode, int event, double t0, double tau) {
-  return rate(mode, event, t0 + tau, point_);
+double ExactSegment::rate_at(int mode, int function, double t0, double tau) {
+  return rate(mode, function, t0 + tau, point_);
 }
 
 ExactSegment::Reference ExactSegment::start_reference(int mode, int event, double t0,
@@ -116,16 +167,28 @@ ExactSegment::Reference ExactSegment::start_reference(int mode, int event, doubl
   return ref;
 }
 
-bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference& ref, double tau1,
-                                double h1, double r1, Bracket& bracket) {
-  const EventDirection direction = directions_[static_cast<size_t>(event)];
-  if (crosses(direction, ref.value, h1)) {
-    ensure_expansion(mode, 1 + columns_);  // the event's state and tangent will be needed
-    bracket = {ref.time, tau1, ref.value};
-    return true;
+// A monitor exactly zero at the start (a restart on an extremum) takes the side the motion
+// leaves to, so that no root is reported at the start itself: CVODE likewise judges such a
+// root function by its sign a little later.
+ExactSegment::Reference ExactSegment::start_monitor_reference(int mode, int function, double t0,
+                                                              double first_step) {
+  Reference ref;
+  ref.value = value(mode, function, t0, block_);
+  ref.rate = rate(mode, function, t0, block_);
+  if (ref.value != 0.0) return ref;
+  if (ref.rate != 0.0) {
+    ref.value = std::copysign(std::numeric_limits<double>::min(), ref.rate);
+    return ref;
   }
-  // No change of sign between the ends; a crossing and a return within the interval show
-  // as a turning point towards the surface: d = side * h falls, then rises.
+  ref.time = 1e-3 * first_step;
+  ref.value = value_at(mode, function, t0, ref.time);
+  ref.rate = rate_at(mode, function, t0, ref.time);
+  return ref;
+}
+
+bool ExactSegment::turning_point(int mode, int function, double t0, const Reference& ref,
+                                 double tau1, double h1, double r1, double& at, double& h_turn) {
+  // A turning point towards zero: d = side * h falls, then rises.
   const double side = sign(ref.value);
   if (side == 0.0 || sign(h1) != side) return false;
   const double d0 = side * ref.value, d1 = side * h1, p0 = side * ref.rate, p1 = side * r1;
@@ -146,7 +209,7 @@ bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference&
   // The turning point: where d' changes sign (Illinois on d').
   double lo = ref.time, hi = tau1, f_lo = p0, f_hi = p1;
   int last_side = 0;
-  double at = hi;
+  at = hi;
   // d is flat at its turning point: locating it to 1e-9 of the interval gives d there to
   // rounding.
   const double resolution =
@@ -154,8 +217,8 @@ bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference&
   for (int i = 0; i < 200 && hi - lo > resolution; ++i) {
     double c = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
     if (!(c > lo && c < hi)) c = 0.5 * (lo + hi);
-    value_at(mode, event, t0, c);
-    const double f = side * rate_at(mode, event, t0, c);
+    value_at(mode, function, t0, c);
+    const double f = side * rate_at(mode, function, t0, c);
     if (f < 0.0) {
       lo = c;
       f_lo = f;
@@ -169,7 +232,22 @@ bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference&
     }
     at = c;
   }
-  const double h_turn = value_at(mode, event, t0, at);
+  h_turn = value_at(mode, function, t0, at);
+  return true;
+}
+
+bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference& ref, double tau1,
+                                double h1, double r1, Bracket& bracket) {
+  const EventDirection direction = directions_[static_cast<size_t>(event)];
+  if (crosses(direction, ref.value, h1)) {
+    ensure_expansion(mode, 1 + columns_);  // the event's state and tangent will be needed
+    bracket = {ref.time, tau1, ref.value};
+    return true;
+  }
+  // No change of sign between the ends; a crossing and a return within the interval show
+  // as a turning point towards the surface.
+  double at = 0.0, h_turn = 0.0;
+  if (!turning_point(mode, event, t0, ref, tau1, h1, r1, at, h_turn)) return false;
   if (crosses(direction, ref.value, h_turn)) {
     bracket = {ref.time, at, ref.value};
     return true;
@@ -181,17 +259,38 @@ bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference&
   return false;
 }
 
-double ExactSegment::locate(int mode, int event, double t0, const Bracket& bracket) {
+void ExactSegment::find_monitor_roots(int mode, int function, double t0, const Reference& ref,
+                                      double tau1, const Reference& end, double until) {
+  const EventDirection direction = directions_[static_cast<size_t>(function)];
+  const auto add = [&](const Bracket& bracket) {
+    if (!(bracket.lo < until)) return;  // beyond the event that ends the interval
+    const double at = locate(mode, function, t0, bracket);
+    if (at <= until) roots_.push_back({at, function - events_});
+  };
+  if (sign(ref.value) * sign(end.value) < 0.0) {  // one root (an odd number)
+    if (crosses(direction, ref.value, end.value)) add({ref.time, tau1, ref.value});
+    return;
+  }
+  // Two roots inside the interval (an extremum of x_i and its neighbour of opposite
+  // kind; a dip of the gap's rate): the monitor turns through zero and back.
+  double at = 0.0, h_turn = 0.0;
+  if (!turning_point(mode, function, t0, ref, tau1, end.value, end.rate, at, h_turn)) return;
+  if (sign(h_turn) != -sign(ref.value)) return;  // turns short of zero (or touches it)
+  if (crosses(direction, ref.value, h_turn)) add({ref.time, at, ref.value});
+  if (crosses(direction, h_turn, end.value)) add({at, tau1, h_turn});
+}
+
+double ExactSegment::locate(int mode, int function, double t0, const Bracket& bracket) {
   // Safeguarded Newton on h with the analytic rate, keeping a bracket (lo: not crossed,
   // hi: crossed). Newton steps shorter than the time resolution step across the root by
   // that resolution, which closes the bracket; bisection where Newton leaves the bracket
   // or does not halve |h|. Ends on the crossed side.
-  const EventDirection direction = directions_[static_cast<size_t>(event)];
+  const EventDirection direction = directions_[static_cast<size_t>(function)];
   double lo = bracket.lo, hi = bracket.hi;
   const double tolerance = 4.0 * kEpsilon * (std::abs(t0) + hi);
   double x = hi;
-  double hx = value_at(mode, event, t0, x);
-  double rx = rate_at(mode, event, t0, x);
+  double hx = value_at(mode, function, t0, x);
+  double rx = rate_at(mode, function, t0, x);
   bool bisect = false;
   for (int i = 0; i < 200 && hi - lo > tolerance; ++i) {
     double c = 0.5 * (lo + hi);
@@ -201,14 +300,28 @@ double ExactSegment::locate(int mode, int event, double t0, const Bracket& brack
       if (!(c > lo && c < hi)) c = 0.5 * (lo + hi);
     }
     c = std::clamp(c, lo + 0.25 * tolerance, hi - 0.25 * tolerance);
-    const double h = value_at(mode, event, t0, c);
+    const double h = value_at(mode, function, t0, c);
     (crosses(direction, bracket.before, h) ? hi : lo) = c;
     bisect = std::abs(h) > 0.5 * std::abs(hx);
     x = c;
     hx = h;
-    rx = rate_at(mode, event, t0, c);
+    rx = rate_at(mode, function, t0, c);
   }
   return hi;
+}
+
+void ExactSegment::report_monitor(const MonitorRoot& root, int mode, double t0,
+                                  FlowObserver& observer) {
+  // The interval's expansion was built when the root was located.
+  flows_[static_cast<size_t>(mode)].evaluate(root.tau, point_);
+  const double t = t0 + root.tau;
+  const auto x = point_.col(0).head(n_);
+  const Monitor& monitor = monitors_[static_cast<size_t>(root.monitor)];
+  if (monitor.extremum)
+    observer.on_extremum(monitor.index, t, x, mode);
+  else  // the gap as the CVODE path reports it: the model's event function at the root
+    observer.on_gap_minimum(monitor.index, t, system_.event_function(mode, monitor.index, t, x),
+                            x, mode);
 }
 
 void ExactSegment::emit_samples(double t0, double t_from, double t_to, int mode,
@@ -246,26 +359,9 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
   double step = flow.scan_step();
   if (options_.max_step > 0.0) step = std::min(step, options_.max_step);
   double t0 = state.t;
-  const int events = system_.event_count(mode);
-  references_.resize(static_cast<size_t>(events));
-  ends_.resize(static_cast<size_t>(events));
-  directions_.resize(static_cast<size_t>(events));
-  affine_events_.resize(static_cast<size_t>(events));
-  if (event_coefficients_.cols() < events) {
-    event_coefficients_.resize(n_ + 3, events);
-    rate_coefficients_.resize(n_ + 3, events);
-  }
-  for (int j = 0; j < events; ++j) {
-    const auto k = static_cast<size_t>(j);
-    directions_[k] = system_.event_spec(mode, j).direction;
-    affine_events_[k] = system_.affine_event(mode, j, event_coefficients_.col(j)) ? 1 : 0;
-    // The model's coefficients multiply (1, cos, sin); the lifted state carries s times those.
-    event_coefficients_.col(j).tail(3) /= flow.forcing_scale();
-    // d/dt (c . z) = c . M z = (M^T c) . z
-    if (affine_events_[k])
-      rate_coefficients_.col(j).noalias() =
-          flow.generator().transpose() * event_coefficients_.col(j);
-  }
+  const int events = events_;
+  // Monitors are only looked for where someone listens (as on the CVODE path).
+  const int functions = events + (observer ? static_cast<int>(monitors_.size()) : 0);
   interval_ = std::min(step, t_end - t0);
   expanded_columns_ = 0;
   for (int j = 0; j < events; ++j) {
@@ -277,6 +373,8 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
                       " or its rate is not finite at t = " + std::to_string(t0),
                   report);
   }
+  for (int f = events; f < functions; ++f)
+    references_[static_cast<size_t>(f)] = start_monitor_reference(mode, f, t0, interval_);
 
   while (true) {
     const bool last = t_end - t0 <= step;
@@ -310,8 +408,27 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
         found_at = at;
       }
     }
+    // The monitors' roots up to that crossing, reported in time order with the samples.
+    roots_.clear();
+    for (int f = events; f < functions; ++f) {
+      Reference& end = ends_[static_cast<size_t>(f)];
+      end.value = value(mode, f, t1, next_);
+      end.rate = rate(mode, f, t1, next_);
+      // Exactly zero at the scan point: a root there, on the side the motion goes to.
+      if (end.value == 0.0 && end.rate != 0.0)
+        end.value = std::copysign(std::numeric_limits<double>::min(), end.rate);
+      find_monitor_roots(mode, f, t0, references_[static_cast<size_t>(f)], s, end, found_at);
+    }
+    std::sort(roots_.begin(), roots_.end(),
+              [](const MonitorRoot& a, const MonitorRoot& b) { return a.tau < b.tau; });
+    double reported_to = t0;
+    for (const MonitorRoot& root : roots_) {
+      emit_samples(t0, reported_to, t0 + root.tau, mode, grid, observer);
+      report_monitor(root, mode, t0, *observer);
+      reported_to = t0 + root.tau;
+    }
     if (found >= 0) {
-      emit_samples(t0, t0, t0 + found_at, mode, grid, observer);
+      emit_samples(t0, reported_to, t0 + found_at, mode, grid, observer);
       ensure_expansion(mode, 1 + columns_);
       flow.evaluate(found_at, point_);
       state.t = t0 + found_at;
@@ -319,12 +436,12 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       if (columns_ > 0) state.tangent = point_.block(0, 1, n_, columns_);
       return found;
     }
-    emit_samples(t0, t0, t1, mode, grid, observer);
+    emit_samples(t0, reported_to, t1, mode, grid, observer);
     block_.swap(next_);
     t0 = t1;
     expanded_columns_ = 0;
-    for (int j = 0; j < events; ++j)
-      references_[static_cast<size_t>(j)] = ends_[static_cast<size_t>(j)];
+    for (int f = 0; f < functions; ++f)
+      references_[static_cast<size_t>(f)] = ends_[static_cast<size_t>(f)];
     if (last) {
       state.t = t_end;
       state.x = block_.col(0).head(n_);

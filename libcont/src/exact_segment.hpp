@@ -7,6 +7,14 @@
 // then a safeguarded Newton iteration with the analytic rate D_x h f + D_t h on the
 // bracket. The crossing is placed on its far side, to rounding in time, as CVODE's root
 // finding does; the event itself is applied by Flow, with the same semantics on both paths.
+//
+// The monitors (FlowOptions::extremum_coordinates, gap_minima) are tracked the same way,
+// as functions of the lifted state z that are linear in it: an extremum of x_i is a root
+// of x_i' = (M z)_i (either direction), a minimum of a gap h = c . z a rising root of
+// h' = (M^T c) . z; their rates are one more product with M^T. Their roots are reported
+// without stopping the run, in time order with the samples and before the event that
+// ends the step (roots beyond it are not reported, as on the CVODE path, which restarts
+// there).
 #include <string>
 #include <vector>
 
@@ -24,12 +32,15 @@ class ExactSegment {
   ExactSegment(const HybridSystem& system, const FlowOptions& options, int columns);
 
   // Whether `mode` follows the exact path; refreshes the mode's data from the model (the
-  // caches survive while they are unchanged).
+  // caches survive while they are unchanged) and prepares its events and monitors. A mode
+  // whose gap minima are asked for while its gap function is not declared affine
+  // (HybridSystem::affine_event) is left to CVODE.
   bool covers(int mode);
 
-  // Follows the exact flow of state.mode from `state` towards t_end. Returns kReachedEnd
-  // (state at t_end), an event index (state just past that event's crossing, in the
-  // event's direction), or kFailed (report says why; state is the last good one).
+  // Follows the exact flow of state.mode (the mode covers() last accepted) from `state`
+  // towards t_end. Returns kReachedEnd (state at t_end), an event index (state just past
+  // that event's crossing, in the event's direction), or kFailed (report says why; state
+  // is the last good one).
   // after_touch: the state is where a crossing turned out to be a touch; the event
   // functions' values there are taken as they are (no side is inferred from the motion).
   // report.steps grows by the scan steps taken.
@@ -37,7 +48,8 @@ class ExactSegment {
           const SampleGrid& grid, FlowReport& report);
 
  private:
-  // An event function's value and rate at the start of the current scan interval.
+  // A tracked function's value and rate at the start of the current scan interval. The
+  // functions are the mode's events (0 .. events - 1), then its monitors.
   struct Reference {
     double time = 0.0;  // within the interval (> 0 only after a start on the surface)
     double value = 0.0;
@@ -46,20 +58,38 @@ class ExactSegment {
   struct Bracket {
     double lo, hi, before;  // the crossing lies in (lo, hi]; `before`: h on its near side
   };
+  struct Monitor {
+    bool extremum;  // else a gap minimum
+    int index;      // the coordinate, or the gap's event
+  };
+  struct MonitorRoot {
+    double tau;  // within the interval
+    int monitor;
+  };
 
   // h and dh/dt along the flow at a lifted block's state (column 0).
-  double value(int mode, int event, double t, const Matrix& block) const;
-  double rate(int mode, int event, double t, const Matrix& block);
+  double value(int mode, int function, double t, const Matrix& block) const;
+  double rate(int mode, int function, double t, const Matrix& block);
   // Builds the expansion about block_ over the current interval for at least `columns`.
   void ensure_expansion(int mode, int columns);
   // h at t0 + tau within the current interval (the state from the interval's expansion,
   // left in point_), and the rate there (after value_at at the same tau).
-  double value_at(int mode, int event, double t0, double tau);
-  double rate_at(int mode, int event, double t0, double tau);
+  double value_at(int mode, int function, double t0, double tau);
+  double rate_at(int mode, int function, double t0, double tau);
   Reference start_reference(int mode, int event, double t0, double first_step, bool after_touch);
+  Reference start_monitor_reference(int mode, int function, double t0, double first_step);
+  // Where h keeps its sign at both ends of the interval but turns towards zero in between
+  // (rates of opposite signs): false if the cubic Hermite interpolant shows it stays clear
+  // of zero, else the turning point `at` (located) and h there.
+  bool turning_point(int mode, int function, double t0, const Reference& ref, double tau1,
+                     double h1, double r1, double& at, double& h_turn);
   bool find_bracket(int mode, int event, double t0, const Reference& ref, double tau1, double h1,
                     double r1, Bracket& bracket);
-  double locate(int mode, int event, double t0, const Bracket& bracket);
+  // The roots of monitor `function` in the interval up to `until`, appended to roots_.
+  void find_monitor_roots(int mode, int function, double t0, const Reference& ref, double tau1,
+                          const Reference& end, double until);
+  double locate(int mode, int function, double t0, const Bracket& bracket);
+  void report_monitor(const MonitorRoot& root, int mode, double t0, FlowObserver& observer);
   // Ends the run: state = the current scan point (block_ at t0), report says why.
   int fail(FlowState& state, double t0, FlowStatus status, std::string message,
            FlowReport& report) const;
@@ -71,16 +101,20 @@ class ExactSegment {
   int n_;
   int columns_;
   std::vector<ExactLinearFlow> flows_;
-  std::vector<char> declared_;
   AffineMode data_;
   Matrix block_, next_, point_, sample_;  // lifted blocks [z | Phi]
   Vector field_, gradient_;
-  std::vector<Reference> references_, ends_;
-  std::vector<EventDirection> directions_;  // of the current mode's events
+  std::vector<Reference> references_, ends_;  // of the tracked functions
+  std::vector<EventDirection> directions_;    // of the tracked functions
+  int events_ = 0;                            // of the prepared mode
   int expanded_columns_ = 0;  // columns of the expansion about block_ over this interval
   // Events declared affine (HybridSystem::affine_event): h = c . z, dh/dt = (M^T c) . z.
   std::vector<char> affine_events_;
   Matrix event_coefficients_, rate_coefficients_;  // (n + 3) x events
+  // Monitors of the prepared mode: g = c . z, g' = (M^T c) . z, columns of these.
+  std::vector<Monitor> monitors_;
+  Matrix monitor_coefficients_, monitor_rates_;
+  std::vector<MonitorRoot> roots_;  // found in the current interval
   double interval_ = 0.0;
 };
 

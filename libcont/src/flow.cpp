@@ -45,8 +45,8 @@ struct Flow::Impl {
   std::vector<double> packed, sample;
   std::vector<double> event_values;  // h_j at the last accepted point
   Vector f_now, dh_dx;
-  // The exact path for modes the model declares affine; absent where it is switched off
-  // or monitors are asked for (those are CVODE root functions).
+  // The exact path for modes the model declares affine (with the monitors tracked on the
+  // exact solution); absent where it is switched off.
   std::unique_ptr<detail::ExactSegment> exact;
   EventRecord record_;
   SaltationWorkspace saltation_work_;
@@ -57,7 +57,7 @@ struct Flow::Impl {
         columns(integrator.tangent_columns()),
         packed(static_cast<size_t>(integrator.size())),
         sample(static_cast<size_t>(integrator.size())), f_now(n), dh_dx(n) {
-    if (o.exact_linear_modes && o.extremum_coordinates.empty() && !o.gap_minima)
+    if (o.exact_linear_modes)
       exact = std::make_unique<detail::ExactSegment>(s, o, o.tangent ? columns : 0);
   }
 
@@ -247,6 +247,19 @@ struct Flow::Impl {
     return found;
   }
 
+  // The monitors' roots that ended the last CVODE step (at state.t).
+  void report_monitors(const FlowState& state, FlowObserver& observer) {
+    for (const detail::Root& root : integrator.roots_found()) {
+      if (root.kind == detail::Root::Kind::Extremum) {
+        observer.on_extremum(root.index, state.t, state.x, state.mode);
+      } else if (root.kind == detail::Root::Kind::GapMinimum) {
+        observer.on_gap_minimum(root.index, state.t,
+                                system.event_function(state.mode, root.index, state.t, state.x),
+                                state.x, state.mode);
+      }
+    }
+  }
+
   void emit_samples(double t_from, double t_to, const SampleGrid& grid, const FlowState& state,
                     FlowObserver* observer) {
     if (!observer || grid.step <= 0.0) return;
@@ -330,6 +343,7 @@ struct Flow::Impl {
                       std::to_string(report.steps) + " steps without reaching t = " +
                           number_text(t_end));
         int event = -1;
+        bool monitor_roots = false;
         if (flag == CV_ROOT_RETURN) {
           // Monitors are reported and integration goes on; an event (listed first) is
           // applied and the integrator restarted. A turning point of a guarded event
@@ -338,18 +352,17 @@ struct Flow::Impl {
           for (const detail::Root& root : integrator.roots_found()) {
             if (root.kind == detail::Root::Kind::Event) {
               if (event < 0) event = root.index;
-            } else if (observer && root.kind == detail::Root::Kind::Extremum) {
-              observer->on_extremum(root.index, state.t, state.x, state.mode);
-            } else if (observer && root.kind == detail::Root::Kind::GapMinimum) {
-              observer->on_gap_minimum(
-                  root.index, state.t,
-                  system.event_function(state.mode, root.index, state.t, state.x), state.x,
-                  state.mode);
+            } else if (root.kind == detail::Root::Kind::Extremum ||
+                       root.kind == detail::Root::Kind::GapMinimum) {
+              monitor_roots = true;
             }
           }
         }
         if (event < 0) event = missed_crossing(t_before, state);
+        // In time order: the samples of the step, then its monitors' roots (at its end),
+        // unless a missed crossing ended the step before them.
         emit_samples(t_before, state.t, grid, state, observer);
+        if (monitor_roots && observer && state.t == t) report_monitors(state, *observer);
         if (event >= 0) {
           if (!moves_through(state, event)) break;  // a touch: restart past it
           if (!handle_event(state, event, observer, report, history)) return report;

@@ -28,9 +28,10 @@ struct FlowOptions {
   int tangent_columns = 0;
   IntegratorMethod method = IntegratorMethod::Auto;  // Auto: BDF where the mode is stiff
   // Modes a model declares affine (HybridSystem::affine_mode) follow their exact flow
-  // (exact_linear_flow.hpp) instead of CVODE, unless this is false or monitors
-  // (extremum_coordinates, gap_minima) are asked for. FlowReport::steps then counts the
-  // exact path's scan steps.
+  // (exact_linear_flow.hpp) instead of CVODE, unless this is false. The monitors are
+  // tracked on the exact solution there (gap minima only of gaps declared affine,
+  // HybridSystem::affine_event; a mode with another gap goes to CVODE when they are asked
+  // for). FlowReport::steps then counts the exact path's scan steps.
   bool exact_linear_modes = true;
   double max_step = 0.0;        // 0: a sixteenth of the forcing period (no missed impacts)
   long max_steps = 5'000'000;   // CVODE steps in one call of advance
@@ -40,7 +41,8 @@ struct FlowOptions {
   double storm_time = 1e-13;
   int storm_event_count = 1000;
   // Monitors: located by the same root finding as events but reported to the observer
-  // without stopping or restarting the integration.
+  // without stopping or restarting the integration, in time order with the samples, and
+  // only up to the event that ends a step.
   std::vector<int> extremum_coordinates;  // local extrema of these x_i (where dx_i/dt = 0)
   bool gap_minima = false;  // local minima of the gap functions (events of kind Impact or
                             // ContactStart), the test function of grazing
