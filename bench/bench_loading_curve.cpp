@@ -14,6 +14,8 @@
 //   build/bench_loading_curve --rtol 1e-10   # integration tolerance (default 1e-11);
 //       the corrector tolerance follows as max(1e-9, 100 rtol)
 //   build/bench_loading_curve --chord 0      # full Newton at every corrector iteration
+//   build/bench_loading_curve --method rk    # the explicit Runge-Kutta pair for the
+//       non-stiff modes (the Hertz contact) instead of CVODE's Adams
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -149,9 +151,11 @@ int main(int argc, char** argv) {
       s.method = libcont::IntegratorMethod::Adams;
     else if (!std::strcmp(argv[i], "--method") && !std::strcmp(argv[i + 1], "bdf"))
       s.method = libcont::IntegratorMethod::BDF;
+    else if (!std::strcmp(argv[i], "--method") && !std::strcmp(argv[i + 1], "rk"))
+      s.method = libcont::IntegratorMethod::RungeKutta;
     else {
       std::fprintf(stderr, "usage: bench_loading_curve [--max-step S] [--repeats N] [--rtol R] "
-                           "[--chord N] [--method adams|bdf] [--tangent-atol A]\n");
+                           "[--chord N] [--method adams|bdf|rk] [--tangent-atol A]\n");
       return 2;
     }
   }

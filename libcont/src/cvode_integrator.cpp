@@ -1,6 +1,7 @@
 #include "cvode_integrator.hpp"
 
 #include "block_newton_solver.hpp"
+#include "runge_kutta.hpp"
 
 #include "libcont/input_error.hpp"
 
@@ -26,28 +27,28 @@ void CvodeMemoryDeleter::operator()(void* mem) const { CVodeFree(&mem); }
 
 namespace {
 
-// The callbacks never throw into C: models report trouble through non-finite values,
-// which CVODE treats as a recoverable failure and retries with a smaller step.
-int right_hand_side(double t, N_Vector y, N_Vector ydot, void* data) {
+// The model's right-hand side and root functions on raw arrays, for CVODE's callbacks
+// and for the explicit Runge-Kutta pair alike. They never throw into C: models report
+// trouble through non-finite values, which both integrators treat as a recoverable
+// failure and retry with a smaller step.
+bool field(void* data, double t, const double* in, double* out) {
   auto& c = *static_cast<ModeContext*>(data);
-  const double* in = N_VGetArrayPointer(y);
-  double* out = N_VGetArrayPointer(ydot);
   Eigen::Map<const Vector> x(in, c.n);
   Eigen::Map<Vector> dxdt(out, c.n);
   c.system->vector_field(c.mode, t, x, dxdt);
-  if (!dxdt.allFinite()) return 1;
+  if (!dxdt.allFinite()) return false;
   if (c.tangent) {
     c.system->state_jacobian(c.mode, t, x, c.jacobian);
     Eigen::Map<const Matrix> phi(in + c.n, c.n, c.columns);
     Eigen::Map<Matrix> dphi(out + c.n, c.n, c.columns);
     dphi.noalias() = c.jacobian * phi;
   }
-  return 0;
+  return true;
 }
 
-int root_functions(double t, N_Vector y, double* gout, void* data) {
+void roots(void* data, double t, const double* y, double* gout) {
   auto& c = *static_cast<ModeContext*>(data);
-  Eigen::Map<const Vector> x(N_VGetArrayPointer(y), c.n);
+  Eigen::Map<const Vector> x(y, c.n);
   for (int j = 0; j < c.events; ++j) gout[j] = c.system->event_function(c.mode, j, t, x);
   double* out = gout + c.events;
   if (!c.extremum_coordinates.empty() || !c.gap_events.empty() || !c.guarded_events.empty())
@@ -59,6 +60,14 @@ int root_functions(double t, N_Vector y, double* gout, void* data) {
       c.system->event_gradient(c.mode, j, t, x, c.gradient, dh_dt);
       *out++ = c.gradient.dot(c.field) + dh_dt;  // dh/dt along the flow
     }
+}
+
+int right_hand_side(double t, N_Vector y, N_Vector ydot, void* data) {
+  return field(data, t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot)) ? 0 : 1;
+}
+
+int root_functions(double t, N_Vector y, double* gout, void* data) {
+  roots(data, t, N_VGetArrayPointer(y), gout);
   return 0;
 }
 
@@ -95,12 +104,20 @@ CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& 
   mode_context_.field = Vector::Zero(n);
   mode_context_.gradient = Vector::Zero(n);
   mode_context_.extremum_coordinates = options.extremum_coordinates;
+  runge_kutta_ = std::make_unique<ExplicitRungeKutta>(
+      size_, Eigen::Map<const Vector>(tol, size_), options.relative_tolerance, max_step());
   for (const int i : options.extremum_coordinates)
     if (i < 0 || i >= n)
       throw InputError("extremum coordinate " + std::to_string(i) + " out of range");
 }
 
 CvodeIntegrator::~CvodeIntegrator() = default;
+
+// FlowOptions::max_step, or a sixteenth of the forcing period (no missed impacts); 0: none.
+double CvodeIntegrator::max_step() const {
+  if (options_.max_step > 0.0) return options_.max_step;
+  return system_.forcing_period() > 0.0 ? system_.forcing_period() / 16 : 0.0;
+}
 
 bool CvodeIntegrator::check(int flag, const char* call) {
   if (flag >= 0) return true;
@@ -130,9 +147,8 @@ bool CvodeIntegrator::create(Instance& instance, bool stiff, double t, const dou
   // be orders of magnitude too long, and CVODE's default of 7 error-test failures would
   // give up before the step has shrunk enough.
   if (!check(CVodeSetMaxErrTestFails(mem, 40), "CVodeSetMaxErrTestFails")) return false;
-  double max_step = options_.max_step;
-  if (max_step <= 0.0 && system_.forcing_period() > 0.0) max_step = system_.forcing_period() / 16;
-  if (max_step > 0.0 && !check(CVodeSetMaxStep(mem, max_step), "CVodeSetMaxStep")) return false;
+  if (max_step() > 0.0 && !check(CVodeSetMaxStep(mem, max_step()), "CVodeSetMaxStep"))
+    return false;
   if (stiff) {
     instance.linear_solver.reset(make_block_newton_solver(ctx, mem, &mode_context_));
     if (!instance.linear_solver) return check(-1, "SUNLinSolNewEmpty");
@@ -150,6 +166,7 @@ bool CvodeIntegrator::create(Instance& instance, bool stiff, double t, const dou
 }
 
 long CvodeIntegrator::current_steps() const {
+  if (runge_kutta_active_) return runge_kutta_->steps();
   if (!active_) return 0;
   long steps = 0;
   // Cannot fail on a created instance; a failure would leave the count at 0.
@@ -157,22 +174,9 @@ long CvodeIntegrator::current_steps() const {
   return steps;
 }
 
-bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_step) {
-  message_.clear();
-  steps_before_ += current_steps();
-  const bool stiff = options_.method == IntegratorMethod::BDF ||
-                     (options_.method == IntegratorMethod::Auto && system_.is_stiff(mode));
-  Instance& instance = stiff ? bdf_ : adams_;
-  mode_context_.mode = mode;
-  if (!instance.memory) {
-    if (!create(instance, stiff, t, y)) return false;
-  } else {
-    std::copy(y, y + size_, N_VGetArrayPointer(y_.get()));
-    if (!check(CVodeReInit(instance.memory.get(), t, y_.get()), "CVodeReInit")) return false;
-  }
-  active_ = &instance;
-  void* mem = instance.memory.get();
-  if (!check(CVodeSetInitStep(mem, initial_step), "CVodeSetInitStep")) return false;
+// The mode's root functions: its events, then the monitors (extrema, gap minima), then
+// the turning points of guarded events; with their directions in root_directions_.
+int CvodeIntegrator::set_up_roots(int mode) {
   const int events = system_.event_count(mode);
   mode_context_.events = events;
   mode_context_.gap_events.clear();
@@ -189,31 +193,67 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
   const int count = events + static_cast<int>(mode_context_.extremum_coordinates.size() +
                                               mode_context_.gap_events.size()) +
                     guarded;
+  root_directions_.assign(static_cast<size_t>(count), 0);  // extrema: either direction
+  for (int j = 0; j < events; ++j)
+    root_directions_[j] = static_cast<int>(system_.event_spec(mode, j).direction);
+  // A gap minimum is where dh/dt rises through zero.
+  const int gaps_end = count - guarded;
+  for (int g = gaps_end - static_cast<int>(mode_context_.gap_events.size()); g < gaps_end; ++g)
+    root_directions_[g] = 1;
+  // A turning point towards the surface: a maximum (dh/dt falling through zero) before a
+  // rising crossing, a minimum before a falling one.
+  for (int k = 0; k < guarded; ++k) {
+    const int event = mode_context_.guarded_events[static_cast<size_t>(k)];
+    root_directions_[static_cast<size_t>(gaps_end + k)] =
+        -static_cast<int>(system_.event_spec(mode, event).direction);
+  }
+  return count;
+}
+
+bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_step) {
+  message_.clear();
+  steps_before_ += current_steps();
+  mode_context_.mode = mode;
+  const int count = set_up_roots(mode);
+  const bool stiff = options_.method == IntegratorMethod::BDF ||
+                     (options_.method != IntegratorMethod::Adams && system_.is_stiff(mode));
+  if (!stiff && options_.method == IntegratorMethod::RungeKutta) {
+    active_ = nullptr;
+    runge_kutta_active_ = true;
+    runge_kutta_->start(t, y, initial_step, field, roots, &mode_context_, root_directions_);
+    return true;
+  }
+  runge_kutta_active_ = false;
+  Instance& instance = stiff ? bdf_ : adams_;
+  if (!instance.memory) {
+    if (!create(instance, stiff, t, y)) return false;
+  } else {
+    std::copy(y, y + size_, N_VGetArrayPointer(y_.get()));
+    if (!check(CVodeReInit(instance.memory.get(), t, y_.get()), "CVodeReInit")) return false;
+  }
+  active_ = &instance;
+  void* mem = instance.memory.get();
+  if (!check(CVodeSetInitStep(mem, initial_step), "CVodeSetInitStep")) return false;
   if (!check(CVodeRootInit(mem, count, count > 0 ? root_functions : nullptr), "CVodeRootInit"))
     return false;
   instance.roots = count;
-  if (count > 0) {
-    root_directions_.assign(static_cast<size_t>(count), 0);  // extrema: either direction
-    for (int j = 0; j < events; ++j)
-      root_directions_[j] = static_cast<int>(system_.event_spec(mode, j).direction);
-    // A gap minimum is where dh/dt rises through zero.
-    const int gaps_end = count - guarded;
-    for (int g = gaps_end - static_cast<int>(mode_context_.gap_events.size()); g < gaps_end; ++g)
-      root_directions_[g] = 1;
-    // A turning point towards the surface: a maximum (dh/dt falling through zero) before
-    // a rising crossing, a minimum before a falling one.
-    for (int k = 0; k < guarded; ++k) {
-      const int event = mode_context_.guarded_events[static_cast<size_t>(k)];
-      root_directions_[static_cast<size_t>(gaps_end + k)] =
-          -static_cast<int>(system_.event_spec(mode, event).direction);
-    }
-    if (!check(CVodeSetRootDirection(mem, root_directions_.data()), "CVodeSetRootDirection"))
-      return false;
-  }
+  if (count > 0 &&
+      !check(CVodeSetRootDirection(mem, root_directions_.data()), "CVodeSetRootDirection"))
+    return false;
   return true;
 }
 
 int CvodeIntegrator::step(double t_stop, double& t_reached) {
+  if (runge_kutta_active_) {
+    switch (runge_kutta_->step(t_stop, t_reached)) {
+      case ExplicitRungeKutta::Result::Step: return CV_SUCCESS;
+      case ExplicitRungeKutta::Result::StopTime: return CV_TSTOP_RETURN;
+      case ExplicitRungeKutta::Result::Root: return CV_ROOT_RETURN;
+      case ExplicitRungeKutta::Result::Failure: break;
+    }
+    message_ = "Runge-Kutta step failed: " + runge_kutta_->message();
+    return CV_ERR_FAILURE;
+  }
   void* mem = active_->memory.get();
   int flag = CVodeSetStopTime(mem, t_stop);
   if (!check(flag, "CVodeSetStopTime")) return flag;
@@ -223,6 +263,7 @@ int CvodeIntegrator::step(double t_stop, double& t_reached) {
 }
 
 bool CvodeIntegrator::interpolate(double t, double* y_out) {
+  if (runge_kutta_active_) return runge_kutta_->interpolate(t, y_out);
   if (!check(CVodeGetDky(active_->memory.get(), t, 0, dense_.get()), "CVodeGetDky"))
     return false;
   const double* d = N_VGetArrayPointer(dense_.get());
@@ -230,17 +271,24 @@ bool CvodeIntegrator::interpolate(double t, double* y_out) {
   return true;
 }
 
-const double* CvodeIntegrator::solution() const { return N_VGetArrayPointer(y_.get()); }
+const double* CvodeIntegrator::solution() const {
+  return runge_kutta_active_ ? runge_kutta_->solution() : N_VGetArrayPointer(y_.get());
+}
 
 const std::vector<Root>& CvodeIntegrator::roots_found() {
-  root_info_.assign(static_cast<size_t>(std::max(active_->roots, 1)), 0);
   roots_.clear();
-  if (active_->roots <= 0 || CVodeGetRootInfo(active_->memory.get(), root_info_.data()) < 0)
-    return roots_;
+  const int count = static_cast<int>(root_directions_.size());
+  if (runge_kutta_active_) {
+    root_info_ = runge_kutta_->root_info();
+  } else {
+    root_info_.assign(static_cast<size_t>(std::max(count, 1)), 0);
+    if (count <= 0 || CVodeGetRootInfo(active_->memory.get(), root_info_.data()) < 0)
+      return roots_;
+  }
   const auto& c = mode_context_;
   const int extrema = static_cast<int>(c.extremum_coordinates.size());
   const int gaps = static_cast<int>(c.gap_events.size());
-  for (int j = 0; j < active_->roots; ++j) {
+  for (int j = 0; j < count; ++j) {
     if (root_info_[static_cast<size_t>(j)] == 0) continue;
     if (j < c.events)
       roots_.push_back({Root::Kind::Event, j});

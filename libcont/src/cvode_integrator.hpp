@@ -1,9 +1,11 @@
 #pragma once
-// The one place where libcont touches SUNDIALS: RAII ownership of the CVODE handles and a
-// checked wrapper of the calls the flow needs. Two CVODE instances are kept, Adams with
-// fixed-point iteration for non-stiff modes and BDF with a block-diagonal Newton solver
-// (block_newton_solver.hpp) for stiff ones, so switching modes never reallocates. The integrated vector is the state x,
-// followed (when the tangent flow is on) by the k columns of Phi.
+// The one place where libcont touches SUNDIALS' integrators: RAII ownership of the CVODE
+// handles and a checked wrapper of the calls the flow needs. Non-stiff modes go to CVODE's
+// Adams with fixed-point iteration, or with IntegratorMethod::RungeKutta to the explicit
+// Runge-Kutta pair (runge_kutta.hpp); stiff ones to CVODE's BDF with a block-diagonal
+// Newton solver (block_newton_solver.hpp). The instances are kept, so switching modes never
+// reallocates. The integrated vector is the state x, followed (when the tangent flow is
+// on) by the k columns of Phi.
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,6 +57,8 @@ struct Root {
   int index;  // event index, or coordinate, or the gap's or guarded event's index
 };
 
+class ExplicitRungeKutta;
+
 class CvodeIntegrator {
  public:
   CvodeIntegrator(const HybridSystem& system, const FlowOptions& options);
@@ -86,6 +90,8 @@ class CvodeIntegrator {
   bool check(int flag, const char* call);
   bool create(Instance& instance, bool stiff, double t, const double* y);
   long current_steps() const;
+  int set_up_roots(int mode);
+  double max_step() const;
 
   const HybridSystem& system_;
   FlowOptions options_;
@@ -94,6 +100,8 @@ class CvodeIntegrator {
   SundialsHandle<_generic_N_Vector> y_, tolerances_, dense_;
   Instance adams_, bdf_;
   Instance* active_ = nullptr;
+  std::unique_ptr<ExplicitRungeKutta> runge_kutta_;
+  bool runge_kutta_active_ = false;
   ModeContext mode_context_;
   std::vector<int> root_directions_, root_info_;
   std::vector<Root> roots_;

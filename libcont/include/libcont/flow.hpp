@@ -14,7 +14,14 @@
 
 namespace libcont {
 
-enum class IntegratorMethod { Auto, Adams, BDF };
+// Auto: CVODE's BDF for modes the model calls stiff, Adams otherwise. RungeKutta: an
+// explicit Fehlberg 7(8) pair (src/runge_kutta.hpp) for the non-stiff modes instead of
+// Adams: no restart from order 1 after each event, several times faster on short
+// contacts (two-body Hertz: 6x faster per map), somewhat less accurate in the tangent
+// through a Hertz contact (monodromy 7e-7 relative at rtol 1e-11, Adams about 1e-7) and,
+// with its longer steps, more likely to miss two monitor roots inside one step;
+// doc/performance.md.
+enum class IntegratorMethod { Auto, Adams, BDF, RungeKutta };
 
 struct FlowOptions {
   // Defaults keep the exponent sum of a Lyapunov run within 1e-9 of the exact
@@ -26,7 +33,7 @@ struct FlowOptions {
   // Columns of Phi carried (n x k): 0 means the full n x n tangent. Fewer columns give
   // tangent-flow products Phi v for matrix-free eigenvalue solvers on large systems.
   int tangent_columns = 0;
-  IntegratorMethod method = IntegratorMethod::Auto;  // Auto: BDF where the mode is stiff
+  IntegratorMethod method = IntegratorMethod::Auto;
   // Modes a model declares affine (HybridSystem::affine_mode) follow their exact flow
   // (exact_linear_flow.hpp) instead of CVODE, unless this is false. The monitors are
   // tracked on the exact solution there (gap minima only of gaps declared affine,

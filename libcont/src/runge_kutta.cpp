@@ -1,0 +1,298 @@
+#include "runge_kutta.hpp"
+
+#include <cstdio>  // before ARKODE's header, which uses FILE
+
+#include <arkode/arkode_butcher_erk.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "libcont/input_error.hpp"
+
+namespace libcont::detail {
+
+namespace {
+
+constexpr double kSafety = 0.9, kMinFactor = 0.2, kMaxFactor = 5.0;
+constexpr int kMaxRejections = 100;
+
+}  // namespace
+
+ExplicitRungeKutta::ExplicitRungeKutta(int size, Vector absolute_tolerances,
+                                       double relative_tolerance, double max_step)
+    : size_(size), atol_(std::move(absolute_tolerances)), rtol_(relative_tolerance),
+      max_step_(max_step > 0.0 ? max_step : std::numeric_limits<double>::infinity()),
+      table_(ARKodeButcherTable_LoadERK(ARKODE_FEHLBERG_13_7_8)) {
+  if (!table_) throw std::runtime_error("SUNDIALS: cannot load the Fehlberg 7(8) table");
+  y0_ = y1_ = f0_ = f_start_ = f_root_ = y_new_ = scratch_ = scratch_root_ = error_ =
+      returned_ = Vector::Zero(size);
+  k_ = Matrix::Zero(size, table_->stages);  // column i: stage i
+}
+
+ExplicitRungeKutta::~ExplicitRungeKutta() {
+  ARKodeButcherTable_Free(const_cast<ARKodeButcherTableMem*>(table_));
+}
+
+void ExplicitRungeKutta::start(double t, const double* y, double initial_step, Field f,
+                               RootFunctions g, void* context, std::vector<int> directions) {
+  f_ = f;
+  g_ = g;
+  steps_ = 0;
+  context_ = context;
+  directions_ = std::move(directions);
+  message_.clear();
+  t0_ = t1_ = t_reference_ = start_time_ = t;
+  y1_ = Eigen::Map<const Vector>(y, size_);
+  y0_ = y1_;
+  returned_ = y1_;
+  f0_.setZero();
+  inside_step_ = false;
+  const auto roots = static_cast<Eigen::Index>(directions_.size());
+  g_reference_ = g_end_ = g_mid_ = Vector::Zero(roots);
+  root_info_.assign(directions_.size(), 0);
+  if (roots > 0) g_(context_, t, y1_.data(), g_end_.data());
+  g_reference_ = g_end_;
+  h_ = initial_step > 0.0 ? initial_step : 0.0;  // 0: estimated at the first step
+}
+
+// y_out = y + h sum b_i k_i and error = h sum (b_i - d_i) k_i, stage 0 being f at (t, y)
+// (in column 0 of k_ already). False if a stage is not finite.
+bool ExplicitRungeKutta::stages(double t, const double* y, double h, double* y_out,
+                                double* error) {
+  const ARKodeButcherTableMem& b = *table_;
+  Eigen::Map<const Vector> y_start(y, size_);
+  for (int i = 1; i < b.stages; ++i) {
+    scratch_ = y_start;
+    for (int j = 0; j < i; ++j)
+      if (b.A[i][j] != 0.0) scratch_.noalias() += (h * b.A[i][j]) * k_.col(j);
+    if (!f_(context_, t + b.c[i] * h, scratch_.data(), k_.col(i).data())) return false;
+  }
+  Eigen::Map<Vector> out(y_out, size_);
+  out = y_start;
+  for (int j = 0; j < b.stages; ++j)
+    if (b.b[j] != 0.0) out.noalias() += (h * b.b[j]) * k_.col(j);
+  if (error) {
+    Eigen::Map<Vector> e(error, size_);
+    e.setZero();
+    for (int j = 0; j < b.stages; ++j)
+      if (b.b[j] != b.d[j]) e.noalias() += (h * (b.b[j] - b.d[j])) * k_.col(j);
+  }
+  return out.allFinite();
+}
+
+// CVODE's weighted RMS norm: weights rtol |y| + atol, |y| the larger of the step's ends.
+double ExplicitRungeKutta::error_norm(const double* y0, const double* y1,
+                                      const double* error) const {
+  double sum = 0.0;
+  for (int i = 0; i < size_; ++i) {
+    const double w = rtol_ * std::max(std::abs(y0[i]), std::abs(y1[i])) + atol_[i];
+    const double r = error[i] / w;
+    sum += r * r;
+  }
+  return std::sqrt(sum / size_);
+}
+
+// A first step from the sizes of y and f (Hairer, Norsett & Wanner's simplest rule): the
+// error control corrects it within a few rejections.
+double ExplicitRungeKutta::initial_step() const {
+  double y_norm = 0.0, f_norm = 0.0;
+  for (int i = 0; i < size_; ++i) {
+    const double w = rtol_ * std::abs(y1_[i]) + atol_[i];
+    y_norm += (y1_[i] / w) * (y1_[i] / w);
+    f_norm += (f0_[i] / w) * (f0_[i] / w);
+  }
+  y_norm = std::sqrt(y_norm / size_);
+  f_norm = std::sqrt(f_norm / size_);
+  const double h = (y_norm < 1e-5 || f_norm < 1e-5) ? 1e-6 : 0.01 * y_norm / f_norm;
+  return std::min(h, max_step_);
+}
+
+bool ExplicitRungeKutta::interpolate(double t, double* y) {
+  if (t == t1_) {
+    std::copy(y1_.data(), y1_.data() + size_, y);
+    return true;
+  }
+  if (t == t0_) {
+    std::copy(y0_.data(), y0_.data() + size_, y);
+    return true;
+  }
+  // One step of the same pair from the step's start: the dense output to the method's
+  // order, at the cost of one step.
+  k_.col(0) = f0_;
+  return stages(t0_, y0_.data(), t - t0_, y, nullptr);
+}
+
+// The earliest root in (t_reference_, t1_] of a function that changes sign in its
+// direction there, located to rounding in time and taken on the far side; root_info_
+// marks every function with a root at that time.
+bool ExplicitRungeKutta::find_root(double& t_root) {
+  const double tolerance = 100.0 * std::numeric_limits<double>::epsilon() *
+                           (std::abs(t1_) + std::abs(t1_ - t0_));
+  std::fill(root_info_.begin(), root_info_.end(), 0);
+  std::vector<double>& found = root_times_;
+  found.assign(directions_.size(), std::numeric_limits<double>::infinity());
+  bool any = false;
+  for (size_t i = 0; i < directions_.size(); ++i) {
+    const auto k = static_cast<Eigen::Index>(i);
+    const double a = g_reference_[k], b = g_end_[k];
+    // A function at zero at the reference counts from the side it moves to.
+    const bool rises = a < 0.0 && b >= 0.0 && directions_[i] >= 0;
+    const bool falls = a > 0.0 && b <= 0.0 && directions_[i] <= 0;
+    if (!rises && !falls) continue;
+    // Illinois: the regula falsi that halves the value kept twice in a row.
+    double lo = t_reference_, hi = t1_, g_lo = a, g_hi = b;
+    int kept = 0;
+    for (int it = 0; it < 200 && hi - lo > tolerance; ++it) {
+      double t = hi - g_hi * (hi - lo) / (g_hi - g_lo);
+      if (!(t > lo + 0.5 * tolerance && t < hi - 0.5 * tolerance)) t = 0.5 * (lo + hi);
+      if (!interpolate(t, scratch_root_.data())) return false;
+      g_(context_, t, scratch_root_.data(), g_mid_.data());
+      const double g = g_mid_[k];
+      if ((g < 0.0) == (a < 0.0) && g != 0.0) {
+        lo = t;
+        g_lo = g;
+        if (kept == -1) g_hi *= 0.5;
+        kept = -1;
+      } else {
+        hi = t;
+        g_hi = g;
+        if (kept == 1) g_lo *= 0.5;
+        kept = 1;
+      }
+    }
+    found[i] = hi;
+    any = true;
+  }
+  if (!any) return false;
+  t_root = *std::min_element(found.begin(), found.end());
+  for (size_t i = 0; i < found.size(); ++i) root_info_[i] = found[i] <= t_root + tolerance;
+  return true;
+}
+
+// One accepted step from (t, y) with f = f(t, y) towards t_stop, the step size h
+// controlled as it goes: on success t, y, h are those after the step (f is left alone).
+bool ExplicitRungeKutta::controlled_step(double& t, Vector& y, const Vector& f, double& h,
+                                         double t_stop) {
+  const double exponent = -1.0 / (std::min(table_->p, table_->q) + 1);
+  for (int rejections = 0;; ++rejections) {
+    double step = std::min(h, max_step_);
+    const double remaining = t_stop - t;
+    const bool to_stop = step >= remaining * (1.0 - 1e-12);
+    if (to_stop) step = remaining;
+    // The step time advances by: a step of a few ulps of t is integrated as it lands.
+    step = (t + step) - t;
+    if (rejections > kMaxRejections ||
+        !(step > 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0))) {
+      message_ = "step size " + number_text(step) + " too small at t = " + number_text(t) +
+                 " after " + std::to_string(rejections) + " rejected steps";
+      return false;
+    }
+    k_.col(0) = f;
+    const bool finite = stages(t, y.data(), step, y_new_.data(), error_.data());
+    const double err = finite ? error_norm(y.data(), y_new_.data(), error_.data())
+                              : std::numeric_limits<double>::infinity();
+    if (!(err <= 1.0)) {
+      h = step * (finite ? std::max(kMinFactor, kSafety * std::pow(err, exponent)) : 0.25);
+      continue;
+    }
+    const double factor =
+        err > 0.0 ? std::clamp(kSafety * std::pow(err, exponent), kMinFactor, kMaxFactor)
+                  : kMaxFactor;
+    // A step cut short by the stop time says nothing against the longer one.
+    h = to_stop ? std::max(h, step * factor) : step * factor;
+    t = to_stop ? t_stop : t + step;
+    y = y_new_;
+    ++steps_;
+    return true;
+  }
+}
+
+// The solution at t_root inside the last step by controlled steps from its start, not by
+// the dense output: the step was accepted with the root inside it, and past an event the
+// mode's field may be only once differentiable (a Hertz force ~ z^(3/2) continued by 0),
+// which the error estimate across it does not see. What comes after the event (the next
+// mode's start, the tangent through the saltation matrix) starts from this state.
+bool ExplicitRungeKutta::integrate_to(double t_root, Vector& y) {
+  double t = t0_, h = std::min(h_, t1_ - t0_);
+  y = y0_;
+  Vector& f = f_root_;
+  // Steps graded towards the root, each at most half the distance left, down to 1e-6 of
+  // the step: a field that is singular there in its derivatives is met by steps as small
+  // as the singularity asks, whatever the error estimate says (two-body Hertz: the
+  // monodromy's error 2e-4 with grading down to 1e-3, 7e-7 with 1e-5 to 1e-8).
+  const double finest = 1e-6 * (t1_ - t0_);
+  while (t < t_root) {
+    if (!f_(context_, t, y.data(), f.data())) return false;
+    const double left = t_root - t;
+    double graded = left > finest ? std::min(h, 0.5 * left) : h;
+    if (!controlled_step(t, y, f, graded, left > finest ? t + graded : t_root)) return false;
+    h = std::max(h, graded);
+  }
+  return true;
+}
+
+ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_reached) {
+  const auto roots_at_end = [&](Result fallback) {
+    g_reference_ = g_end_;
+    t_reference_ = t1_;
+    returned_ = y1_;
+    t_reached = t1_;
+    return t1_ >= t_stop ? Result::StopTime : fallback;
+  };
+  const auto root_inside = [&](double& t_root) {
+    if (!find_root(t_root)) return false;
+    if (!integrate_to(t_root, returned_)) return false;
+    g_(context_, t_root, returned_.data(), g_reference_.data());
+    t_reference_ = t_root;
+    inside_step_ = true;
+    return true;
+  };
+  if (inside_step_) {  // the rest of the step that held the last root
+    inside_step_ = false;
+    double t_root = 0.0;
+    if (root_inside(t_root)) {
+      t_reached = t_root;
+      return Result::Root;
+    }
+    return roots_at_end(Result::Step);
+  }
+  if (t1_ >= t_stop) return roots_at_end(Result::Step);
+
+  // f at the step's start: stage 0, kept for the dense output.
+  if (!f_(context_, t1_, y1_.data(), f_start_.data())) {
+    message_ = "the vector field is not finite at t = " + number_text(t1_);
+    return Result::Failure;
+  }
+  if (h_ <= 0.0) {
+    f0_ = f_start_;
+    h_ = initial_step();
+  }
+  if (steps_ == 0) first_step_ = 1e-6 * h_;
+  const double t_start = t1_;
+  y0_ = y1_;
+  // Steps graded away from the start, each at most the time since it (from 1e-6 of the
+  // first step): the integration restarts at events, where the field may be singular in
+  // its derivatives (a Hertz force ~ z^(3/2) from z = 0).
+  double graded = std::min(h_, std::max(t1_ - start_time_, first_step_));
+  const bool grading = graded < h_;
+  if (!controlled_step(t1_, y1_, f_start_, graded, t_stop)) {
+    y1_ = y0_;
+    return Result::Failure;
+  }
+  h_ = grading ? std::max(h_, graded) : graded;
+  t0_ = t_start;
+  f0_ = f_start_;
+  if (!directions_.empty()) {
+    g_(context_, t1_, y1_.data(), g_end_.data());
+    double t_root = 0.0;
+    if (root_inside(t_root)) {
+      t_reached = t_root;
+      return Result::Root;
+    }
+  }
+  return roots_at_end(Result::Step);
+}
+
+}  // namespace libcont::detail
