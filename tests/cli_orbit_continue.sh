@@ -39,10 +39,21 @@ else
   fail "vicont continue (moving-base eta) failed: $(cat "$work/branch.err")"
 fi
 
+# The explicit Runge-Kutta pair for the Hertz contact (--integrator rk): the reference
+# A_max(x1) = 0.078504 at lambda = 1 (two_body.md, within 2e-4) at the branch's end.
+if "$vicont" continue --system two-body --set contact=hertz --param lambda --from 1.2 --to 1 \
+    --integrator rk --out "$work/rk" --json >"$work/stdout" 2>"$work/rk.err"; then
+  check "continue --integrator rk: A_max(x1) at lambda = 1 is not 0.078504" \
+    'abs(d["last_point"]["amplitudes"]["x1"] - 0.078504) <= 2e-4 * 0.078504'
+else
+  fail "vicont continue --integrator rk (two-body hertz) failed: $(cat "$work/rk.err")"
+fi
+
 # Bad input: exit 2 and one stderr line naming the item.
 expect_bad "--param" continue --from 1 --to 2 --out "$work/bad"
 expect_bad "--to" continue --param eta --from 1 --out "$work/bad"
 expect_bad "nosuch" continue --param nosuch --from 1 --to 2 --out "$work/bad"
+expect_bad "--integrator" continue --param eta --from 4 --to 4.1 --integrator fast --out "$work/bad"
 expect_bad "period" orbit --period -1 --out "$work/bad"
 expect_bad "autonomous" orbit --system drop --out "$work/bad"
 

@@ -35,6 +35,7 @@ struct ContinueSettings : ParameterRange {
   std::optional<double> locate_tolerance;
   bool natural = false;
   bool follow_doubling = false;
+  std::string integrator = "auto";
 
   void add_options(RunOptions& options) {
     add_range_options(options);
@@ -52,6 +53,19 @@ struct ContinueSettings : ParameterRange {
     options.add_flag("follow-doubling", follow_doubling,
                      "at the first period doubling, also continue the doubled (2n) branch "
                      "(files in OUT/doubled)");
+    options.add_text("integrator", integrator,
+                     "for the non-stiff modes: auto (CVODE's Adams; BDF where a mode is stiff) "
+                     "or rk (an explicit Runge-Kutta pair, several times faster on short "
+                     "contacts; doc/performance.md)");
+  }
+
+  libcont::FlowOptions flow() const {
+    libcont::FlowOptions o;
+    if (integrator == "rk")
+      o.method = libcont::IntegratorMethod::RungeKutta;
+    else if (integrator != "auto")
+      throw libcont::InputError("--integrator must be auto or rk, not '" + integrator + "'");
+    return o;
   }
 
   libcont::ContinuationOptions continuation() const {
@@ -130,10 +144,11 @@ bool ends_at_grazing(const libcont::HybridSystem& system, const std::vector<std:
 
 SectionedBranch trace_branch(libcont::HybridSystem& system, const std::string& parameter, int n,
                              double phase, const libcont::Vector& x0, double lambda0,
-                             libcont::ContinuationOptions options) {
+                             libcont::ContinuationOptions options,
+                             const libcont::FlowOptions& flow) {
   SectionedBranch branch;
   {
-    libcont::PeriodicOrbitProblem problem(system, parameter, n, libcont::FlowOptions{}, phase);
+    libcont::PeriodicOrbitProblem problem(system, parameter, n, flow, phase);
     branch.result = libcont::PseudoArclength(problem, options).run(x0, lambda0);
     branch.failure = problem.failure();
   }
@@ -147,7 +162,7 @@ SectionedBranch trace_branch(libcont::HybridSystem& system, const std::string& p
     phase = quiet.phase;
     const Eigen::Index m = last.u.size();
     options.direction = last.tangent[m] < 0.0 ? -1 : +1;
-    libcont::PeriodicOrbitProblem problem(system, parameter, n, libcont::FlowOptions{}, phase);
+    libcont::PeriodicOrbitProblem problem(system, parameter, n, flow, phase);
     const libcont::ContinuationResult more =
         libcont::PseudoArclength(problem, options).run(quiet.x, last.lambda);
     branch.failure = problem.failure();
@@ -261,6 +276,7 @@ class ContinueCommand : public SystemCommand {
     // Inputs are checked before the output directory is made.
     const auto system = inputs_.resolve();
     const libcont::ContinuationOptions options = settings_.continuation();
+    const libcont::FlowOptions flow = settings_.flow();
     system->set_parameter(settings_.parameter, *settings_.from);  // names a bad parameter
     prepare_output_directory(out_);
 
@@ -281,7 +297,7 @@ class ContinueCommand : public SystemCommand {
         table.data_names =
             libcont::PeriodicOrbitProblem(*system, settings_.parameter, start.period).point_data_names();
         sectioned = trace_branch(*system, settings_.parameter, start.period, start.phase,
-                                 start.shooting.x, *settings_.from, options);
+                                 start.shooting.x, *settings_.from, options, flow);
         if (!branch.ok)
           health.numerical_failure =
               "continuation stopped: " + branch.stop_reason +
@@ -306,8 +322,9 @@ class ContinueCommand : public SystemCommand {
       } else {
         ProgressIndicator progress("continue: doubled branch from " + settings_.parameter + " = " +
                                    number_text(flip->lambda));
-        libcont::PeriodicOrbitProblem single(*system, settings_.parameter, table.period);
-        libcont::PeriodicOrbitProblem doubled(*system, settings_.parameter, 2 * table.period);
+        libcont::PeriodicOrbitProblem single(*system, settings_.parameter, table.period, flow);
+        libcont::PeriodicOrbitProblem doubled(*system, settings_.parameter, 2 * table.period,
+                                              flow);
         SectionedBranch doubled_branch;
         libcont::ContinuationResult& second = doubled_branch.result;
         try {
