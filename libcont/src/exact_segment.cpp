@@ -161,10 +161,7 @@ ExactSegment::Reference ExactSegment::start_reference(int mode, int event, doubl
     ref.value = std::copysign(std::numeric_limits<double>::min(), ref.rate);
     return ref;
   }
-  ref.time = 1e-3 * first_step;
-  ref.value = value_at(mode, event, t0, ref.time);
-  ref.rate = rate_at(mode, event, t0, ref.time);
-  return ref;
+  return reference_later(mode, event, t0, first_step);
 }
 
 // A monitor exactly zero at the start (a restart on an extremum) takes the side the motion
@@ -180,6 +177,13 @@ ExactSegment::Reference ExactSegment::start_monitor_reference(int mode, int func
     ref.value = std::copysign(std::numeric_limits<double>::min(), ref.rate);
     return ref;
   }
+  return reference_later(mode, function, t0, first_step);
+}
+
+// The function's value and rate a little after t0, where its side shows.
+ExactSegment::Reference ExactSegment::reference_later(int mode, int function, double t0,
+                                                      double first_step) {
+  Reference ref;
   ref.time = 1e-3 * first_step;
   ref.value = value_at(mode, function, t0, ref.time);
   ref.rate = rate_at(mode, function, t0, ref.time);

@@ -77,6 +77,7 @@ class ExactSegment {
   double value_at(int mode, int function, double t0, double tau);
   double rate_at(int mode, int function, double t0, double tau);
   Reference start_reference(int mode, int event, double t0, double first_step, bool after_touch);
+  Reference reference_later(int mode, int function, double t0, double first_step);
   Reference start_monitor_reference(int mode, int function, double t0, double first_step);
   // Where h keeps its sign at both ends of the interval but turns towards zero in between
   // (rates of opposite signs): false if the cubic Hermite interpolant shows it stays clear
