@@ -104,8 +104,9 @@ CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& 
   mode_context_.field = Vector::Zero(n);
   mode_context_.gradient = Vector::Zero(n);
   mode_context_.extremum_coordinates = options.extremum_coordinates;
-  runge_kutta_ = std::make_unique<ExplicitRungeKutta>(
-      size_, Eigen::Map<const Vector>(tol, size_), options.relative_tolerance, max_step());
+  if (options.method == IntegratorMethod::RungeKutta)
+    runge_kutta_ = std::make_unique<ExplicitRungeKutta>(
+        size_, Eigen::Map<const Vector>(tol, size_), options.relative_tolerance, max_step());
   for (const int i : options.extremum_coordinates)
     if (i < 0 || i >= n)
       throw InputError("extremum coordinate " + std::to_string(i) + " out of range");
