@@ -18,6 +18,11 @@ namespace {
 constexpr double kSafety = 0.9, kMinFactor = 0.2, kMaxFactor = 5.0;
 constexpr int kMaxRejections = 100;
 
+// The finest step worth grading down to at time t: far above the rounding of t + h.
+double time_resolution(double t) {
+  return 1e4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
+}
+
 }  // namespace
 
 ExplicitRungeKutta::ExplicitRungeKutta(int size, Vector absolute_tolerances,
@@ -222,7 +227,7 @@ bool ExplicitRungeKutta::integrate_to(double t_root, Vector& y) {
   // the step: a field that is singular there in its derivatives is met by steps as small
   // as the singularity asks, whatever the error estimate says (two-body Hertz: the
   // monodromy's error 2e-4 with grading down to 1e-3, 7e-7 with 1e-5 to 1e-8).
-  const double finest = 1e-6 * (t1_ - t0_);
+  const double finest = std::max(1e-6 * (t1_ - t0_), time_resolution(t_root));
   while (t < t_root) {
     if (!f_(context_, t, y.data(), f.data())) return false;
     const double left = t_root - t;
@@ -269,7 +274,7 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_rea
     f0_ = f_start_;
     h_ = initial_step();
   }
-  if (steps_ == 0) first_step_ = 1e-6 * h_;
+  if (steps_ == 0) first_step_ = std::max(1e-6 * h_, time_resolution(t1_));
   const double t_start = t1_;
   y0_ = y1_;
   // Steps graded away from the start, each at most the time since it (from 1e-6 of the
