@@ -41,12 +41,12 @@ ExplicitRungeKutta::~ExplicitRungeKutta() {
 }
 
 void ExplicitRungeKutta::start(double t, const double* y, double initial_step, Field f,
-                               RootFunctions g, void* context, std::vector<int> directions) {
+                               RootFunctions g, void* context, const std::vector<int>& directions) {
   f_ = f;
   g_ = g;
   steps_ = 0;
   context_ = context;
-  directions_ = std::move(directions);
+  directions_ = directions;  // the containers below keep their storage from start to start
   message_.clear();
   t0_ = t1_ = t_reference_ = start_time_ = t;
   y1_ = Eigen::Map<const Vector>(y, size_);
@@ -55,7 +55,7 @@ void ExplicitRungeKutta::start(double t, const double* y, double initial_step, F
   f0_.setZero();
   inside_step_ = false;
   const auto roots = static_cast<Eigen::Index>(directions_.size());
-  g_reference_ = g_end_ = g_mid_ = Vector::Zero(roots);
+  for (Vector* v : {&g_reference_, &g_end_, &g_mid_}) v->setZero(roots);
   root_info_.assign(directions_.size(), 0);
   if (roots > 0) g_(context_, t, y1_.data(), g_end_.data());
   g_reference_ = g_end_;

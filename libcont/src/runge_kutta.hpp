@@ -36,7 +36,7 @@ class ExplicitRungeKutta {
 
   // directions: per root function, +1 rising, -1 falling, 0 either.
   void start(double t, const double* y, double initial_step, Field f, RootFunctions g,
-             void* context, std::vector<int> directions);
+             void* context, const std::vector<int>& directions);
 
   enum class Result { Step, StopTime, Root, Failure };
   // One step towards t_stop (never beyond it), or the next root inside the last one.
