@@ -237,7 +237,6 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
   if (!check(CVodeSetInitStep(mem, initial_step), "CVodeSetInitStep")) return false;
   if (!check(CVodeRootInit(mem, count, count > 0 ? root_functions : nullptr), "CVodeRootInit"))
     return false;
-  instance.roots = count;
   if (count > 0 &&
       !check(CVodeSetRootDirection(mem, root_directions_.data()), "CVodeSetRootDirection"))
     return false;

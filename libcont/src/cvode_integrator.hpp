@@ -85,7 +85,6 @@ class CvodeIntegrator {
     std::unique_ptr<void, CvodeMemoryDeleter> memory;
     SundialsHandle<_generic_SUNLinearSolver> linear_solver;
     SundialsHandle<_generic_SUNNonlinearSolver> nonlinear_solver;
-    int roots = -1;
   };
   bool check(int flag, const char* call);
   bool create(Instance& instance, bool stiff, double t, const double* y);

@@ -374,7 +374,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     if (!std::isfinite(ref.value) || !std::isfinite(ref.rate))
       return fail(state, t0, FlowStatus::BadState,
                   "event function " + system_.event_spec(mode, j).name +
-                      " or its rate is not finite at t = " + std::to_string(t0),
+                      " or its rate is not finite at t = " + number_text(t0),
                   report);
   }
   for (int f = events; f < functions; ++f)
@@ -389,7 +389,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     ++report.steps;
     if (!next_.allFinite())
       return fail(state, t0, FlowStatus::BadState,
-                  "state became non-finite after t = " + std::to_string(t0), report);
+                  "state became non-finite after t = " + number_text(t0), report);
     // The earliest crossing in this interval, over all events.
     int found = -1;
     double found_at = s;
@@ -400,7 +400,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       if (!std::isfinite(end.value) || !std::isfinite(end.rate))
         return fail(state, t0, FlowStatus::BadState,
                     "event function " + system_.event_spec(mode, j).name +
-                        " or its rate became non-finite after t = " + std::to_string(t0),
+                        " or its rate became non-finite after t = " + number_text(t0),
                     report);
       Bracket bracket{};
       if (!find_bracket(mode, j, t0, references_[static_cast<size_t>(j)], s, end.value, end.rate,

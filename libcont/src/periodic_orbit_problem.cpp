@@ -77,15 +77,19 @@ bool PeriodicOrbitProblem::residual(ConstVectorRef u, double lambda, Vector& res
   return true;
 }
 
-bool PeriodicOrbitProblem::plain_map(ConstVectorRef u, Vector& image) {
-  const MapEvaluation e = map_.iterate(u, period_, false);
+bool PeriodicOrbitProblem::plain_pass(ConstVectorRef u, MapEvaluation& pass) {
+  pass = map_.iterate(u, period_, false);
   ++statistics_.plain_maps;
-  statistics_.steps += e.report.steps;
-  if (!e.ok()) {
-    failure_ = e.report.message;
-    return false;
-  }
-  image = e.x;
+  statistics_.steps += pass.report.steps;
+  if (pass.ok()) return true;
+  failure_ = pass.report.message;
+  return false;
+}
+
+bool PeriodicOrbitProblem::plain_map(ConstVectorRef u, Vector& image) {
+  MapEvaluation pass;
+  if (!plain_pass(u, pass)) return false;
+  image = std::move(pass.x);
   return true;
 }
 
@@ -128,31 +132,34 @@ Vector PeriodicOrbitProblem::point_data(ConstVectorRef, double) {
   const auto amplitudes = static_cast<Eigen::Index>(measures_.coordinates.size());
   const Eigen::Index m = f.multipliers.size();
   const double period = system_.forcing_period();
-  Vector data(amplitudes + 5 + 2 * m);
+  const Eigen::Index multipliers = clearance_column() + 1;
+  Vector data(multipliers + 2 * m);
   for (Eigen::Index k = 0; k < amplitudes; ++k)
     data[k] = measures_.semi_amplitude(static_cast<size_t>(k));
-  data.segment(amplitudes, 5) << measures_.impacts, f.spectral_radius, measures_.minimum_gap,
-      measures_.slowest_impact,
+  data.segment(amplitudes, multipliers - amplitudes) << measures_.impacts, f.spectral_radius,
+      measures_.minimum_gap, measures_.slowest_impact,
       section_clearance(measures_.event_times, map_.phase(), period) / period;
   for (Eigen::Index k = 0; k < m; ++k) {
-    data[amplitudes + 5 + 2 * k] = f.multipliers[k].real();
-    data[amplitudes + 6 + 2 * k] = f.multipliers[k].imag();
+    data[multipliers + 2 * k] = f.multipliers[k].real();
+    data[multipliers + 1 + 2 * k] = f.multipliers[k].imag();
   }
   return data;
 }
 
+// Where point_data() puts "section_clearance": after the amplitudes and four measures.
+Eigen::Index PeriodicOrbitProblem::clearance_column() const {
+  return static_cast<Eigen::Index>(system_.displacement_coordinates().size()) + 4;
+}
+
 bool PeriodicOrbitProblem::recenter(Vector& u, double lambda, ConstVectorRef data,
                                     Vector& tangent) {
-  const auto clearance_column =
-      static_cast<Eigen::Index>(system_.displacement_coordinates().size()) + 4;
-  if (!moving_section || data.size() <= clearance_column ||
-      !(data[clearance_column] < recenter_clearance) || !set_lambda(lambda))
+  const Eigen::Index column = clearance_column();
+  if (!moving_section || data.size() <= column || !(data[column] < recenter_clearance) ||
+      !set_lambda(lambda))
     return false;
   // The orbit's events over one pass, and the quietest section among them.
-  const MapEvaluation pass = map_.iterate(u, period_, false);
-  ++statistics_.plain_maps;
-  statistics_.steps += pass.report.steps;
-  if (!pass.ok()) return false;
+  MapEvaluation pass;
+  if (!plain_pass(u, pass)) return false;
   const double period = system_.forcing_period();
   const SectionPlacement quiet = quietest_section(pass.measures.event_times, period);
   if (quiet.clearance < 2.0 * section_clearance(pass.measures.event_times, map_.phase(), period))

@@ -40,7 +40,7 @@ ExplicitRungeKutta::~ExplicitRungeKutta() {
   ARKodeButcherTable_Free(const_cast<ARKodeButcherTableMem*>(table_));
 }
 
-void ExplicitRungeKutta::start(double t, const double* y, double initial_step, Field f,
+void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Field f,
                                RootFunctions g, void* context, const std::vector<int>& directions) {
   f_ = f;
   g_ = g;
@@ -52,14 +52,13 @@ void ExplicitRungeKutta::start(double t, const double* y, double initial_step, F
   y1_ = Eigen::Map<const Vector>(y, size_);
   y0_ = y1_;
   returned_ = y1_;
-  f0_.setZero();
   inside_step_ = false;
   const auto roots = static_cast<Eigen::Index>(directions_.size());
   for (Vector* v : {&g_reference_, &g_end_, &g_mid_}) v->setZero(roots);
   root_info_.assign(directions_.size(), 0);
   if (roots > 0) g_(context_, t, y1_.data(), g_end_.data());
   g_reference_ = g_end_;
-  h_ = initial_step > 0.0 ? initial_step : 0.0;  // 0: estimated at the first step
+  h_ = step_guess > 0.0 ? step_guess : 0.0;  // 0: estimated at the first step
 }
 
 // y_out = y + h sum b_i k_i and error = h sum (b_i - d_i) k_i, stage 0 being f at (t, y)
@@ -101,12 +100,12 @@ double ExplicitRungeKutta::error_norm(const double* y0, const double* y1,
 
 // A first step from the sizes of y and f (Hairer, Norsett & Wanner's simplest rule): the
 // error control corrects it within a few rejections.
-double ExplicitRungeKutta::initial_step() const {
+double ExplicitRungeKutta::initial_step(const Vector& f) const {
   double y_norm = 0.0, f_norm = 0.0;
   for (int i = 0; i < size_; ++i) {
     const double w = rtol_ * std::abs(y1_[i]) + atol_[i];
     y_norm += (y1_[i] / w) * (y1_[i] / w);
-    f_norm += (f0_[i] / w) * (f0_[i] / w);
+    f_norm += (f[i] / w) * (f[i] / w);
   }
   y_norm = std::sqrt(y_norm / size_);
   f_norm = std::sqrt(f_norm / size_);
@@ -270,10 +269,7 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_rea
     message_ = "the vector field is not finite at t = " + number_text(t1_);
     return Result::Failure;
   }
-  if (h_ <= 0.0) {
-    f0_ = f_start_;
-    h_ = initial_step();
-  }
+  if (h_ <= 0.0) h_ = initial_step(f_start_);
   if (steps_ == 0) first_step_ = std::max(1e-6 * h_, time_resolution(t1_));
   const double t_start = t1_;
   y0_ = y1_;

@@ -35,7 +35,7 @@ class ExplicitRungeKutta {
   ExplicitRungeKutta& operator=(const ExplicitRungeKutta&) = delete;
 
   // directions: per root function, +1 rising, -1 falling, 0 either.
-  void start(double t, const double* y, double initial_step, Field f, RootFunctions g,
+  void start(double t, const double* y, double step_guess, Field f, RootFunctions g,
              void* context, const std::vector<int>& directions);
 
   enum class Result { Step, StopTime, Root, Failure };
@@ -52,7 +52,7 @@ class ExplicitRungeKutta {
  private:
   bool stages(double t, const double* y, double h, double* y_out, double* error);
   double error_norm(const double* y0, const double* y1, const double* error) const;
-  double initial_step() const;
+  double initial_step(const Vector& f) const;  // f at the start
   bool find_root(double& t_root);
   bool controlled_step(double& t, Vector& y, const Vector& f, double& h, double t_stop);
   bool integrate_to(double t_root, Vector& y);

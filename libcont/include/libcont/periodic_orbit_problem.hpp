@@ -86,7 +86,9 @@ class PeriodicOrbitProblem : public ZeroProblem {
 
  private:
   bool set_lambda(double lambda);
+  bool plain_pass(ConstVectorRef u, MapEvaluation& pass);  // P^n(u), counted
   bool plain_map(ConstVectorRef u, Vector& image);  // P^n(u) at the current lambda
+  Eigen::Index clearance_column() const;
   // The orbit's point x on the section t = to from its point u on the current section
   // (a forward flow at the current lambda), with Phi = dx/du if asked for.
   bool follow_to(ConstVectorRef u, double to, Vector& x, Matrix* phi);
