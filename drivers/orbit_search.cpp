@@ -76,35 +76,26 @@ FoundOrbit find_periodic_orbit(const libcont::HybridSystem& system,
   return found;
 }
 
-namespace {
-
-// Event times of one pass of the orbit.
-struct EventTimes : libcont::FlowObserver {
-  std::vector<double> times;
-  void on_event(const libcont::EventRecord& e) override { times.push_back(e.t); }
-};
-
-}  // namespace
-
 QuietSection quiet_section(const libcont::HybridSystem& system, const libcont::Vector& x,
                            double old_phase, int n) {
   QuietSection result;
   result.phase = old_phase;
   result.x = x;
   const double period = system.forcing_period();
-  libcont::Flow flow(system);
-  libcont::FlowState state = flow.initial_state(old_phase, x);
-  EventTimes events;
-  if (!flow.advance(state, old_phase + n * period, &events).ok()) return result;
+  // The orbit's events over one pass (OrbitMeasures::event_times).
+  const libcont::MapEvaluation pass =
+      libcont::StroboscopicMap(system, {}, old_phase).iterate(x, n, false);
+  if (!pass.ok()) return result;
   result.ok = true;
-  const libcont::SectionPlacement quiet = libcont::quietest_section(events.times, period);
-  const double old_clearance = libcont::section_clearance(events.times, old_phase, period);
+  const std::vector<double>& events = pass.measures.event_times;
+  const libcont::SectionPlacement quiet = libcont::quietest_section(events, period);
+  const double old_clearance = libcont::section_clearance(events, old_phase, period);
   // Keep the old section when it is nearly as quiet: no reason to move.
   if (old_clearance >= 0.5 * quiet.clearance) {
     result.clearance = old_clearance;
     return result;
   }
-  if (!libcont::follow_to_section(system, flow.options(), x, old_phase, quiet.phase, result.x)) {
+  if (!libcont::follow_to_section(system, {}, x, old_phase, quiet.phase, result.x)) {
     result.ok = false;
     return result;
   }
