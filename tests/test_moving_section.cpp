@@ -95,6 +95,10 @@ TEST_CASE("Section placement: the middle of the longest event-free stretch", "[s
   const auto wrapped = libcont::quietest_section({0.4, 0.5}, 2.0);
   CHECK(wrapped.phase == Approx(1.45).margin(1e-15));
   CHECK(wrapped.clearance == Approx(0.95).margin(1e-15));
+  // Forward to the next t = to (mod period): never backwards, zero when already there.
+  CHECK(libcont::forward_shift(0.9, 0.1, 1.0) == Approx(0.2).margin(1e-15));
+  CHECK(libcont::forward_shift(3.25, 0.5, 1.0) == Approx(0.25).margin(1e-15));
+  CHECK(libcont::forward_shift(1.5, 0.5, 1.0) == 0.0);
   // No events: half a period from t = 0, as quiet as a section can be.
   CHECK(libcont::quietest_section({}, 2.0).phase == 1.0);
   CHECK(libcont::section_clearance({}, 0.3, 2.0) == 1.0);

@@ -167,9 +167,7 @@ bool PeriodicOrbitProblem::recenter(Vector& u, double lambda, ConstVectorRef dat
   // Forward to the new section (its phase grows: sections are absolute times, and the
   // period may depend on lambda). u maps by the flow, the tangent by its derivatives:
   // Phi for the u-part, a forward difference between plain flows for the lambda-part.
-  double shift = std::fmod(quiet.phase - map_.phase(), period);
-  if (shift <= 0.0) shift += period;
-  const double to = map_.phase() + shift;
+  const double to = map_.phase() + forward_shift(map_.phase(), quiet.phase, period);
   const double h = lambda_step(lambda);
   Vector x, plain, forward;
   Matrix phi;

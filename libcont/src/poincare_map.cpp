@@ -1,8 +1,7 @@
 #include "libcont/poincare_map.hpp"
 
-#include <cmath>
-
 #include "libcont/input_error.hpp"
+#include "libcont/section_placement.hpp"
 
 namespace libcont {
 
@@ -59,9 +58,7 @@ bool StroboscopicMap::apply_jacobian(ConstVectorRef x, int n, ConstVectorRef v, 
 
 bool follow_to_section(const HybridSystem& system, const FlowOptions& options, ConstVectorRef x,
                        double from, double to, Vector& x_to, int n) {
-  const double period = n * system.forcing_period();
-  double shift = std::fmod(to - from, period);
-  if (shift < 0.0) shift += period;
+  const double shift = forward_shift(from, to, n * system.forcing_period());
   FlowOptions plain = options;
   plain.tangent = false;
   Flow flow(system, plain);

@@ -14,6 +14,8 @@ double cyclic(double t, double period) {
 
 }  // namespace
 
+double forward_shift(double from, double to, double period) { return cyclic(to - from, period); }
+
 double section_clearance(const std::vector<double>& event_times, double phase, double period) {
   double clearance = 0.5 * period;
   const double section = cyclic(phase, period);

@@ -22,4 +22,7 @@ double section_clearance(const std::vector<double>& event_times, double phase, d
 // taken mod period (half a period away from t = 0 when there are no events).
 SectionPlacement quietest_section(const std::vector<double>& event_times, double period);
 
+// Time from t = from forward to the next t = to (mod period), in [0, period).
+double forward_shift(double from, double to, double period);
+
 }  // namespace libcont
