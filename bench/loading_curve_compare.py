@@ -6,6 +6,7 @@ import re
 import sys
 
 TOLERANCE = 1e-4  # relative agreement of A_max(x1) at lambda = 1, 2, 3
+SAME_POINT = 1e-5  # a special point of a further libcont run matches the first run's
 work = sys.argv[1]
 
 auto = {"special": [], "amax": {}}
@@ -82,5 +83,19 @@ if rest:
     print(f"AUTO-07p's other special points ({len(rest)}):")
     for kind, lam, amax in rest:
         print(f"  {kind:<8} {lam:.10f}  A_max {amax:.8f}")
+# Every further libcont run must locate the first run's special points (same kind, lambda
+# within SAME_POINT) and no others: a faster setting that steps over one is not matched.
+for run in runs[1:]:
+    name = run["args"] or "defaults"
+    missing = [p for p in runs[0]["special"]
+               if not any(q[0] == p[0] and abs(q[1] - p[1]) <= SAME_POINT for q in run["special"])]
+    extra = len(run["special"]) - (len(runs[0]["special"]) - len(missing))
+    ok = not missing and extra == 0
+    failed |= not ok
+    worst = max((min(abs(q[1] - p[1]) for q in run["special"] if q[0] == p[0])
+                 for p in runs[0]["special"] if p not in missing), default=0.0)
+    print(f"\nspecial points of libcont ({name}): {len(run['special'])}, "
+          f"{'the same' if ok else 'NOT the same'} as the first run's (largest shift "
+          f"{worst:.1e} in lambda; missing {len(missing)}, extra {max(extra, 0)})")
 print("\naccuracy check:", "FAILED" if failed else "passed")
 sys.exit(1 if failed else 0)

@@ -21,8 +21,13 @@ struct HertzContact {
   double stiffness = 0.0;  // K
   double exponent = 1.5;   // alpha
 
+  // For the spheres' alpha = 3/2, delta sqrt(delta) instead of pow: the same to an ulp and
+  // about ten times cheaper, and the contact force is evaluated at every stage of every
+  // step (pow was 14 % of a loading curve's time).
   double force(double penetration) const {
-    return penetration > 0.0 ? stiffness * std::pow(penetration, exponent) : 0.0;
+    if (!(penetration > 0.0)) return 0.0;
+    return stiffness * (exponent == 1.5 ? penetration * std::sqrt(penetration)
+                                        : std::pow(penetration, exponent));
   }
   // Energy stored at penetration delta, K delta^(alpha + 1) / (alpha + 1) (energy balances).
   double stored_energy(double penetration) const {
@@ -32,7 +37,9 @@ struct HertzContact {
   }
   // dF/d(delta); continuous at delta = 0 for alpha > 1.
   double force_slope(double penetration) const {
-    return penetration > 0.0 ? exponent * stiffness * std::pow(penetration, exponent - 1.0) : 0.0;
+    if (!(penetration > 0.0)) return 0.0;
+    return exponent * stiffness *
+           (exponent == 1.5 ? std::sqrt(penetration) : std::pow(penetration, exponent - 1.0));
   }
 };
 
