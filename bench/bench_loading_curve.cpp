@@ -16,6 +16,8 @@
 //   build/bench_loading_curve --chord 0      # full Newton at every corrector iteration
 //   build/bench_loading_curve --method rk    # the explicit Runge-Kutta pair for the
 //       non-stiff modes (the Hertz contact) instead of CVODE's Adams
+//   build/bench_loading_curve --dlambda difference   # dF/dlambda by a forward difference
+//       of two maps instead of the flow's parameter column
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -48,6 +50,7 @@ struct Settings {
   double rtol = libcont::FlowOptions{}.relative_tolerance;
   libcont::IntegratorMethod method = libcont::FlowOptions{}.method;
   double tangent_atol = libcont::FlowOptions{}.tangent_absolute_tolerance;
+  bool dlambda_by_column = true;
 };
 
 struct Trace {
@@ -106,6 +109,7 @@ Trace trace(const Settings& s) {
   flow.method = s.method;
   flow.tangent_absolute_tolerance = s.tangent_atol;
   libcont::PeriodicOrbitProblem problem(system, "lambda", 1, flow);
+  problem.dlambda_by_column = s.dlambda_by_column;
   libcont::ContinuationOptions options;
   options.lambda_min = std::min(s.from, s.to);
   options.lambda_max = std::max(s.from, s.to);
@@ -153,9 +157,14 @@ int main(int argc, char** argv) {
       s.method = libcont::IntegratorMethod::BDF;
     else if (!std::strcmp(argv[i], "--method") && !std::strcmp(argv[i + 1], "rk"))
       s.method = libcont::IntegratorMethod::RungeKutta;
+    else if (!std::strcmp(argv[i], "--dlambda") && !std::strcmp(argv[i + 1], "column"))
+      s.dlambda_by_column = true;
+    else if (!std::strcmp(argv[i], "--dlambda") && !std::strcmp(argv[i + 1], "difference"))
+      s.dlambda_by_column = false;
     else {
       std::fprintf(stderr, "usage: bench_loading_curve [--max-step S] [--repeats N] [--rtol R] "
-                           "[--chord N] [--method adams|bdf|rk] [--tangent-atol A]\n");
+                           "[--chord N] [--method adams|bdf|rk] [--tangent-atol A] "
+                           "[--dlambda column|difference]\n");
       return 2;
     }
   }

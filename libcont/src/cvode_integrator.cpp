@@ -42,6 +42,10 @@ bool field(void* data, double t, const double* in, double* out) {
     Eigen::Map<const Matrix> phi(in + c.n, c.n, c.columns);
     Eigen::Map<Matrix> dphi(out + c.n, c.n, c.columns);
     dphi.noalias() = c.jacobian * phi;
+    if (c.parameter >= 0) {  // (dx/dp)' = D_x f dx/dp + D_p f
+      c.system->field_parameter_derivative(c.parameter, c.mode, t, x, c.df_dp);
+      dphi.col(c.columns - 1) += c.df_dp;
+    }
   }
   return true;
 }
@@ -81,8 +85,15 @@ void keep_message(int /*code*/, const char* module, const char* function, char* 
 CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& options)
     : system_(system), options_(options) {
   const int n = system.dimension();
-  const int columns = options.tangent ? (options.tangent_columns > 0 ? options.tangent_columns : n) : 0;
-  if (columns > n) throw InputError("more tangent columns than state components");
+  const int k = options.tangent ? (options.tangent_columns > 0 ? options.tangent_columns : n) : 0;
+  if (k > n) throw InputError("more tangent columns than state components");
+  const int parameter = options.tangent && !options.parameter_column.empty()
+                            ? system.derivative_parameter(options.parameter_column)
+                            : -1;
+  if (options.tangent && !options.parameter_column.empty() && parameter < 0)
+    throw InputError("model '" + system.name() + "' gives no derivatives in parameter '" +
+                     options.parameter_column + "' (parameter_column)");
+  const int columns = k + (parameter >= 0 ? 1 : 0);
   size_ = n + n * columns;
   SUNContext ctx = nullptr;
   if (SUNContext_Create(nullptr, &ctx) != 0 || !ctx)
@@ -100,6 +111,8 @@ CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& 
   mode_context_.n = n;
   mode_context_.tangent = options.tangent;
   mode_context_.columns = columns;
+  mode_context_.parameter = parameter;
+  mode_context_.df_dp = Vector::Zero(n);
   mode_context_.jacobian = Matrix::Zero(n, n);
   mode_context_.field = Vector::Zero(n);
   mode_context_.gradient = Vector::Zero(n);

@@ -38,7 +38,10 @@ struct ModeContext {
   int mode = 0;
   int n = 0;
   bool tangent = false;
-  int columns = 0;  // tangent columns k
+  int columns = 0;  // integrated columns: the tangent's k, then dx/dp if carried
+  // The model's id of the parameter p whose dx/dp is the last column, or -1.
+  int parameter = -1;
+  Vector df_dp;     // scratch D_p f, preallocated
   Matrix jacobian;  // scratch D_x f, preallocated
   // Root functions after the mode's events: extrema of coordinates, then minima of gaps.
   int events = 0;

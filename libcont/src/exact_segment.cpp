@@ -347,7 +347,7 @@ int ExactSegment::fail(FlowState& state, double t0, FlowStatus status, std::stri
   report.message = std::move(message);
   state.t = t0;
   state.x = block_.col(0).head(n_);
-  if (columns_ > 0) state.tangent = block_.block(0, 1, n_, columns_);
+  if (columns_ > 0) state.tangent.leftCols(columns_) = block_.block(0, 1, n_, columns_);
   return kFailed;
 }
 
@@ -357,7 +357,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.lift(state.t, state.x, block_.col(0));
   if (columns_ > 0) {
-    block_.block(0, 1, n_, columns_) = state.tangent;
+    block_.block(0, 1, n_, columns_) = state.tangent.leftCols(columns_);
     block_.bottomRightCorner(3, columns_).setZero();
   }
   double step = flow.scan_step();
@@ -437,7 +437,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       flow.evaluate(found_at, point_);
       state.t = t0 + found_at;
       state.x = point_.col(0).head(n_);
-      if (columns_ > 0) state.tangent = point_.block(0, 1, n_, columns_);
+      if (columns_ > 0) state.tangent.leftCols(columns_) = point_.block(0, 1, n_, columns_);
       return found;
     }
     emit_samples(t0, reported_to, t1, mode, grid, observer);
@@ -449,7 +449,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     if (last) {
       state.t = t_end;
       state.x = block_.col(0).head(n_);
-      if (columns_ > 0) state.tangent = block_.block(0, 1, n_, columns_);
+      if (columns_ > 0) state.tangent.leftCols(columns_) = block_.block(0, 1, n_, columns_);
       return kReachedEnd;
     }
     if (report.steps > options_.max_steps) {

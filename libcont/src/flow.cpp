@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "cvode_integrator.hpp"
+#include "exact_parameter_column.hpp"
 #include "exact_segment.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/saltation.hpp"
@@ -41,13 +42,18 @@ struct Flow::Impl {
   FlowOptions options;
   detail::CvodeIntegrator integrator;
   int n;
-  int columns;  // tangent columns
+  int columns;      // integrated columns: the tangent's k, then dx/dp if carried
+  int tangent_k;    // k
+  int parameter;    // the model's id of p (FlowOptions::parameter_column), or -1
   std::vector<double> packed, sample;
   std::vector<double> event_values;  // h_j at the last accepted point
   Vector f_now, dh_dx;
   // The exact path for modes the model declares affine (with the monitors tracked on the
   // exact solution); absent where it is switched off.
   std::unique_ptr<detail::ExactSegment> exact;
+  // dx/dp across the exact path's stretches, when carried.
+  std::unique_ptr<detail::ExactParameterColumn> exact_parameter;
+  Vector exact_start_x, parameter_scratch;
   EventRecord record_;
   SaltationWorkspace saltation_work_;
   Matrix tangent_scratch_;
@@ -55,10 +61,28 @@ struct Flow::Impl {
   Impl(const HybridSystem& s, const FlowOptions& o)
       : system(s), options(o), integrator(s, o), n(s.dimension()),
         columns(integrator.tangent_columns()),
+        tangent_k(o.tangent ? (o.tangent_columns > 0 ? o.tangent_columns : n) : 0),
+        parameter(columns > tangent_k ? s.derivative_parameter(o.parameter_column) : -1),
         packed(static_cast<size_t>(integrator.size())),
         sample(static_cast<size_t>(integrator.size())), f_now(n), dh_dx(n) {
-    if (o.exact_linear_modes)
-      exact = std::make_unique<detail::ExactSegment>(s, o, o.tangent ? columns : 0);
+    if (o.exact_linear_modes) {
+      exact = std::make_unique<detail::ExactSegment>(s, o, tangent_k);
+      if (parameter >= 0)
+        exact_parameter = std::make_unique<detail::ExactParameterColumn>(s, parameter);
+    }
+  }
+
+  // The tangent at a start: the first k columns of the identity, then dx0/dp = 0.
+  Matrix initial_tangent() const {
+    Matrix tangent = Matrix::Zero(n, columns);
+    tangent.leftCols(tangent_k).setIdentity();
+    return tangent;
+  }
+
+  // Whether the exact path takes the current mode: declared affine, and with dx/dp
+  // carried, its derivative data given too (else the integrator carries dx/dp).
+  bool exact_covers(int mode) {
+    return exact && exact->covers(mode) && (!exact_parameter || exact_parameter->covers(mode));
   }
 
   // Time bookkeeping of the events of one call of advance (event storms).
@@ -138,6 +162,9 @@ struct Flow::Impl {
       }
       tangent_scratch_.noalias() = s * state.tangent;
       state.tangent.swap(tangent_scratch_);
+      if (parameter >= 0)
+        parameter_jump(system, parameter, state.mode, j, outcome, state.t, record.x_minus,
+                       saltation_work_, parameter_scratch, state.tangent.col(columns - 1));
     }
     state.x = x;
     state.mode = outcome.next_mode;
@@ -277,7 +304,7 @@ struct Flow::Impl {
       return fail(report, FlowStatus::BadState, "initial state is not a finite vector of size " +
                                                     std::to_string(n));
     if (options.tangent && (state.tangent.rows() != n || state.tangent.cols() != columns))
-      state.tangent = Matrix::Identity(n, columns);
+      state.tangent = initial_tangent();
     if (t_end < state.t) return fail(report, FlowStatus::BadState, "end time before start time");
     const long steps_at_start = integrator.total_steps();
     // The stall window runs across restarts: touches and events that restart the
@@ -290,9 +317,13 @@ struct Flow::Impl {
     long exact_steps = 0;
     bool after_touch = false;
     while (state.t < t_end) {
-      if (exact && exact->covers(state.mode)) {
+      if (exact_covers(state.mode)) {
         const long steps_before = report.steps;
+        const double t_start = state.t;
+        if (exact_parameter) exact_start_x = state.x;
         const int event = exact->run(state, t_end, after_touch, observer, grid, report);
+        if (exact_parameter)
+          exact_parameter->advance(t_start, exact_start_x, state.t, state.tangent.col(columns - 1));
         exact_steps += report.steps - steps_before;
         if (event == detail::ExactSegment::kFailed) return report;
         if (event == detail::ExactSegment::kReachedEnd) return report;
@@ -393,7 +424,7 @@ FlowState Flow::initial_state(double t, ConstVectorRef x) const {
   s.t = t;
   s.x = x;
   s.mode = impl_->system.mode_of(t, x);
-  if (impl_->options.tangent) s.tangent = Matrix::Identity(x.size(), impl_->columns);
+  if (impl_->options.tangent) s.tangent = impl_->initial_tangent();
   return s;
 }
 
@@ -404,6 +435,7 @@ FlowReport Flow::advance(FlowState& state, double t_end, FlowObserver* observer,
 
 const FlowOptions& Flow::options() const { return impl_->options; }
 const HybridSystem& Flow::system() const { return impl_->system; }
-int Flow::tangent_columns() const { return impl_->columns; }
+int Flow::tangent_columns() const { return impl_->tangent_k; }
+bool Flow::carries_parameter() const { return impl_->parameter >= 0; }
 
 }  // namespace libcont

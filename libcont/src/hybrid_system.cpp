@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace libcont {
 
@@ -94,6 +95,18 @@ void HybridSystem::reset_jacobian(int mode, int event, const EventOutcome& /*out
   apply_event(mode, event, t + ht, up);
   apply_event(mode, event, t - ht, down);
   dg_dt = (up - down) / (2.0 * ht);
+}
+
+void HybridSystem::field_parameter_derivative(int parameter, int, double, ConstVectorRef,
+                                              VectorRef) const {
+  // A model that hands out a parameter id and not this derivative is wrong, not slow.
+  throw std::logic_error("model '" + name() + "' gives parameter id " + std::to_string(parameter) +
+                         " for derivatives but no field_parameter_derivative");
+}
+
+void HybridSystem::reset_parameter_derivative(int, int, int, const EventOutcome&, double,
+                                              ConstVectorRef, VectorRef dg_dp) const {
+  dg_dp.setZero();
 }
 
 double HybridSystem::divergence(int mode, double t, ConstVectorRef x) const {

@@ -13,12 +13,21 @@ namespace {
 // The step of the forward differences in lambda (evaluate() says why this size).
 double lambda_step(double lambda) { return 1e-6 * (1.0 + std::abs(lambda)); }
 
+// The map's flow options: dx/dlambda carried beside the tangent if the model gives the
+// derivatives.
+FlowOptions with_parameter_column(const HybridSystem& system, const std::string& parameter,
+                                  FlowOptions flow) {
+  flow.parameter_column = system.derivative_parameter(parameter) >= 0 ? parameter : "";
+  return flow;
+}
+
 }  // namespace
 
 PeriodicOrbitProblem::PeriodicOrbitProblem(HybridSystem& system, std::string parameter,
                                            int period, FlowOptions flow, double phase)
     : system_(system), parameter_(std::move(parameter)), period_(period), flow_(flow),
-      map_(system, flow, phase) {
+      column_available_(system.derivative_parameter(parameter_) >= 0),
+      map_(system, with_parameter_column(system, parameter_, flow), phase) {
   if (period_ < 1) throw InputError("orbit period n must be >= 1");
   (void)system_.parameters()[parameter_];  // InputError naming an unknown parameter
 }
@@ -37,9 +46,20 @@ bool PeriodicOrbitProblem::evaluate(ConstVectorRef u, double lambda, Vector& res
                                     Matrix& du, Vector& dlambda) {
   ++statistics_.evaluations;
   const Eigen::Index n = u.size();
-  // Forward difference in lambda between two maps without the tangent flow (their
-  // integration errors are alike and largely cancel; the tangent flow's own steps would
-  // not). The step balances truncation (h |F_ll| / 2) against the flow's integration
+  if (column_available_ && dlambda_by_column) {
+    // F and both derivatives from one map: dx/dlambda integrated beside the tangent.
+    last_residual_.valid = false;
+    if (!set_lambda(lambda)) return false;
+    const MapEvaluation e = map_.iterate(u, period_, true);
+    if (!take_jacobians(e)) return false;
+    residual = e.x - u;
+    du = e.jacobian - Matrix::Identity(n, n);
+    dlambda = e.parameter_derivative;
+    return true;
+  }
+  // Otherwise: a forward difference in lambda between two maps without the tangent flow
+  // (their integration errors are alike and largely cancel; the tangent flow's own steps
+  // would not). The step balances truncation (h |F_ll| / 2) against the flow's integration
   // error (relative 1e-11, divided by h), near 1e-6 relative as for a central difference,
   // which would cost one more map. dF/dlambda only enters the Newton matrix and the
   // tangent: a fold is located where the tangent's lambda component changes sign, and
@@ -53,15 +73,20 @@ bool PeriodicOrbitProblem::evaluate(ConstVectorRef u, double lambda, Vector& res
   if (!set_lambda(lambda + h) || !plain_map(u, forward)) return false;
   if (!set_lambda(lambda) || (!reuse && !plain_map(u, image))) return false;
   const MapEvaluation e = map_.iterate(u, period_, true);
+  if (!take_jacobians(e)) return false;
+  residual = image - u;
+  du = e.jacobian - Matrix::Identity(n, n);
+  dlambda = (forward - image) / h;
+  return true;
+}
+
+bool PeriodicOrbitProblem::take_jacobians(const MapEvaluation& e) {
   ++statistics_.jacobian_maps;
   statistics_.steps += e.report.steps;
   if (!e.ok()) {
     failure_ = e.report.message;
     return false;
   }
-  residual = image - u;
-  du = e.jacobian - Matrix::Identity(n, n);
-  dlambda = (forward - image) / h;
   monodromy_ = e.jacobian;
   measures_ = e.measures;
   return true;
@@ -224,14 +249,14 @@ bool is_complex(std::complex<double> mu) { return std::abs(mu.imag()) > 1e-9 * s
 
 }  // namespace
 
-PeriodicOrbitProblem::OutsideCount PeriodicOrbitProblem::multipliers_outside(ConstVectorRef u,
-                                                                           double lambda) {
+PeriodicOrbitProblem::OutsideCount PeriodicOrbitProblem::multipliers_outside(
+    ConstVectorRef data) const {
   OutsideCount count;
-  Vector residual, dlambda;
-  Matrix du;
-  if (!evaluate(u, lambda, residual, du, dlambda)) return count;
-  count.evaluated = true;
-  for (const auto& mu : floquet_multipliers(monodromy_).multipliers) {
+  const Eigen::Index first = clearance_column() + 1, m = system_.dimension();
+  if (data.size() != first + 2 * m) return count;
+  count.known = true;
+  for (Eigen::Index k = 0; k < m; ++k) {
+    const std::complex<double> mu(data[first + 2 * k], data[first + 2 * k + 1]);
     if (std::abs(mu) <= 1.0) continue;
     ++count.all;
     if (!is_complex(mu)) ++(mu.real() > 0.0 ? count.real_positive : count.real_negative);
@@ -252,22 +277,23 @@ std::string PeriodicOrbitProblem::classify(int test, ConstVectorRef u, double la
   return "";
 }
 
-std::string PeriodicOrbitProblem::classify(int test, ConstVectorRef u_before, double lambda_before,
-                                           ConstVectorRef u_after, double lambda_after) {
+std::string PeriodicOrbitProblem::classify(int test, const RecordedPoint& before_point,
+                                           const RecordedPoint& after_point) {
   if (test == PeriodDoubling) return "period-doubling";
   if (test == ImpactSignature)
-    return grazing_at(u_before, lambda_before) || grazing_at(u_after, lambda_after)
+    return grazing_at(before_point.u, before_point.lambda) ||
+                   grazing_at(after_point.u, after_point.lambda)
                ? "grazing"
                : "impact-signature";
   // A complex pair through the unit circle: two more (or fewer) multipliers outside, the
   // real ones outside unchanged. A complex pair outside that turns into a real pair, or
   // a neutral saddle (mu, 1/mu), changes neither count.
-  const OutsideCount before = multipliers_outside(u_before, lambda_before);
-  const OutsideCount after = multipliers_outside(u_after, lambda_after);
+  const OutsideCount before = multipliers_outside(before_point.data);
+  const OutsideCount after = multipliers_outside(after_point.data);
   const bool pair_crossed = std::abs(after.all - before.all) == 2 &&
                             after.real_positive == before.real_positive &&
                             after.real_negative == before.real_negative;
-  return before.evaluated && after.evaluated && pair_crossed ? "neimark-sacker" : "";
+  return before.known && after.known && pair_crossed ? "neimark-sacker" : "";
 }
 
 }  // namespace libcont

@@ -16,6 +16,7 @@ StroboscopicMap::StroboscopicMap(const HybridSystem& system, FlowOptions options
   options.tangent = true;
   tangent_ = std::make_unique<Flow>(system, options);
   options.tangent_columns = 1;
+  options.parameter_column.clear();
   product_ = std::make_unique<Flow>(system, options);
 }
 
@@ -39,7 +40,11 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
   result.mode = state.mode;
   result.measures = measurer.measures();
   result.impacts = result.measures.impacts;
-  if (with_jacobian) result.jacobian = state.tangent;
+  if (with_jacobian) {
+    const Eigen::Index columns = flow.tangent_columns();
+    result.jacobian = state.tangent.leftCols(columns);
+    if (flow.carries_parameter()) result.parameter_derivative = state.tangent.col(columns);
+  }
   return result;
 }
 

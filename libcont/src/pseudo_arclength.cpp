@@ -269,8 +269,10 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
   const BranchPoint& best = bracket.after;
   SpecialPoint special;
   special.type = test < 0 ? "fold"
-                          : problem_.classify(test, bracket.before.u, bracket.before.lambda,
-                                              best.u, best.lambda);
+                          : problem_.classify(test,
+                                              {bracket.before.u, bracket.before.lambda,
+                                               bracket.before.data},
+                                              {best.u, best.lambda, best.data});
   if (special.type.empty()) return bracket;
   special.u = best.u;
   special.lambda = best.lambda;

@@ -26,20 +26,29 @@ const Matrix& saltation_matrix(const HybridSystem& system, int mode, int event,
   work.result.resize(n, n);
   work.dg_dt.resize(n);
   work.f_minus.resize(n);
-  work.f_plus.resize(n);
+  work.jump.resize(n);
   work.dh_dx.resize(n);
   double dh_dt = 0.0;
   system.reset_jacobian(mode, event, outcome, t, x_minus, work.dg_dx, work.dg_dt);
   system.vector_field(mode, t, x_minus, work.f_minus);
-  system.vector_field(outcome.next_mode, t, x_plus, work.f_plus);
+  system.vector_field(outcome.next_mode, t, x_plus, work.jump);  // f+, made the jump below
   system.event_gradient(mode, event, t, x_minus, work.dh_dx, dh_dt);
-  // As the formula above, in place: the jump overwrites f_plus.
-  const double crossing_rate = work.dh_dx.dot(work.f_minus) + dh_dt;
-  work.f_plus.noalias() -= work.dg_dx * work.f_minus;
-  work.f_plus -= work.dg_dt;
+  work.crossing_rate = work.dh_dx.dot(work.f_minus) + dh_dt;
+  work.jump.noalias() -= work.dg_dx * work.f_minus;
+  work.jump -= work.dg_dt;
   work.result = work.dg_dx;
-  work.result.noalias() += (work.f_plus / crossing_rate) * work.dh_dx.transpose();
+  work.result.noalias() += (work.jump / work.crossing_rate) * work.dh_dx.transpose();
   return work.result;
+}
+
+void parameter_jump(const HybridSystem& system, int parameter, int mode, int event,
+                    const EventOutcome& outcome, double t, ConstVectorRef x_minus,
+                    const SaltationWorkspace& work, Vector& scratch, VectorRef column) {
+  scratch.resize(x_minus.size());
+  system.reset_parameter_derivative(parameter, mode, event, outcome, t, x_minus, scratch);
+  column += scratch;
+  const double dh_dp = system.event_parameter_derivative(parameter, mode, event, t, x_minus);
+  if (dh_dp != 0.0) column += (dh_dp / work.crossing_rate) * work.jump;
 }
 
 }  // namespace libcont

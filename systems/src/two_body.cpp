@@ -87,8 +87,45 @@ double TwoBodySystem::forcing_period() const {
   return random_ ? random_->period() : 2.0 * std::numbers::pi / omega_;
 }
 
-double TwoBodySystem::force(double t) const {
-  return lambda_ * (random_ ? (*random_)(t) : f0_ * std::cos(omega_ * t));
+double TwoBodySystem::force(double t) const { return lambda_ * unit_load(t); }
+
+double TwoBodySystem::unit_load(double t) const {
+  return random_ ? (*random_)(t) : f0_ * std::cos(omega_ * t);
+}
+
+int TwoBodySystem::derivative_parameter(std::string_view name) const {
+  return name == "lambda" ? 0 : -1;
+}
+
+void TwoBodySystem::field_parameter_derivative(int /*parameter*/, int mode, double t,
+                                               ConstVectorRef /*x*/,
+                                               libcont::VectorRef df_dp) const {
+  df_dp.setZero();
+  if (mode == Joined && newton_) {
+    df_dp[2] = df_dp[3] = unit_load(t) / (m1_ + m2_);  // the common acceleration
+    return;
+  }
+  df_dp[2] = unit_load(t) / m1_;
+}
+
+double TwoBodySystem::event_parameter_derivative(int /*parameter*/, int mode, int /*event*/,
+                                                 double t, ConstVectorRef /*x*/) const {
+  if (!(newton_ && mode == Joined)) return 0.0;  // the gap
+  return unit_load(t) / m1_ / (1.0 / m1_ + 1.0 / m2_);  // the joining force
+}
+
+bool TwoBodySystem::affine_parameter_derivative(int /*parameter*/, int mode,
+                                                libcont::AffineMode& derivative) const {
+  if (random_ || (mode == Joined && !newton_)) return false;
+  derivative.A.setZero();
+  derivative.b0.setZero();
+  derivative.b_sin.setZero();
+  derivative.b_cos.setZero();
+  if (mode == Joined)
+    derivative.b_cos[2] = derivative.b_cos[3] = f0_ / (m1_ + m2_);
+  else
+    derivative.b_cos[2] = f0_ / m1_;
+  return true;
 }
 
 Eigen::Matrix<double, 2, 5> TwoBodySystem::free_acceleration_rows() const {

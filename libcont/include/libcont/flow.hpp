@@ -33,6 +33,10 @@ struct FlowOptions {
   // Columns of Phi carried (n x k): 0 means the full n x n tangent. Fewer columns give
   // tangent-flow products Phi v for matrix-free eigenvalue solvers on large systems.
   int tangent_columns = 0;
+  // With the tangent on: one more column after the tangent's k, dx/dp of this parameter
+  // (0 at the start, as dx0/dp), from the model's derivatives in p
+  // (HybridSystem::derivative_parameter; InputError if it gives none). Empty: none.
+  std::string parameter_column;
   IntegratorMethod method = IntegratorMethod::Auto;
   // Modes a model declares affine (HybridSystem::affine_mode) follow their exact flow
   // (exact_linear_flow.hpp) instead of CVODE, unless this is false. The monitors are
@@ -60,7 +64,9 @@ struct FlowState {
   double t = 0.0;
   Vector x;
   int mode = 0;
-  Matrix tangent;  // Phi (n x k); empty unless FlowOptions::tangent
+  // Phi (n x k), then dx/dp if FlowOptions::parameter_column; empty unless
+  // FlowOptions::tangent.
+  Matrix tangent;
 };
 
 struct EventRecord {
@@ -119,7 +125,7 @@ class Flow {
   Flow& operator=(Flow&&) noexcept;
 
   // A state at time t in the mode consistent with x; tangent = the first k columns of
-  // the identity if enabled.
+  // the identity if enabled (then dx0/dp = 0, if carried).
   FlowState initial_state(double t, ConstVectorRef x) const;
 
   // Integrates from state.t to t_end. On return `state` holds the state at t_end, or the
@@ -129,6 +135,7 @@ class Flow {
 
   const FlowOptions& options() const;
   int tangent_columns() const;  // k
+  bool carries_parameter() const;  // dx/dp after the k columns of the tangent
   const HybridSystem& system() const;
 
  private:

@@ -111,6 +111,36 @@ class HybridSystem {
   virtual void reset_jacobian(int mode, int event, const EventOutcome& outcome, double t,
                               ConstVectorRef x_minus, MatrixRef dg_dx, VectorRef dg_dt) const;
 
+  // --- derivatives in a parameter (optional) ---------------------------------------------
+  // A model that knows how its equations depend on a parameter p returns an id >= 0 for
+  // it (-1: not given; the default). It then gives D_p of its vector fields in every mode,
+  // of its event functions and resets (the defaults below say "independent of p"), and
+  // of the data of its affine modes. The flow carries dx/dp beside the tangent with them
+  // (FlowOptions::parameter_column): continuation in p gets dF/dp of the stroboscopic map
+  // from one integration instead of a difference of two maps (doc/theory.md, 6.2).
+  // Only parameters that leave forcing_period() unchanged qualify: the map's duration
+  // would depend on p, which the column does not account for.
+  virtual int derivative_parameter(std::string_view /*name*/) const { return -1; }
+  // D_p f of a mode's vector field. Must be given when derivative_parameter gives an id.
+  virtual void field_parameter_derivative(int parameter, int mode, double t, ConstVectorRef x,
+                                          VectorRef df_dp) const;
+  // D_p h of an event function; default 0.
+  virtual double event_parameter_derivative(int /*parameter*/, int /*mode*/, int /*event*/,
+                                            double /*t*/, ConstVectorRef /*x*/) const {
+    return 0.0;
+  }
+  // D_p g of the reset that apply_event performed (outcome as it returned); default 0.
+  virtual void reset_parameter_derivative(int parameter, int mode, int event,
+                                          const EventOutcome& outcome, double t,
+                                          ConstVectorRef x_minus, VectorRef dg_dp) const;
+  // D_p of an affine mode's data A, b0, b_cos, b_sin (frequency excluded: it must not
+  // depend on p), members sized as in affine_mode. False: the mode is not affine, or the
+  // model does not give the derivatives; the flow then integrates that mode.
+  virtual bool affine_parameter_derivative(int /*parameter*/, int /*mode*/,
+                                           AffineMode& /*derivative*/) const {
+    return false;
+  }
+
   // --- model-level quantities -----------------------------------------------------------
   // A state and mode to start from when the user gives none.
   virtual Vector default_initial_state() const { return Vector::Zero(dimension()); }

@@ -2,7 +2,9 @@
 // Periodic orbits of type z = p/n as a zero problem for continuation (SPEC 1.3-1.4):
 // F(x, lambda) = P^n(x; lambda) - x on the stroboscopic section, lambda any named
 // parameter of the system (forcing intensity, frequency eta, ...). dF/dx is the
-// saltation-corrected monodromy minus identity; dF/dlambda is a forward difference.
+// saltation-corrected monodromy minus identity; dF/dlambda is integrated with it where
+// the model gives its derivatives in lambda (HybridSystem::derivative_parameter; the
+// flow's parameter column), else a forward difference of two maps.
 // Test functions from the Floquet multipliers mu_i of the last evaluation:
 //   period doubling   prod (mu_i + 1)               (a real multiplier through -1)
 //   Neimark-Sacker    prod_{i<j} (mu_i mu_j - 1)     (a complex pair through |mu| = 1)
@@ -38,10 +40,10 @@ class PeriodicOrbitProblem : public ZeroProblem {
   Vector test_values(ConstVectorRef u, double lambda) override;
   std::string classify(int test, ConstVectorRef u, double lambda) override;
   // Neimark-Sacker: a complex pair crossed the unit circle between the two sides (two
-  // more or fewer multipliers outside, the real ones outside unchanged);
-  // grazing: either side has a grazing impact or a touching gap.
-  std::string classify(int test, ConstVectorRef u_before, double lambda_before,
-                       ConstVectorRef u_after, double lambda_after) override;
+  // more or fewer multipliers outside, the real ones outside unchanged; from the
+  // multipliers recorded in their data); grazing: either side has a grazing impact or a
+  // touching gap.
+  std::string classify(int test, const RecordedPoint& before, const RecordedPoint& after) override;
   // Per point: "A_max:<coordinate>" for each displacement coordinate, "impacts",
   // "spectral_radius", "min_gap", "slowest_impact", "section_clearance" (time from the
   // section to the orbit's nearest event, in forcing periods), then the Floquet multipliers by
@@ -61,6 +63,11 @@ class PeriodicOrbitProblem : public ZeroProblem {
   // which it does.
   bool moving_section = true;
   double recenter_clearance = 1.0 / 16.0;
+  // dF/dlambda from the flow's parameter column where the model gives the derivatives
+  // (no extra maps); false: the forward difference, for comparisons.
+  bool dlambda_by_column = true;
+  // Whether the model gives them for this problem's parameter.
+  bool column_available() const { return column_available_; }
 
   // Work done so far, for benchmarks: maps with and without the tangent flow (each n
   // forcing periods) and the CVODE steps they took.
@@ -88,6 +95,8 @@ class PeriodicOrbitProblem : public ZeroProblem {
   bool set_lambda(double lambda);
   bool plain_pass(ConstVectorRef u, MapEvaluation& pass);  // P^n(u), counted
   bool plain_map(ConstVectorRef u, Vector& image);  // P^n(u) at the current lambda
+  // Counts a map with the tangent flow and keeps its monodromy and measures.
+  bool take_jacobians(const MapEvaluation& e);
   Eigen::Index clearance_column() const;
   // The orbit's point x on the section t = to from its point u on the current section
   // (a forward flow at the current lambda), with Phi = dx/du if asked for.
@@ -95,15 +104,17 @@ class PeriodicOrbitProblem : public ZeroProblem {
   // Each evaluates the orbit at (u, lambda) first.
   bool grazing_at(ConstVectorRef u, double lambda);
   struct OutsideCount {  // multipliers outside the unit circle
-    bool evaluated = false;
+    bool known = false;
     int all = 0, real_positive = 0, real_negative = 0;
   };
-  OutsideCount multipliers_outside(ConstVectorRef u, double lambda);
+  // From a point's data (point_data()); not known if they hold no multipliers.
+  OutsideCount multipliers_outside(ConstVectorRef data) const;
 
   HybridSystem& system_;
   std::string parameter_;
   int period_;
   FlowOptions flow_;
+  bool column_available_;
   StroboscopicMap map_;
   Matrix monodromy_;
   OrbitMeasures measures_;

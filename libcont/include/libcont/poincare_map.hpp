@@ -13,6 +13,9 @@ namespace libcont {
 struct MapEvaluation {
   Vector x;         // P^n(x0)
   Matrix jacobian;  // D P^n(x0), saltation-corrected; empty unless asked for
+  // D_p P^n(x0) with the Jacobian when the options carry p (FlowOptions::parameter_column),
+  // else empty.
+  Vector parameter_derivative;
   int impacts = 0;  // hard impacts and soft-contact entries along the n periods
   OrbitMeasures measures;  // along the n periods
   int mode = 0;     // mode at the end

@@ -18,14 +18,25 @@ Matrix saltation_matrix(const HybridSystem& system, int mode, int event,
                         ConstVectorRef x_plus);
 
 // Storage for the ingredients and the result, so that repeated evaluations (one per event
-// along a trajectory) do not allocate.
+// along a trajectory) do not allocate. After a call, `jump` holds f+ - D_x g f- - D_t g
+// and `crossing_rate` D_x h . f- + D_t h, S = D_x g + jump (D_x h)^T / crossing_rate: a
+// parameter p moves the event time by -(D_x h . dx/dp + D_p h) / crossing_rate, and
+// dx/dp jumps to S dx/dp + D_p g + jump D_p h / crossing_rate (parameter_jump).
 struct SaltationWorkspace {
   Matrix dg_dx, result;
-  Vector dg_dt, f_minus, f_plus, dh_dx;
+  Vector dg_dt, f_minus, jump, dh_dx;
+  double crossing_rate = 0.0;
 };
 // As above, into work.result (returned).
 const Matrix& saltation_matrix(const HybridSystem& system, int mode, int event,
                                const EventOutcome& outcome, double t, ConstVectorRef x_minus,
                                ConstVectorRef x_plus, SaltationWorkspace& work);
+
+// After saltation_matrix(..., work) for the same event: dx/dp just after it (column in:
+// S times dx/dp just before it), the terms of p's own effect on the event added:
+// D_p g + jump D_p h / crossing_rate. `scratch`: size n, for D_p g.
+void parameter_jump(const HybridSystem& system, int parameter, int mode, int event,
+                    const EventOutcome& outcome, double t, ConstVectorRef x_minus,
+                    const SaltationWorkspace& work, Vector& scratch, VectorRef column);
 
 }  // namespace libcont

@@ -18,6 +18,13 @@ struct TestFunction {
   Kind kind = Kind::SignChange;
 };
 
+// A converged point as the engine recorded it: where it is, and its point_data().
+struct RecordedPoint {
+  ConstVectorRef u;
+  double lambda;
+  ConstVectorRef data;
+};
+
 class ZeroProblem {
  public:
   virtual ~ZeroProblem() = default;
@@ -66,12 +73,13 @@ class ZeroProblem {
     return test_functions()[static_cast<size_t>(i)].name;
   }
   // The same from the located bracket: the last point before the zero and the first
-  // after it. Where quantities vary fast (near a grazing, multipliers move by O(1) over
-  // 1e-8 in lambda) a criterion at one point is unreliable; comparing the two sides is
-  // not. By default, the one-point form at the point after.
-  virtual std::string classify(int i, ConstVectorRef /*u_before*/, double /*lambda_before*/,
-                               ConstVectorRef u_after, double lambda_after) {
-    return classify(i, u_after, lambda_after);
+  // after it, with the data recorded there. Where quantities vary fast (near a grazing,
+  // multipliers move by O(1) over 1e-8 in lambda) a criterion at one point is
+  // unreliable; comparing the two sides is not, and the recorded data are those the
+  // test values came from (evaluating again need not reproduce them to the last digits
+  // the bracket resolves). By default, the one-point form at the point after.
+  virtual std::string classify(int i, const RecordedPoint& /*before*/, const RecordedPoint& after) {
+    return classify(i, after.u, after.lambda);
   }
 };
 

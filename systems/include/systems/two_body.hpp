@@ -56,6 +56,17 @@ class TwoBodySystem : public libcont::HybridSystem {
                       libcont::ConstVectorRef x_minus, libcont::MatrixRef dg_dx,
                       libcont::VectorRef dg_dt) const override;
 
+  // Derivatives in lambda, the load's intensity (continuation of loading curves): the load
+  // drives the main body and, with newton contact, the force that keeps the bodies
+  // joined. Resets do not depend on it.
+  int derivative_parameter(std::string_view name) const override;
+  void field_parameter_derivative(int parameter, int mode, double t, libcont::ConstVectorRef x,
+                                  libcont::VectorRef df_dp) const override;
+  double event_parameter_derivative(int parameter, int mode, int event, double t,
+                                    libcont::ConstVectorRef x) const override;
+  bool affine_parameter_derivative(int parameter, int mode,
+                                   libcont::AffineMode& derivative) const override;
+
   // Under random loading the load F(t) is an output (a column of the time series).
   std::vector<std::string> output_names() const override;
   void outputs(int mode, double t, libcont::ConstVectorRef x, libcont::VectorRef values) const override;
@@ -67,7 +78,8 @@ class TwoBodySystem : public libcont::HybridSystem {
                            libcont::ConstVectorRef x) const override;
 
   double hertz_stiffness() const { return hertz_.stiffness; }
-  double force(double t) const;
+  double force(double t) const;  // lambda times unit_load
+  double unit_load(double t) const;  // F0 cos(omega t), or the random load
   // The random load in force (loading = random), else nothing.
   const std::optional<libcont::RandomLoading>& random_loading() const { return random_; }
   // Contact force that keeps the joined bodies together (positive: compressive).
