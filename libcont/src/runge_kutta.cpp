@@ -23,6 +23,31 @@ double time_resolution(double t) {
   return 1e4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
 }
 
+// out = start + sum_m (h w_m) k_m (start 0 if null), k_m at stages + offset_m, the terms
+// added in their order. N: the size if fixed at compile time (the sums then stay in
+// registers), else Eigen::Dynamic.
+template <int N>
+void combine_stages(const StageCombination& terms, double h, const double* stages,
+                    const double* start, double* out, int size) {
+  using Column = Eigen::Matrix<double, N, 1>;
+  const auto count = terms.offset.size();
+  const auto term = [&](size_t m) {
+    return Eigen::Map<const Column>(stages + terms.offset[m], size);
+  };
+  Eigen::Map<Column> result(out, size);
+  if constexpr (N == Eigen::Dynamic) {
+    if (start)
+      result = Eigen::Map<const Column>(start, size);
+    else
+      result.setZero();
+    for (size_t m = 0; m < count; ++m) result += (h * terms.weight[m]) * term(m);
+  } else {
+    Column sum = start ? Column(Eigen::Map<const Column>(start)) : Column::Zero();
+    for (size_t m = 0; m < count; ++m) sum += (h * terms.weight[m]) * term(m);
+    result = sum;
+  }
+}
+
 }  // namespace
 
 ExplicitRungeKutta::ExplicitRungeKutta(int size, Vector absolute_tolerances,
@@ -33,7 +58,22 @@ ExplicitRungeKutta::ExplicitRungeKutta(int size, Vector absolute_tolerances,
   if (!table_) throw std::runtime_error("SUNDIALS: cannot load the Fehlberg 7(8) table");
   y0_ = y1_ = f0_ = f_start_ = f_root_ = y_new_ = scratch_ = scratch_root_ = error_ =
       returned_ = Vector::Zero(size);
-  k_ = Matrix::Zero(size, table_->stages);  // column i: stage i
+  const int stages = table_->stages;
+  k_ = Matrix::Zero(size, stages);  // column i: stage i
+  // The nonzero weights of each combination of stages, in the table's order.
+  const auto terms = [&](int count, auto weight) {
+    StageCombination c;
+    for (int j = 0; j < count; ++j)
+      if (weight(j) != 0.0) {
+        c.offset.push_back(static_cast<Eigen::Index>(j) * size);
+        c.weight.push_back(weight(j));
+      }
+    return c;
+  };
+  for (int i = 0; i < stages; ++i)
+    stage_terms_.push_back(terms(i, [&](int j) { return table_->A[i][j]; }));
+  solution_terms_ = terms(stages, [&](int j) { return table_->b[j]; });
+  error_terms_ = terms(stages, [&](int j) { return table_->b[j] - table_->d[j]; });
 }
 
 ExplicitRungeKutta::~ExplicitRungeKutta() {
@@ -61,29 +101,35 @@ void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Fie
   h_ = step_guess > 0.0 ? step_guess : 0.0;  // 0: estimated at the first step
 }
 
+// The stage combinations on vectors of a size fixed at compile time where it is a usual
+// one: the sizes are small (4 states, 20 with the tangent) and the terms few, where a
+// dynamic-size expression per term costs more than its arithmetic.
+void ExplicitRungeKutta::combine(const StageCombination& terms, double h, const double* start,
+                                 double* out) const {
+  // The sizes of 2, 3 and 4 states, with and without the tangent (n + n^2).
+  switch (size_) {
+    case 2: return combine_stages<2>(terms, h, k_.data(), start, out, size_);
+    case 3: return combine_stages<3>(terms, h, k_.data(), start, out, size_);
+    case 4: return combine_stages<4>(terms, h, k_.data(), start, out, size_);
+    case 6: return combine_stages<6>(terms, h, k_.data(), start, out, size_);
+    case 12: return combine_stages<12>(terms, h, k_.data(), start, out, size_);
+    case 20: return combine_stages<20>(terms, h, k_.data(), start, out, size_);
+    default: return combine_stages<Eigen::Dynamic>(terms, h, k_.data(), start, out, size_);
+  }
+}
+
 // y_out = y + h sum b_i k_i and error = h sum (b_i - d_i) k_i, stage 0 being f at (t, y)
 // (in column 0 of k_ already). False if a stage is not finite.
 bool ExplicitRungeKutta::stages(double t, const double* y, double h, double* y_out,
                                 double* error) {
   const ARKodeButcherTableMem& b = *table_;
-  Eigen::Map<const Vector> y_start(y, size_);
   for (int i = 1; i < b.stages; ++i) {
-    scratch_ = y_start;
-    for (int j = 0; j < i; ++j)
-      if (b.A[i][j] != 0.0) scratch_.noalias() += (h * b.A[i][j]) * k_.col(j);
+    combine(stage_terms_[static_cast<size_t>(i)], h, y, scratch_.data());
     if (!f_(context_, t + b.c[i] * h, scratch_.data(), k_.col(i).data())) return false;
   }
-  Eigen::Map<Vector> out(y_out, size_);
-  out = y_start;
-  for (int j = 0; j < b.stages; ++j)
-    if (b.b[j] != 0.0) out.noalias() += (h * b.b[j]) * k_.col(j);
-  if (error) {
-    Eigen::Map<Vector> e(error, size_);
-    e.setZero();
-    for (int j = 0; j < b.stages; ++j)
-      if (b.b[j] != b.d[j]) e.noalias() += (h * (b.b[j] - b.d[j])) * k_.col(j);
-  }
-  return out.allFinite();
+  combine(solution_terms_, h, y, y_out);
+  if (error) combine(error_terms_, h, nullptr, error);
+  return Eigen::Map<const Vector>(y_out, size_).allFinite();
 }
 
 // CVODE's weighted RMS norm: weights rtol |y| + atol, |y| the larger of the step's ends.
