@@ -101,35 +101,37 @@ void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Fie
   h_ = step_guess > 0.0 ? step_guess : 0.0;  // 0: estimated at the first step
 }
 
+// y_out = y + h sum b_i k_i and error = h sum (b_i - d_i) k_i, stage 0 being f at (t, y)
+// (in column 0 of k_ already). False if a stage is not finite. N: the size if fixed at
+// compile time, else Eigen::Dynamic.
+template <int N>
+bool ExplicitRungeKutta::stages_of_size(double t, const double* y, double h, double* y_out,
+                                        double* error) {
+  const ARKodeButcherTableMem& b = *table_;
+  for (int i = 1; i < b.stages; ++i) {
+    combine_stages<N>(stage_terms_[static_cast<size_t>(i)], h, k_.data(), y, scratch_.data(), size_);
+    if (!f_(context_, t + b.c[i] * h, scratch_.data(), k_.col(i).data())) return false;
+  }
+  combine_stages<N>(solution_terms_, h, k_.data(), y, y_out, size_);
+  if (error) combine_stages<N>(error_terms_, h, k_.data(), nullptr, error, size_);
+  return Eigen::Map<const Vector>(y_out, size_).allFinite();
+}
+
 // The stage combinations on vectors of a size fixed at compile time where it is a usual
 // one: the sizes are small (4 states, 20 with the tangent) and the terms few, where a
 // dynamic-size expression per term costs more than its arithmetic.
-void ExplicitRungeKutta::combine(const StageCombination& terms, double h, const double* start,
-                                 double* out) const {
-  // The sizes of 2, 3 and 4 states, with and without the tangent (n + n^2).
-  switch (size_) {
-    case 2: return combine_stages<2>(terms, h, k_.data(), start, out, size_);
-    case 3: return combine_stages<3>(terms, h, k_.data(), start, out, size_);
-    case 4: return combine_stages<4>(terms, h, k_.data(), start, out, size_);
-    case 6: return combine_stages<6>(terms, h, k_.data(), start, out, size_);
-    case 12: return combine_stages<12>(terms, h, k_.data(), start, out, size_);
-    case 20: return combine_stages<20>(terms, h, k_.data(), start, out, size_);
-    default: return combine_stages<Eigen::Dynamic>(terms, h, k_.data(), start, out, size_);
-  }
-}
-
-// y_out = y + h sum b_i k_i and error = h sum (b_i - d_i) k_i, stage 0 being f at (t, y)
-// (in column 0 of k_ already). False if a stage is not finite.
 bool ExplicitRungeKutta::stages(double t, const double* y, double h, double* y_out,
                                 double* error) {
-  const ARKodeButcherTableMem& b = *table_;
-  for (int i = 1; i < b.stages; ++i) {
-    combine(stage_terms_[static_cast<size_t>(i)], h, y, scratch_.data());
-    if (!f_(context_, t + b.c[i] * h, scratch_.data(), k_.col(i).data())) return false;
+  // The sizes of 2, 3 and 4 states, with and without the tangent (n + n^2).
+  switch (size_) {
+    case 2: return stages_of_size<2>(t, y, h, y_out, error);
+    case 3: return stages_of_size<3>(t, y, h, y_out, error);
+    case 4: return stages_of_size<4>(t, y, h, y_out, error);
+    case 6: return stages_of_size<6>(t, y, h, y_out, error);
+    case 12: return stages_of_size<12>(t, y, h, y_out, error);
+    case 20: return stages_of_size<20>(t, y, h, y_out, error);
+    default: return stages_of_size<Eigen::Dynamic>(t, y, h, y_out, error);
   }
-  combine(solution_terms_, h, y, y_out);
-  if (error) combine(error_terms_, h, nullptr, error);
-  return Eigen::Map<const Vector>(y_out, size_).allFinite();
 }
 
 // CVODE's weighted RMS norm: weights rtol |y| + atol, |y| the larger of the step's ends.

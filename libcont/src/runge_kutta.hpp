@@ -56,8 +56,9 @@ class ExplicitRungeKutta {
   const std::string& message() const { return message_; }
 
  private:
-  void combine(const StageCombination& terms, double h, const double* start, double* out) const;
   bool stages(double t, const double* y, double h, double* y_out, double* error);
+  template <int N>
+  bool stages_of_size(double t, const double* y, double h, double* y_out, double* error);
   double error_norm(const double* y0, const double* y1, const double* error) const;
   double initial_step(const Vector& f) const;  // f at the start
   bool find_root(double& t_root);
