@@ -27,6 +27,28 @@ void CvodeMemoryDeleter::operator()(void* mem) const { CVodeFree(&mem); }
 
 namespace {
 
+// dphi = J phi, column by column as sum_k J.col(k) phi(k, j), k rising. N: the dimension
+// if fixed at compile time (the small products then cost their arithmetic, not the
+// dynamic-size product's dispatch), else Eigen::Dynamic.
+template <int N>
+void tangent_product(const Matrix& jacobian, const double* phi, double* dphi, int n, int columns) {
+  using Column = Eigen::Matrix<double, N, 1>;
+  using Square = Eigen::Matrix<double, N, N>;
+  const Eigen::Map<const Square> J(jacobian.data(), n, n);
+  for (int j = 0; j < columns; ++j) {
+    const double* p = phi + static_cast<Eigen::Index>(j) * n;
+    Eigen::Map<Column> d(dphi + static_cast<Eigen::Index>(j) * n, n);
+    if constexpr (N == Eigen::Dynamic) {
+      d = J.col(0) * p[0];
+      for (int k = 1; k < n; ++k) d += J.col(k) * p[k];
+    } else {
+      Column sum = J.col(0) * p[0];
+      for (int k = 1; k < N; ++k) sum += J.col(k) * p[k];
+      d = sum;
+    }
+  }
+}
+
 // The model's right-hand side and root functions on raw arrays, for CVODE's callbacks
 // and for the explicit Runge-Kutta pair alike. They never throw into C: models report
 // trouble through non-finite values, which both integrators treat as a recoverable
@@ -39,12 +61,18 @@ bool field(void* data, double t, const double* in, double* out) {
   if (!dxdt.allFinite()) return false;
   if (c.tangent) {
     c.system->state_jacobian(c.mode, t, x, c.jacobian);
-    Eigen::Map<const Matrix> phi(in + c.n, c.n, c.columns);
-    Eigen::Map<Matrix> dphi(out + c.n, c.n, c.columns);
-    dphi.noalias() = c.jacobian * phi;
+    const double* phi = in + c.n;
+    double* dphi = out + c.n;
+    switch (c.n) {
+      case 2: tangent_product<2>(c.jacobian, phi, dphi, c.n, c.columns); break;
+      case 3: tangent_product<3>(c.jacobian, phi, dphi, c.n, c.columns); break;
+      case 4: tangent_product<4>(c.jacobian, phi, dphi, c.n, c.columns); break;
+      case 6: tangent_product<6>(c.jacobian, phi, dphi, c.n, c.columns); break;
+      default: tangent_product<Eigen::Dynamic>(c.jacobian, phi, dphi, c.n, c.columns);
+    }
     if (c.parameter >= 0) {  // (dx/dp)' = D_x f dx/dp + D_p f
       c.system->field_parameter_derivative(c.parameter, c.mode, t, x, c.df_dp);
-      dphi.col(c.columns - 1) += c.df_dp;
+      Eigen::Map<Vector>(dphi + static_cast<Eigen::Index>(c.columns - 1) * c.n, c.n) += c.df_dp;
     }
   }
   return true;

@@ -23,6 +23,31 @@ double time_resolution(double t) {
   return 1e4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
 }
 
+// out = start + sum_m (h w_m) k_m (start 0 if null), k_m at stages + offset_m, the terms
+// added in their order. N: the size if fixed at compile time (the sums then stay in
+// registers), else Eigen::Dynamic.
+template <int N>
+void combine_stages(const StageCombination& terms, double h, const double* stages,
+                    const double* start, double* out, int size) {
+  using Column = Eigen::Matrix<double, N, 1>;
+  const auto count = terms.offset.size();
+  const auto term = [&](size_t m) {
+    return Eigen::Map<const Column>(stages + terms.offset[m], size);
+  };
+  Eigen::Map<Column> result(out, size);
+  if constexpr (N == Eigen::Dynamic) {
+    if (start)
+      result = Eigen::Map<const Column>(start, size);
+    else
+      result.setZero();
+    for (size_t m = 0; m < count; ++m) result += (h * terms.weight[m]) * term(m);
+  } else {
+    Column sum = start ? Column(Eigen::Map<const Column>(start)) : Column::Zero();
+    for (size_t m = 0; m < count; ++m) sum += (h * terms.weight[m]) * term(m);
+    result = sum;
+  }
+}
+
 }  // namespace
 
 ExplicitRungeKutta::ExplicitRungeKutta(int size, Vector absolute_tolerances,
@@ -33,7 +58,22 @@ ExplicitRungeKutta::ExplicitRungeKutta(int size, Vector absolute_tolerances,
   if (!table_) throw std::runtime_error("SUNDIALS: cannot load the Fehlberg 7(8) table");
   y0_ = y1_ = f0_ = f_start_ = f_root_ = y_new_ = scratch_ = scratch_root_ = error_ =
       returned_ = Vector::Zero(size);
-  k_ = Matrix::Zero(size, table_->stages);  // column i: stage i
+  const int stages = table_->stages;
+  k_ = Matrix::Zero(size, stages);  // column i: stage i
+  // The nonzero weights of each combination of stages, in the table's order.
+  const auto terms = [&](int count, auto weight) {
+    StageCombination c;
+    for (int j = 0; j < count; ++j)
+      if (weight(j) != 0.0) {
+        c.offset.push_back(static_cast<Eigen::Index>(j) * size);
+        c.weight.push_back(weight(j));
+      }
+    return c;
+  };
+  for (int i = 0; i < stages; ++i)
+    stage_terms_.push_back(terms(i, [&](int j) { return table_->A[i][j]; }));
+  solution_terms_ = terms(stages, [&](int j) { return table_->b[j]; });
+  error_terms_ = terms(stages, [&](int j) { return table_->b[j] - table_->d[j]; });
 }
 
 ExplicitRungeKutta::~ExplicitRungeKutta() {
@@ -62,28 +102,40 @@ void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Fie
 }
 
 // y_out = y + h sum b_i k_i and error = h sum (b_i - d_i) k_i, stage 0 being f at (t, y)
-// (in column 0 of k_ already). False if a stage is not finite.
-bool ExplicitRungeKutta::stages(double t, const double* y, double h, double* y_out,
-                                double* error) {
+// (in column 0 of k_ already). False if a stage is not finite. N: the size if fixed at
+// compile time, else Eigen::Dynamic.
+template <int N>
+bool ExplicitRungeKutta::stages_of_size(double t, const double* y, double h, double* y_out,
+                                        double* error) {
   const ARKodeButcherTableMem& b = *table_;
-  Eigen::Map<const Vector> y_start(y, size_);
   for (int i = 1; i < b.stages; ++i) {
-    scratch_ = y_start;
-    for (int j = 0; j < i; ++j)
-      if (b.A[i][j] != 0.0) scratch_.noalias() += (h * b.A[i][j]) * k_.col(j);
+    combine_stages<N>(stage_terms_[static_cast<size_t>(i)], h, k_.data(), y, scratch_.data(), size_);
     if (!f_(context_, t + b.c[i] * h, scratch_.data(), k_.col(i).data())) return false;
   }
-  Eigen::Map<Vector> out(y_out, size_);
-  out = y_start;
-  for (int j = 0; j < b.stages; ++j)
-    if (b.b[j] != 0.0) out.noalias() += (h * b.b[j]) * k_.col(j);
-  if (error) {
-    Eigen::Map<Vector> e(error, size_);
-    e.setZero();
-    for (int j = 0; j < b.stages; ++j)
-      if (b.b[j] != b.d[j]) e.noalias() += (h * (b.b[j] - b.d[j])) * k_.col(j);
+  combine_stages<N>(solution_terms_, h, k_.data(), y, y_out, size_);
+  if (error) combine_stages<N>(error_terms_, h, k_.data(), nullptr, error, size_);
+  return Eigen::Map<const Vector>(y_out, size_).allFinite();
+}
+
+// The stage combinations on vectors of a size fixed at compile time where it is a usual
+// one: the sizes are small (4 states, 20 with the tangent) and the terms few, where a
+// dynamic-size expression per term costs more than its arithmetic.
+bool ExplicitRungeKutta::stages(double t, const double* y, double h, double* y_out,
+                                double* error) {
+  // The sizes of 2, 3 and 4 states, with and without the tangent (n + n^2), and with
+  // the tangent and a parameter column (n + n (n + 1)).
+  switch (size_) {
+    case 2: return stages_of_size<2>(t, y, h, y_out, error);
+    case 3: return stages_of_size<3>(t, y, h, y_out, error);
+    case 4: return stages_of_size<4>(t, y, h, y_out, error);
+    case 6: return stages_of_size<6>(t, y, h, y_out, error);
+    case 8: return stages_of_size<8>(t, y, h, y_out, error);
+    case 12: return stages_of_size<12>(t, y, h, y_out, error);
+    case 15: return stages_of_size<15>(t, y, h, y_out, error);
+    case 20: return stages_of_size<20>(t, y, h, y_out, error);
+    case 24: return stages_of_size<24>(t, y, h, y_out, error);
+    default: return stages_of_size<Eigen::Dynamic>(t, y, h, y_out, error);
   }
-  return out.allFinite();
 }
 
 // CVODE's weighted RMS norm: weights rtol |y| + atol, |y| the larger of the step's ends.
@@ -148,9 +200,24 @@ bool ExplicitRungeKutta::find_root(double& t_root) {
     // Illinois: the regula falsi that halves the value kept twice in a row.
     double lo = t_reference_, hi = t1_, g_lo = a, g_hi = b;
     int kept = 0;
+    bool nudged = false;
+    const double margin = 0.5 * tolerance;
     for (int it = 0; it < 200 && hi - lo > tolerance; ++it) {
       double t = hi - g_hi * (hi - lo) / (g_hi - g_lo);
-      if (!(t > lo + 0.5 * tolerance && t < hi - 0.5 * tolerance)) t = 0.5 * (lo + hi);
+      // An estimate within rounding of an end has converged from that side: the root is
+      // most likely just past that end, and a point there closes the bracket at once
+      // (bisecting instead took 70 % of the iterations). Bisect if that did not do it.
+      if (!(t > lo + margin && t < hi - margin)) {
+        if (!nudged && t <= lo + margin)
+          t = lo + margin;
+        else if (!nudged && t >= hi - margin)
+          t = hi - margin;
+        else
+          t = 0.5 * (lo + hi);
+        nudged = true;
+      } else {
+        nudged = false;
+      }
       if (!interpolate(t, scratch_root_.data())) return false;
       g_(context_, t, scratch_root_.data(), g_mid_.data());
       const double g = g_mid_[k];

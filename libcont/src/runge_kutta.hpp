@@ -22,6 +22,12 @@ struct ARKodeButcherTableMem;
 
 namespace libcont::detail {
 
+// A linear combination of the stages: sum of weight[m] k_m, k_m at offset[m] in their storage.
+struct StageCombination {
+  std::vector<Eigen::Index> offset;
+  std::vector<double> weight;
+};
+
 class ExplicitRungeKutta {
  public:
   // f: dy/dt, false where it is not finite; g: the root functions.
@@ -51,6 +57,8 @@ class ExplicitRungeKutta {
 
  private:
   bool stages(double t, const double* y, double h, double* y_out, double* error);
+  template <int N>
+  bool stages_of_size(double t, const double* y, double h, double* y_out, double* error);
   double error_norm(const double* y0, const double* y1, const double* error) const;
   double initial_step(const Vector& f) const;  // f at the start
   bool find_root(double& t_root);
@@ -70,6 +78,9 @@ class ExplicitRungeKutta {
   double start_time_ = 0.0, first_step_ = 0.0;  // of the grading away from the start
   Vector y0_, y1_, f0_, f_start_, f_root_, y_new_, scratch_, scratch_root_, error_;
   Matrix k_;
+  // The table's nonzero weights: per stage i (a_ij), of the solution (b), of the error (b - d).
+  std::vector<StageCombination> stage_terms_;
+  StageCombination solution_terms_, error_terms_;
   Vector returned_;  // what solution() reports: y(t1), or y at a returned root
   // Root functions at the reference time (the step's start, or the last returned root)
   // and at the step's end; whether a root remains to be looked for in (reference, t1].

@@ -60,6 +60,7 @@ void TwoBodySystem::configure() {
   f0_ = p["F0"];
   omega_ = p["omega"];
   lambda_ = p["lambda"];
+  rows_ = derive_free_acceleration_rows();
   newton_ = p.choice("contact") == "newton";
   law_ = libcont::NewtonRestitution(p["r"], p["stick_velocity"]);
   const libcont::ElasticBody body{p["E"], p["mu"]};
@@ -128,7 +129,7 @@ bool TwoBodySystem::affine_parameter_derivative(int /*parameter*/, int mode,
   return true;
 }
 
-Eigen::Matrix<double, 2, 5> TwoBodySystem::free_acceleration_rows() const {
+Eigen::Matrix<double, 2, 5> TwoBodySystem::derive_free_acceleration_rows() const {
   const double chi = m2_ / m1_;
   const double k1 = w1_ * w1_, k2 = w2_ * w2_, c1 = 2.0 * xi1_ * w1_, c2 = 2.0 * xi2_ * w2_;
   Eigen::Matrix<double, 2, 5> rows;
@@ -139,8 +140,7 @@ Eigen::Matrix<double, 2, 5> TwoBodySystem::free_acceleration_rows() const {
 }
 
 void TwoBodySystem::free_accelerations(double t, ConstVectorRef x, double& a1, double& a2) const {
-  const Eigen::Matrix<double, 2, 5> rows = free_acceleration_rows();
-  const Eigen::Vector2d a = rows.leftCols<4>() * x.head<4>() + rows.col(4);
+  const Eigen::Vector2d a = rows_.leftCols<4>() * x.head<4>() + rows_.col(4);
   a1 = a[0] + force(t) / m1_;
   a2 = a[1];
 }
@@ -149,7 +149,7 @@ bool TwoBodySystem::affine_mode(int mode, libcont::AffineMode& data) const {
   if (random_ || (mode == Joined && !newton_)) return false;
   // Columns (x1, x2, v1, v2, 1, cos omega t) of the accelerations.
   Eigen::Matrix<double, 2, 6> rows;
-  rows << free_acceleration_rows(), Eigen::Vector2d(lambda_ * f0_ / m1_, 0.0);
+  rows << rows_, Eigen::Vector2d(lambda_ * f0_ / m1_, 0.0);
   if (mode == Joined) {  // stuck together: the common acceleration (contact force internal)
     const Eigen::Matrix<double, 1, 6> common = (m1_ * rows.row(0) + m2_ * rows.row(1)) / (m1_ + m2_);
     rows.row(0) = common;
@@ -175,9 +175,8 @@ bool TwoBodySystem::affine_event(int mode, int /*event*/, libcont::VectorRef coe
     return true;
   }
   // The joining force (a1 - a2) / (1/m1 + 1/m2), coefficients (x, 1, cos, sin).
-  const Eigen::Matrix<double, 2, 5> rows = free_acceleration_rows();
   const double reduced = 1.0 / m1_ + 1.0 / m2_;
-  coefficients.head(5) = (rows.row(0) - rows.row(1)).transpose() / reduced;
+  coefficients.head(5) = (rows_.row(0) - rows_.row(1)).transpose() / reduced;
   coefficients[5] = lambda_ * f0_ / m1_ / reduced;
   return true;
 }
@@ -207,27 +206,26 @@ void TwoBodySystem::vector_field(int mode, double t, ConstVectorRef x,
 
 void TwoBodySystem::state_jacobian(int mode, double /*t*/, ConstVectorRef x,
                                    libcont::MatrixRef jac) const {
-  jac.setZero();
-  jac(0, 2) = 1.0;
-  jac(1, 3) = 1.0;
   // Rows of d(a1)/d(x1, x2, v1, v2) and d(a2)/d(...).
-  const Eigen::Matrix<double, 2, 5> rows = free_acceleration_rows();
-  Eigen::RowVector4d da1 = rows.row(0).head<4>(), da2 = rows.row(1).head<4>();
+  Eigen::RowVector4d da1 = rows_.row(0).head<4>(), da2 = rows_.row(1).head<4>();
   if (mode == Joined && newton_) {
-    const Eigen::RowVector4d common = (m1_ * da1 + m2_ * da2) / (m1_ + m2_);
-    jac.row(2) = common;
-    jac.row(3) = common;
-    return;
-  }
-  if (mode == Joined) {
+    da1 = (m1_ * da1 + m2_ * da2) / (m1_ + m2_);
+    da2 = da1;
+  } else if (mode == Joined) {
     const double slope = hertz_.force_slope(x[0] - x[1]);
     da1(0) -= slope / m1_;
     da1(1) += slope / m1_;
     da2(0) += slope / m2_;
     da2(1) -= slope / m2_;
   }
-  jac.row(2) = da1;
-  jac.row(3) = da2;
+  // Entry by entry: on the hot path of the tangent flow, where a strided block
+  // expression per row costs more than the 16 stores.
+  for (int j = 0; j < 4; ++j) {
+    jac(0, j) = j == 2 ? 1.0 : 0.0;
+    jac(1, j) = j == 3 ? 1.0 : 0.0;
+    jac(2, j) = da1(j);
+    jac(3, j) = da2(j);
+  }
 }
 
 libcont::EventSpec TwoBodySystem::event_spec(int mode, int /*event*/) const {

@@ -88,12 +88,15 @@ class TwoBodySystem : public libcont::HybridSystem {
  private:
   // The free accelerations without the load, a = rows . (x1, x2, v1, v2, 1): the one
   // place the coupling's coefficients are written (vector field, Jacobian, affine data).
-  Eigen::Matrix<double, 2, 5> free_acceleration_rows() const;
+  // configure() keeps them in rows_, so the right-hand side does not re-derive them (with
+  // their divisions) at every call; every parameter change goes through configure().
+  Eigen::Matrix<double, 2, 5> derive_free_acceleration_rows() const;
   // Accelerations of the bodies without contact force.
   void free_accelerations(double t, libcont::ConstVectorRef x, double& a1, double& a2) const;
 
   double m1_ = 1000, m2_ = 100, w1_ = 6.283, w2_ = 4.727, xi1_ = 0.036, xi2_ = 0.2;
   double gap_ = 0.05, f0_ = 400, omega_ = 6, lambda_ = 1;
+  Eigen::Matrix<double, 2, 5> rows_;  // derive_free_acceleration_rows() of the above
   bool newton_ = false;
   libcont::NewtonRestitution law_{1.0};
   libcont::HertzContact hertz_;
