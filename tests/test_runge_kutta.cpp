@@ -79,6 +79,8 @@ TEST_CASE("Runge-Kutta pair: through a Hertz contact against Adams at rtol 1e-13
   // their derivative at both ends of the contact, which the pair's error estimate
   // underrates: steps graded towards both ends bring the monodromy's error from 5e-3 to
   // 7e-7 (Adams at rtol 1e-11: about 1e-7); the state is as accurate as Adams' (3e-12).
+  // At other lambda the error is up to 2e-5 (lambda = 1; Adams 2e-8 there); it follows
+  // the tolerance (1e-7 at rtol 1e-13), not the grading.
   auto system = make_system<systems::TwoBodySystem>({{"contact", "hertz"}, {"lambda", "2"}});
   const Vector x0 = settle(system, 0.0, system.default_initial_state(), 300).x;
   const double t = system.forcing_period();
