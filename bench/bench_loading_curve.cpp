@@ -14,8 +14,8 @@
 //   build/bench_loading_curve --rtol 1e-10   # integration tolerance (default 1e-11);
 //       the corrector tolerance follows as max(1e-9, 100 rtol)
 //   build/bench_loading_curve --chord 0      # full Newton at every corrector iteration
-//   build/bench_loading_curve --method rk    # the explicit Runge-Kutta pair for the
-//       non-stiff modes (the Hertz contact) instead of CVODE's Adams
+//   build/bench_loading_curve --method adams # CVODE's Adams for the Hertz contact
+//       instead of the explicit Runge-Kutta pair (the default there)
 //   build/bench_loading_curve --dlambda difference   # dF/dlambda by a forward difference
 //       of two maps instead of the flow's parameter column
 #include <algorithm>

@@ -10,7 +10,8 @@
 # 1, as libcont runs on one: with two, AUTO's CPU time counts OpenMP threads spinning
 # while they wait, which on a busy machine inflates it several-fold; doc/performance.md),
 # LIBCONT_RUNS (the bench_loading_curve argument sets to run, separated by ";"; default:
-# the library defaults, then the explicit Runge-Kutta pair for the contact, --method rk).
+# the library defaults (the explicit Runge-Kutta pair in the contact), then CVODE's Adams
+# there, --method adams).
 # Exit status: 0 when every check passes, 1 when one fails, 2 on a setup error.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +27,7 @@ echo "machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p' | head -1),
 threads=${AUTO_THREADS:-1}
 echo "running AUTO-07p on $threads thread(s) ..."
 (cd "$work" && OMP_NUM_THREADS=$threads auto-07p two_body.auto > auto.log 2>&1) || { tail -20 "$work/auto.log" >&2; exit 2; }
-runs=${LIBCONT_RUNS:-" ;--method rk"}
+runs=${LIBCONT_RUNS:-" ;--method adams"}
 i=0
 echo "$runs" | tr ';' '\n' | while IFS= read -r args; do
   i=$((i + 1))

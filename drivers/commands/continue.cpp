@@ -54,17 +54,20 @@ struct ContinueSettings : ParameterRange {
                      "at the first period doubling, also continue the doubled (2n) branch "
                      "(files in OUT/doubled)");
     options.add_text("integrator", integrator,
-                     "for the non-stiff modes: auto (CVODE's Adams; BDF where a mode is stiff) "
-                     "or rk (an explicit Runge-Kutta pair, several times faster on short "
-                     "contacts; doc/performance.md)");
+                     "auto (BDF where a mode is stiff, an explicit Runge-Kutta pair where the "
+                     "model calls it brief and rough, such as a Hertz contact, CVODE's Adams "
+                     "elsewhere), rk (the pair for every non-stiff mode) or adams (Adams for "
+                     "every mode); doc/performance.md");
   }
 
   libcont::FlowOptions flow() const {
     libcont::FlowOptions o;
     if (integrator == "rk")
       o.method = libcont::IntegratorMethod::RungeKutta;
+    else if (integrator == "adams")
+      o.method = libcont::IntegratorMethod::Adams;
     else if (integrator != "auto")
-      throw libcont::InputError("--integrator must be auto or rk, not '" + integrator + "'");
+      throw libcont::InputError("--integrator must be auto, rk or adams, not '" + integrator + "'");
     return o;
   }
 

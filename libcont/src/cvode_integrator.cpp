@@ -145,7 +145,9 @@ CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& 
   mode_context_.field = Vector::Zero(n);
   mode_context_.gradient = Vector::Zero(n);
   mode_context_.extremum_coordinates = options.extremum_coordinates;
-  if (options.method == IntegratorMethod::RungeKutta)
+  bool one_step = false;
+  for (int mode = 0; mode < system.mode_count(); ++mode) one_step = one_step || uses_runge_kutta(mode);
+  if (one_step)
     runge_kutta_ = std::make_unique<ExplicitRungeKutta>(
         size_, Eigen::Map<const Vector>(tol, size_), options.relative_tolerance, max_step());
   for (const int i : options.extremum_coordinates)
@@ -154,6 +156,11 @@ CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& 
 }
 
 CvodeIntegrator::~CvodeIntegrator() = default;
+
+bool CvodeIntegrator::uses_runge_kutta(int mode) const {
+  return options_.method == IntegratorMethod::RungeKutta ||
+         (options_.method == IntegratorMethod::Auto && system_.is_brief_and_rough(mode));
+}
 
 // FlowOptions::max_step, or a sixteenth of the forcing period (no missed impacts); 0: none.
 double CvodeIntegrator::max_step() const {
@@ -259,7 +266,7 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
   const int count = set_up_roots(mode);
   const bool stiff = options_.method == IntegratorMethod::BDF ||
                      (options_.method != IntegratorMethod::Adams && system_.is_stiff(mode));
-  if (!stiff && options_.method == IntegratorMethod::RungeKutta) {
+  if (!stiff && uses_runge_kutta(mode)) {
     active_ = nullptr;
     runge_kutta_active_ = true;
     runge_kutta_->start(t, y, initial_step, field, roots, &mode_context_, root_directions_);

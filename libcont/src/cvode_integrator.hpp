@@ -94,6 +94,8 @@ class CvodeIntegrator {
   long current_steps() const;
   int set_up_roots(int mode);
   double max_step() const;
+  // Whether a mode, if not stiff, goes to the Runge-Kutta pair (IntegratorMethod).
+  bool uses_runge_kutta(int mode) const;
 
   const HybridSystem& system_;
   FlowOptions options_;

@@ -54,8 +54,8 @@ ExplicitRungeKutta::ExplicitRungeKutta(int size, Vector absolute_tolerances,
                                        double relative_tolerance, double max_step)
     : size_(size), atol_(std::move(absolute_tolerances)), rtol_(relative_tolerance),
       max_step_(max_step > 0.0 ? max_step : std::numeric_limits<double>::infinity()),
-      table_(ARKodeButcherTable_LoadERK(ARKODE_FEHLBERG_13_7_8)) {
-  if (!table_) throw std::runtime_error("SUNDIALS: cannot load the Fehlberg 7(8) table");
+      table_(ARKodeButcherTable_LoadERK(ARKODE_VERNER_8_5_6)) {
+  if (!table_) throw std::runtime_error("SUNDIALS: cannot load the Verner 6(5) table");
   y0_ = y1_ = f0_ = f_start_ = f_root_ = y_new_ = scratch_ = scratch_root_ = error_ =
       returned_ = Vector::Zero(size);
   const int stages = table_->stages;

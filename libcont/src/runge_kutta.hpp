@@ -1,12 +1,20 @@
 #pragma once
-// An embedded explicit Runge-Kutta pair for non-stiff modes: Fehlberg's 7(8) pair, 13
-// stages, the 8th-order solution propagated (its coefficients are SUNDIALS ARKODE's table
-// ARKODE_FEHLBERG_13_7_8, loaded from the library). One step method, so nothing to restart
+// An embedded explicit Runge-Kutta pair for non-stiff modes: Verner's 6(5) pair, 8 stages,
+// the 6th-order solution propagated (its coefficients are SUNDIALS ARKODE's table
+// ARKODE_VERNER_8_5_6, loaded from the library). One step method, so nothing to restart
 // after an event: where CVODE's Adams climbs back from order 1 after every event and loses
 // its high orders on motions that are not smooth to high order, such as a Hertz contact
 // (force ~ z^(3/2), whose fourth derivative is singular where the contact begins), this
-// pair takes large steps at once. Two-body Hertz contact at rtol 1e-11: 21 steps against
-// Adams' 198, 30x less time on a small system, where CVODE's per-step cost dominates.
+// pair takes large steps at once (two-body Hertz: a third of Adams' steps per period, at
+// a smaller monodromy error).
+//
+// Why not Fehlberg's 7(8) pair (ARKODE_FEHLBERG_13_7_8, which this class used first): its
+// error estimate h 41/840 (k1 + k11 - k12 - k13) vanishes where f depends on t alone
+// (stages 11 and 12 repeat the nodes t and t + h of stages 1 and 13), and the tangent
+// through a Hertz contact, Phi' = J(t) Phi with J following the contact, is nearly such a
+// component: the estimate underrated its error, and the monodromy came out 7e-7 to 2e-5
+// wrong per period at rtol 1e-11 (two-body, lambda = 0.6 .. 3; Adams 7e-9 to 5e-7, this
+// pair 2.6e-8 to 3.7e-8), erratically with the step pattern.
 //
 // Root finding as CVODE's: root functions with directions are checked at the ends of
 // each step and a root is located on the dense output to rounding in time, returned on

@@ -59,6 +59,7 @@ class EnergyAccountingSystem : public HybridSystem {
   int mode_count() const override { return model_.mode_count(); }
   std::string mode_name(int mode) const override { return model_.mode_name(mode); }
   bool is_stiff(int mode) const override { return model_.is_stiff(mode); }
+  bool is_brief_and_rough(int mode) const override { return model_.is_brief_and_rough(mode); }
   double forcing_period() const override { return model_.forcing_period(); }
   void configure() override;
 

@@ -14,15 +14,12 @@
 
 namespace libcont {
 
-// Auto: CVODE's BDF for modes the model calls stiff, Adams otherwise. RungeKutta: an
-// explicit Fehlberg 7(8) pair (src/runge_kutta.hpp) for the non-stiff modes instead of
-// Adams: no restart from order 1 after each event, several times faster on short
-// contacts (two-body Hertz: 6x faster per map), less accurate in the tangent through a
-// Hertz contact (monodromy 7e-7 to 2e-5 relative per period at rtol 1e-11 on two-body
-// orbits, Adams 7e-9 to 5e-7: the pair's error estimate underrates the tangent's error
-// there; 1e-7 at rtol 1e-13) and,
-// with its longer steps, more likely to miss two monitor roots inside one step;
-// doc/performance.md.
+// Auto: CVODE's BDF for modes the model calls stiff, the explicit Runge-Kutta pair (Verner
+// 6(5), src/runge_kutta.hpp) for those it calls brief and rough
+// (HybridSystem::is_brief_and_rough: a Hertz contact), Adams otherwise. RungeKutta: the
+// pair for every non-stiff mode; with its longer steps it is more likely than Adams to
+// miss two monitor roots inside one step, so it is not the default for all modes.
+// Adams: Adams for every mode, stiff ones included. doc/performance.md.
 enum class IntegratorMethod { Auto, Adams, BDF, RungeKutta };
 
 struct FlowOptions {

@@ -68,8 +68,13 @@ class HybridSystem {
   int dimension() const { return static_cast<int>(state_names().size()); }
   virtual int mode_count() const { return 1; }
   virtual std::string mode_name(int mode) const { return "mode " + std::to_string(mode); }
-  // Stiff modes (stiff contact springs) are integrated by BDF, the others by Adams.
+  // Stiff modes (stiff contact springs) are integrated by BDF, the others by Adams,
+  // except those a model calls brief and rough: entered and left every forcing period and
+  // smooth only to low order, such as a Hertz contact (force ~ z^(3/2)). Adams restarts
+  // from order 1 at every entry and stays at low order there; such modes go to the
+  // explicit Runge-Kutta pair (IntegratorMethod::Auto), which does not restart.
   virtual bool is_stiff(int /*mode*/) const { return false; }
+  virtual bool is_brief_and_rough(int /*mode*/) const { return false; }
   // Period of the external forcing, 0 for an autonomous system.
   virtual double forcing_period() const { return 0.0; }
 

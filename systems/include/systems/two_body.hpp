@@ -33,8 +33,9 @@ class TwoBodySystem : public libcont::HybridSystem {
   std::string mode_name(int mode) const override;
   // Not stiff in either mode: the Hertz contact is a fast oscillation (about 4800 rad/s
   // here) that must be resolved anyway to find where it ends, with nothing decaying
-  // faster than it; Adams' higher orders then take about a third fewer steps than BDF
-  // (doc/performance.md, loading curve).
+  // faster than it (doc/performance.md, loading curve). The Hertz contact is brief and
+  // rough (entered every period, force ~ z^(3/2)): the Runge-Kutta pair takes it.
+  bool is_brief_and_rough(int mode) const override { return mode == Joined && !newton_; }
   double forcing_period() const override;
   void configure() override;
 
