@@ -1,11 +1,12 @@
 #pragma once
 // The one place where libcont touches SUNDIALS' integrators: RAII ownership of the CVODE
 // handles and a checked wrapper of the calls the flow needs. Non-stiff modes go to CVODE's
-// Adams with fixed-point iteration, or with IntegratorMethod::RungeKutta to the explicit
-// Runge-Kutta pair (runge_kutta.hpp); stiff ones to CVODE's BDF with a block-diagonal
-// Newton solver (block_newton_solver.hpp). The instances are kept, so switching modes never
-// reallocates. The integrated vector is the state x, followed (when the tangent flow is
-// on) by the k columns of Phi.
+// Adams with fixed-point iteration, or to the explicit Runge-Kutta pair (runge_kutta.hpp)
+// where the model calls them brief and rough or IntegratorMethod::RungeKutta asks for it;
+// stiff ones to CVODE's BDF with a block-diagonal Newton solver (block_newton_solver.hpp).
+// The instances are kept, so switching modes never reallocates. The integrated vector is
+// the state x, followed (when the tangent flow is on) by the k columns of Phi and, if
+// carried, dx/dp (FlowOptions::parameter_column).
 #include <memory>
 #include <string>
 #include <vector>
@@ -81,7 +82,9 @@ class CvodeIntegrator {
   long total_steps() const { return steps_before_ + current_steps(); }
   const std::string& message() const { return message_; }
   int size() const { return size_; }
-  int tangent_columns() const { return mode_context_.columns; }
+  int tangent_columns() const { return mode_context_.columns; }  // k, then dx/dp if carried
+  // The model's id of the parameter whose dx/dp is carried (the last column), or -1.
+  int parameter() const { return mode_context_.parameter; }
 
  private:
   struct Instance {

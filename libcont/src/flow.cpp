@@ -62,7 +62,7 @@ struct Flow::Impl {
       : system(s), options(o), integrator(s, o), n(s.dimension()),
         columns(integrator.tangent_columns()),
         tangent_k(o.tangent ? (o.tangent_columns > 0 ? o.tangent_columns : n) : 0),
-        parameter(columns > tangent_k ? s.derivative_parameter(o.parameter_column) : -1),
+        parameter(integrator.parameter()),
         packed(static_cast<size_t>(integrator.size())),
         sample(static_cast<size_t>(integrator.size())), f_now(n), dh_dx(n) {
     if (o.exact_linear_modes) {

@@ -13,11 +13,10 @@ namespace {
 // The step of the forward differences in lambda (evaluate() says why this size).
 double lambda_step(double lambda) { return 1e-6 * (1.0 + std::abs(lambda)); }
 
-// The map's flow options: dx/dlambda carried beside the tangent if the model gives the
+// The map's flow options: dx/dlambda carried beside the tangent where the model gives the
 // derivatives.
-FlowOptions with_parameter_column(const HybridSystem& system, const std::string& parameter,
-                                  FlowOptions flow) {
-  flow.parameter_column = system.derivative_parameter(parameter) >= 0 ? parameter : "";
+FlowOptions with_parameter_column(FlowOptions flow, const std::string& parameter, bool carried) {
+  if (carried) flow.parameter_column = parameter;
   return flow;
 }
 
@@ -27,7 +26,7 @@ PeriodicOrbitProblem::PeriodicOrbitProblem(HybridSystem& system, std::string par
                                            int period, FlowOptions flow, double phase)
     : system_(system), parameter_(std::move(parameter)), period_(period), flow_(flow),
       column_available_(system.derivative_parameter(parameter_) >= 0),
-      map_(system, with_parameter_column(system, parameter_, flow), phase) {
+      map_(system, with_parameter_column(flow, parameter_, column_available_), phase) {
   if (period_ < 1) throw InputError("orbit period n must be >= 1");
   (void)system_.parameters()[parameter_];  // InputError naming an unknown parameter
 }

@@ -14,7 +14,7 @@
 // through a Hertz contact, Phi' = J(t) Phi with J following the contact, is nearly such a
 // component: the estimate underrated its error, and the monodromy came out 7e-7 to 2e-5
 // wrong per period at rtol 1e-11 (two-body, lambda = 0.6 .. 3; Adams 7e-9 to 5e-7, this
-// pair 2.6e-8 to 3.7e-8), erratically with the step pattern.
+// pair 2.5e-8 to 3.8e-8), erratically with the step pattern.
 //
 // Root finding as CVODE's: root functions with directions are checked at the ends of
 // each step and a root is located on the dense output to rounding in time, returned on
@@ -81,7 +81,7 @@ class ExplicitRungeKutta {
   RootFunctions g_ = nullptr;
   void* context_ = nullptr;
   std::vector<int> directions_;
-  // The last accepted step [t0, t1]; k_ holds the stages (row i: stage i), f0 = k_ row 0.
+  // The last accepted step [t0, t1]; k_ holds the stages (column i: stage i), f0 = column 0.
   double t0_ = 0.0, t1_ = 0.0, h_ = 0.0;
   double start_time_ = 0.0, first_step_ = 0.0;  // of the grading away from the start
   Vector y0_, y1_, f0_, f_start_, f_root_, y_new_, scratch_, scratch_root_, error_;
