@@ -65,6 +65,9 @@ struct BranchPoint {
 
 struct SpecialPoint {
   std::string type;  // "fold", or the problem's classification
+  // What kind of that type, where the problem tells (a grazing: "impact-velocity",
+  // "interior-tangency" or "non-impacting-gap"); empty otherwise.
+  std::string detail;
   int after_point = 0;  // index of the branch point before it
   Vector u;
   double lambda = 0.0;
