@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "libcont/grazing.hpp"
+
 namespace libcont {
 
 OrbitMeasurer::OrbitMeasurer(const HybridSystem& system, std::vector<int> coordinates)
@@ -30,17 +32,24 @@ void OrbitMeasurer::on_event(const EventRecord& e) {
   if (e.kind == EventKind::Impact || e.kind == EventKind::StickStart ||
       e.kind == EventKind::ContactStart) {
     ++measures_.impacts;
-    measures_.slowest_impact =
-        std::min(measures_.slowest_impact,
-                 std::abs(system_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus)));
+    const double speed = std::abs(system_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus));
+    measures_.slowest_impact = std::min(measures_.slowest_impact, speed);
+    if (e.kind == EventKind::Impact)
+      measures_.approaches.push_back(
+          {ContactApproach::Type::Impact, e.t, speed,
+           gap_acceleration(system_, e.mode_before, e.event, e.t, e.x_minus)});
   }
 }
 
 void OrbitMeasurer::on_extremum(int, double, ConstVectorRef x, int) { include(x); }
 
-void OrbitMeasurer::on_gap_minimum(int, double, double gap, ConstVectorRef x, int) {
+void OrbitMeasurer::on_gap_minimum(int event, double t, double gap, ConstVectorRef x, int mode) {
   include(x);
   measures_.minimum_gap = std::min(measures_.minimum_gap, gap);
+  measures_.event_times.push_back(t);
+  if (system_.event_spec(mode, event).kind == EventKind::Impact)
+    measures_.approaches.push_back({ContactApproach::Type::GapMinimum, t, gap,
+                                    gap_acceleration(system_, mode, event, t, x)});
 }
 
 void OrbitMeasurer::on_sample(double, ConstVectorRef x, int) { include(x); }

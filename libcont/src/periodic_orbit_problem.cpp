@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 
+#include "libcont/grazing.hpp"
+#include "libcont/grazing_passage.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/section_placement.hpp"
 
@@ -101,6 +104,26 @@ bool PeriodicOrbitProblem::residual(ConstVectorRef u, double lambda, Vector& res
   return true;
 }
 
+bool PeriodicOrbitProblem::valid_parameter(double lambda) {
+  const double current = system_.parameters()[parameter_];
+  const bool valid = set_lambda(lambda);
+  set_lambda(current);
+  return valid;
+}
+
+BoundaryPassage PeriodicOrbitProblem::pass_boundary(int test, const BranchPoint& last,
+                                                    const BoundarySettings& settings) {
+  if (test != GrazingDistance) return {};
+  return pass_grazing(*this, last, settings, grazing);
+}
+
+bool PeriodicOrbitProblem::measure(ConstVectorRef u, double lambda, OrbitMeasures& measures) {
+  MapEvaluation pass;
+  if (!set_lambda(lambda) || !plain_pass(u, pass)) return false;
+  measures = std::move(pass.measures);
+  return true;
+}
+
 bool PeriodicOrbitProblem::plain_pass(ConstVectorRef u, MapEvaluation& pass) {
   pass = map_.iterate(u, period_, false);
   ++statistics_.plain_maps;
@@ -120,7 +143,8 @@ bool PeriodicOrbitProblem::plain_map(ConstVectorRef u, Vector& image) {
 std::vector<TestFunction> PeriodicOrbitProblem::test_functions() const {
   return {{"period-doubling", TestFunction::Kind::SignChange},
           {"neimark-sacker", TestFunction::Kind::SignChange},
-          {"impact-signature", TestFunction::Kind::ValueChange}};
+          {"impact-signature", TestFunction::Kind::ValueChange},
+          {"grazing-distance", TestFunction::Kind::Boundary}};
 }
 
 Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
@@ -131,8 +155,13 @@ Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
     flip *= mu[i] + 1.0;
     for (Eigen::Index j = i + 1; j < mu.size(); ++j) torus *= mu[i] * mu[j] - 1.0;
   }
-  Vector values(3);
-  values << flip.real(), torus.real(), static_cast<double>(measures_.impacts);
+  const auto nearest =
+      nearest_grazing(measures_, grazing_scales(measures_, system_.forcing_period()));
+  const double distance =
+      nearest ? grazing_distance(*nearest, grazing_scales(measures_, system_.forcing_period()))
+              : std::numeric_limits<double>::infinity();
+  Vector values(4);
+  values << flip.real(), torus.real(), static_cast<double>(measures_.impacts), distance;
   return values;
 }
 
@@ -274,6 +303,18 @@ std::string PeriodicOrbitProblem::classify(int test, ConstVectorRef u, double la
   for (const auto& mu : floquet_multipliers(monodromy_).multipliers)
     if (is_complex(mu) && std::abs(std::abs(mu) - 1.0) < 1e-4) return "neimark-sacker";
   return "";
+}
+
+std::string PeriodicOrbitProblem::describe(int test, const std::string& type,
+                                           const RecordedPoint& before, const RecordedPoint& after) {
+  const Eigen::Index impacts = clearance_column() - 3;
+  if (test != ImpactSignature || type != "grazing" || before.data.size() <= impacts || after.data.size() <= impacts)
+    return "";
+  // Approached from the side without the new contact: its gap closed; from the other side:
+  // the contact's speed went to zero.
+  const double p_before = before.data[impacts], p_after = after.data[impacts];
+  if (p_after < p_before) return to_string(GrazingKind::ImpactVelocity);
+  return to_string(p_before == 0.0 ? GrazingKind::NonImpactingGap : GrazingKind::InteriorTangency);
 }
 
 std::string PeriodicOrbitProblem::classify(int test, const RecordedPoint& before_point,

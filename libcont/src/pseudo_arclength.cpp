@@ -46,7 +46,13 @@ bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchP
   const double turn = weighted_dot(from.tangent, to.tangent);  // both unit vectors
   const double min_cosine = std::cos(options_.max_turn_degrees * 3.14159265358979323846 / 180.0);
   const double reach = options_.natural ? std::abs(step / from.tangent[m]) : step;
-  return distance <= options_.max_distance_factor * reach && turn >= min_cosine;
+  // det(dF/du) changes sign at a fold, where the tangent's lambda component does too; if
+  // only the determinant did, the step passed a fold onto another branch (or a branch
+  // point, which the shortest step then passes).
+  const bool fold_crossed = sign_of(from.tangent[m]) != sign_of(to.tangent[m]);
+  const bool jacobian_flipped = from.jacobian_sign * to.jacobian_sign < 0;
+  return distance <= options_.max_distance_factor * reach && turn >= min_cosine &&
+         (fold_crossed || !jacobian_flipped);
 }
 
 // Test index -1 is the fold: the parameter component of the tangent.
@@ -217,6 +223,7 @@ bool PseudoArclength::tangent_at(BranchPoint& point, ConstVectorRef orientation)
   z /= weighted_norm(z);
   if (z.dot(orientation) < 0.0) z = -z;
   point.tangent = z;
+  point.jacobian_sign = static_cast<int>(sign_of(Eigen::PartialPivLU<Matrix>(du_).determinant()));
   return true;
 }
 
@@ -274,6 +281,10 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
                                                bracket.before.data},
                                               {best.u, best.lambda, best.data});
   if (special.type.empty()) return bracket;
+  if (test >= 0)
+    special.detail = problem_.describe(test, special.type,
+                                       {bracket.before.u, bracket.before.lambda, bracket.before.data},
+                                       {best.u, best.lambda, best.data});
   special.u = best.u;
   special.lambda = best.lambda;
   special.tests = best.tests;
@@ -291,7 +302,7 @@ void PseudoArclength::locate_smooth(const BranchPoint& from, double step, const 
   const int tests = static_cast<int>(problem_.test_functions().size());
   for (int i = options_.natural ? 0 : -1; i < tests; ++i) {
     if (i >= 0 &&
-        problem_.test_functions()[static_cast<size_t>(i)].kind == TestFunction::Kind::ValueChange)
+        problem_.test_functions()[static_cast<size_t>(i)].kind != TestFunction::Kind::SignChange)
       continue;
     if (sign_of(test_value(from, i)) * sign_of(test_value(to, i)) >= 0) continue;
     std::vector<SpecialPoint> one;
@@ -397,15 +408,143 @@ ContinuationResult PseudoArclength::run_from(const BranchPoint& start) {
   return result;
 }
 
+int PseudoArclength::crossed_boundary(const BranchPoint& from, const BranchPoint& to) const {
+  const auto tests = problem_.test_functions();
+  bool signature_changed = false;
+  int boundary = -1;
+  for (size_t i = 0; i < tests.size(); ++i) {
+    const auto k = static_cast<Eigen::Index>(i);
+    if (tests[i].kind == TestFunction::Kind::ValueChange && from.tests[k] != to.tests[k])
+      signature_changed = true;
+    // A boundary in sight on the side left (a finite distance): the change is its
+    // crossing. Far from it, the step jumped to another family instead.
+    if (tests[i].kind == TestFunction::Kind::Boundary && std::isfinite(from.tests[k]))
+      boundary = static_cast<int>(i);
+  }
+  return signature_changed ? boundary : -1;
+}
+
+int PseudoArclength::approached_boundary(const BranchPoint& from, const BranchPoint& to) const {
+  const auto tests = problem_.test_functions();
+  for (size_t i = 0; i < tests.size(); ++i) {
+    const auto k = static_cast<Eigen::Index>(i);
+    if (tests[i].kind != TestFunction::Kind::Boundary || !(to.tests[k] < from.tests[k])) continue;
+    // Within the threshold and, at the rate of the last step, reached within five more;
+    // or very close whatever the rate.
+    const double steps_left = to.tests[k] / (from.tests[k] - to.tests[k]);
+    if ((to.tests[k] < options_.boundary_threshold && steps_left < 5.0) ||
+        to.tests[k] < 0.05 * options_.boundary_threshold)
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+bool PseudoArclength::land_at(const BranchPoint& from, double value, const BranchPoint& guess,
+                              BranchPoint& to) {
+  const Eigen::Index m = from.u.size();
+  Constraint fixed;
+  fixed.row = Vector::Zero(m + 1);
+  fixed.row[m] = 1.0;
+  fixed.value = value - from.lambda;
+  Vector prediction(m + 1);
+  const double fraction =
+      guess.lambda == from.lambda ? 1.0 : (value - from.lambda) / (guess.lambda - from.lambda);
+  prediction << from.u + fraction * (guess.u - from.u), value;
+  if (!correct(from, fixed, prediction, to)) return false;
+  record_tests(to);
+  return tangent_at(to, from.tangent);
+}
+
+bool PseudoArclength::end_on_valid_range(const BranchPoint& from, double step,
+                                         ContinuationResult& result) {
+  const Eigen::Index m = from.u.size();
+  const double reach = options_.natural ? options_.direction * step : step * from.tangent[m];
+  double valid = from.lambda, invalid = from.lambda + reach;
+  if (problem_.valid_parameter(invalid)) return false;
+  // The edge of the valid range, to rounding: a bisection on validity alone (no orbit).
+  for (int it = 0; it < 200; ++it) {
+    const double mid = 0.5 * (valid + invalid);
+    if (mid == valid || mid == invalid) break;
+    (problem_.valid_parameter(mid) ? valid : invalid) = mid;
+  }
+  BranchPoint guess = from;
+  guess.u = from.u + (step * (valid - from.lambda) / reach) * from.tangent.head(m);
+  guess.lambda = valid;
+  BranchPoint edge;
+  if (!land_at(from, valid, guess, edge)) return false;
+  locate_special_points(from, step * (valid - from.lambda) / reach, edge, result);
+  result.points.push_back(std::move(edge));
+  result.ok = true;
+  result.stop_reason = "reached the end of the parameter's valid range";
+  return true;
+}
+
+bool PseudoArclength::pass_boundary(int boundary, ContinuationResult& result) {
+  BoundarySettings settings;
+  settings.lambda_min = options_.lambda_min;
+  settings.lambda_max = options_.lambda_max;
+  settings.tolerance = options_.boundary_tolerance;
+  settings.locate_tolerance = options_.locate_tolerance;
+  settings.parameter_weight = options_.parameter_weight;
+  settings.cross = !options_.stop_at_boundary;
+  BoundaryPassage passage = problem_.pass_boundary(boundary, result.points.back(), settings);
+  if (!passage.handled) {
+    result.ok = true;
+    result.boundary_test = boundary;
+    result.stop_reason = "reached a nonsmooth boundary (" +
+                         problem_.test_functions()[static_cast<size_t>(boundary)].name + ")";
+    return false;
+  }
+  const int offset = static_cast<int>(result.points.size());
+  for (auto& p : passage.points) result.points.push_back(std::move(p));
+  for (auto& p : passage.special_points) {
+    p.after_point += offset;
+    result.special_points.push_back(std::move(p));
+  }
+  chord_ready_ = false;  // the passage evaluated elsewhere
+  if (passage.reached_bound) {
+    result.ok = true;
+    result.stop_reason = "reached the parameter bound";
+    return false;
+  }
+  if (!passage.crossed) {
+    result.ok = passage.located && options_.stop_at_boundary;
+    result.stop_reason = passage.message;
+    return false;
+  }
+  if (static_cast<int>(result.points.size()) >= options_.max_points) {
+    result.ok = true;
+    result.stop_reason = "reached max_points";
+    return false;
+  }
+  // The next step leaves from the passage's last point: the problem must be evaluated there
+  // for the chord corrector's first Jacobian and its tangent.
+  problem_.set_chart(result.points.back().chart);
+  return true;
+}
+
 void PseudoArclength::trace(ContinuationResult& result) {
-  const Eigen::Index m = problem_.dimension();
   double step = options_.initial_step;
   while (static_cast<int>(result.points.size()) < options_.max_points) {
     const BranchPoint& from = result.points.back();
     BranchPoint next;
     const bool at_min_step = step <= options_.min_step * (1.0 + 1e-12);
     bool corrected = correct_along(from, step, next);
+    if (!corrected && end_on_valid_range(from, step, result)) return;
     if (corrected && !at_min_step && !plausible_successor(from, next, step)) corrected = false;
+    if (corrected) {
+      const int boundary = crossed_boundary(from, next);
+      const auto b = static_cast<Eigen::Index>(boundary);
+      if (boundary >= 0 && from.tests[b] > options_.boundary_threshold) {
+        // A change of family far from the boundary is a jump, not a crossing.
+        corrected = false;
+      } else if (boundary >= 0) {
+        // The step left the family across a grazing: through it from before it.
+        if (!pass_boundary(boundary, result)) return;
+        step = options_.initial_step;
+        continue;
+      }
+    }
     if (!corrected) {
       if (at_min_step) {
         result.stop_reason = "step size below min_step: the branch cannot be continued at lambda = " +
@@ -420,19 +559,10 @@ void PseudoArclength::trace(ContinuationResult& result) {
       // Land exactly on the bound with a fixed-lambda corrector.
       const double bound =
           next.lambda > options_.lambda_max ? options_.lambda_max : options_.lambda_min;
-      Constraint on_bound;
-      on_bound.row = Vector::Zero(m + 1);
-      on_bound.row[m] = 1.0;
-      on_bound.value = bound - from.lambda;
-      Vector prediction(m + 1);
-      const double fraction = (bound - from.lambda) / (next.lambda - from.lambda);
-      prediction << from.u + fraction * (next.u - from.u), bound;
       BranchPoint last;
-      if (correct(from, on_bound, prediction, last)) {
-        record_tests(last);
-        if (tangent_at(last, from.tangent)) next = std::move(last);
-      }
+      if (land_at(from, bound, next, last)) next = std::move(last);
     }
+    const int boundary = beyond ? -1 : approached_boundary(from, next);
     locate_special_points(from, step, next, result);
     if (!beyond) recenter(next);
     const int iterations = next.corrector_iterations;
@@ -442,6 +572,10 @@ void PseudoArclength::trace(ContinuationResult& result) {
       result.ok = true;
       result.stop_reason = "reached the parameter bound";
       return;
+    }
+    if (boundary >= 0) {
+      if (!pass_boundary(boundary, result)) return;
+      step = options_.initial_step;
     }
     if (iterations <= (by_chord ? options_.fast_chord_iterations : options_.fast_iterations))
       step = std::min(step * options_.step_growth, options_.max_step);

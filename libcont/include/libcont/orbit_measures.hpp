@@ -13,13 +13,28 @@
 
 namespace libcont {
 
+// One approach of the orbit to a hard-impact surface (an event of kind Impact): a hard
+// impact with its normal speed, or a local minimum of the gap in flight. Grazing is where
+// one of them reaches zero (grazing.hpp).
+struct ContactApproach {
+  enum class Type { Impact, GapMinimum };
+  Type type = Type::Impact;
+  double t = 0.0;
+  double value = 0.0;  // |v_r| of an impact, the gap at a minimum
+  // The gap's second time derivative there (before an impact): the flight's curvature.
+  double acceleration = 0.0;
+};
+
 struct OrbitMeasures {
   std::vector<int> coordinates;  // measured displacement coordinates
   Vector minimum, maximum;       // per measured coordinate
   int impacts = 0;               // hard impacts, chattering ends, soft-contact entries
   double slowest_impact = std::numeric_limits<double>::infinity();  // min |v_r| at impact
   double minimum_gap = std::numeric_limits<double>::infinity();     // min over gap minima
-  std::vector<double> event_times;  // of every event, in order (where a section may not go)
+  // Of every event and every gap minimum, in order: where a section may not go (a gap
+  // minimum near zero is where an impact appears).
+  std::vector<double> event_times;
+  std::vector<ContactApproach> approaches;  // to hard-impact surfaces, in order
 
   double semi_amplitude(size_t k) const { return 0.5 * (maximum[k] - minimum[k]); }
 };

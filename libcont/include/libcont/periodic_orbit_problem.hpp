@@ -12,6 +12,10 @@
 //                     impact appears or vanishes with zero normal velocity or zero gap,
 //                     i.e. at a grazing point (classified as such when the slowest impact
 //                     or the smallest gap there is below grazing_tolerance of its scale)
+//   grazing distance  the distance to grazing of the hard-impact approach nearest to it
+//                     (grazing.hpp), a Boundary test: the engine stops short of a grazing
+//                     of hard impacts, where the map is not differentiable, and
+//                     grazing_passage.hpp goes through it
 // The section follows the branch (recenter): when an event of the orbit comes within
 // recenter_clearance periods of it, it moves to the middle of the orbit's longest
 // event-free stretch (section_placement.hpp), so that the fixed point stays a smooth
@@ -19,6 +23,7 @@
 #include <string>
 
 #include "libcont/floquet.hpp"
+#include "libcont/grazing.hpp"
 #include "libcont/poincare_map.hpp"
 #include "libcont/zero_problem.hpp"
 
@@ -26,7 +31,7 @@ namespace libcont {
 
 class PeriodicOrbitProblem : public ZeroProblem {
  public:
-  enum Test { PeriodDoubling = 0, NeimarkSacker = 1, ImpactSignature = 2 };
+  enum Test { PeriodDoubling = 0, NeimarkSacker = 1, ImpactSignature = 2, GrazingDistance = 3 };
 
   PeriodicOrbitProblem(HybridSystem& system, std::string parameter, int period,
                        FlowOptions flow = {}, double phase = 0.0);
@@ -44,6 +49,17 @@ class PeriodicOrbitProblem : public ZeroProblem {
   // multipliers recorded in their data); grazing: either side has a grazing impact or a
   // touching gap.
   std::string classify(int test, const RecordedPoint& before, const RecordedPoint& after) override;
+  // A grazing's kind from the impact counts on the two sides (grazing.hpp).
+  std::string describe(int test, const std::string& type, const RecordedPoint& before,
+                       const RecordedPoint& after) override;
+  bool valid_parameter(double lambda) override;
+  // Through a grazing of hard impacts (grazing_passage.hpp), with these settings.
+  BoundaryPassage pass_boundary(int test, const BranchPoint& last,
+                                const BoundarySettings& settings) override;
+  GrazingPassageOptions grazing;
+  // The orbit's grazing scales and approaches at (u, lambda) from one pass without the
+  // tangent flow (grazing_passage.hpp).
+  bool measure(ConstVectorRef u, double lambda, OrbitMeasures& measures);
   // Per point: "A_max:<coordinate>" for each displacement coordinate, "impacts",
   // "spectral_radius", "min_gap", "slowest_impact", "section_clearance" (time from the
   // section to the orbit's nearest event, in forcing periods), then the Floquet multipliers by
@@ -88,6 +104,7 @@ class PeriodicOrbitProblem : public ZeroProblem {
   static constexpr double default_grazing_tolerance = 1e-3;
   double grazing_tolerance = default_grazing_tolerance;
   int period() const { return period_; }
+  const HybridSystem& system() const { return system_; }
   const std::string& parameter() const { return parameter_; }
   const std::string& failure() const { return failure_; }
 

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "libcont/branch_point.hpp"
 #include "libcont/zero_problem.hpp"
 
 namespace libcont {
@@ -47,33 +48,19 @@ struct ContinuationOptions {
   // where a corner of a nonsmooth branch must be passed).
   double max_distance_factor = 2.0;
   double max_turn_degrees = 30.0;
+  // A branch point whose distance to a nonsmooth boundary (TestFunction::Kind::Boundary)
+  // fell below this, coming closer at a rate that reaches it within five more steps (or
+  // below a twentieth of it at any rate), ends the run there: near a grazing the arclength
+  // steps would crawl (the map's Jacobian grows without bound) and a step could cross onto
+  // the other family; the boundary's own passage goes on from there.
+  double boundary_threshold = 0.5;
+  // There the problem's passage (ZeroProblem::pass_boundary) locates the boundary point to
+  // boundary_tolerance in lambda and, unless stop_at_boundary, goes on beyond it.
+  double boundary_tolerance = 1e-10;
+  bool stop_at_boundary = false;
   // Weight of lambda against u in the arclength norm; u of size 1e-3 next to lambda
   // of size 1 wants a small weight so that the branch is resolved in u too.
   double parameter_weight = 1.0;
-};
-
-struct BranchPoint {
-  Vector u;
-  double lambda = 0.0;
-  Vector tangent;  // unit tangent (u, lambda) in the weighted norm
-  Vector tests;    // values of the problem's test functions
-  Vector data;     // the problem's point_data() (names: point_data_names())
-  double chart = 0.0;  // the problem's coordinates of u (ZeroProblem::chart: a section phase)
-  int corrector_iterations = 0;
-  bool by_chord = false;  // converged by chord iterations (corrector_iterations counts them)
-};
-
-struct SpecialPoint {
-  std::string type;  // "fold", or the problem's classification
-  // What kind of that type, where the problem tells (a grazing: "impact-velocity",
-  // "interior-tangency" or "non-impacting-gap"); empty otherwise.
-  std::string detail;
-  int after_point = 0;  // index of the branch point before it
-  Vector u;
-  double lambda = 0.0;
-  Vector tests;
-  Vector data;  // the problem's point_data() at the located point
-  double chart = 0.0;  // the problem's coordinates of u (ZeroProblem::chart)
 };
 
 struct ContinuationResult {
@@ -81,6 +68,9 @@ struct ContinuationResult {
   std::vector<SpecialPoint> special_points;
   bool ok = false;         // ended normally (parameter bound or point budget)
   std::string stop_reason;
+  // The Boundary test function whose boundary ended the run at the last point, when the
+  // problem has no passage through it; -1: none.
+  int boundary_test = -1;
 };
 
 class PseudoArclength {
@@ -112,6 +102,18 @@ class PseudoArclength {
   double weighted_norm(ConstVectorRef y) const;
   double weighted_dot(ConstVectorRef a, ConstVectorRef b) const;
   bool plausible_successor(const BranchPoint& from, const BranchPoint& to, double step) const;
+  // The Boundary test the step from -> to crossed (the impact signature changed) or came
+  // close to (boundary_threshold); -1: none.
+  int crossed_boundary(const BranchPoint& from, const BranchPoint& to) const;
+  int approached_boundary(const BranchPoint& from, const BranchPoint& to) const;
+  // At the last point, short of the boundary of test `boundary`: the problem's passage.
+  // True if the branch goes on from the new last point.
+  bool pass_boundary(int boundary, ContinuationResult& result);
+  // After a failed step from `from`: if the parameter's valid range ends within the step,
+  // the branch is brought onto that end and the run ends there (true).
+  bool end_on_valid_range(const BranchPoint& from, double step, ContinuationResult& result);
+  // Corrects at fixed lambda = value, from `from` towards the guess, and records the point.
+  bool land_at(const BranchPoint& from, double value, const BranchPoint& guess, BranchPoint& to);
   // A located special point's bracket: the last point before it and the first after it,
   // with their arclengths along the locating step.
   struct Bracket {

@@ -5,15 +5,19 @@
 #include <string>
 #include <vector>
 
+#include "libcont/branch_point.hpp"
 #include "libcont/types.hpp"
 
 namespace libcont {
 
 // A scalar monitored along a branch. SignChange: a special point where it changes sign
 // (fold, period doubling, ...). ValueChange: where its (integer) value changes (impact
-// signature p).
+// signature p). Boundary: the distance to a nonsmooth boundary of the branch's family,
+// positive on it (a grazing, where the problem's F is not differentiable); the engine does
+// not step across it but stops before it (ContinuationResult::boundary_test), where a
+// passage made for that boundary takes over (grazing_passage.hpp).
 struct TestFunction {
-  enum class Kind { SignChange, ValueChange };
+  enum class Kind { SignChange, ValueChange, Boundary };
   std::string name;
   Kind kind = Kind::SignChange;
 };
@@ -43,6 +47,10 @@ class ZeroProblem {
     Vector dlambda;
     return evaluate(u, lambda, residual, du, dlambda);
   }
+  // Whether F can be evaluated at this lambda at all: false outside the parameter's valid
+  // range (a restitution coefficient above 1, a negative damping, any rule of a model).
+  // The engine ends a branch exactly on the edge of that range.
+  virtual bool valid_parameter(double /*lambda*/) { return true; }
   // Test functions beyond the fold (which the engine detects from the tangent).
   virtual std::vector<TestFunction> test_functions() const { return {}; }
   // Their values at a converged point (u, lambda), right after evaluate() there.
@@ -80,6 +88,19 @@ class ZeroProblem {
   // the bracket resolves). By default, the one-point form at the point after.
   virtual std::string classify(int i, const RecordedPoint& /*before*/, const RecordedPoint& after) {
     return classify(i, after.u, after.lambda);
+  }
+  // Through the boundary of Boundary test i that the branch stopped short of at `last`
+  // (e.g. a grazing: grazing_passage.hpp): locate it, and go on along the family beyond
+  // it. By default there is none (handled = false) and the branch ends there.
+  virtual BoundaryPassage pass_boundary(int /*i*/, const BranchPoint& /*last*/,
+                                        const BoundarySettings& /*settings*/) {
+    return {};
+  }
+  // What kind of special point of type `type` (as classified) the zero of test i is
+  // (SpecialPoint::detail); empty by default.
+  virtual std::string describe(int /*i*/, const std::string& /*type*/,
+                               const RecordedPoint& /*before*/, const RecordedPoint& /*after*/) {
+    return "";
   }
 };
 

@@ -1,0 +1,62 @@
+#pragma once
+// What a continuation records: branch points (a converged point with its tangent, test
+// values and the problem's data), special points located between them, and what a
+// problem's passage through a nonsmooth boundary of its branch adds (zero_problem.hpp).
+#include <string>
+#include <vector>
+
+#include "libcont/types.hpp"
+
+namespace libcont {
+
+struct BranchPoint {
+  Vector u;
+  double lambda = 0.0;
+  Vector tangent;  // unit tangent (u, lambda) in the weighted norm
+  Vector tests;    // values of the problem's test functions
+  Vector data;     // the problem's point_data() (names: point_data_names())
+  double chart = 0.0;  // the problem's coordinates of u (ZeroProblem::chart: a section phase)
+  // Sign of det(dF/du): it changes at a fold together with the tangent's lambda component;
+  // alone, it means a branch point or a step across a fold onto another branch. 0: unknown.
+  int jacobian_sign = 0;
+  int corrector_iterations = 0;
+  bool by_chord = false;  // converged by chord iterations (corrector_iterations counts them)
+};
+
+struct SpecialPoint {
+  std::string type;  // "fold", or the problem's classification
+  // What kind of that type, where the problem tells (a grazing: "impact-velocity",
+  // "interior-tangency" or "non-impacting-gap"); empty otherwise.
+  std::string detail;
+  int after_point = 0;  // index of the branch point before it
+  Vector u;
+  double lambda = 0.0;
+  Vector tests;
+  Vector data;  // the problem's point_data() at the located point
+  double chart = 0.0;  // the problem's coordinates of u (ZeroProblem::chart)
+};
+
+// Where a problem's passage through a boundary (ZeroProblem::pass_boundary) may go.
+struct BoundarySettings {
+  double lambda_min = -1e300, lambda_max = 1e300;  // the branch's range
+  double tolerance = 1e-10;         // the boundary point's lambda to this
+  double locate_tolerance = 1e-10;  // special points on the way, in lambda
+  double parameter_weight = 1.0;    // the engine's norm, for unit tangents
+  bool cross = true;                // false: end at the boundary point
+};
+
+// What the passage did: the points from the branch's last point on (branch order), the
+// special points on the way (the boundary point among them; after_point counts the
+// passage's points, -1: between the branch's last point and the first of them).
+struct BoundaryPassage {
+  bool handled = false;        // false: the problem has no passage for this boundary
+  bool located = false;        // the boundary point was found
+  bool crossed = false;        // the last point starts the branch beyond the boundary
+  bool reached_bound = false;  // the last point lies on lambda_min or lambda_max
+  double error_estimate = 0.0; // of the boundary point's lambda
+  std::vector<BranchPoint> points;
+  std::vector<SpecialPoint> special_points;
+  std::string message;         // what happened, for the branch's stop reason
+};
+
+}  // namespace libcont

@@ -1,0 +1,576 @@
+#include "libcont/grazing_passage.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace libcont {
+
+namespace {
+
+double sign_of(double v) { return (v > 0.0) - (v < 0.0); }
+
+// Neville's polynomial through (s_i, y_i), evaluated at s = 0.
+Vector extrapolate_to_zero(const std::vector<double>& s, const std::vector<Vector>& y) {
+  std::vector<Vector> p = y;
+  const size_t k = s.size();
+  for (size_t level = 1; level < k; ++level)
+    for (size_t i = 0; i + level < k; ++i)
+      p[i] = (s[i + level] * p[i] - s[i] * p[i + 1]) / (s[i + level] - s[i]);
+  return p[0];
+}
+
+// The orbits of one family near a grazing as functions of its grazing coordinate sigma:
+// P^n(x) - x = 0 together with q(x, lambda) = target(sigma), where q is the signed squared
+// normal speed of the orbit's approach nearest the grazing's phase (grazing.hpp).
+class GrazingFamily {
+ public:
+  enum class Coordinate { Speed, Gap };
+
+  GrazingFamily(PeriodicOrbitProblem& problem, Coordinate coordinate, double phase_fraction,
+                GrazingScales scales, double acceleration, double lambda_scale)
+      : problem_(problem), coordinate_(coordinate), phase_fraction_(phase_fraction),
+        scales_(scales), acceleration_(std::max(acceleration, 1e-300)),
+        lambda_scale_(lambda_scale) {}
+
+  Coordinate coordinate() const { return coordinate_; }
+  double phase_fraction() const { return phase_fraction_; }
+
+  // The family's row is c(y) = target(sigma), with c smooth across grazing: the signed
+  // squared speed q for the impacting family, the signed gap -q / (2 h'') for the other.
+  double value_of(const ContactApproach& a) const {
+    const double q = signed_squared_speed(a);
+    return coordinate_ == Coordinate::Speed ? q : -q / (2.0 * std::max(a.acceleration, 1e-300));
+  }
+  double target(double sigma) const {
+    return coordinate_ == Coordinate::Speed ? scales_.speed * scales_.speed * sigma * std::abs(sigma)
+                                            : scales_.length * sigma;
+  }
+  double sigma_of(double c) const {
+    return coordinate_ == Coordinate::Speed ? sign_of(c) * std::sqrt(std::abs(c)) / scales_.speed
+                                            : c / scales_.length;
+  }
+  // d target / d sigma
+  double slope(double sigma) const {
+    return coordinate_ == Coordinate::Speed ? 2.0 * scales_.speed * scales_.speed * std::abs(sigma)
+                                            : scales_.length;
+  }
+
+  // The approach near the grazing's phase along the orbit measured last.
+  std::optional<ContactApproach> approach(const OrbitMeasures& measures) const {
+    const double span = problem_.period() * problem_.system().forcing_period();
+    return approach_near(measures, problem_.phase() + phase_fraction_ * span, span, 0.1 * span);
+  }
+
+  bool q_at(ConstVectorRef y, double& c) {
+    const Eigen::Index n = y.size() - 1;
+    OrbitMeasures measures;
+    if (!problem_.measure(y.head(n), y[n], measures)) return false;
+    const auto a = approach(measures);
+    if (!a) return false;
+    c = value_of(*a);
+    return true;
+  }
+
+  // d q / d y by central differences (one-sided where the other side loses the approach).
+  bool q_gradient(ConstVectorRef y, double q0, Vector& gradient) {
+    const Eigen::Index m = y.size(), n = m - 1;
+    const double x_scale = std::max(y.head(n).cwiseAbs().maxCoeff(), scales_.length);
+    gradient.resize(m);
+    for (Eigen::Index j = 0; j < m; ++j) {
+      const double h = 1e-7 * (std::abs(y[j]) + (j < n ? x_scale : lambda_scale_));
+      Vector shifted = y;
+      double plus = 0.0, minus = 0.0;
+      shifted[j] = y[j] + h;
+      const bool has_plus = q_at(shifted, plus);
+      shifted[j] = y[j] - h;
+      const bool has_minus = q_at(shifted, minus);
+      if (has_plus && has_minus)
+        gradient[j] = (plus - minus) / (2.0 * h);
+      else if (has_plus)
+        gradient[j] = (plus - q0) / h;
+      else if (has_minus)
+        gradient[j] = (q0 - minus) / h;
+      else
+        return false;
+    }
+    return true;
+  }
+
+  // Newton on F = 0 and q = target(sigma) (or, with on_lambda, lambda = value) from the
+  // guess y. On success y solves it, `point` records the orbit (tests, data, chart) and
+  // dy_dsigma is the family's derivative in sigma.
+  bool solve(double value, bool on_lambda, Vector& y, BranchPoint& point, Vector& dy_dsigma,
+             double& sigma) {
+    const Eigen::Index m = y.size(), n = m - 1;
+    Vector residual, dlambda, rhs(m);
+    Matrix du, jacobian(m, m);
+    bool polished = false;
+    double previous = std::numeric_limits<double>::infinity();
+    for (int it = 0; it < 25; ++it) {
+      if (!problem_.evaluate(y.head(n), y[n], residual, du, dlambda)) return false;
+      const auto a = approach(problem_.measures());
+      if (!a) return false;
+      const double q = value_of(*a);
+      const double goal = on_lambda ? value : target(value);
+      const double row_error = on_lambda ? y[n] - value : q - goal;
+      const double row_tolerance =
+          on_lambda ? 1e-14 * (1.0 + std::abs(value))
+                    : 1e-6 * std::abs(goal) + 1e-16 * scales_.speed * scales_.speed;
+      // Converged to 1e-10 of the orbit's size, or to the flow's noise near a grazing
+      // (where the Jacobian grows like 1/sigma): within 1e-8 and no longer decreasing.
+      const double size = scales_.length + y.head(n).norm(), norm = residual.norm();
+      const bool small = (norm <= 1e-10 * size || (norm <= 1e-8 * size && norm > 0.5 * previous)) &&
+                         std::abs(row_error) <= row_tolerance;
+      previous = norm;
+      Vector gradient;
+      if (!q_gradient(y, q, gradient)) return false;
+      if (coordinate_ == Coordinate::Speed && q > 0.0 && !problem_.column_available() &&
+          !impact_side_dlambda(y, q, gradient[n], dlambda))
+        return false;
+      jacobian.topLeftCorner(n, n) = du;
+      jacobian.topRightCorner(n, 1) = dlambda;
+      if (on_lambda)
+        jacobian.row(n) = Vector::Unit(m, n).transpose();
+      else
+        jacobian.row(n) = gradient.transpose();
+      const Eigen::PartialPivLU<Matrix> lu(jacobian);
+      if (small && polished) {
+        // dy/dsigma along the family: d q = target'(sigma) d sigma, F fixed.
+        jacobian.row(n) = gradient.transpose();
+        dy_dsigma = Eigen::PartialPivLU<Matrix>(jacobian).solve(
+            slope(on_lambda ? sigma_of(q) : value) * Vector::Unit(m, n));
+        if (!dy_dsigma.allFinite()) return false;
+        point.u = y.head(n);
+        point.lambda = y[n];
+        point.tests = problem_.test_values(point.u, point.lambda);
+        point.data = problem_.point_data(point.u, point.lambda);
+        point.chart = problem_.chart();
+        point.corrector_iterations = it;
+        sigma = sigma_of(q);  // as reached, for the extrapolation (the target only to 1e-6)
+        // Follow the approach's time: it drifts along the family.
+        const double span = problem_.period() * problem_.system().forcing_period();
+        phase_fraction_ = std::fmod(a->t - problem_.phase(), span) / span;
+        return true;
+      }
+      rhs << -residual, -row_error;
+      const Vector update = lu.solve(rhs);
+      if (!update.allFinite()) return false;
+      y += update;
+      if (small) polished = true;  // one more step past the tolerance, then accept
+    }
+    return false;
+  }
+
+  // dF/dlambda on the impacting side where the problem has it by a difference of maps: its
+  // step (1e-6 relative) may reach across the grazing, where F has a square root; here it
+  // changes the grazing impact's q by at most 1 %.
+  bool impact_side_dlambda(ConstVectorRef y, double q, double dq_dlambda, Vector& dlambda) {
+    const Eigen::Index n = y.size() - 1;
+    double h = 1e-6 * (1.0 + std::abs(y[n]));
+    if (dq_dlambda != 0.0) h = std::min(h, 0.01 * q / std::abs(dq_dlambda));
+    Vector plus, minus;
+    if (!problem_.residual(y.head(n), y[n] + h, plus) || !problem_.residual(y.head(n), y[n] - h, minus))
+      return false;
+    dlambda = (plus - minus) / (2.0 * h);
+    return true;
+  }
+
+  // The coordinate of an orbit whose flight would reach `depth` beyond the surface (or
+  // stay that far from it).
+  double sigma_at_depth(double depth) const {
+    return coordinate_ == Coordinate::Speed
+               ? std::sqrt(2.0 * acceleration_ * depth) / scales_.speed
+               : depth / scales_.length;
+  }
+
+  // sigma of the orbit through y; false if it has no approach near the grazing's phase.
+  bool sigma_at(ConstVectorRef y, double& sigma) {
+    double q = 0.0;
+    if (!q_at(y, q)) return false;
+    sigma = sigma_of(q);
+    return true;
+  }
+
+ private:
+  PeriodicOrbitProblem& problem_;
+  Coordinate coordinate_;
+  double phase_fraction_;  // of the grazing approach's time after the section, in n T
+  GrazingScales scales_;
+  double acceleration_;    // the gap's curvature near grazing (scales the gap coordinate)
+  double lambda_scale_;
+};
+
+// An orbit of a family with its coordinate and derivative in it.
+struct FamilyPoint {
+  double sigma = 0.0;
+  Vector y;
+  Vector dy_dsigma;
+  BranchPoint point;
+};
+
+class Passage {
+ public:
+  Passage(PeriodicOrbitProblem& problem, const BoundarySettings& settings,
+          const GrazingPassageOptions& options, BoundaryPassage& out)
+      : problem_(problem), settings_(settings), options_(options), out_(out) {}
+
+  void run(const BranchPoint& start);
+
+ private:
+  Vector joined(const BranchPoint& p) const {
+    Vector y(p.u.size() + 1);
+    y << p.u, p.lambda;
+    return y;
+  }
+  bool in_range(double lambda) const {
+    return lambda >= settings_.lambda_min && lambda <= settings_.lambda_max;
+  }
+  double lambda_scale() const {
+    const double span = settings_.lambda_max - settings_.lambda_min;
+    return std::isfinite(span) && span < 1e200 ? span : 1.0;
+  }
+  // The point's unit tangent in the engine's norm, along the direction of travel.
+  void orient(FamilyPoint& f, double direction) const {
+    const Eigen::Index n = f.y.size() - 1;
+    Vector t = direction * f.dy_dsigma;
+    const double w = settings_.parameter_weight;
+    t /= std::sqrt(t.head(n).squaredNorm() + w * w * t[n] * t[n]);
+    f.point.tangent = t;
+  }
+  // Solves the family at sigma from the last point (tangent predictor), shortening the
+  // step in sigma when Newton fails.
+  bool step_to(GrazingFamily& family, const FamilyPoint& from, double sigma, FamilyPoint& to);
+  // Records `to` as the passage's next point with the special points between it and `from`.
+  void record(GrazingFamily& family, const FamilyPoint& from, const FamilyPoint& to, double direction);
+  void locate(GrazingFamily& family, const FamilyPoint& a, const FamilyPoint& b, int test,
+              double direction);
+  // Lands on the range's end between `from` and `beyond` (lambda outside); ends the passage.
+  void land_on_bound(GrazingFamily& family, const FamilyPoint& from, const FamilyPoint& beyond,
+                     double direction);
+  bool depart(GrazingFamily& arriving, const FamilyPoint& last, int arriving_impacts);
+  bool impacting_tangent(GrazingFamily& other, const FamilyPoint& last, const Vector& q_gradient,
+                         FamilyPoint& first);
+
+  PeriodicOrbitProblem& problem_;
+  const BoundarySettings& settings_;
+  const GrazingPassageOptions& options_;
+  BoundaryPassage& out_;
+  Vector grazing_y_;
+  double phase_fraction_ = 0.0;
+  GrazingScales scales_;
+  double acceleration_ = 0.0;
+};
+
+bool Passage::step_to(GrazingFamily& family, const FamilyPoint& from, double sigma,
+                      FamilyPoint& to) {
+  double target = sigma;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    Vector y = from.y + (target - from.sigma) * from.dy_dsigma;
+    if (family.solve(target, false, y, to.point, to.dy_dsigma, to.sigma)) {
+      to.y = y;
+      if (attempt == 0) return true;
+      const FamilyPoint reached = to;  // a shorter step worked: the rest from there
+      return step_to(family, reached, sigma, to);
+    }
+    target = 0.5 * (from.sigma + target);
+  }
+  return false;
+}
+
+void Passage::locate(GrazingFamily& family, const FamilyPoint& a, const FamilyPoint& b, int test,
+                     double direction) {
+  // test -1: the fold, where lambda turns in sigma.
+  auto value = [&](const FamilyPoint& f) {
+    return test < 0 ? f.dy_dsigma[f.y.size() - 1] : f.point.tests[test];
+  };
+  FamilyPoint lo = a, hi = b;
+  for (int it = 0; it < 80 && std::abs(hi.y[hi.y.size() - 1] - lo.y[lo.y.size() - 1]) >
+                                  settings_.locate_tolerance;
+       ++it) {
+    const double f_lo = value(lo), f_hi = value(hi);
+    double sigma = 0.5 * (lo.sigma + hi.sigma);
+    if (f_hi != f_lo && it % 3 != 2) {
+      const double secant = lo.sigma - f_lo * (hi.sigma - lo.sigma) / (f_hi - f_lo);
+      const double width = hi.sigma - lo.sigma;
+      const double low = std::min(lo.sigma, hi.sigma), high = std::max(lo.sigma, hi.sigma);
+      if (secant > low && secant < high)
+        sigma = std::clamp(secant, low + 1e-3 * std::abs(width), high - 1e-3 * std::abs(width));
+    }
+    FamilyPoint mid;
+    Vector y = lo.y + (sigma - lo.sigma) * lo.dy_dsigma;
+    if (!family.solve(sigma, false, y, mid.point, mid.dy_dsigma, mid.sigma)) break;
+    mid.y = y;
+    if (sign_of(value(mid)) == sign_of(f_lo))
+      lo = std::move(mid);
+    else
+      hi = std::move(mid);
+  }
+  orient(lo, direction);
+  orient(hi, direction);
+  SpecialPoint special;
+  special.type = test < 0 ? "fold"
+                          : problem_.classify(test, {lo.point.u, lo.point.lambda, lo.point.data},
+                                              {hi.point.u, hi.point.lambda, hi.point.data});
+  if (special.type.empty()) return;
+  special.u = hi.point.u;
+  special.lambda = hi.point.lambda;
+  special.tests = hi.point.tests;
+  special.data = hi.point.data;
+  special.chart = hi.point.chart;
+  special.after_point = static_cast<int>(out_.points.size()) - 1;
+  out_.special_points.push_back(std::move(special));
+}
+
+void Passage::record(GrazingFamily& family, const FamilyPoint& from, const FamilyPoint& to,
+                     double direction) {
+  const auto tests = problem_.test_functions();
+  if (sign_of(from.dy_dsigma[from.y.size() - 1]) != sign_of(to.dy_dsigma[to.y.size() - 1]))
+    locate(family, from, to, -1, direction);
+  for (size_t i = 0; i < tests.size(); ++i)
+    if (tests[i].kind == TestFunction::Kind::SignChange &&
+        sign_of(from.point.tests[static_cast<Eigen::Index>(i)]) *
+                sign_of(to.point.tests[static_cast<Eigen::Index>(i)]) < 0)
+      locate(family, from, to, static_cast<int>(i), direction);
+  FamilyPoint recorded = to;
+  orient(recorded, direction);
+  out_.points.push_back(std::move(recorded.point));
+}
+
+void Passage::land_on_bound(GrazingFamily& family, const FamilyPoint& from,
+                            const FamilyPoint& beyond, double direction) {
+  const Eigen::Index n = from.y.size() - 1;
+  const double bound = beyond.y[n] > settings_.lambda_max ? settings_.lambda_max : settings_.lambda_min;
+  const double fraction = (bound - from.y[n]) / (beyond.y[n] - from.y[n]);
+  FamilyPoint edge;
+  edge.y = from.y + fraction * (beyond.y - from.y);
+  if (family.solve(bound, true, edge.y, edge.point, edge.dy_dsigma, edge.sigma)) {
+    record(family, from, edge, direction);
+    out_.reached_bound = true;
+    out_.message = "reached the parameter bound";
+  } else {
+    out_.message = "the orbit on the parameter bound could not be found near the grazing";
+  }
+}
+
+void Passage::run(const BranchPoint& start) {
+  // The arriving family: the start's approach nearest to grazing.
+  OrbitMeasures measures;
+  if (!problem_.measure(start.u, start.lambda, measures)) {
+    out_.message = "the grazing passage cannot evaluate its start: " + problem_.failure();
+    return;
+  }
+  scales_ = grazing_scales(measures, problem_.system().forcing_period());
+  const auto nearest = nearest_grazing(measures, scales_);
+  if (!nearest) {
+    out_.message = "no hard-impact approach near grazing at the passage's start";
+    return;
+  }
+  const double span = problem_.period() * problem_.system().forcing_period();
+  phase_fraction_ = std::fmod(nearest->t - problem_.phase(), span) / span;
+  acceleration_ = nearest->acceleration;
+  const auto arriving_coordinate = nearest->type == ContactApproach::Type::Impact
+                                       ? GrazingFamily::Coordinate::Speed
+                                       : GrazingFamily::Coordinate::Gap;
+  GrazingFamily arriving(problem_, arriving_coordinate, phase_fraction_, scales_, acceleration_,
+                         lambda_scale());
+  const int arriving_impacts = measures.impacts;
+
+  // 1. Approach, with the start's tangent direction kept in the recorded tangents.
+  FamilyPoint last;
+  last.y = joined(start);
+  if (!arriving.sigma_at(last.y, last.sigma)) {
+    out_.message = "the grazing passage lost the approach at its start";
+    return;
+  }
+  {
+    Vector y = last.y;
+    if (!arriving.solve(last.sigma, false, y, last.point, last.dy_dsigma, last.sigma)) {
+      out_.message = "the grazing passage cannot solve its start: " + problem_.failure();
+      return;
+    }
+    last.y = y;
+  }
+  const double direction = -1.0;  // towards sigma = 0
+  std::vector<double> sigmas{last.sigma};
+  std::vector<Vector> ys{last.y};
+  double estimate_error = std::numeric_limits<double>::infinity();
+  Vector estimate;
+  const Eigen::Index n = start.u.size();
+  // Down to where the grazing contact is no deeper than the flow resolves (the floor), or
+  // until extrapolations of two successive orders agree within the tolerance. Each uses
+  // the last (at most six) orbits that are no farther than a tenth of the way in.
+  const double floor = arriving.sigma_at_depth(options_.smallest_depth);
+  for (int k = 0; k < 60; ++k) {
+    const double sigma = last.sigma * options_.ratio;
+    if (sigma < floor && estimate.size() > 0) break;
+    FamilyPoint next;
+    if (!step_to(arriving, last, sigma, next)) {
+      if (estimate.size() > 0) break;  // as close as it gets: the best estimate stands
+      out_.message = "the approach to grazing failed at sigma = " + std::to_string(sigma) + ": " +
+                     problem_.failure();
+      return;
+    }
+    if (!in_range(next.y[n])) {
+      land_on_bound(arriving, last, next, direction);
+      return;
+    }
+    record(arriving, last, next, direction);
+    last = std::move(next);
+    sigmas.push_back(last.sigma);
+    ys.push_back(last.y);
+    size_t near = 0;
+    while (near < sigmas.size() && near < 6 && sigmas[sigmas.size() - 1 - near] <= 0.1) ++near;
+    if (near >= 3) {
+      const std::vector<double> s_all(sigmas.end() - near, sigmas.end()),
+          s_less(sigmas.end() - (near - 1), sigmas.end());
+      const std::vector<Vector> y_all(ys.end() - near, ys.end()), y_less(ys.end() - (near - 1), ys.end());
+      const Vector higher = extrapolate_to_zero(s_all, y_all);
+      const double error = std::abs(higher[n] - extrapolate_to_zero(s_less, y_less)[n]);
+      if (error < estimate_error) {
+        estimate = higher;
+        estimate_error = error;
+      }
+      if (estimate_error <= settings_.tolerance) break;
+    }
+  }
+  if (estimate.size() == 0) {
+    out_.message = "the approach to grazing did not converge";
+    return;
+  }
+  // 2. The grazing orbit.
+  grazing_y_ = estimate;
+  if (!in_range(grazing_y_[n])) {
+    land_on_bound(arriving, last, FamilyPoint{0.0, grazing_y_, last.dy_dsigma, {}}, direction);
+    return;
+  }
+  SpecialPoint g;
+  g.type = "grazing";
+  g.detail = to_string(arriving_coordinate == GrazingFamily::Coordinate::Speed
+                           ? GrazingKind::ImpactVelocity
+                           : arriving_impacts == 0 ? GrazingKind::NonImpactingGap
+                                                   : GrazingKind::InteriorTangency);
+  g.u = grazing_y_.head(n);
+  g.lambda = grazing_y_[n];
+  // The arriving family's data at the grazing: its smooth quantities (amplitudes) are those
+  // of the grazing orbit; its multipliers are the limit from the side it came from.
+  // Its data from one evaluation of the grazing orbit: the amplitudes are the orbit's;
+  // the multipliers are whatever side of the touch the flow takes (they are singular there).
+  {
+    Vector residual, dlambda;
+    Matrix du;
+    const bool evaluated = problem_.evaluate(g.u, g.lambda, residual, du, dlambda);
+    g.tests = evaluated ? problem_.test_values(g.u, g.lambda) : last.point.tests;
+    g.data = evaluated ? problem_.point_data(g.u, g.lambda) : last.point.data;
+  }
+  g.chart = problem_.chart();
+  g.after_point = static_cast<int>(out_.points.size()) - 1;
+  out_.error_estimate = estimate_error;
+  out_.located = true;
+  out_.special_points.push_back(g);
+  if (!settings_.cross) {
+    out_.message = "ended at the grazing (as asked)";
+    return;
+  }
+  // 3. The other family.
+  if (!depart(arriving, last, arriving_impacts)) return;
+  out_.crossed = true;
+}
+
+// On the impacting side Newton converges only from a guess much closer than sigma (its
+// Jacobian grows like 1/sigma, its basin shrinks with it), so the impacting family is
+// started on its tangent at the grazing orbit y_g. With F_N the smooth map of the family
+// without the impact (the arriving one) and w the impact's effect on P^n per unit speed,
+// the impacting orbits solve F_N(y) + w v = 0 with q(y) = v^2, which is flat to first
+// order: [D F_N; grad q] y1 = [-w speed; 0], y = y_g + sigma y1. D F_N is the arriving
+// family's Jacobian at its last orbit; w is read off the actual map at the guess `first`
+// (on the impacting side, speed v) against F_N extended linearly from that orbit.
+bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last,
+                                const Vector& q_gradient, FamilyPoint& first) {
+  const Eigen::Index n = grazing_y_.size() - 1;
+  Vector smooth_residual, dlambda, impacting_residual;
+  Matrix du;
+  double q = 0.0;
+  if (!problem_.evaluate(last.y.head(n), last.y[n], smooth_residual, du, dlambda) ||
+      !problem_.residual(first.y.head(n), first.y[n], impacting_residual) ||
+      !other.q_at(first.y, q) || !(q > 0.0)) {
+    out_.message = "at the grazing, the impacting family cannot be reached: " + problem_.failure();
+    return false;
+  }
+  Matrix system(n + 1, n + 1);
+  system.topLeftCorner(n, n) = du;
+  system.topRightCorner(n, 1) = dlambda;
+  const Vector step = first.y - last.y;
+  const Vector w = (impacting_residual - smooth_residual - system.topRows(n) * step) / std::sqrt(q);
+  system.row(n) = q_gradient.transpose();
+  Vector rhs(n + 1);
+  rhs << -scales_.speed * w, 0.0;
+  const Vector y1 = Eigen::PartialPivLU<Matrix>(system).solve(rhs);
+  if (!y1.allFinite()) {
+    out_.message = "at the grazing, the impacting family's tangent is singular";
+    return false;
+  }
+  first.y = grazing_y_ + first.sigma * y1;
+  return true;
+}
+
+bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriving_impacts) {
+  const Eigen::Index n = grazing_y_.size() - 1;
+  const auto coordinate = arriving.coordinate() == GrazingFamily::Coordinate::Speed
+                              ? GrazingFamily::Coordinate::Gap
+                              : GrazingFamily::Coordinate::Speed;
+  const int impacts = arriving_impacts + (coordinate == GrazingFamily::Coordinate::Speed ? 1 : -1);
+  GrazingFamily other(problem_, coordinate, arriving.phase_fraction(), scales_, acceleration_,
+                      lambda_scale());
+  // From the grazing orbit a minimal step in q onto the other side, then Newton.
+  FamilyPoint first;
+  // Not as close as the approach: the other family's first orbit needs no extrapolation,
+  // and its Newton iteration is better conditioned further out.
+  first.sigma = std::max(5.0 * options_.smallest_distance, 4.0 * other.sigma_at_depth(options_.smallest_depth));
+  first.y = grazing_y_;
+  double q = 0.0;
+  Vector gradient;
+  if (!other.q_at(first.y, q) || !other.q_gradient(first.y, q, gradient) ||
+      gradient.squaredNorm() == 0.0) {
+    out_.message = "at the grazing, the other family cannot be reached: " + problem_.failure();
+    return false;
+  }
+  first.y += ((other.target(first.sigma) - q) / gradient.squaredNorm()) * gradient;
+  if (coordinate == GrazingFamily::Coordinate::Speed && !impacting_tangent(other, last, gradient, first))
+    return false;
+  if (!other.solve(first.sigma, false, first.y, first.point, first.dy_dsigma, first.sigma) ||
+      problem_.impacts() != impacts) {
+    out_.message = "no orbit of the other family (" + std::to_string(impacts) +
+                   " impacts) leaves the grazing: the branch ends there";
+    return false;
+  }
+  const double direction = +1.0;  // away from sigma = 0
+  orient(first, direction);
+  out_.points.push_back(first.point);
+  FamilyPoint from = std::move(first);
+  while (from.sigma < options_.leave_distance) {
+    FamilyPoint next;
+    if (!step_to(other, from, std::min(from.sigma / options_.ratio, options_.leave_distance), next))
+      break;  // arclength continuation goes on from the last orbit
+    if (!in_range(next.y[n])) {
+      land_on_bound(other, from, next, direction);
+      return true;
+    }
+    record(other, from, next, direction);
+    from = std::move(next);
+  }
+  return true;
+}
+
+}  // namespace
+
+BoundaryPassage pass_grazing(PeriodicOrbitProblem& problem, const BranchPoint& start,
+                             const BoundarySettings& settings, const GrazingPassageOptions& options) {
+  BoundaryPassage passage;
+  passage.handled = true;
+  Passage(problem, settings, options, passage).run(start);
+  return passage;
+}
+
+}  // namespace libcont
