@@ -46,10 +46,11 @@ void OrbitMeasurer::on_extremum(int, double, ConstVectorRef x, int) { include(x)
 void OrbitMeasurer::on_gap_minimum(int event, double t, double gap, ConstVectorRef x, int mode) {
   include(x);
   measures_.minimum_gap = std::min(measures_.minimum_gap, gap);
+  if (system_.event_spec(mode, event).kind != EventKind::Impact) return;
+  // Where a hard impact appears as the gap closes: no place for a section either.
   measures_.event_times.push_back(t);
-  if (system_.event_spec(mode, event).kind == EventKind::Impact)
-    measures_.approaches.push_back({ContactApproach::Type::GapMinimum, t, gap,
-                                    gap_acceleration(system_, mode, event, t, x)});
+  measures_.approaches.push_back(
+      {ContactApproach::Type::GapMinimum, t, gap, gap_acceleration(system_, mode, event, t, x)});
 }
 
 void OrbitMeasurer::on_sample(double, ConstVectorRef x, int) { include(x); }

@@ -31,8 +31,8 @@ struct OrbitMeasures {
   int impacts = 0;               // hard impacts, chattering ends, soft-contact entries
   double slowest_impact = std::numeric_limits<double>::infinity();  // min |v_r| at impact
   double minimum_gap = std::numeric_limits<double>::infinity();     // min over gap minima
-  // Of every event and every gap minimum, in order: where a section may not go (a gap
-  // minimum near zero is where an impact appears).
+  // Of every event and every gap minimum before a hard-impact surface, in order: where a
+  // section may not go (where the gap closes, an impact appears).
   std::vector<double> event_times;
   std::vector<ContactApproach> approaches;  // to hard-impact surfaces, in order
 
