@@ -549,9 +549,10 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
   orient(first, direction);
   out_.points.push_back(first.point);
   FamilyPoint from = std::move(first);
-  while (from.sigma < options_.leave_distance) {
+  for (int k = 0; k < 60 && from.sigma < options_.leave_distance; ++k) {
     FamilyPoint next;
-    if (!step_to(other, from, std::min(from.sigma / options_.ratio, options_.leave_distance), next))
+    if (!step_to(other, from, std::min(from.sigma / options_.ratio, options_.leave_distance), next) ||
+        !(next.sigma > from.sigma))
       break;  // arclength continuation goes on from the last orbit
     if (!in_range(next.y[n])) {
       land_on_bound(other, from, next, direction);

@@ -67,7 +67,7 @@ bool PeriodicOrbitProblem::evaluate(ConstVectorRef u, double lambda, Vector& res
   // tangent: a fold is located where the tangent's lambda component changes sign, and
   // lambda there is second-order insensitive to it. The map at (u, lambda) itself is
   // usually the one the corrector's last residual() computed.
-  const double h = lambda_step(lambda);
+  const double h = difference_step(lambda);
   Vector forward, image;
   const bool reuse = last_residual_.valid && last_residual_.lambda == lambda && last_residual_.u == u;
   last_residual_.valid = false;
@@ -102,6 +102,12 @@ bool PeriodicOrbitProblem::residual(ConstVectorRef u, double lambda, Vector& res
   residual = image - u;
   last_residual_ = {true, u, lambda, std::move(image)};
   return true;
+}
+
+double PeriodicOrbitProblem::difference_step(double lambda) {
+  // Backwards at the upper end of the parameter's valid range (r = 1).
+  const double h = lambda_step(lambda);
+  return valid_parameter(lambda + h) ? h : -h;
 }
 
 bool PeriodicOrbitProblem::valid_parameter(double lambda) {
@@ -221,7 +227,7 @@ bool PeriodicOrbitProblem::recenter(Vector& u, double lambda, ConstVectorRef dat
   // period may depend on lambda). u maps by the flow, the tangent by its derivatives:
   // Phi for the u-part, a forward difference between plain flows for the lambda-part.
   const double to = map_.phase() + forward_shift(map_.phase(), quiet.phase, period);
-  const double h = lambda_step(lambda);
+  const double h = difference_step(lambda);
   Vector x, plain, forward;
   Matrix phi;
   const bool followed = follow_to(u, to, x, &phi) && follow_to(u, to, plain, nullptr) &&

@@ -459,13 +459,23 @@ bool PseudoArclength::end_on_valid_range(const BranchPoint& from, double step,
                                          ContinuationResult& result) {
   const Eigen::Index m = from.u.size();
   const double reach = options_.natural ? options_.direction * step : step * from.tangent[m];
-  double valid = from.lambda, invalid = from.lambda + reach;
+  // The corrector's iterates may go past the prediction: look twice as far.
+  double valid = from.lambda, invalid = from.lambda + 2.0 * reach;
   if (problem_.valid_parameter(invalid)) return false;
-  // The edge of the valid range, to rounding: a bisection on validity alone (no orbit).
-  for (int it = 0; it < 200; ++it) {
-    const double mid = 0.5 * (valid + invalid);
-    if (mid == valid || mid == invalid) break;
-    (problem_.valid_parameter(mid) ? valid : invalid) = mid;
+  // The branch's own bound comes first when it is valid and on the way (r = 1 asked for).
+  const double bound = reach > 0.0 ? options_.lambda_max : options_.lambda_min;
+  const bool bound_first = (bound - valid) * (invalid - bound) >= 0.0 && problem_.valid_parameter(bound);
+  if (bound_first) {
+    valid = bound;
+  } else {
+    // The edge of the valid range, to rounding: a bisection on validity alone (no orbit).
+    for (int it = 0; it < 200; ++it) {
+      const double mid = 0.5 * (valid + invalid);
+      if (mid == valid || mid == invalid) break;
+      (problem_.valid_parameter(mid) ? valid : invalid) = mid;
+    }
+    // A closed end at zero (c >= 0) is zero itself, not the last double the bisection saw.
+    if (std::abs(valid) <= 1e-12 * std::abs(from.lambda) && problem_.valid_parameter(0.0)) valid = 0.0;
   }
   BranchPoint guess = from;
   guess.u = from.u + (step * (valid - from.lambda) / reach) * from.tangent.head(m);
@@ -475,7 +485,8 @@ bool PseudoArclength::end_on_valid_range(const BranchPoint& from, double step,
   locate_special_points(from, step * (valid - from.lambda) / reach, edge, result);
   result.points.push_back(std::move(edge));
   result.ok = true;
-  result.stop_reason = "reached the end of the parameter's valid range";
+  result.stop_reason =
+      bound_first ? "reached the parameter bound" : "reached the end of the parameter's valid range";
   return true;
 }
 

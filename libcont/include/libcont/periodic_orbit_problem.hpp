@@ -110,6 +110,9 @@ class PeriodicOrbitProblem : public ZeroProblem {
 
  private:
   bool set_lambda(double lambda);
+  // The step of a difference in lambda: forwards, or backwards where forwards leaves the
+  // parameter's valid range.
+  double difference_step(double lambda);
   bool plain_pass(ConstVectorRef u, MapEvaluation& pass);  // P^n(u), counted
   bool plain_map(ConstVectorRef u, Vector& image);  // P^n(u) at the current lambda
   // Counts a map with the tangent flow and keeps its monodromy and measures.
