@@ -1,6 +1,7 @@
 #include "branch_output.hpp"
 
 #include <fstream>
+#include <map>
 #include <stdexcept>
 
 #include "atomic_file.hpp"
@@ -22,11 +23,21 @@ void write_header(std::ostream& out, const BranchTable& table, const std::string
   if (drawing_columns) out << ",draw_stable,draw_unstable";
   out << ",section_phase";
   for (const auto& name : table.state_names) out << ',' << name;
-  out << '\n';
+  for (const auto& name : table.state_names) out << ",tangent:" << name;
+  out << ",tangent:" << table.parameter << '\n';
 }
 
 void write_values(std::ostream& out, const libcont::Vector& values) {
   for (Eigen::Index i = 0; i < values.size(); ++i) out << ',' << number_text(values[i]);
+}
+
+// The tangent columns: nan where a point has none of the right size.
+void write_tangent(std::ostream& out, const BranchTable& table, const libcont::Vector& tangent) {
+  const auto size = static_cast<Eigen::Index>(table.state_names.size()) + 1;
+  if (tangent.size() == size)
+    write_values(out, tangent);
+  else
+    for (Eigen::Index i = 0; i < size; ++i) out << ",nan";
 }
 
 }  // namespace
@@ -51,24 +62,54 @@ void write_branch_csv(const std::filesystem::path& file, const BranchTable& tabl
       out << ',' << table.period << ',' << stable << ',' << (stable || changes) << ','
           << (!stable || changes) << ',' << number_text(p.chart);
       write_values(out, p.u);
+      write_tangent(out, table, p.tangent);
       out << '\n';
     }
   });
 }
 
 void write_special_points_csv(const std::filesystem::path& file, const BranchTable& table,
-                              const std::vector<libcont::SpecialPoint>& points) {
+                              const std::vector<libcont::SpecialPoint>& points,
+                              const std::vector<std::string>& labels,
+                              const std::vector<libcont::BranchPoint>& branch) {
   write_file_atomically(file, [&](std::ostream& out) {
-    write_header(out, table, "type,after_point", false);
-    for (const auto& p : points) {
-      out << p.type << ',' << p.after_point << ',' << number_text(p.lambda);
+    write_header(out, table, "label,type,kind,after_point", false);
+    for (size_t i = 0; i < points.size(); ++i) {
+      const auto& p = points[i];
+      out << labels.at(i) << ',' << p.type << ',' << p.detail << ',' << p.after_point << ','
+          << number_text(p.lambda);
       write_values(out, p.data);
       out << ',' << table.period << ',' << is_stable(table, p.data) << ','
           << number_text(p.chart);
       write_values(out, p.u);
+      const auto row = static_cast<size_t>(p.after_point);
+      const bool on_branch = p.after_point >= 0 && row < branch.size();
+      write_tangent(out, table, on_branch ? branch[row].tangent : libcont::Vector());
       out << '\n';
     }
   });
+}
+
+std::vector<std::string> special_point_labels(const std::vector<std::string>& types) {
+  static const std::map<std::string, std::string> prefixes = {{"fold", "LP"},
+                                                              {"period-doubling", "PD"},
+                                                              {"neimark-sacker", "NS"},
+                                                              {"grazing", "GR"},
+                                                              {"impact-signature", "IS"}};
+  std::map<std::string, int> counts;
+  std::vector<std::string> labels;
+  for (const auto& type : types) {
+    const auto known = prefixes.find(type);
+    const std::string prefix = known == prefixes.end() ? "SP" : known->second;
+    labels.push_back(prefix + std::to_string(++counts[prefix]));
+  }
+  return labels;
+}
+
+std::vector<std::string> special_point_labels(const std::vector<libcont::SpecialPoint>& points) {
+  std::vector<std::string> types;
+  for (const auto& p : points) types.push_back(p.type);
+  return special_point_labels(types);
 }
 
 }  // namespace vicont

@@ -24,14 +24,27 @@ Eigen::Index data_column(const BranchTable& table, const std::string& name);
 
 // index, <parameter>, <data...>, n, stable, draw_stable, draw_unstable, section_phase,
 // <state...> (the state on the point's section t = section_phase mod nT: its chart, since
-// the continuation moves the section off the orbit's events).
+// the continuation moves the section off the orbit's events), tangent:<state>...,
+// tangent:<parameter> (the unit tangent of the branch there, BranchPoint::tangent: what a
+// restart along the branch needs besides the point).
 // draw_stable / draw_unstable mark the rows of the solid and dashed curves of the plot: a
 // point where stability changes belongs to both, so that the two curves meet.
 void write_branch_csv(const std::filesystem::path& file, const BranchTable& table,
                       const std::vector<libcont::BranchPoint>& points);
 
-// type, after_point, <parameter>, <data...>, n, stable, section_phase, <state...>.
+// label, type, kind, after_point, <parameter>, <data...>, n, stable, section_phase,
+// <state...>, tangent:... . A special point has no tangent of its own: its columns hold
+// the tangent of the branch row it follows (after_point), a direction hint for a restart.
+// `labels` are those of special_point_labels; `branch` the rows the points lie on.
 void write_special_points_csv(const std::filesystem::path& file, const BranchTable& table,
-                              const std::vector<libcont::SpecialPoint>& points);
+                              const std::vector<libcont::SpecialPoint>& points,
+                              const std::vector<std::string>& labels,
+                              const std::vector<libcont::BranchPoint>& branch);
+
+// AUTO-like short labels of special points of these types, numbered per type in the
+// order given (branch order): LP1, LP2 (fold), PD1 (period-doubling), NS1
+// (neimark-sacker), GR1 (grazing), IS1 (impact-signature); SP1 for any other type.
+std::vector<std::string> special_point_labels(const std::vector<std::string>& types);
+std::vector<std::string> special_point_labels(const std::vector<libcont::SpecialPoint>& points);
 
 }  // namespace vicont

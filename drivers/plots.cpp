@@ -1,6 +1,7 @@
 #include "plots.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -157,25 +158,141 @@ PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& ste
   });
 }
 
+namespace {
+
+// Columns of a CSV file written by branch_output.cpp, by name: their text per row. Missing
+// files and columns give none (the plot then has nothing to label).
+std::vector<std::vector<std::string>> csv_columns(const std::filesystem::path& file,
+                                                  const std::vector<std::string>& names) {
+  std::vector<std::vector<std::string>> columns(names.size());
+  std::ifstream in(file);
+  std::string line;
+  if (!std::getline(in, line)) return columns;
+  const auto split = [](const std::string& text) {
+    std::vector<std::string> cells;
+    std::stringstream row(text);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    return cells;
+  };
+  const std::vector<std::string> header = split(line);
+  std::vector<long> index;
+  for (const auto& name : names) {
+    const auto found = std::find(header.begin(), header.end(), name);
+    if (found == header.end()) return columns;
+    index.push_back(found - header.begin());
+  }
+  while (std::getline(in, line)) {
+    const auto cells = split(line);
+    for (size_t c = 0; c < names.size(); ++c)
+      columns[c].push_back(static_cast<size_t>(index[c]) < cells.size()
+                               ? cells[static_cast<size_t>(index[c])]
+                               : std::string("nan"));
+  }
+  return columns;
+}
+
+double number_or_nan(const std::string& text) {
+  try {
+    size_t used = 0;
+    const double value = std::stod(text, &used);
+    return used == text.size() ? value : std::nan("");
+  } catch (const std::exception&) {
+    return std::nan("");
+  }
+}
+
+}  // namespace
+
 PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
   return render(plot.directory, stem, [&](const std::string& png_name) {
     const int panels = static_cast<int>(plot.amplitude_columns.size());
+    // The parent's stable and unstable colours, then one colour per other branch.
+    const char* colours[] = {"#27ae60", "#8e44ad", "#d35400", "#16a085", "#b7950b", "#7f8c8d"};
+    const bool several = plot.branches.size() > 1;
     std::ostringstream s;
+    s.precision(17);
     s << preamble(png_name, 1000, 420 * panels + 60) << "set multiplot layout " << panels
       << ",1 title " << quoted(plot.title) << " font 'sans,12'\n";
     const std::string x = quoted(plot.parameter);
     for (int i = 0; i < panels; ++i) {
-      const std::string y = quoted(plot.amplitude_columns[static_cast<size_t>(i)]);
+      const std::string& column = plot.amplitude_columns[static_cast<size_t>(i)];
+      const std::string y = quoted(column);
+      // The special points' labels, set as labels of the panel: points that coincide on
+      // the scale of the plot (a fold, a Neimark-Sacker point and a grazing within 1e-6,
+      // say) share one label, "LP2 NS2 GR1", instead of printing on top of each other.
+      // The scale is the extent of the branches and their points.
+      struct Marked {
+        double x, y;
+        std::string label;
+      };
+      std::vector<std::vector<Marked>> marked(plot.branches.size());
+      double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
+      const auto extend = [&](double px, double py) {
+        if (!std::isfinite(px) || !std::isfinite(py)) return;
+        x_lo = std::min(x_lo, px);
+        x_hi = std::max(x_hi, px);
+        y_lo = std::min(y_lo, py);
+        y_hi = std::max(y_hi, py);
+      };
+      for (size_t b = 0; b < plot.branches.size(); ++b) {
+        const auto rows =
+            csv_columns(plot.directory / plot.branches[b].branch_csv, {plot.parameter, column});
+        for (size_t r = 0; r < rows[0].size(); ++r)
+          extend(number_or_nan(rows[0][r]), number_or_nan(rows[1][r]));
+        const auto points = csv_columns(plot.directory / plot.branches[b].specials_csv,
+                                        {plot.parameter, column, "label"});
+        for (size_t r = 0; r < points[0].size(); ++r) {
+          const Marked m{number_or_nan(points[0][r]), number_or_nan(points[1][r]), points[2][r]};
+          if (!std::isfinite(m.x) || !std::isfinite(m.y)) continue;
+          extend(m.x, m.y);
+          marked[b].push_back(m);
+        }
+      }
+      const double x_near = 0.015 * std::max(x_hi - x_lo, 1e-300);
+      const double y_near = 0.04 * std::max(y_hi - y_lo, 1e-300);
+      for (size_t b = 0; b < plot.branches.size(); ++b) {
+        std::vector<bool> taken(marked[b].size(), false);
+        for (size_t p = 0; p < marked[b].size(); ++p) {
+          if (taken[p]) continue;
+          std::string text = marked[b][p].label;
+          for (size_t q = p + 1; q < marked[b].size(); ++q)
+            if (!taken[q] && std::abs(marked[b][q].x - marked[b][p].x) < x_near &&
+                std::abs(marked[b][q].y - marked[b][p].y) < y_near) {
+              text += " " + marked[b][q].label;
+              taken[q] = true;
+            }
+          // Above the parent's points, below the others' (a doubled branch's first point
+          // is its parent's period doubling).
+          const std::string& shown = text;  // const: std::quoted takes a mutable string
+          s << "set label " << quoted(shown) << " at first " << marked[b][p].x << ", first "
+            << marked[b][p].y << " center offset 0," << (b == 0 ? "1.2" : "-1.2")
+            << " font 'sans,8' tc rgb '" << (b == 0 ? "black" : colours[(b - 1) % 6])
+            << "' front\n";
+        }
+      }
       s << (i + 1 == panels ? "set xlabel " + x + "\n" : std::string("unset xlabel\n"))
         << "set ylabel " << y << "\n"
-        << "plot " << quoted(plot.branch_csv) << " using " << x << ":(column('draw_stable') > 0 ? column("
-        << y << ") : NaN) with lines lw 1.6 lc rgb '#1f4e9a' title 'stable', \\\n"
-        << "     '' using " << x << ":(column('draw_unstable') > 0 ? column(" << y
-        << ") : NaN) with lines lw 1.6 dt 2 lc rgb '#c0392b' title 'unstable', \\\n"
-        << "     " << quoted(plot.specials_csv) << " using " << x << ':' << y
-        << " with points pt 7 ps 1.1 lc rgb 'black' title 'special points', \\\n"
-        << "     '' using " << x << ':' << y
-        << ":(strcol('type')) with labels offset 0,1.2 font 'sans,8' notitle\n";
+        << "plot ";
+      const auto curve = [&](size_t b, const std::string& draw, const std::string& colour,
+                             const std::string& dash, const std::string& stability) {
+        const BranchCurve& branch = plot.branches[b];
+        s << (b == 0 && draw == "draw_stable" ? "" : ", \\\n     ") << quoted(branch.branch_csv)
+          << " using " << x << ":(column('" << draw << "') > 0 ? column(" << y
+          << ") : NaN) with lines lw 1.6" << dash << " lc rgb '" << colour << "' title "
+          << quoted(several ? branch.name + ", " + stability : stability);
+      };
+      for (size_t b = 0; b < plot.branches.size(); ++b) {
+        const std::string colour = b == 0 ? "#1f4e9a" : colours[(b - 1) % 6];
+        curve(b, "draw_stable", colour, "", "stable");
+        curve(b, "draw_unstable", b == 0 ? "#c0392b" : colour, " dt 2", "unstable");
+      }
+      // Each branch's special points in its colour, the parent's black.
+      for (size_t b = 0; b < plot.branches.size(); ++b)
+        s << ", \\\n     " << quoted(plot.branches[b].specials_csv) << " using " << x << ':' << y
+          << " with points pt 7 ps " << (b == 0 ? "1.1" : "0.9") << " lc rgb '"
+          << (b == 0 ? "black" : colours[(b - 1) % 6]) << "' "
+          << (b == 0 ? "title 'special points'" : "notitle");
+      s << "\nunset label\n";
     }
     s << "unset multiplot\n";
     return s.str();

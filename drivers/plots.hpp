@@ -31,13 +31,21 @@ PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem);
 PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& stem,
                               const std::string& poincare_csv = "");
 
-// A branch from `vicont continue` (branch_output.hpp): one panel per amplitude column,
-// A_max against the parameter, stable orbits solid, unstable dashed, the special points of
-// `specials_csv` marked and named.
+// Branches from `vicont continue` (branch_output.hpp) in one plot: one panel per
+// amplitude column, A_max against the parameter, stable orbits solid, unstable dashed,
+// the special points of each branch marked and named by their short labels (LP1, PD1...;
+// points that coincide on the plot's scale share one label, "LP2 NS2 GR1", placed from the
+// files' numbers as the plot is drawn).
+// The first branch (the parent) is drawn blue and red, each other one (a doubled branch)
+// in a colour of its own.
+struct BranchCurve {
+  std::string branch_csv;    // file names relative to the plot's directory
+  std::string specials_csv;
+  std::string name;          // in the key, e.g. "n = 2" or "PD1: n = 4"
+};
 struct BranchPlot {
   std::filesystem::path directory;
-  std::string branch_csv;
-  std::string specials_csv;
+  std::vector<BranchCurve> branches;
   std::string parameter;
   std::vector<std::string> amplitude_columns;  // e.g. "A_max:x1"
   std::string title;

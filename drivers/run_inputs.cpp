@@ -16,6 +16,19 @@ std::string joined(const std::vector<std::string>& items) {
   return text;
 }
 
+// The parameters of a saved run (--restart), before any of the run's own.
+void apply_saved_parameters(libcont::HybridSystem& system,
+                            const std::vector<std::pair<std::string, std::string>>& saved,
+                            const std::string& where) {
+  for (const auto& [name, value] : saved) {
+    try {
+      system.set_parameter_text(name, value);
+    } catch (const libcont::InputError& error) {
+      throw libcont::InputError(where + ": " + error.what());
+    }
+  }
+}
+
 // The parameter steps of a run, in the order in which they win: the config file's
 // [parameters], then each --set. Returns the names assigned.
 std::vector<std::string> apply_parameter_steps(libcont::HybridSystem& system,
@@ -66,6 +79,12 @@ RunInputs::RunInputs(CLI::App& command, RunOptions& options, SystemChoice choice
       ->type_name("FILE");
 }
 
+void RunInputs::restart_from(std::string system,
+                             std::vector<std::pair<std::string, std::string>> parameters,
+                             std::string where) {
+  saved_ = SavedSystem{std::move(system), std::move(parameters), std::move(where)};
+}
+
 bool RunInputs::assigned(const std::string& parameter) const {
   return std::find(assigned_.begin(), assigned_.end(), parameter) != assigned_.end();
 }
@@ -94,8 +113,10 @@ void RunInputs::apply_parameters(libcont::HybridSystem& system) {
 }
 
 std::function<std::unique_ptr<libcont::HybridSystem>()> RunInputs::system_factory() const {
-  return [name = resolved_system_, config = config_.parameters, assignments = assignments_] {
+  return [name = resolved_system_, config = config_.parameters, assignments = assignments_,
+          saved = saved_] {
     auto system = systems::make_system(name);
+    if (saved) apply_saved_parameters(*system, saved->parameters, saved->where);
     apply_parameter_steps(*system, config, assignments);
     system->parameters().check_required();
     return system;
@@ -108,7 +129,23 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
   options_.apply_command_line();
 
   std::unique_ptr<libcont::HybridSystem> system;
-  if (!system_on_command_line_.empty()) {
+  if (saved_) {
+    // The saved run's system; one named as well must be the same.
+    std::string named = system_on_command_line_, option = "--system";
+    if (named.empty() && system_in_config_) {
+      named = system_in_config_->value;
+      option = system_in_config_->where() + ": system";
+    }
+    try {
+      system = systems::make_system(saved_->system);
+    } catch (const libcont::InputError& error) {
+      throw libcont::InputError(saved_->where + ": " + error.what());
+    }
+    if (!named.empty() && systems::make_system(named)->name() != system->name())
+      throw libcont::InputError(option + " " + named + " is not the system of the restarted run (" +
+                                system->name() + ", " + saved_->where + ")");
+    apply_saved_parameters(*system, saved_->parameters, saved_->where);
+  } else if (!system_on_command_line_.empty()) {
     system = systems::make_system(system_on_command_line_);
   } else if (system_in_config_) {
     try {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config_file.hpp"
@@ -36,6 +37,14 @@ class RunInputs {
   // Bad input throws libcont::InputError naming the item (and file:line for the file).
   std::unique_ptr<libcont::HybridSystem> resolve();
 
+  // Before resolve(): the run continues a saved one (vicont continue --restart), whose
+  // system it is and whose parameters (name, value as text) come first, before the config
+  // file's and each --set; `where` names the saved file in errors. A --system (or config
+  // file system) naming another system is an error.
+  void restart_from(std::string system,
+                    std::vector<std::pair<std::string, std::string>> parameters,
+                    std::string where);
+
   // Whether the config file or --set assigned this parameter.
   bool assigned(const std::string& parameter) const;
 
@@ -52,6 +61,12 @@ class RunInputs {
   SystemChoice choice_;
   std::string system_on_command_line_;
   std::vector<std::string> assignments_;  // --set NAME=VALUE, in order
+  struct SavedSystem {
+    std::string system;
+    std::vector<std::pair<std::string, std::string>> parameters;
+    std::string where;
+  };
+  std::optional<SavedSystem> saved_;  // restart_from
   std::string config_path_;
   std::optional<ConfigFile::Entry> system_in_config_;
   ConfigFile config_;
