@@ -139,24 +139,6 @@ void append_branch(SectionedBranch& into, const libcont::ContinuationResult& mor
   into.result.stop_reason = more.stop_reason;
 }
 
-// Whether a stalled branch has run into a grazing orbit: an impact whose normal speed, or
-// a gap minimum that, is a small fraction of the orbit's scale (as in
-// PeriodicOrbitProblem's grazing classification). With hard impacts the map has a
-// square-root singularity there and the branch of impacting orbits ends.
-bool ends_at_grazing(const libcont::HybridSystem& system, const std::vector<std::string>& names,
-                     const libcont::BranchPoint& last) {
-  double extent = 0.0, slowest = 0.0, gap = 0.0;
-  for (size_t i = 0; i < names.size() && i < static_cast<size_t>(last.data.size()); ++i) {
-    const double v = last.data[static_cast<Eigen::Index>(i)];
-    if (names[i].rfind("A_max:", 0) == 0) extent = std::max(extent, 2.0 * v);
-    if (names[i] == "slowest_impact") slowest = v;
-    if (names[i] == "min_gap") gap = v;
-  }
-  const double tolerance = libcont::PeriodicOrbitProblem::default_grazing_tolerance;
-  return extent > 0.0 && (slowest <= tolerance * extent / system.forcing_period() ||
-                          std::abs(gap) <= tolerance * extent);
-}
-
 SectionedBranch trace_branch(libcont::HybridSystem& system, const std::string& parameter, int n,
                              double phase, const libcont::Vector& x0, double lambda0,
                              libcont::ContinuationOptions options,
@@ -183,23 +165,6 @@ SectionedBranch trace_branch(libcont::HybridSystem& system, const std::string& p
     branch.failure = problem.failure();
     if (more.points.size() < 2) break;
     append_branch(branch, more);
-  }
-  if (stalled(branch.result) && !branch.result.points.empty()) {
-    libcont::PeriodicOrbitProblem problem(system, parameter, n);
-    const libcont::BranchPoint& last = branch.result.points.back();
-    if (ends_at_grazing(system, problem.point_data_names(), last)) {
-      libcont::SpecialPoint end;
-      end.type = "grazing";
-      end.after_point = static_cast<int>(branch.result.points.size()) - 1;
-      end.u = last.u;
-      end.lambda = last.lambda;
-      end.tests = last.tests;
-      end.data = last.data;
-      branch.result.special_points.push_back(std::move(end));
-      branch.result.ok = true;
-      branch.result.stop_reason =
-          "the branch ends at a grazing orbit (the map is not differentiable there)";
-    }
   }
   return branch;
 }
