@@ -185,26 +185,34 @@ SavedRun read_saved_run(const std::string& restart) {
   return run;
 }
 
-SavedPoint read_saved_point(const SavedRun& run, const std::vector<std::string>& state_names) {
-  const std::string item = "--restart " + run.directory.string() + ":" + run.label;
-  if (is_row_index(run.label)) {
-    const CsvTable branch = read_csv(run.directory / "branch.csv");
-    const int index = branch.require("index");
-    const double wanted = libcont::parse_number(run.label, item);
-    for (size_t r = 0; r < branch.rows.size(); ++r)
-      if (branch.number(r, "index") == wanted) {
-        SavedPoint saved = point_of(branch, r, run.parameter, state_names);
-        saved.label = run.label;
-        saved.row = static_cast<int>(wanted);
-        return saved;
-      }
-    throw InputError(item + ": no row " + run.label + " in branch.csv (" +
+namespace {
+
+// Row `wanted` of the run's branch.csv.
+SavedPoint row_point(const SavedRun& run, double wanted, const std::vector<std::string>& state_names,
+                     const std::string& item) {
+  const CsvTable branch = read_csv(run.directory / "branch.csv");
+  const int index = branch.require("index");
+  for (size_t r = 0; r < branch.rows.size(); ++r)
+    if (branch.number(r, "index") == wanted) {
+      SavedPoint saved = point_of(branch, r, run.parameter, state_names);
+      saved.label = run.label;
+      saved.row = static_cast<int>(wanted);
+      return saved;
+    }
+  throw InputError(item + ": no row " + run.label + " in branch.csv (" +
                      (branch.rows.empty()
                           ? std::string("it has no rows")
                           : "rows " + branch.rows.front()[static_cast<size_t>(index)] + " to " +
                                 branch.rows.back()[static_cast<size_t>(index)]) +
                      ")");
-  }
+}
+
+}  // namespace
+
+SavedPoint read_saved_point(const SavedRun& run, const std::vector<std::string>& state_names) {
+  const std::string item = "--restart " + run.directory.string() + ":" + run.label;
+  if (is_row_index(run.label))
+    return row_point(run, libcont::parse_number(run.label, item), state_names, item);
   const CsvTable specials = read_csv(run.directory / "special_points.csv");
   const std::vector<std::string> labels = labels_of(specials);
   for (size_t r = 0; r < specials.rows.size(); ++r) {
@@ -216,7 +224,15 @@ SavedPoint read_saved_point(const SavedRun& run, const std::vector<std::string>&
       saved.kind = specials.rows[r][static_cast<size_t>(kind)];
     const double after = specials.number(r, "after_point");
     saved.row = static_cast<int>(after);
-    return saved;
+    if (saved.type != "grazing") return saved;
+    // At a grazing the map is not differentiable: the branch starts from the row before
+    // it, whose continuation passes the grazing again onto the other family (or, towards
+    // --to the other way, goes back along its own).
+    SavedPoint before = row_point(run, after, state_names, item);
+    before.label = saved.label;
+    before.type = saved.type;
+    before.kind = saved.kind;
+    return before;
   }
   throw InputError(item + ": no special point " + run.label + " (" +
                    (labels.empty() ? std::string("the run has none")
