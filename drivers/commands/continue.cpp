@@ -58,7 +58,7 @@ struct ContinueSettings : ParameterRange {
                      "natural-parameter continuation (stops at folds) instead of pseudo-arclength");
     options.add_flag("stop-at-grazing", stop_at_grazing,
                      "end the branch at the first grazing instead of going on along the other "
-                     "family (doc/theory.md, section 7)");
+                     "family (doc/theory.md, section 6.3)");
     options.add_flag("follow-doubling", follow_doubling,
                      "at every period doubling PDk of the branch, also continue the doubled "
                      "(2n) branch (files in OUT/doubled-PDk, drawn in the branch's plot)");

@@ -1,5 +1,5 @@
 #pragma once
-// Through a grazing of hard impacts on a branch of periodic orbits (doc/theory.md, 7).
+// Through a grazing of hard impacts on a branch of periodic orbits (doc/theory.md, 6.3).
 // The branch of PeriodicOrbitProblem stops short of a grazing (its Boundary test); the
 // passage goes on from that last point:
 //  1. Approach: the arriving family is continued in its own grazing coordinate sigma (the
