@@ -313,7 +313,7 @@ std::string PeriodicOrbitProblem::classify(int test, ConstVectorRef u, double la
 
 std::string PeriodicOrbitProblem::describe(int test, const std::string& type,
                                            const RecordedPoint& before, const RecordedPoint& after) {
-  const Eigen::Index impacts = clearance_column() - 3;
+  const Eigen::Index impacts = clearance_column() - 4;  // after the amplitudes
   if (test != ImpactSignature || type != "grazing" || before.data.size() <= impacts || after.data.size() <= impacts)
     return "";
   // Approached from the side without the new contact: its gap closed; from the other side:
