@@ -51,8 +51,19 @@ bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchP
   // point, which the shortest step then passes).
   const bool fold_crossed = sign_of(from.tangent[m]) != sign_of(to.tangent[m]);
   const bool jacobian_flipped = from.jacobian_sign * to.jacobian_sign < 0;
+  // The state on its own scale: in the weighted norm a state of size 1e-3 beside a
+  // parameter of size 1 could jump to a coexisting orbit within the step's allowance. The
+  // corrector's move away from the predicted state is bounded by what the step predicts
+  // for the state plus a tenth of the state's size.
+  const double along = options_.natural ? options_.direction * step / from.tangent[m] : step;
+  const Vector off_prediction = to.u - from.u - along * from.tangent.head(m);
+  const double state_scale = std::max(from.u.norm(), to.u.norm());
+  const bool state_continues =
+      off_prediction.norm() <= options_.max_distance_factor * std::abs(along) *
+                                       from.tangent.head(m).norm() +
+                                   0.1 * state_scale;
   return distance <= options_.max_distance_factor * reach && turn >= min_cosine &&
-         (fold_crossed || !jacobian_flipped);
+         (fold_crossed || !jacobian_flipped) && state_continues;
 }
 
 // Test index -1 is the fold: the parameter component of the tangent.
