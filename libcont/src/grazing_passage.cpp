@@ -393,6 +393,22 @@ void Passage::run(const BranchPoint& start) {
     last.y = y;
   }
   const double direction = -1.0;  // towards sigma = 0
+  {
+    // The grazing must lie ahead: towards sigma = 0 the family goes on the way the branch
+    // went. Behind it, the approach nearest to grazing is not the one the branch meets (a
+    // slow hop of a sticking orbit, say): the engine goes on as if there were no boundary.
+    FamilyPoint ahead = last;
+    orient(ahead, direction);
+    const double w = settings_.parameter_weight;
+    const Eigen::Index n = start.u.size();
+    if (ahead.point.tangent.head(n).dot(start.tangent.head(n)) +
+            w * w * ahead.point.tangent[n] * start.tangent[n] <
+        0.0) {
+      out_.declined = true;
+      out_.message = "the grazing nearest to the branch lies behind it";
+      return;
+    }
+  }
   std::vector<double> sigmas{last.sigma};
   std::vector<Vector> ys{last.y};
   double estimate_error = std::numeric_limits<double>::infinity();

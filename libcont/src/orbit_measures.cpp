@@ -39,6 +39,21 @@ void OrbitMeasurer::on_event(const EventRecord& e) {
           {ContactApproach::Type::Impact, e.t, speed,
            gap_acceleration(system_, e.mode_before, e.event, e.t, e.x_minus)});
   }
+  if (e.kind == EventKind::StickEnd) {
+    chatter_start_ = measures_.approaches.size();
+    release_time_ = e.t;
+  }
+  if (e.kind == EventKind::StickStart) {
+    // A chattering sequence ended in sticking: its later impacts are ever slower by the
+    // restitution law, not approaches to grazing. Its first impact stays one.
+    auto& a = measures_.approaches;
+    size_t first = chatter_start_;
+    while (first < a.size() && a[first].type != ContactApproach::Type::Impact) ++first;
+    for (size_t i = a.size(); i > first + 1; --i)
+      if (a[i - 1].type == ContactApproach::Type::Impact)
+        a.erase(a.begin() + static_cast<std::ptrdiff_t>(i - 1));
+    chatter_start_ = a.size();
+  }
 }
 
 void OrbitMeasurer::on_extremum(int, double, ConstVectorRef x, int) { include(x); }
@@ -47,6 +62,9 @@ void OrbitMeasurer::on_gap_minimum(int event, double t, double gap, ConstVectorR
   include(x);
   measures_.minimum_gap = std::min(measures_.minimum_gap, gap);
   if (system_.event_spec(mode, event).kind != EventKind::Impact) return;
+  // A body released from sticking leaves the surface with zero gap and speed: not a flight
+  // that comes close to it.
+  if (std::abs(t - release_time_) <= 1e-9 * (1.0 + std::abs(t))) return;
   // Where a hard impact appears as the gap closes: no place for a section either.
   measures_.event_times.push_back(t);
   measures_.approaches.push_back(

@@ -501,7 +501,7 @@ bool PseudoArclength::end_on_valid_range(const BranchPoint& from, double step,
   return true;
 }
 
-bool PseudoArclength::pass_boundary(int boundary, ContinuationResult& result) {
+PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, ContinuationResult& result) {
   BoundarySettings settings;
   settings.lambda_min = options_.lambda_min;
   settings.lambda_max = options_.lambda_max;
@@ -510,12 +510,17 @@ bool PseudoArclength::pass_boundary(int boundary, ContinuationResult& result) {
   settings.parameter_weight = options_.parameter_weight;
   settings.cross = !options_.stop_at_boundary;
   BoundaryPassage passage = problem_.pass_boundary(boundary, result.points.back(), settings);
+  if (passage.declined) {
+    problem_.set_chart(result.points.back().chart);
+    chord_ready_ = false;
+    return Passage::Declined;
+  }
   if (!passage.handled) {
     result.ok = true;
     result.boundary_test = boundary;
     result.stop_reason = "reached a nonsmooth boundary (" +
                          problem_.test_functions()[static_cast<size_t>(boundary)].name + ")";
-    return false;
+    return Passage::Ended;
   }
   const int offset = static_cast<int>(result.points.size());
   for (auto& p : passage.points) result.points.push_back(std::move(p));
@@ -527,22 +532,22 @@ bool PseudoArclength::pass_boundary(int boundary, ContinuationResult& result) {
   if (passage.reached_bound) {
     result.ok = true;
     result.stop_reason = "reached the parameter bound";
-    return false;
+    return Passage::Ended;
   }
   if (!passage.crossed) {
     result.ok = passage.located && options_.stop_at_boundary;
     result.stop_reason = passage.message;
-    return false;
+    return Passage::Ended;
   }
   if (static_cast<int>(result.points.size()) >= options_.max_points) {
     result.ok = true;
     result.stop_reason = "reached max_points";
-    return false;
+    return Passage::Ended;
   }
   // The next step leaves from the passage's last point: the problem must be evaluated there
   // for the chord corrector's first Jacobian and its tangent.
   problem_.set_chart(result.points.back().chart);
-  return true;
+  return Passage::Through;
 }
 
 void PseudoArclength::trace(ContinuationResult& result) {
@@ -561,10 +566,15 @@ void PseudoArclength::trace(ContinuationResult& result) {
         // A change of family far from the boundary is a jump, not a crossing.
         corrected = false;
       } else if (boundary >= 0) {
-        // The step left the family across a grazing: through it from before it.
-        if (!pass_boundary(boundary, result)) return;
-        step = options_.initial_step;
-        continue;
+        // The step left the family across a grazing: through it from before it. If the
+        // grazing is not ahead, the step jumped: a shorter one.
+        const Passage passage = pass_boundary(boundary, result);
+        if (passage == Passage::Ended) return;
+        if (passage == Passage::Through) {
+          step = options_.initial_step;
+          continue;
+        }
+        corrected = false;
       }
     }
     if (!corrected) {
@@ -596,8 +606,9 @@ void PseudoArclength::trace(ContinuationResult& result) {
       return;
     }
     if (boundary >= 0) {
-      if (!pass_boundary(boundary, result)) return;
-      step = options_.initial_step;
+      const Passage passage = pass_boundary(boundary, result);
+      if (passage == Passage::Ended) return;
+      if (passage == Passage::Through) step = options_.initial_step;
     }
     if (iterations <= (by_chord ? options_.fast_chord_iterations : options_.fast_iterations))
       step = std::min(step * options_.step_growth, options_.max_step);

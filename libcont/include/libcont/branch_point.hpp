@@ -50,6 +50,7 @@ struct BoundarySettings {
 // passage's points, -1: between the branch's last point and the first of them).
 struct BoundaryPassage {
   bool handled = false;        // false: the problem has no passage for this boundary
+  bool declined = false;       // the boundary is not ahead of the branch: carry on without
   bool located = false;        // the boundary point was found
   bool crossed = false;        // the last point starts the branch beyond the boundary
   bool reached_bound = false;  // the last point lies on lambda_min or lambda_max

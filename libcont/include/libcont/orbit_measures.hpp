@@ -54,6 +54,8 @@ class OrbitMeasurer : public FlowObserver {
   void include(ConstVectorRef x);
   const HybridSystem& system_;
   OrbitMeasures measures_;
+  size_t chatter_start_ = 0;  // approaches before it belong to earlier impact sequences
+  double release_time_ = -std::numeric_limits<double>::infinity();  // the last StickEnd
 };
 
 }  // namespace libcont

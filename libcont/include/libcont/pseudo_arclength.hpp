@@ -107,8 +107,8 @@ class PseudoArclength {
   int crossed_boundary(const BranchPoint& from, const BranchPoint& to) const;
   int approached_boundary(const BranchPoint& from, const BranchPoint& to) const;
   // At the last point, short of the boundary of test `boundary`: the problem's passage.
-  // True if the branch goes on from the new last point.
-  bool pass_boundary(int boundary, ContinuationResult& result);
+  enum class Passage { Through, Declined, Ended };
+  Passage pass_boundary(int boundary, ContinuationResult& result);
   // After a failed step from `from`: if the parameter's valid range ends within the step,
   // the branch is brought onto that end and the run ends there (true).
   bool end_on_valid_range(const BranchPoint& from, double step, ContinuationResult& result);
