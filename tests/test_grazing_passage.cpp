@@ -1,79 +1,27 @@
 // Branches of the moving-base impact oscillator (hard impacts) continued through grazing
-// (doc/theory.md, section 7), against the closed form of impact_oscillator_closed_form.hpp:
-// every branch row is an orbit of the exact map with the impact count it claims, no row
-// jumps to another family, and every grazing, fold and period doubling of the closed form in
-// the range is found, each within 1e-8 of its closed-form parameter value.
+// (doc/theory.md, 6.3), against the closed form of impact_oscillator_closed_form.hpp: the
+// examples of the issue on continuation through grazing. Each is traced at the defaults of
+// `vicont continue` and must give the right curve: every branch row an orbit of the exact
+// map with the impact count it claims, no row jumping to another family, every grazing,
+// fold and period doubling on the branch found within 1e-8 of its closed-form value (and
+// nothing else), the branch ending where the closed form's path does (grazing_campaign.hpp
+// describes the checks). The expected values below are the closed form's (special_points),
+// to 13 digits.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
+#include <vector>
 
-#include "impact_oscillator_closed_form.hpp"
-#include "libcont/periodic_orbit_problem.hpp"
-#include "libcont/pseudo_arclength.hpp"
-#include "libcont/shooting.hpp"
-#include "systems/moving_base.hpp"
+#include "grazing_campaign.hpp"
 
-using libcont::ContinuationResult;
-using libcont::Vector;
-using test_support::ImpactOscillatorClosedForm;
-using test_support::ImpactOscillatorParameters;
+using namespace grazing_campaign;
 
 namespace {
 
-systems::MovingBaseOscillator model(const ImpactOscillatorParameters& p) {
-  systems::MovingBaseOscillator system;
-  for (const char* name : {"m", "k", "c", "a", "d", "r", "eta"}) system.set_parameter(name, p[name]);
-  return system;
-}
-
-// The branch of the motion settled from rest at `from`, continued towards `to` as
-// `vicont continue` does by default (range / 100 first step, / 20 largest, 1e-9 locating).
-ContinuationResult trace(const ImpactOscillatorParameters& p, const std::string& parameter,
-                         double from, double to, int n = 1, double locate = 1e-9) {
-  systems::MovingBaseOscillator system = model(p.with(parameter, from));
-  const double phase = 0.5 * system.forcing_period();
-  libcont::StroboscopicMap map(system, {}, phase);
-  Vector x = Vector::Zero(2);
-  x[0] = p.d + 0.5 * std::abs(p.d);  // clear of the base
-  for (int k = 0; k < 400; ++k) x = map.iterate(x, 1, false).x;
-  const auto shot = libcont::Shooting(system, n, {}, phase).solve(x);
-  REQUIRE(shot.converged);
-  libcont::PeriodicOrbitProblem problem(system, parameter, n, {}, phase);
-  libcont::ContinuationOptions options;
-  const double span = std::abs(to - from);
-  options.lambda_min = std::min(from, to);
-  options.lambda_max = std::max(from, to);
-  options.direction = to > from ? 1 : -1;
-  options.initial_step = span / 100;
-  options.max_step = span / 20;
-  options.min_step = span * 1e-8;
-  options.locate_tolerance = span * locate;
-  options.boundary_tolerance = std::min(1e-10 * span, options.locate_tolerance);
-  return libcont::PseudoArclength(problem, options).run(shot.x, from);
-}
-
-// Every row an orbit of the closed-form map with the impact count it records, and no jump:
-// the count changes only across a recorded grazing.
-void check_rows(const ImpactOscillatorParameters& p, const std::string& parameter,
-                const ContinuationResult& branch, int n = 1) {
-  const Eigen::Index impacts_column = 1;  // after A_max:x
-  for (size_t i = 0; i < branch.points.size(); ++i) {
-    const auto& row = branch.points[i];
-    const ImpactOscillatorClosedForm exact(p.with(parameter, row.lambda));
-    const auto image = exact.poincare_map(row.chart, {row.u[0], row.u[1]}, n);
-    INFO("row " << i << " at " << parameter << " = " << row.lambda);
-    REQUIRE(image.ok);
-    // The corrector's own criterion, |F| <= 1e-9 (1 + |u|), held by the exact map too.
-    CHECK(std::hypot(image.x[0] - row.u[0], image.x[1] - row.u[1]) <= 1.1e-9 * (1.0 + row.u.norm()));
-    CHECK(image.impacts == std::lround(row.data[impacts_column]));
-    if (i > 0 && branch.points[i - 1].data[impacts_column] != row.data[impacts_column]) {
-      bool grazing_between = false;
-      for (const auto& s : branch.special_points)
-        grazing_between |= s.type == "grazing" && s.after_point == static_cast<int>(i) - 1;
-      CHECK(grazing_between);
-    }
-  }
-}
+struct Expected {
+  std::string type, detail;
+  double value;
+};
 
 // The located special point of `type` nearest to `value`, its distance from it.
 double located(const ContinuationResult& branch, const std::string& type, double value) {
@@ -83,53 +31,166 @@ double located(const ContinuationResult& branch, const std::string& type, double
   return best;
 }
 
-std::string listing(const ContinuationResult& branch) {
-  std::string text = branch.stop_reason + "; special points:";
-  for (const auto& s : branch.special_points)
-    text += " " + s.type + (s.detail.empty() ? "" : "/" + s.detail) + "@" + std::to_string(s.lambda);
-  return text;
+// The example's closed-form path (checked to have the expected points, in order), its
+// traced branch, and the checks of analyse() (each failure reported).
+struct Example {
+  ClosedFormPath path;
+  Traced traced;
+  Analysis analysis;
+};
+Example run_example(const Case& c, const std::vector<Expected>& expected, double locate = 1e-9,
+                    double boundary = -1.0, double tolerance = 1e-8) {
+  Example ex;
+  const Settled start = settle(c);
+  INFO(c.describe());
+  INFO("settled: " << name_of(start.family) << " " << start.why);
+  REQUIRE(start.family != Family::Unknown);
+  ex.path = closed_form_path(c, start.family);
+  INFO(path_text(ex.path));
+  // The closed form's own path has the example's points.
+  REQUIRE(ex.path.events.size() == expected.size());
+  for (size_t k = 0; k < expected.size(); ++k) {
+    CHECK(ex.path.events[k].type == expected[k].type);
+    CHECK(ex.path.events[k].detail == expected[k].detail);
+    CHECK(std::abs(ex.path.events[k].value - expected[k].value) <= 1e-12);
+  }
+  ex.traced = trace(c, locate, boundary);
+  INFO(listing(ex.traced.branch));
+  REQUIRE(ex.traced.started);
+  ex.analysis = analyse(c, ex.traced, ex.path, tolerance);
+  for (const auto& f : ex.analysis.failures) {
+    INFO(f);
+    CHECK(false);
+  }
+  for (const auto& e : expected) {
+    INFO(e.type << " at " << e.value);
+    CHECK(located(ex.traced.branch, e.type, e.value) <= tolerance);
+  }
+  CHECK(ex.traced.branch.special_points.size() == expected.size() + ex.analysis.unverified);
+  return ex;
 }
 
-// The closed form's admissible special points in the range, with the library's type names.
-struct Expected {
-  std::string type;
-  double value;
-};
-std::vector<Expected> expected_points(const ImpactOscillatorParameters& p, const std::string& name,
-                                      double from, double to) {
-  std::vector<Expected> out;
-  for (const auto& s : test_support::special_points(p, name, std::min(from, to), std::max(from, to), 1)) {
-    if (!s.admissible) continue;
-    if (s.type == "impact-grazing") continue;  // the same point as the non-impacting grazing
-    out.push_back({s.type == "interior-grazing" ? "grazing" : s.type, s.value});
-  }
-  return out;
+ImpactOscillatorParameters r08_d006() {
+  ImpactOscillatorParameters p;
+  p.r = 0.8;
+  p.d = -0.006;
+  return p;
 }
 
 }  // namespace
 
+// (a), (i): the grazing 0.8335639334664 reached along the non-impacting orbit, the period
+// doubling 0.9452849121490, the fold 1.8480105971972, then the grazing 1.3852573174290
+// reached from the impacting side, and on along the non-impacting orbit to 2.5.
 TEST_CASE("grazing: the whole frequency-response curve through both grazings, d = -0.005",
           "[grazing]") {
   ImpactOscillatorParameters p;
   p.d = -0.005;
-  const ContinuationResult branch = trace(p, "eta", 0.5, 2.5);
-  INFO(listing(branch));
-  REQUIRE(branch.ok);
+  const Example ex = run_example({p, "eta", 0.5, 2.5},
+                                 {{"grazing", "non-impacting-gap", 0.8335639334664},
+                                  {"period-doubling", "", 0.9452849121490},
+                                  {"fold", "", 1.8480105971972},
+                                  {"grazing", "impact-velocity", 1.3852573174290}});
+  const auto& branch = ex.traced.branch;
+  CHECK(branch.ok);
   CHECK(branch.points.back().lambda == 2.5);
-  // The closed form: grazing 0.8335639334664 (non-impacting side), period doubling
-  // 0.9452849121490, fold 1.8480105971972, grazing 1.3852573174290 (impacting side).
-  const auto expected = expected_points(p, "eta", 0.5, 2.5);
-  REQUIRE(expected.size() == 4);
-  CHECK(branch.special_points.size() == expected.size());
-  for (const auto& e : expected) {
-    INFO(e.type << " at " << e.value);
-    CHECK(located(branch, e.type, e.value) <= 1e-8);
-  }
-  // The kinds: first reached from the non-impacting side, then from the impacting side.
-  std::vector<std::string> kinds;
-  for (const auto& s : branch.special_points)
-    if (s.type == "grazing") kinds.push_back(s.detail);
-  CHECK(kinds == std::vector<std::string>{"non-impacting-gap", "impact-velocity"});
   CHECK(branch.points.size() < 200);
-  check_rows(p, "eta", branch);
+}
+
+// (b) From the impacting motion settled at 1.2 up to its fold, back along the saddle branch
+// to its grazing (reached from the impacting side) and on along the non-impacting orbit.
+TEST_CASE("grazing: r = 0.8, d = -0.006, eta 1.2 -> 1.8: fold, grazing from the impacting side",
+          "[grazing]") {
+  const Example ex = run_example({r08_d006(), "eta", 1.2, 1.8},
+                                 {{"fold", "", 1.6948821638824},
+                                  {"grazing", "impact-velocity", 1.2730127115854}});
+  const auto& branch = ex.traced.branch;
+  CHECK(branch.ok);
+  CHECK(branch.points.back().lambda == 1.8);
+}
+
+// (c) The same from 1.3: after the fold the saddle branch leaves the range at 1.3, before
+// its grazing; the branch ends on that bound, nothing outside [1.3, 1.8].
+TEST_CASE("grazing: r = 0.8, d = -0.006, eta 1.3 -> 1.8: the saddle branch ends on the bound 1.3",
+          "[grazing]") {
+  const Example ex = run_example({r08_d006(), "eta", 1.3, 1.8}, {{"fold", "", 1.6948821638824}});
+  const auto& branch = ex.traced.branch;
+  CHECK(branch.ok);
+  CHECK(branch.points.back().lambda == 1.3);
+  for (const auto& row : branch.points) {
+    CHECK(row.lambda >= 1.3);
+    CHECK(row.lambda <= 1.8);
+  }
+}
+
+// (d) Downwards from 1.3: the period doubling and the grazing of the impact (impact-velocity),
+// then the non-impacting orbit to 0.8.
+TEST_CASE("grazing: r = 0.8, d = -0.006, eta 1.3 -> 0.8: period doubling, impact-velocity grazing",
+          "[grazing]") {
+  const Example ex = run_example({r08_d006(), "eta", 1.3, 0.8},
+                                 {{"period-doubling", "", 0.9468773980005},
+                                  {"grazing", "impact-velocity", 0.8641219262170}});
+  const auto& branch = ex.traced.branch;
+  CHECK(branch.ok);
+  CHECK(branch.points.back().lambda == 0.8);
+}
+
+// (e) In the clearance d at eta = 1.3: the fold, back to the grazing, where the
+// non-impacting orbit exists on the side the branch came from (a nonsmooth fold), and down
+// along it to -0.012, in far fewer than the 2000 points a crawl would take.
+TEST_CASE("grazing: r = 0.8, eta = 1.3, d -0.005 -> -0.012: fold and nonsmooth fold at the grazing",
+          "[grazing]") {
+  ImpactOscillatorParameters p = r08_d006();
+  p.eta = 1.3;
+  const Example ex = run_example({p, "d", -0.005, -0.012},
+                                 {{"fold", "", -0.01072415516573},
+                                  {"grazing", "impact-velocity", -0.005705620833855}});
+  const auto& branch = ex.traced.branch;
+  CHECK(branch.ok);
+  CHECK(branch.points.back().lambda == -0.012);
+  CHECK(branch.points.size() < 200);
+}
+
+// (f) In the restitution coefficient up to its valid range's end r = 1.
+TEST_CASE("grazing: eta = 2.675, d = 0, r 0.5 -> 1: period doubling, ends exactly on r = 1",
+          "[grazing]") {
+  ImpactOscillatorParameters p;
+  p.eta = 2.675;
+  p.d = 0;
+  const Example ex = run_example({p, "r", 0.5, 1.0}, {{"period-doubling", "", 0.6901497291167}});
+  const auto& branch = ex.traced.branch;
+  CHECK(branch.ok);
+  CHECK(branch.points.back().lambda == 1.0);
+}
+
+// (g) In the damping down to its valid range's end c = 0.
+TEST_CASE("grazing: eta = 2.675, d = 0, r = 0.5, c 0.23 -> 0: period doubling, ends exactly on c = 0",
+          "[grazing]") {
+  ImpactOscillatorParameters p;
+  p.eta = 2.675;
+  p.d = 0;
+  p.r = 0.5;
+  const Example ex = run_example({p, "c", 0.23, 0.0}, {{"period-doubling", "", 0.09848443941201}});
+  const auto& branch = ex.traced.branch;
+  CHECK(branch.ok);
+  CHECK(branch.points.back().lambda == 0.0);
+}
+
+// (h) An interior grazing: the z = 1/2 orbit's flight touches the base between its impacts.
+// Downwards from eta = 4 (n = 2): its period doubling, then at 3.1675052040920 the flight
+// touches (below it the z = 1/2 orbit penetrates the base) and the branch goes on along the
+// orbits with a second impact, to 3.0. With the locating and boundary tolerances at 1e-13
+// the grazing lands within 1e-11 of the closed form.
+TEST_CASE("grazing: an interior grazing of the z = 1/2 orbit, d = 0, r = 1, eta 4 -> 3", "[grazing]") {
+  ImpactOscillatorParameters p;
+  p.d = 0;
+  Case c{p, "eta", 4.0, 3.0, 2};
+  const Example ex = run_example(c,
+                                 {{"period-doubling", "", 3.304665480252},
+                                  {"grazing", "interior-tangency", 3.1675052040920}},
+                                 1e-13, 1e-13);
+  const auto& branch = ex.traced.branch;
+  CHECK(located(branch, "grazing", 3.1675052040920) <= 1e-11);
+  CHECK(branch.ok);
+  CHECK(branch.points.back().lambda == 3.0);
 }

@@ -544,8 +544,15 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
     result.stop_reason = "reached max_points";
     return Passage::Ended;
   }
-  // The next step leaves from the passage's last point: the problem must be evaluated there
-  // for the chord corrector's first Jacobian and its tangent.
+  const Eigen::Index m = result.points.back().u.size();
+  if (options_.natural && result.points.back().tangent[m] * options_.direction < 0.0) {
+    result.ok = true;
+    result.stop_reason =
+        "the branch turns back at the grazing (a nonsmooth fold), where natural-parameter "
+        "continuation stops";
+    return Passage::Ended;
+  }
+  // The next step leaves from the passage's last point, on its chart.
   problem_.set_chart(result.points.back().chart);
   return Passage::Through;
 }
