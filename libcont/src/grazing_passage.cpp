@@ -208,6 +208,7 @@ struct FamilyPoint {
   Vector y;
   Vector dy_dsigma;
   BranchPoint point;
+  int impacts = -1;
 };
 
 class Passage {
@@ -242,6 +243,7 @@ class Passage {
   // Solves the family at sigma from the last point (tangent predictor), shortening the
   // step in sigma when Newton fails.
   bool step_to(GrazingFamily& family, const FamilyPoint& from, double sigma, FamilyPoint& to);
+  bool continues(const FamilyPoint& from, const Vector& y, int impacts) const;
   // Records `to` as the passage's next point with the special points between it and `from`.
   void record(GrazingFamily& family, const FamilyPoint& from, const FamilyPoint& to, double direction);
   void locate(GrazingFamily& family, const FamilyPoint& a, const FamilyPoint& b, int test,
@@ -268,8 +270,10 @@ bool Passage::step_to(GrazingFamily& family, const FamilyPoint& from, double sig
   double target = sigma;
   for (int attempt = 0; attempt < 8; ++attempt) {
     Vector y = from.y + (target - from.sigma) * from.dy_dsigma;
-    if (family.solve(target, false, y, to.point, to.dy_dsigma, to.sigma)) {
+    if (family.solve(target, false, y, to.point, to.dy_dsigma, to.sigma) &&
+        continues(from, y, problem_.impacts())) {
       to.y = y;
+      to.impacts = problem_.impacts();
       if (attempt == 0) return true;
       const FamilyPoint reached = to;  // a shorter step worked: the rest from there
       return step_to(family, reached, sigma, to);
@@ -277,6 +281,17 @@ bool Passage::step_to(GrazingFamily& family, const FamilyPoint& from, double sig
     target = 0.5 * (from.sigma + target);
   }
   return false;
+}
+
+bool Passage::continues(const FamilyPoint& from, const Vector& y, int impacts) const {
+  // The same family (its impact count) within the engine's largest step: the branch is
+  // resolved as finely as elsewhere, and a step in sigma that lands much farther may have
+  // gone to another orbit.
+  const Eigen::Index n = y.size() - 1;
+  const Vector d = y - from.y;
+  const double w = settings_.parameter_weight;
+  return (from.impacts < 0 || impacts == from.impacts) &&
+         std::sqrt(d.head(n).squaredNorm() + w * w * d[n] * d[n]) <= settings_.max_step;
 }
 
 void Passage::locate(GrazingFamily& family, const FamilyPoint& a, const FamilyPoint& b, int test,
@@ -391,6 +406,7 @@ void Passage::run(const BranchPoint& start) {
       return;
     }
     last.y = y;
+    last.impacts = problem_.impacts();
   }
   const double direction = -1.0;  // towards sigma = 0
   {
@@ -424,8 +440,11 @@ void Passage::run(const BranchPoint& start) {
     FamilyPoint next;
     if (!step_to(arriving, last, sigma, next)) {
       if (estimate.size() > 0) break;  // as close as it gets: the best estimate stands
-      out_.message = "the approach to grazing failed at sigma = " + std::to_string(sigma) + ": " +
-                     problem_.failure();
+      // The family does not come closer than this (its distance turns: no grazing on the
+      // way), or not in this coordinate: the points of the approach stay on the branch, and
+      // the engine goes on from the last.
+      out_.declined = true;
+      out_.message = "the approach to grazing stopped at sigma = " + std::to_string(last.sigma);
       return;
     }
     if (!in_range(next.y[n])) {
@@ -528,6 +547,16 @@ bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last,
     return false;
   }
   first.y = grazing_y_ + first.sigma * y1;
+  // q is flat along y1 to first order: its second-order part, of the size of the target
+  // itself, may put the guess on the wrong side. One step in q along the directions that
+  // leave F_N unchanged (the arriving family's) brings it to the target.
+  double reached = 0.0;
+  if (!other.q_at(first.y, reached)) {
+    out_.message = "at the grazing, the impacting family's first orbit is not found";
+    return false;
+  }
+  rhs << Vector::Zero(n), other.target(first.sigma) - reached;
+  first.y += Eigen::PartialPivLU<Matrix>(system).solve(rhs);
   return true;
 }
 
@@ -562,6 +591,7 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
     return false;
   }
   const double direction = +1.0;  // away from sigma = 0
+  first.impacts = impacts;
   orient(first, direction);
   out_.points.push_back(first.point);
   FamilyPoint from = std::move(first);

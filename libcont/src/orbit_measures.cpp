@@ -44,6 +44,7 @@ void OrbitMeasurer::on_event(const EventRecord& e) {
     release_time_ = e.t;
   }
   if (e.kind == EventKind::StickStart) {
+    measures_.sticks = true;
     // A chattering sequence ended in sticking: its later impacts are ever slower by the
     // restitution law, not approaches to grazing. Its first impact stays one.
     auto& a = measures_.approaches;

@@ -440,6 +440,8 @@ int PseudoArclength::approached_boundary(const BranchPoint& from, const BranchPo
   for (size_t i = 0; i < tests.size(); ++i) {
     const auto k = static_cast<Eigen::Index>(i);
     if (tests[i].kind != TestFunction::Kind::Boundary || !(to.tests[k] < from.tests[k])) continue;
+    if (declined_distance_ > 0.0 && to.tests[k] > 0.5 * declined_distance_)
+      continue;  // a passage declined near here
     // Within the threshold and, at the rate of the last step, reached within five more;
     // or very close whatever the rate.
     const double steps_left = to.tests[k] / (from.tests[k] - to.tests[k]);
@@ -448,6 +450,15 @@ int PseudoArclength::approached_boundary(const BranchPoint& from, const BranchPo
       return static_cast<int>(i);
   }
   return -1;
+}
+
+bool PseudoArclength::receded_from_boundary(const BranchPoint& from, const BranchPoint& to) const {
+  const auto tests = problem_.test_functions();
+  for (size_t i = 0; i < tests.size(); ++i) {
+    const auto k = static_cast<Eigen::Index>(i);
+    if (tests[i].kind == TestFunction::Kind::Boundary && to.tests[k] > from.tests[k]) return true;
+  }
+  return false;
 }
 
 bool PseudoArclength::land_at(const BranchPoint& from, double value, const BranchPoint& guess,
@@ -501,6 +512,15 @@ bool PseudoArclength::end_on_valid_range(const BranchPoint& from, double step,
   return true;
 }
 
+void PseudoArclength::append_passage(BoundaryPassage& passage, ContinuationResult& result) {
+  const int offset = static_cast<int>(result.points.size());
+  for (auto& p : passage.points) result.points.push_back(std::move(p));
+  for (auto& p : passage.special_points) {
+    p.after_point += offset;
+    result.special_points.push_back(std::move(p));
+  }
+}
+
 PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, ContinuationResult& result) {
   BoundarySettings settings;
   settings.lambda_min = options_.lambda_min;
@@ -508,11 +528,15 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
   settings.tolerance = options_.boundary_tolerance;
   settings.locate_tolerance = options_.locate_tolerance;
   settings.parameter_weight = options_.parameter_weight;
+  settings.max_step = options_.max_step;
   settings.cross = !options_.stop_at_boundary;
   BoundaryPassage passage = problem_.pass_boundary(boundary, result.points.back(), settings);
   if (passage.declined) {
+    append_passage(passage, result);
     problem_.set_chart(result.points.back().chart);
     chord_ready_ = false;
+    // Not again until the branch comes twice as close.
+    declined_distance_ = result.points.back().tests[boundary];
     return Passage::Declined;
   }
   if (!passage.handled) {
@@ -522,12 +546,7 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
                          problem_.test_functions()[static_cast<size_t>(boundary)].name + ")";
     return Passage::Ended;
   }
-  const int offset = static_cast<int>(result.points.size());
-  for (auto& p : passage.points) result.points.push_back(std::move(p));
-  for (auto& p : passage.special_points) {
-    p.after_point += offset;
-    result.special_points.push_back(std::move(p));
-  }
+  append_passage(passage, result);
   chord_ready_ = false;  // the passage evaluated elsewhere
   if (passage.reached_bound) {
     result.ok = true;
@@ -602,6 +621,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
       if (land_at(from, bound, next, last)) next = std::move(last);
     }
     const int boundary = beyond ? -1 : approached_boundary(from, next);
+    if (receded_from_boundary(from, next)) declined_distance_ = 0.0;
     locate_special_points(from, step, next, result);
     if (!beyond) recenter(next);
     const int iterations = next.corrector_iterations;

@@ -42,6 +42,7 @@ struct BoundarySettings {
   double tolerance = 1e-10;         // the boundary point's lambda to this
   double locate_tolerance = 1e-10;  // special points on the way, in lambda
   double parameter_weight = 1.0;    // the engine's norm, for unit tangents
+  double max_step = 1e300;          // the engine's largest step, in that norm
   bool cross = true;                // false: end at the boundary point
 };
 
@@ -50,7 +51,9 @@ struct BoundarySettings {
 // passage's points, -1: between the branch's last point and the first of them).
 struct BoundaryPassage {
   bool handled = false;        // false: the problem has no passage for this boundary
-  bool declined = false;       // the boundary is not ahead of the branch: carry on without
+  // The boundary is not ahead of the branch (or not within reach): the branch goes on
+  // from its last point (the passage's points, if any, are kept).
+  bool declined = false;
   bool located = false;        // the boundary point was found
   bool crossed = false;        // the last point starts the branch beyond the boundary
   bool reached_bound = false;  // the last point lies on lambda_min or lambda_max

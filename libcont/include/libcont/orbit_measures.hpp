@@ -1,8 +1,8 @@
 #pragma once
 // What a periodic orbit looks like, measured along one pass of it: the range of each
-// displacement coordinate (semi-amplitude A_max = (x_max - x_min)/2, SPEC 3.6), the
+// displacement coordinate (semi-amplitude A_max = (x_max - x_min)/2), the
 // impacts with their relative velocities (signature p), the smallest local minimum of
-// the gap between impacts (whose approach to zero is grazing, SPEC 1.4) and the times of
+// the gap between impacts (whose approach to zero is grazing) and the times of
 // all events (section_placement.hpp). Extrema come from the flow's monitors
 // (FlowOptions::extremum_coordinates, gap_minima) and from the states just before and
 // after events, so no sampling error enters.
@@ -35,6 +35,7 @@ struct OrbitMeasures {
   // section may not go (where the gap closes, an impact appears).
   std::vector<double> event_times;
   std::vector<ContactApproach> approaches;  // to hard-impact surfaces, in order
+  bool sticks = false;  // a chattering sequence ends in sticking somewhere on the path
 
   double semi_amplitude(size_t k) const { return 0.5 * (maximum[k] - minimum[k]); }
 };

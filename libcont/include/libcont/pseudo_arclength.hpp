@@ -1,5 +1,5 @@
 #pragma once
-// Pseudo-arclength continuation of a zero problem (SPEC 1.4): tangent predictor,
+// Pseudo-arclength continuation of a zero problem: tangent predictor,
 // bordered Newton corrector, adaptive step length within limits, turning points passed;
 // natural-parameter continuation as an option. Along the branch it monitors the fold
 // (sign change of the parameter component of the tangent) and the problem's own test
@@ -106,9 +106,11 @@ class PseudoArclength {
   // close to (boundary_threshold); -1: none.
   int crossed_boundary(const BranchPoint& from, const BranchPoint& to) const;
   int approached_boundary(const BranchPoint& from, const BranchPoint& to) const;
+  bool receded_from_boundary(const BranchPoint& from, const BranchPoint& to) const;
   // At the last point, short of the boundary of test `boundary`: the problem's passage.
   enum class Passage { Through, Declined, Ended };
   Passage pass_boundary(int boundary, ContinuationResult& result);
+  void append_passage(BoundaryPassage& passage, ContinuationResult& result);
   // After a failed step from `from`: if the parameter's valid range ends within the step,
   // the branch is brought onto that end and the run ends there (true).
   bool end_on_valid_range(const BranchPoint& from, double step, ContinuationResult& result);
@@ -137,6 +139,8 @@ class PseudoArclength {
   Matrix du_;
   // The Jacobians of the last converged point, for chord iterations.
   bool chord_ready_ = false;
+  // The boundary distance at which the last passage declined; 0: none.
+  double declined_distance_ = 0.0;
   Matrix chord_du_;
   Vector chord_dlambda_;
 };
