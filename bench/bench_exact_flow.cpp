@@ -1,5 +1,5 @@
 // Benchmark 3: cost per forcing period of the piecewise-linear impact oscillator (the hard
-// moving-base oscillator, SPEC 3.1, eta = 4, r = 1, z = 1/2) against its exact-flow limit.
+// moving-base oscillator, eta = 4, r = 1, z = 1/2) against its exact-flow limit.
 //
 // Rows, each one forcing period per call with the tangent on and a QR step after it (as
 // the Lyapunov spectrum does), after a transient:

@@ -1,5 +1,5 @@
-// Time to trace the loading curve of the two-body Hertz system (SPEC 3.6, reference
-// two_body.md): periodic orbits from lambda = 0.1 to 3 by pseudo-arclength continuation,
+// Time to trace the loading curve of the two-body Hertz system
+// (doc/performance.md): periodic orbits from lambda = 0.1 to 3 by pseudo-arclength continuation,
 // with every special point (folds, Neimark-Sacker, period doubling, grazing) located.
 // Prints the wall and CPU time, the number of branch points, the work (evaluations with
 // Jacobians, residuals alone, maps with and without the tangent flow, CVODE steps), each

@@ -1,4 +1,4 @@
-// Cost of one forcing period of the moving-base oscillator (SPEC 3.1) on libcont's flow:
+// Cost of one forcing period of the moving-base oscillator on libcont's flow:
 // wall time, events and CVODE steps per period after a transient, best of a few repeats.
 //
 // Not a test: it asserts nothing about time. Each row of the table is a named case with

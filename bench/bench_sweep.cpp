@@ -1,5 +1,5 @@
 // The full source-style bifurcation diagram on libcont::Sweep: hard moving-base oscillator
-// (SPEC 3.1), r = 1, eta from 2 to 10 in 801 steps, 1000 transient and 1000 averaged
+// with r = 1, eta from 2 to 10 in 801 steps, 1000 transient and 1000 averaged
 // periods per point, Lyapunov exponents on, every point from rest (0, 0) as the
 // reference's brute-force sweep. Wall and process CPU time for each thread count, whether
 // the runs agree to the bit, and the period-1 and period-2 windows found.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The two-body Hertz loading curve (SPEC 3.6), lambda 0.1 -> 3, by libcont and by AUTO-07p
+# The two-body Hertz loading curve, lambda 0.1 -> 3, by libcont and by AUTO-07p
 # in the same run: times, their ratio, A_max(x1) at lambda = 1, 2, 3 (agreement within
 # 1e-4 relative is the accuracy check) and the special points of both side by side.
 #

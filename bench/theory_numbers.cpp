@@ -3,9 +3,9 @@
 //   1. det S = r^2 for the hard impact on the moving base (saltation matrix of the model);
 //   2. exponent-sum identity: error of the Lyapunov exponent sum against the exact
 //      phase-volume contraction rate, moving base at eta = 4, hard and soft, several rtol;
-//   3. Floquet/Lyapunov identity (SPEC 1.3) on the settled z = 1/2 orbit at eta = 4;
+//   3. Floquet/Lyapunov identity (doc/theory.md, 6) on the settled z = 1/2 orbit at eta = 4;
 //   4. drop test, r = 0.5: time of coming to rest versus the analytic accumulation time;
-//   5. energy equivalence (SPEC 1.7): rebound ratio of a free mass on the equivalent
+//   5. energy equivalence (doc/theory.md, 9): rebound ratio of a free mass on the equivalent
 //      Kelvin-Voigt contact;
 //   6. sticking on the moving base: -inf exponents after the chattering sequence ends;
 //   7. a body resting on the base during the whole averaging phase: exponents 0, not -inf.
@@ -109,7 +109,7 @@ void exponent_sums() {
 }
 
 void floquet_identity() {
-  std::printf("\n3. Floquet multipliers versus Lyapunov exponents (SPEC 1.3), eta = 4, r = 1\n");
+  std::printf("\n3. Floquet multipliers versus Lyapunov exponents, eta = 4, r = 1\n");
   for (const std::string model : {"hard", "soft"}) {
     auto s = oscillator(model, 1.0);
     libcont::LyapunovOptions settle;
@@ -191,7 +191,7 @@ void drop_rest_time() {
 
 // Exit velocity of a contact started at unit speed on a nearly weightless mass.
 void energy_equivalence() {
-  std::printf("\n5. Energy equivalence (SPEC 1.7): free mass, m = 1, ks = 2e5, entry speed 1\n");
+  std::printf("\n5. Energy equivalence: free mass, m = 1, ks = 2e5, entry speed 1\n");
   for (double r : {0.9, 0.6})
     for (auto relation : {libcont::EnergyRelation::Exact, libcont::EnergyRelation::Approximate}) {
       systems::DropTest s;

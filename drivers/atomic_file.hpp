@@ -1,5 +1,5 @@
 #pragma once
-// Result files are never seen half-written (SPEC 5: results already computed are never
+// Result files are never seen half-written (results already computed are never
 // lost): every file is first written under a temporary name in the target's own directory
 // and then renamed over the target. rename() within one file system is atomic, so a
 // reader, a crash or a Ctrl-C leaves either the old complete file or the new one.

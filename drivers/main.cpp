@@ -12,7 +12,7 @@
 
 namespace {
 
-// Messages must stay on one line (SPEC 5, doc/cli.md): scripts grep them.
+// Messages must stay on one line (doc/cli.md): scripts grep them.
 std::string one_line(std::string text) {
   for (char& c : text)
     if (c == '\n' || c == '\r') c = ' ';

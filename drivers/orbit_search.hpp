@@ -2,7 +2,7 @@
 // How `vicont orbit` and `vicont continue` find their first periodic orbit: integrate a
 // transient from the system's default initial state, read the period n of the settled
 // motion from its stroboscopic samples (unless --period gives it), then shoot for the
-// z = p/n orbit from the last sample (libcont::Shooting, SPEC 1.3).
+// z = p/n orbit from the last sample (libcont::Shooting).
 #include <string>
 
 #include "libcont/shooting.hpp"

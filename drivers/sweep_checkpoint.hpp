@@ -1,5 +1,5 @@
 #pragma once
-// Checkpoint of a sweep (SPEC 5: long sweeps can be resumed): every finished point is
+// Checkpoint of a sweep (long sweeps can be resumed): every finished point is
 // written at once to its own file DIR/NAME.point (sweep_point_text.hpp), atomically, so a
 // killed run leaves only complete points behind and several threads or MPI ranks never
 // write the same file. DIR/sweep.manifest records the settings that determine the

@@ -37,7 +37,7 @@ std::string ContactDamping::explanation() const {
   if (!used) return "cs not used (hard impact model)";
   if (!derived) return "cs = " + number_text(value) + " (given)";
   return "cs = " + number_text(value) + " derived from r = " + number_text(restitution) +
-         " by the " + relation + " energy relation (SPEC 1.7)";
+         " by the " + relation + " energy relation";
 }
 
 std::optional<ContactDamping> contact_damping(const libcont::HybridSystem& system) {

@@ -1,7 +1,7 @@
 #pragma once
 // How a run describes the system it used, the same way in every command's summary and
 // JSON: each parameter with the value in force, and the soft-contact damping cs with its
-// origin (given by the user, or derived from r by which energy relation, SPEC 1.7), since
+// origin (given by the user, or derived from r by which energy relation), since
 // a soft result means little without knowing which relation produced its cs.
 #include <iosfwd>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Bad input to the command-line driver (SPEC 5): exit status 2 and exactly one line on
+# Bad input to the command-line driver (doc/cli.md): exit status 2 and exactly one line on
 # stderr that names the offending item. Then one good run whose --json output must be a
 # single JSON object with the documented keys.
 # Usage: cli_bad_input.sh /path/to/vicont
@@ -21,7 +21,7 @@ expect_bad nosuch  simulate --system nosuch --t-end 1 --out "$out"
 expect_bad r       lyapunov --system moving-base --set r=1.5 --periods 10 --transient 10 --out "$out"
 
 # A good run: one JSON object on stdout. With r = 1 the exponent sum is -c/m = -0.23
-# exactly (SPEC 1.5; the library keeps it within 1e-9); 1e-5 allows for the printed
+# exactly (doc/theory.md, 5; the library keeps it within 1e-9); 1e-5 allows for the printed
 # precision. At the default eta = 4 the motion is z = 1/2 (reference/moving_base.md).
 if "$vicont" lyapunov --system moving-base --json --periods 200 --transient 200 \
      --out "$work/json" >"$work/json.stdout" 2>"$work/json.stderr"; then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# vicont sweep end to end (SPEC 1.6 and 5): the same sweep with 1 and with 2 threads
+# vicont sweep end to end (doc/sweeps.md): the same sweep with 1 and with 2 threads
 # writes identical files; a sweep killed (SIGKILL) after about half of its points and
 # resumed with --resume computes only the missing points and ends with files identical to
 # an uninterrupted run; bad input exits with 2 and one line naming the item.

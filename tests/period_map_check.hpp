@@ -1,6 +1,6 @@
 #pragma once
 // The saltation-corrected Jacobian of the map x(t0) -> x(t0 + duration) against
-// fourth-order finite differences of the map itself (SPEC 1.2), and the same for the
+// fourth-order finite differences of the map itself, and the same for the
 // monodromy matrix without the event-time correction (S = D_x g), which must fail where
 // events matter. See test_period_map.cpp for why t0 = 0 and fourth-order differences.
 #include "test_support.hpp"

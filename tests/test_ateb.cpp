@@ -1,4 +1,4 @@
-// Ateb sine and cosine (SPEC 4) against reference/hertz_friction.md, against the defining
+// Ateb sine and cosine against the published values (doc/reproduction.md), against the defining
 // integral by independent quadrature, and against their symmetries.
 #include <boost/math/quadrature/tanh_sinh.hpp>
 #include <catch2/catch.hpp>

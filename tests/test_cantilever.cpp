@@ -1,5 +1,5 @@
-// Two-degree-of-freedom cantilever beam with impacts (SPEC 3.3,
-// reference/drop_and_cantilever.md): eigenfrequencies against the reference and against
+// Two-degree-of-freedom cantilever beam with impacts (doc/models/cantilever.md,
+// doc/reproduction.md): eigenfrequencies against the reference and against
 // the closed-form roots of the 2x2 characteristic polynomial, the contact-free steady state
 // against the analytic harmonic solution, the required forcing amplitude e, the
 // saltation-corrected period map of an impacting motion against finite differences, and

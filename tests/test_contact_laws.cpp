@@ -1,4 +1,4 @@
-// Contact laws (SPEC 2.1, 2.2) and the hard/soft energy equivalence (SPEC 1.7).
+// Contact laws (Newton, Kelvin-Voigt) and the hard/soft energy equivalence (doc/theory.md, 9).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numbers>
@@ -37,7 +37,7 @@ TEST_CASE("Energy-equivalent damping h_s reproduces the reference table", "[cont
 }
 
 TEST_CASE("Energy relations: closed form of the exact relation", "[contact]") {
-  // r = exp(-pi h_s / lambda_s), lambda_s = sqrt(alpha_s^2 - h_s^2) (SPEC 1.7).
+  // r = exp(-pi h_s / lambda_s), lambda_s = sqrt(alpha_s^2 - h_s^2) (doc/theory.md, 9).
   for (double r : {0.3, 0.6, 0.9, 0.99}) {
     const double alpha_squared = 20000.0;
     const double hs = equivalent_hs(r, alpha_squared, EnergyRelation::Exact);

@@ -1,4 +1,4 @@
-// The continuation engine (SPEC 1.4, pseudo_arclength.hpp) on small zero problems whose
+// The continuation engine (pseudo_arclength.hpp) on small zero problems whose
 // branches and special points are known in closed form:
 // - the circle u^2 + lambda^2 = 1: two folds (lambda = +-1, u = 0), the branch goes round;
 // - the cubic u^3 - u + lambda = 0: folds at u = -+1/sqrt(3), lambda = -+2/(3 sqrt(3));

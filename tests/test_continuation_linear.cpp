@@ -1,5 +1,5 @@
 // Branches of periodic orbits of a forced linear oscillator without contact, against the
-// closed-form frequency response (SPEC 1.3, 1.4):
+// closed-form frequency response:
 //   m x'' + c x' + k x = lambda cos(eta t),
 // steady state x = Re(X e^{i eta t}), X = lambda / (k - m eta^2 + i c eta), so on the
 // section t = 0: x = Re X, x' = -eta Im X, and the semi-amplitude is |X|. The monodromy

@@ -1,5 +1,5 @@
-// Period doubling on the z = 1/2 branch of the moving-base oscillator, hard, r = 1 (SPEC
-// 1.4, reference/moving_base.md): the branch continued in eta from the shot orbit at
+// Period doubling on the z = 1/2 branch of the moving-base oscillator, hard, r = 1
+// (doc/reproduction.md): the branch continued in eta from the shot orbit at
 // eta = 4 loses stability through a multiplier at -1 at both ends of the reference's
 // period-2 window (3.35-4.60, each +-0.05, from a brute-force sweep). Checked against
 // direct integration, which knows nothing of continuation: just below the upper point

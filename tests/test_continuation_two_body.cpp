@@ -1,5 +1,5 @@
-// Loading curve of the two-body vibro-impact system with Hertz contact (SPEC 3.6,
-// reference/two_body.md): the T-periodic orbit at lambda = 1 and its continuation down
+// Loading curve of the two-body vibro-impact system with Hertz contact
+// (doc/reproduction.md): the T-periodic orbit at lambda = 1 and its continuation down
 // to lambda = 0.1 through the grazing point.
 //
 // Below grazing the bodies never touch and the system is linear: the orbit is the
@@ -212,7 +212,7 @@ TEST_CASE("Two-body Newton, r = 1: the impacting branch reaches grazing at lambd
   // Reference: the non-impacting orbit grazes at lambda = 0.5670 +- 5e-4 for Hertz and
   // Newton contact alike. With hard impacts the impacting branch meets the grazing orbit
   // at a corner (impact velocity -> 0), where this test does not ask the branch to go on
-  // (SPEC 1.4: the branch may end there); it asks that it gets there.
+  // (the branch may end there); it asks that it gets there.
   //
   // Section phase T/2, not 0: on the section t = 0 the impact passes through the section
   // at lambda = 0.570086, where the fixed point jumps from the pre- to the post-impact

@@ -1,4 +1,4 @@
-// Mass dropped on a base (SPEC 3.2, reference/drop_and_cantilever.md): hard impacts with
+// Mass dropped on a base (doc/reproduction.md, "Drop test"): hard impacts with
 // analytic rebound heights and impact times, chattering that ends at rest at the analytic
 // accumulation time, and the soft contact's duration, depth and energy balance.
 #include <catch2/catch.hpp>

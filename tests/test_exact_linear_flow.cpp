@@ -1,7 +1,7 @@
 // The exact-flow path for affine modes (exact_linear_flow.hpp, Flow with
 // FlowOptions::exact_linear_modes): the propagator against closed forms (damped forced
 // oscillator, resonance, singular A), and the whole path against the general CVODE path
-// on the moving-base oscillator (SPEC 3.1): states, event times, monodromy, Lyapunov
+// on the moving-base oscillator: states, event times, monodromy, Lyapunov
 // exponents and Floquet multipliers (reference/moving_base.md), and a grazing double
 // crossing inside one scan step that sampling alone would miss.
 #include <Eigen/Eigenvalues>

@@ -1,4 +1,4 @@
-// Flow robustness (SPEC 5): bad input and numerical trouble come back as a status with a
+// Flow robustness: bad input and numerical trouble come back as a status with a
 // message, never as a crash, a hang or silently wrong numbers; events due at the initial
 // instant are fired.
 #include <catch2/catch.hpp>

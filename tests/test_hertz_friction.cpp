@@ -1,4 +1,4 @@
-// Hertz impact with positional friction (SPEC 2.4, 3.5): the closed form against
+// Hertz impact with positional friction (doc/models/hertz_friction.md): the closed form against
 // reference/hertz_friction.md, against the event-driven integration of the two-stage ODE,
 // the contact stiffness from surface geometry, and bad input.
 #include <catch2/catch.hpp>
@@ -25,7 +25,7 @@ using test_support::Settings;
 
 namespace {
 
-// Data set (a) of SPEC 3.5: rubber ball on concrete.
+// Data set (a) of doc/models/hertz_friction.md: rubber ball on concrete.
 constexpr double mass = 0.1, stiffness = 2.1873e6, alpha = 1.5, restitution = 0.73;
 
 // The source's materials: rubber (E1, nu1) on concrete (E2, nu2).
@@ -162,7 +162,7 @@ TEST_CASE("Energy: each stage conserves its own, the rebound keeps K_r^2 of it",
 
 TEST_CASE("Contact stiffness from surface geometry, data sets (b) and (c)", "[hertz-friction]") {
   const double q = compliance_sum();
-  // (b) quartic surfaces z = A r^4: SPEC 3.5's formula, exactly.
+  // (b) quartic surfaces z = A r^4: the formula of doc/models/hertz_friction.md (4), exactly.
   const double c_b = libcont::profile_contact_stiffness({4.0, 1e4}, rubber, concrete);
   CHECK(c_b == Approx(8.0 / (5.0 * q) * std::pow(3.0 / (8.0 * 1e4), 0.25)).epsilon(1e-14));
   CHECK(libcont::profile_force_exponent({4.0, 1e4}) == 1.25);

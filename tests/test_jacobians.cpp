@@ -88,7 +88,7 @@ TEST_CASE("Moving base: analytic state Jacobian equals central differences", "[j
         const Matrix analytic = analytic_jacobian(system, mode, t, x);
         CHECK(relative_difference(difference_jacobian(system, mode, t, x), analytic) <=
               kDifferenceTolerance);
-        // divergence() is the trace (SPEC 1.5: the exponent sum is its time average).
+        // divergence() is the trace (doc/theory.md, 5: the exponent sum is its time average).
         CHECK(system.divergence(mode, t, x) == Approx(analytic.trace()).epsilon(1e-15));
       }
     }

@@ -1,5 +1,5 @@
-// Lyapunov spectrum of the moving-base oscillator by Mueller's method (SPEC 1.5) and its
-// cross-check against Floquet multipliers (SPEC 1.3), reference/moving_base.md.
+// Lyapunov spectrum of the moving-base oscillator by Mueller's method (doc/theory.md, 5) and its
+// cross-check against Floquet multipliers (doc/theory.md, 6; doc/reproduction.md).
 //
 // Exact facts used (r = 1, hard or soft with c_s = 0): every saltation matrix has det 1
 // and the field has divergence -c/m in every mode, so the phase volume contracts at the

@@ -1,7 +1,7 @@
 // Leading Floquet multipliers of a large system, matrix-free (leading_multipliers.hpp:
 // Arnoldi on v -> D P^n v, one tangent column per product), against all multipliers of
-// the full saltation-corrected monodromy matrix from Eigen (SPEC 1.3, ARCHITECTURE layer
-// 5). System: the chain of N oscillators whose last mass hits a stop ("chain"). Forcing
+// the full saltation-corrected monodromy matrix from Eigen (doc/theory.md section
+// 6). System: the chain of N oscillators whose last mass hits a stop ("chain"). Forcing
 // chosen so that the settled motion is T-periodic and impacts (measured: N = 10 and 30
 // with F0 = 2, omega = 0.3, two and one impacts per period; N = 100 with F0 = 4,
 // omega = 0.3, d = 0.2, one impact per period, while with F0 = 2, d = 1 its last mass

@@ -1,5 +1,5 @@
-// Shooting for the z = 1/2 orbit of the moving-base oscillator, r = 1, eta = 4 (SPEC 1.3,
-// reference/moving_base.md), and its Floquet multipliers through the library's own
+// Shooting for the z = 1/2 orbit of the moving-base oscillator, r = 1, eta = 4
+// (doc/reproduction.md), and its Floquet multipliers through the library's own
 // functions (floquet_multipliers, exponents_from_multipliers,
 // floquet_lyapunov_discrepancy). tests/test_lyapunov.cpp already checks a settled
 // orbit's monodromy against a long Benettin run; here the orbit comes from Newton

@@ -1,4 +1,4 @@
-// ParameterSet and the parameter handling of the systems (SPEC 5): every bad value is
+// ParameterSet and the parameter handling of the systems: every bad value is
 // rejected with libcont::InputError whose message names the parameter, and a rejected
 // value leaves the previous one in place.
 #include <catch2/catch.hpp>
@@ -149,7 +149,7 @@ TEST_CASE("Systems validate parameters and derive the optional contact damping",
   CHECK(system.parameters()["m"] == 1.0);
   CHECK(system.parameters()["r"] == 1.0);
 
-  // Soft model: c_s follows from r by the energy relation (SPEC 1.7) unless given.
+  // Soft model: c_s follows from r by the energy relation (doc/theory.md, 9) unless given.
   system.set_parameter_text("model", "soft");
   system.set_parameter_text("r", "0.8");
   CHECK_FALSE(system.parameters().given("cs"));

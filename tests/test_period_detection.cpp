@@ -1,4 +1,4 @@
-// detect_period (SPEC 1.3, 1.6) on synthetic stroboscopic sequences.
+// detect_period (doc/theory.md, 7) on synthetic stroboscopic sequences.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numbers>

@@ -1,5 +1,5 @@
 // Saltation-corrected Jacobians of the stroboscopic maps of the moving-base oscillator
-// against finite differences of the maps themselves (SPEC 1.2, 1.3): P: x(t0) -> x(t0 + T)
+// against finite differences of the maps themselves: P: x(t0) -> x(t0 + T)
 // and, for the z = 1/2 orbit at eta = 4, P^2 over 2T. A monodromy matrix that skips the
 // saltation matrix must be far off.
 //

@@ -1,4 +1,4 @@
-// Vibro-impact platform with a rubber stop (SPEC 3.7). No published value of the
+// Vibro-impact platform with a rubber stop (doc/models/platform.md). No published value of the
 // platform is in reference/, so the model is tested against what is analytic: the Hertz
 // constant, the static sag of the mould on the block, the steady state of the regimes
 // that are linear (the mould never leaves the block: a 2-DOF system for the linear block,
@@ -29,7 +29,7 @@ namespace {
 constexpr double m1 = 7400, m2 = 15000, k0 = 3e8, k1 = 1.278e6, h = 0.0275, g = 9.81;
 constexpr double xi0 = 0.02, xi1 = 0.02, xi2 = 0.03, omega = 157;
 
-// The readings of SPEC 3.7: c0 = 2 xi0 m2 w2, c1 = 2 xi1 m1 w1, c2 = 2 xi2 m2 w2 with
+// Readings of doc/models/platform.md: c0 = 2 xi0 m2 w2, c1 = 2 xi1 m1 w1, c2 = 2 xi2 m2 w2 with
 // w1 = sqrt(k1/m1), w2 = sqrt(k0/m2).
 const double w1 = std::sqrt(k1 / m1), w2 = std::sqrt(k0 / m2);
 const double c0 = 2 * xi0 * m2 * w2, c1 = 2 * xi1 * m1 * w1, c2 = 2 * xi2 * m2 * w2;
@@ -187,7 +187,7 @@ TEST_CASE("Platform, newton block: flow map Jacobian with saltation = difference
   // that ends in sticking (r = 0.5), and rests until the next release. The number of
   // chattering impacts changes under perturbation, so the map is checked from mid-flight
   // (after a release) to the middle of the flight after the first impact: one two-body
-  // impact (SPEC 2.1) with its saltation matrix.
+  // impact with its saltation matrix.
   const auto platform = make_system<VibroImpactPlatform>({{"contact", "newton"}});
   const double period = platform.forcing_period();
   const libcont::FlowState settled = settle(platform, 0.0, platform.default_initial_state(), 40);

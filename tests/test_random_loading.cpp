@@ -1,4 +1,4 @@
-// Random loading (SPEC 3.6, random_loading.hpp) and the two-body system driven by it.
+// Random loading (random_loading.hpp) and the two-body system driven by it.
 //
 // What is checked, and why it is exact or how wide its tolerance is:
 // - Reproducibility: std::mt19937_64 is fixed by the standard (its 10000th output from the
@@ -37,7 +37,7 @@ using test_support::make_system;
 
 namespace {
 
-const FilteredNoiseSpectrum spectrum{4242.642, 6.0, 5.0};  // SPEC 3.6
+const FilteredNoiseSpectrum spectrum{4242.642, 6.0, 5.0};  // the two-body defaults
 constexpr int n = 100;
 constexpr double dw = 0.2;
 

@@ -1,4 +1,4 @@
-// Mass falling onto rheological dampers (SPEC 2.5, 3.4; reference/rheological.md): every
+// Mass falling onto rheological dampers (doc/models/rheological.md, doc/reproduction.md): every
 // published value within its tolerance, the energy balance of all three laws, convergence
 // to an integrator-free reference (exact flow of the affine regimes) in proportion to the
 // tolerance, saltation-corrected Jacobians across the regime switches, brief (grazing)
@@ -30,7 +30,7 @@ using test_support::Recorder;
 
 namespace {
 
-// SPEC 3.4 defaults.
+// The source's values, the model's defaults (doc/models/rheological.md).
 constexpr double g = 9.81, m = 100.0, k1 = 3924.0, k2 = 1962.0, T0 = 2000.0;
 constexpr double x0 = -3.0, v0 = 5.0;
 const std::vector<std::string> laws = {"viscoelastic", "viscoplastic", "elastoplastic"};

@@ -1,7 +1,7 @@
 // Energy balances of the soft-contact systems, through the same energy accounting
 // (energy_balance.hpp) as the rheological dampers: initial energy - energy now -
-// dissipated + supplied closes to 1e-6 of the initial energy for the drop test (SPEC 3.2,
-// soft) and the moving-base oscillator (SPEC 3.1, soft, where the forcing and the moving
+// dissipated + supplied closes to 1e-6 of the initial energy for the drop test
+// (soft) and the moving-base oscillator (soft, where the forcing and the moving
 // base supply energy), with non-stiff (Adams) and stiff (BDF) contacts.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -28,7 +28,7 @@ using test_support::Recorder;
 using test_support::Settings;
 
 TEST_CASE("energy balance: soft drop closes to 1e-6 of the initial energy", "[energy]") {
-  // SPEC 3.2's soft contacts: (alpha_s^2, r) = (20000, 0.9) and (2000, 0.6); the damping
+  // The source's soft contacts: (alpha_s^2, r) = (20000, 0.9) and (2000, 0.6); the damping
   // follows from r by the exact relation. Three seconds hold several contacts.
   for (const Settings& settings : {Settings{{"model", "soft"}, {"ks", "20000"}, {"r", "0.9"}},
                                    Settings{{"model", "soft"}, {"ks", "2000"}, {"r", "0.6"}}}) {

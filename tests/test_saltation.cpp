@@ -1,4 +1,4 @@
-// Saltation matrices (SPEC 1.2) against formulas derived by hand.
+// Saltation matrices (doc/theory.md, 2) against formulas derived by hand.
 //
 // Hard impact, state (x, v), surface h = x - b(t), reset x+ = b, v+ = b' - r (v- - b'),
 // field f = (v, F(t, x, v)) on both sides with F = (k a sin(eta t) - c v - k x) / m (for a

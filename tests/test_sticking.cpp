@@ -1,4 +1,4 @@
-// Chattering and sticking of the hard moving-base oscillator (SPEC 2.1): with r < 1 the
+// Chattering and sticking of the hard moving-base oscillator (doc/theory.md, 4): with r < 1 the
 // impacts of a sequence accumulate in finite time; the flow must switch to sticking (the
 // body moves with the base while the base pushes it) and release it when the holding
 // force turns tensile, never loop or crawl.
@@ -124,7 +124,7 @@ TEST_CASE("Hard moving base, r = 0.5, eta = 3: a release is not followed by phan
   // At release the body leaves the base with zero relative velocity and zero relative
   // acceleration (the holding force just crossed zero). Any "impact" right after it with
   // an approach speed below stick_velocity is an artefact of rounding in h and v_r, and
-  // would inflate the impact count a_i of SPEC 1.6.
+  // would inflate the impact count a_i (doc/theory.md, 8).
   const StickingRun run = chattering_run();
   REQUIRE(run.report.ok());
   const double stick_velocity = run.system.parameters()["stick_velocity"];

@@ -1,6 +1,6 @@
 !----------------------------------------------------------------------
 !   two_body : the two-body vibro-impact system with a Hertz stop
-!   (SPEC 3.6, reference/two_body.md) for AUTO-07p, the peer of
+!   (doc/reproduction.md, doc/performance.md) for AUTO-07p, the peer of
 !   bench/bench_loading_curve.cpp (see bench/loading_curve_vs_auto.sh).
 !
 !   State  U(1) = x1, U(2) = x2 - D, U(3) = v1, U(4) = v2 (metres, m/s),

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Bench 1 of doc/performance.md: the Lyapunov diagram of the hard moving-base oscillator
-(SPEC 3.1, r = 1) by libcont (`vicont sweep`, one thread) and by the scipy peer
+(r = 1) by libcont (`vicont sweep`, one thread) and by the scipy peer
 (peer_scipy.py, one process) in the same run, with the same eta grid, the same start
 (x = x' = 0 at t = 0 for every point) and the same transient and averaging lengths.
 5000 averaged periods by default: the reference's tolerance 1e-3 on -0.115 holds from

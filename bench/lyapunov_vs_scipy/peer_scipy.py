@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The peer of bench 1: the Lyapunov spectrum of the hard moving-base impact oscillator
-(SPEC 3.1) written the way most people write it with scipy: solve_ivp with a terminal
+written the way most people write it with scipy: solve_ivp with a terminal
 event at the impact, Newton restitution at each impact, the tangent (variational) flow
 integrated with the state and mapped through the saltation matrix at each impact, a QR
 re-orthonormalisation once per forcing period (Benettin's method as Mueller extended it

@@ -1,5 +1,5 @@
 // vicont continue: a branch of periodic orbits z = p/n traced by pseudo-arclength
-// continuation in one parameter (SPEC 1.4), from the orbit found at --from towards --to:
+// continuation in one parameter, from the orbit found at --from towards --to:
 // the branch with amplitudes, impacts and stability as CSV, its special points (fold,
 // period doubling, Neimark-Sacker, grazing, impact-signature changes) as a table and CSV,
 // and the loading or frequency-response curve as a PNG. --restart RUN_DIR:LABEL starts

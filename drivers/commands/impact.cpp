@@ -1,4 +1,4 @@
-// vicont impact: one collinear Hertz impact with positional friction (SPEC 3.5), in closed
+// vicont impact: one collinear Hertz impact with positional friction, in closed
 // form through Ateb functions and by event-driven integration of the two-stage ODE, side
 // by side: the characteristics x_c, P_c, P_c*, t_c, t_y and the restitution with their
 // relative differences, and x(t), v(t), P(t) of both as CSV and PNG.
@@ -213,7 +213,7 @@ class ImpactCommand : public SystemCommand {
   }
 
   // ateb.csv: Sa and Ca of the run's alpha over the first quarter period, exact and by
-  // the three-term approximation (SPEC 4), at eta/I = 0, 0.01, ..., 1.
+  // the three-term approximation, at eta/I = 0, 0.01, ..., 1.
   AtebSummary write_ateb_table(const libcont::AtebFunctions& exact) const {
     const libcont::AtebTrigApproximation approximation(exact);
     AtebSummary summary{approximation.b(), approximation.c()};

@@ -1,6 +1,6 @@
 #pragma once
 // vicont lyapunov: the Lyapunov spectrum of the settled motion (libcont::LyapunovSpectrum,
-// SPEC 1.5) with the sweep quantities of SPEC 1.6: z = p/n, a_i, a_e and the impact
+// doc/theory.md, 5) with the sweep quantities z = p/n, a_i, a_e and the impact
 // relative velocities. The main job reuses run_lyapunov for each of its runs.
 #include <filesystem>
 #include <nlohmann/json.hpp>

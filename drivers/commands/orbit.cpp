@@ -1,4 +1,4 @@
-// vicont orbit: one periodic orbit of type z = p/n by shooting (SPEC 1.3), its Floquet
+// vicont orbit: one periodic orbit of type z = p/n by shooting, its Floquet
 // multipliers and stability, the residual and the amplitudes of the displacement
 // coordinates; one pass of the orbit as a time series with plots.
 #include <CLI/CLI.hpp>

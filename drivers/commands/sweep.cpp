@@ -1,4 +1,4 @@
-// vicont sweep: a brute-force bifurcation diagram (SPEC 1.6, libcont::Sweep): for each
+// vicont sweep: a brute-force bifurcation diagram (libcont::Sweep, doc/sweeps.md): for each
 // value of one parameter the settled motion's Poincare samples, z = p/n, a_i, a_e, the
 // impact velocities and the Lyapunov spectrum; as CSV, the three-panel PNG of the source
 // figures and a JSON summary. Points run on --threads threads (and over MPI ranks in an

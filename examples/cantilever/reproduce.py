@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Two-degree-of-freedom cantilever beam with impacts (SPEC 3.3).
+"""Two-degree-of-freedom cantilever beam with impacts (doc/models/cantilever.md).
 
 - Eigenfrequencies of both parameter sets from the closed-form roots of
   det(KB - w^2 M) = 0 (E = 0.3333, I = 1, l = 1), 2DOF-1 against

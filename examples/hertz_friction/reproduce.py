@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hertz impact with positional friction (SPEC 3.5): the source's tables and figures.
+"""Hertz impact with positional friction: the source's tables and figures.
 
 For the three data sets (M = 0.1 kg, K_r = 0.73; rubber E1 = 0.8e7, nu1 = 0.5 on concrete
 E2 = 2750e7, nu2 = 0.15)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Vibro-impact platform with a rubber stop (SPEC 3.7): steady semi-amplitudes.
+"""Vibro-impact platform with a rubber stop (doc/models/platform.md): steady semi-amplitudes.
 
 The source's seven cases (Tables 5-6): the linear block k0 z, and the Hertz block
 K z^1.5 for R = 5, 3.3, 50, 500 m (E1 = 3e8) and E1 = 8e8, 12e8 Pa (R = 5), all with
@@ -8,8 +8,8 @@ xi2 = 0.03, omega = 157 and the printed F0 = 2.44e5 N; plus the rigid block with
 restitution r = 0.5 (contact = newton). For each it runs `vicont simulate --system
 platform` for 5 s (125 forcing periods; the semi-amplitudes then agree with 10 and 20 s
 runs to ~2e-6) and takes A = (max - min) / 2 of the table y1 and the mould y2 over the last
-10 periods. Every case is run again with F0 x 1.15, the common factor that SPEC 3.7
-says brings all seven within ~1 % of the published tables (which are not in
+10 periods. Every case is run again with F0 x 1.15, the common factor that is said
+to bring all seven within ~1 % of the published tables (which are not in
 reference/: see doc/models/platform.md). Writes, into OUT (default out/platform):
 
   amplitudes.csv      case, contact, R, E1, F0 factor, K, static sag, A(y1), A(y2)

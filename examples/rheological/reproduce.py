@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Mass falling onto rheological dampers (SPEC 3.4): the source's figures and numbers.
+"""Mass falling onto rheological dampers: the source's figures and numbers.
 
 For the three damper laws (viscoelastic, elastic-viscoplastic, elastoplastic) with
 g = 9.81, m = 100, k1 = 3924, k2 = 1962, c = 251, T0 = 2000 and x(0) = -3 (x downward),

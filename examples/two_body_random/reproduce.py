@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Two-body vibro-impact system under random loading (SPEC 3.6).
+"""Two-body vibro-impact system under random loading (doc/reproduction.md).
 
 The load F(t) = lambda sum_l sqrt(2 S(w_l) dw) cos(w_l t + delta_l), l = 1..n, w_l = l dw,
 with S(w) = (2 sigma^2/pi) alpha theta^2 / ((w^2 - theta^2)^2 + alpha^2 w^2), n = 100,

@@ -14,7 +14,7 @@ namespace {
 struct ParameterSetValues {
   double m1, m2, l2;
 };
-// The source's two parameter sets (SPEC 3.3).
+// The source's two parameter sets (doc/models/cantilever.md).
 constexpr ParameterSetValues parameter_sets[] = {{0.92, 0.08, 0.34}, {0.28, 0.72, 0.31}};
 
 // Stiffness matrix of a light cantilever (flexural rigidity EI, length l) at its free end

@@ -14,19 +14,19 @@ namespace systems {
 
 const std::vector<CatalogueEntry>& catalogue() {
   static const std::vector<CatalogueEntry> entries = {
-      {"moving-base", "impacting oscillator on a moving base, hard or soft (SPEC 3.1)"},
-      {"drop", "mass dropped on a base under gravity, hard or soft (SPEC 3.2)"},
+      {"moving-base", "impacting oscillator on a moving base, hard or soft"},
+      {"drop", "mass dropped on a base under gravity, hard or soft"},
       {"rheological",
-       "mass falling onto a viscoelastic, viscoplastic or elastoplastic damper (SPEC 3.4)"},
+       "mass falling onto a viscoelastic, viscoplastic or elastoplastic damper"},
       {"cantilever-2dof",
-       "two-degree-of-freedom cantilever beam hitting a base, hard or soft; e required (SPEC 3.3)"},
+       "two-degree-of-freedom cantilever beam hitting a base, hard or soft; e required"},
       {"two-body",
-       "two-body vibro-impact system, Newton or Hertz contact, harmonic or random load (SPEC 3.6)"},
+       "two-body vibro-impact system, Newton or Hertz contact, harmonic or random load"},
       {"platform",
-       "vibro-impact platform with a rubber stop: Newton, linear or Hertz contact (SPEC 3.7)"},
+       "vibro-impact platform with a rubber stop: Newton, linear or Hertz contact"},
       {"chain", "chain of N forced oscillators whose last mass hits a stop (large-state test)"},
       {"hertz-friction",
-       "collinear Hertz impact with positional friction, Ateb closed form (SPEC 3.5)"},
+       "collinear Hertz impact with positional friction, Ateb closed form"},
   };
   return entries;
 }

@@ -17,7 +17,7 @@ namespace systems {
 
 namespace {
 
-// Data set (a) of SPEC 3.5, used when the contact is given directly.
+// Data set (a) of doc/models/hertz_friction.md, used when the contact is given directly.
 constexpr double default_alpha = 1.5;
 constexpr double default_stiffness = 2.1873e6;  // N/m^1.5, rubber ball on concrete
 
@@ -26,7 +26,7 @@ constexpr double default_stiffness = 2.1873e6;  // N/m^1.5, rubber ball on concr
 // so that geometry = spheres at its defaults is data set (a) again.
 constexpr double data_set_a_radius = 0.023670697200576963;  // m
 
-// The gap profiles z = A r^n of SPEC 3.5, with the source's A (spheres: A = 1/(2R)).
+// The gap profiles z = A r^n of the source, with its A (spheres: A = 1/(2R)).
 struct Geometry {
   const char* name;
   double profile_exponent;     // n

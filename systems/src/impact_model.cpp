@@ -11,7 +11,7 @@ void add_impact_model_parameters(libcont::ParameterSet& p, double restitution,
                  "contact damping (soft model); derived from r by 'relation' unless given");
   p.add_choice("model", {"hard", "soft"}, "hard", "impact model");
   p.add_choice("relation", {"exact", "approximate"}, "exact",
-               "energy relation giving cs from r (SPEC 1.7)");
+               "energy relation giving cs from r");
   p.add("stick_velocity", 1e-9, Constraint::NonNegative,
         "rebound speed below which a chattering body " + resting);
 }

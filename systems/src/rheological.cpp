@@ -22,7 +22,7 @@ RheologicalDamperDrop::RheologicalDamperDrop() {
   p.add("T0", 2000.0, Constraint::Positive,
         "slider limit force (viscoplastic, elastoplastic; unused by viscoelastic)");
   p.add_choice("model", {"viscoelastic", "viscoplastic", "elastoplastic"}, "viscoelastic",
-               "damper law (SPEC 3.4): k1 + (k2 | c), k1 + (c | T0), k1 + (k2 | T0)");
+               "damper law: k1 + (k2 | c), k1 + (c | T0), k1 + (k2 | T0)");
   p.add("x0", -3.0, Constraint::Any, "initial position of the mass (default initial state)");
   p.add("v0", 5.0, Constraint::Any, "initial velocity, downward (default initial state)");
   p.add("z0", 0.0, Constraint::Any, "initial internal coordinate (default initial state)");

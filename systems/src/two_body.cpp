@@ -38,7 +38,7 @@ TwoBodySystem::TwoBodySystem() {
   p.add("stick_velocity", 1e-9, Constraint::NonNegative,
         "relative rebound speed below which the bodies stick (newton)");
   p.add_choice("loading", {"harmonic", "random"}, "harmonic",
-               "F(t) = lambda F0 cos(omega t), or lambda times the random load of SPEC 3.6");
+               "F(t) = lambda F0 cos(omega t), or lambda times a filtered-noise random load");
   p.add("seed", 1.0, Constraint::NonNegative, "seed of the random phases (whole number)");
   p.add("n", 100.0, Constraint::Positive, "number of harmonic components of the random load");
   p.add("sigma", 4242.642, Constraint::Positive, "standard deviation of the random load (N)");

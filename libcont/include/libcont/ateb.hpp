@@ -1,5 +1,5 @@
 #pragma once
-// Ateb functions (SPEC 4): Rosenberg's periodic inverses of incomplete beta integrals, the
+// Ateb functions: Rosenberg's periodic inverses of incomplete beta integrals, the
 // exact solutions of x'' + k x^alpha = 0. With
 //   eta(u) = integral_0^u dw / sqrt(1 - w^(alpha+1)) = B(u^(alpha+1); 1/(alpha+1), 1/2) / (alpha+1)
 // the Ateb sine is defined on its first quarter period by Sa(alpha, 1; (1+alpha)/2 eta(u)) = u,
@@ -59,7 +59,7 @@ class AtebFunctions {
   double quarter_period_;
 };
 
-// The source's three-term trigonometric approximation (SPEC 4), in eta = 2 phi / (1+alpha):
+// The source's three-term trigonometric approximation, in eta = 2 phi / (1+alpha):
 //   Sa(alpha,1;(1+alpha)/2 eta) ~ sin(pi eta/(2I) + B sin(pi eta/I) + C sin(2 pi eta/I)),
 //   Ca(alpha,1;(1+alpha)/2 eta) ~ cos(pi eta/(2I) - B sin(pi eta/I) + C sin(2 pi eta/I)),
 //   B = arcsin Sa(alpha,1;(1+alpha)/2 I/2) - pi/4,

@@ -1,5 +1,5 @@
 #pragma once
-// Basins of attraction (SPEC 1.6, issue "basins"): a grid of initial conditions in two
+// Basins of attraction (doc/sweeps.md): a grid of initial conditions in two
 // state coordinates (the others fixed), each cell integrated through a transient and
 // labelled by the attractor it reaches. Periodic attractors are told apart by their type
 // z = p/n and by the orbit's points on the Poincare section (the same orbit reached at

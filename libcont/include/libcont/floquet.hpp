@@ -1,6 +1,6 @@
 #pragma once
 // Floquet multipliers of a periodic orbit: the eigenvalues of its saltation-corrected
-// monodromy matrix (SPEC 1.3), and the cross-check against Lyapunov exponents,
+// monodromy matrix (doc/theory.md, 6), and the cross-check against Lyapunov exponents,
 // lambda_k = ln|mu_k| / (n T).
 #include <Eigen/Eigenvalues>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Event-driven integration of a hybrid system (SPEC 1.1-1.2) on SUNDIALS CVODE: Adams for
+// Event-driven integration of a hybrid system (doc/theory.md, 1-2) on SUNDIALS CVODE: Adams for
 // non-stiff modes, BDF for stiff ones, CVODE's root finding for the events (located to
 // near machine precision in time), the tangent flow Phi' = D_x f Phi integrated with the
 // state and mapped through the saltation matrix at every event. Chattering (Zeno)

@@ -1,5 +1,5 @@
 #pragma once
-// Hertz power-law contact (SPEC 2.3): F = K delta^alpha for penetration delta > 0
+// Hertz power-law contact: F = K delta^alpha for penetration delta > 0
 // (alpha = 3/2 for spheres), with K from the elastic constants of the two bodies:
 //   K = (4/3) q / ((d1 + d2) sqrt(A + B)),  d_i = (1 - mu_i^2) / (pi E_i),
 // A, B the curvature constants of the contacting surfaces and q a tabulated function of

@@ -1,6 +1,6 @@
 #pragma once
-// Hertz power-law contact with positional (dry) friction (SPEC 2.4) and its closed-form
-// collinear impact (SPEC 3.5).
+// Hertz power-law contact with positional (dry) friction and its closed-form
+// collinear impact (doc/models/hertz_friction.md).
 //
 // The contact force is c1 x^alpha while the bodies approach (x' > 0) and c2 x^alpha while
 // they separate, c1 = c + dc, c2 = c - dc, with dc chosen so that a free impact rebounds

@@ -1,5 +1,5 @@
 #pragma once
-// Hybrid bifurcation diagram (SPEC 1.4 last paragraph, 1.6): continuation where a stable
+// Hybrid bifurcation diagram (doc/sweeps.md): continuation where a stable
 // periodic orbit exists, direct integration with the Lyapunov spectrum where none does,
 // in one result.
 //

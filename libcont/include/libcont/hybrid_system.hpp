@@ -1,5 +1,5 @@
 #pragma once
-// A hybrid (piecewise-smooth) dynamical system, SPEC 1.1: state x in R^n, time t, named
+// A hybrid (piecewise-smooth) dynamical system (doc/theory.md, 1): state x in R^n, time t, named
 // parameters, modes with smooth vector fields, event functions h_j(t, x) that fire on a
 // zero crossing in a stated direction, and at an event a reset map x+ = g(t, x-) and/or a
 // change of mode. A model implements this interface once; the flow, the Poincare maps,
@@ -18,7 +18,7 @@ namespace libcont {
 // Sign of the crossing that fires an event: Falling fires when h goes from + to -.
 enum class EventDirection { Falling = -1, Either = 0, Rising = 1 };
 
-// What an event means physically; used for impact statistics (SPEC 1.6) and reports.
+// What an event means physically; used for impact statistics (doc/theory.md, 8) and reports.
 enum class EventKind {
   Impact,        // hard impact: a velocity jump by a restitution law
   ContactStart,  // soft contact begins (mode switch, no jump)
@@ -42,7 +42,7 @@ struct EventSpec {
 };
 
 // What applying an event did. `kind` may differ from the event's spec: a hard impact
-// whose rebound is too slow to separate becomes StickStart (SPEC 2.1, chattering).
+// whose rebound is too slow to separate becomes StickStart (chattering: doc/theory.md, 4).
 struct EventOutcome {
   int next_mode = 0;
   EventKind kind = EventKind::ModeSwitch;
@@ -153,9 +153,9 @@ class HybridSystem {
   virtual int mode_of(double /*t*/, ConstVectorRef /*x*/) const { return 0; }
   // Indices of the displacement coordinates (amplitudes of loading curves).
   virtual std::vector<int> displacement_coordinates() const { return {0}; }
-  // Kinetic energy of the impacting body (SPEC 1.6, a_e).
+  // Kinetic energy of the impacting body (a_e: doc/theory.md, 8).
   virtual double kinetic_energy(double /*t*/, ConstVectorRef /*x*/) const { return 0.0; }
-  // Relative normal velocity at the contact of an event (SPEC 1.6, v_r).
+  // Relative normal velocity at the contact of an event (v_r: doc/theory.md, 8).
   virtual double relative_velocity(int /*mode*/, int /*event*/, double /*t*/,
                                    ConstVectorRef /*x*/) const {
     return 0.0;

@@ -1,5 +1,5 @@
 #pragma once
-// Statistics of SPEC 1.6 gathered from the events of a trajectory: impacts per forcing
+// Impact statistics gathered from the events of a trajectory: impacts per forcing
 // period (a_i), mean change of the body's kinetic energy at impacts per period (a_e:
 // after minus before for hard impacts, exit minus entry for a soft contact) and the
 // relative velocities at impact (v_r).

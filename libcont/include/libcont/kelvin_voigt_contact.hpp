@@ -1,6 +1,6 @@
 #pragma once
-// Linear spring-damper (Kelvin-Voigt) contact (SPEC 2.2) and the energy equivalence of a
-// hard impact with restitution r and such a contact (SPEC 1.7), both relations, named.
+// Linear spring-damper (Kelvin-Voigt) contact and the energy equivalence of a
+// hard impact with restitution r and such a contact (doc/theory.md, 9), both relations, named.
 #include <string>
 
 namespace libcont {

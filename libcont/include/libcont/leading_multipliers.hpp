@@ -1,6 +1,6 @@
 #pragma once
-// The few Floquet multipliers of largest modulus of a large system, matrix-free (SPEC 1.3,
-// ARCHITECTURE layer 5): Arnoldi iteration (Spectra) on the operator v -> D P^n(x*) v,
+// The few Floquet multipliers of largest modulus of a large system, matrix-free
+// (doc/theory.md, 6): Arnoldi iteration (Spectra) on the operator v -> D P^n(x*) v,
 // each product one integration of a single tangent vector along the orbit, so the n x n
 // monodromy is never formed. Stability needs only the multipliers of largest modulus.
 #include <string>

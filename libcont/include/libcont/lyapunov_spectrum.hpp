@@ -1,8 +1,8 @@
 #pragma once
-// Lyapunov spectrum of a nonsmooth system by Mueller's method (SPEC 1.5): Benettin's
+// Lyapunov spectrum of a nonsmooth system by Mueller's method (doc/theory.md, 5): Benettin's
 // algorithm (tangent flow of n vectors, QR re-orthonormalisation, average of log stretch
 // factors) with the tangent vectors mapped through the saltation matrix at every event.
-// Also returns the settled motion's type z = p/n and the impact statistics of SPEC 1.6.
+// Also returns the settled motion's type z = p/n and the impact statistics a_i, a_e, v_r.
 #include <vector>
 
 #include "libcont/flow.hpp"

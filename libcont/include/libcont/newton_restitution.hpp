@@ -1,5 +1,5 @@
 #pragma once
-// Newton's restitution law (SPEC 2.1): the relative normal velocity reverses and shrinks,
+// Newton's restitution law: the relative normal velocity reverses and shrinks,
 // v+ = -r v-. Two settings: a body hitting a moving (kinematically driven) base, and two
 // free bodies. A rebound into a surface that keeps pushing, slower than stick_velocity or
 // with an apex lower than stick_height, is the end of a chattering (Zeno) sequence: the
@@ -34,7 +34,7 @@ struct NewtonRestitution {
            rebound * rebound < 2.0 * holding_acceleration * stick_height;
   }
 
-  // Two free bodies, chi = m2 / m1 (SPEC 2.1): post-impact velocities.
+  // Two free bodies, chi = m2 / m1: post-impact velocities.
   struct TwoBodyVelocities {
     double v1;
     double v2;

@@ -1,5 +1,5 @@
 #pragma once
-// Branch switching at a period-doubling point (SPEC 1.4): the orbit of type p/n with a
+// Branch switching at a period-doubling point: the orbit of type p/n with a
 // Floquet multiplier at -1 is, for the doubled map P^(2n), a symmetric pitchfork; the
 // doubled (2n) branch leaves it along the multiplier's eigenvector e with the parameter
 // stationary. The start returned here, (u*, lambda*) with tangent (e, 0), feeds

@@ -1,5 +1,5 @@
 #pragma once
-// Periodic orbits of type z = p/n as a zero problem for continuation (SPEC 1.3-1.4):
+// Periodic orbits of type z = p/n as a zero problem for continuation (doc/theory.md, 6):
 // F(x, lambda) = P^n(x; lambda) - x on the stroboscopic section, lambda any named
 // parameter of the system (forcing intensity, frequency eta, ...). dF/dx is the
 // saltation-corrected monodromy minus identity; dF/dlambda is integrated with it where

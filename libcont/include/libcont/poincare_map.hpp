@@ -1,5 +1,5 @@
 #pragma once
-// The stroboscopic Poincare map of a T-periodically forced hybrid system (SPEC 1.3):
+// The stroboscopic Poincare map of a T-periodically forced hybrid system:
 // P(x) = x(t0 + T) on the section t = t0 (mod T), its n-th iterate, and the
 // saltation-corrected Jacobian D P^n = Phi(t0 + nT), with the measures of the path
 // (impact signature p, amplitudes of the displacement coordinates, minimum gap).

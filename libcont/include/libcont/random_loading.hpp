@@ -1,5 +1,5 @@
 #pragma once
-// A stationary random load with a given one-sided spectral density S(w) (SPEC 3.6), as a
+// A stationary random load with a given one-sided spectral density S(w), as a
 // forcing term for any model:
 //   F(t) = sum_{l=1..n} a_l cos(w_l t + delta_l),  w_l = l dw,  a_l = sqrt(2 S(w_l) dw),
 // with phases delta_l uniform in [0, 2 pi) drawn from a seed. Its variance (over time, or

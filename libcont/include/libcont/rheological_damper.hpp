@@ -1,5 +1,5 @@
 #pragma once
-// Rheological dampers with an internal coordinate z (SPEC 2.5 and 3.4): a massless
+// Rheological dampers with an internal coordinate z (doc/models/rheological.md): a massless
 // structure under a unilateral bumper. A spring k1 joins the bumper top y to an internal
 // node z; one of three elements holds the node to the ground:
 //   viscoelastic           spring k2 parallel to a dashpot c:  c z' + k2 z = R

@@ -1,5 +1,5 @@
 #pragma once
-// The saltation (Mueller transition) matrix of SPEC 1.2: how a perturbation of the state
+// The saltation (Mueller transition) matrix (doc/theory.md, 2): how a perturbation of the state
 // just before an event maps to one just after it, including the shift of the event time:
 //   S = D_x g + (f+ - D_x g f- - D_t g) (D_x h)^T / (D_x h . f- + D_t h).
 // Without this matrix, a monodromy matrix of an impacting orbit is wrong.

@@ -1,5 +1,5 @@
 #pragma once
-// Periodic orbits of type z = p/n by shooting (SPEC 1.3), Newton damped by a
+// Periodic orbits of type z = p/n by shooting (doc/theory.md, 6), Newton damped by a
 // backtracking line search on the residual norm, with saltation-corrected Jacobians:
 // - single shooting: G(x) = P^n(x) - x, Jacobian D P^n - I;
 // - multiple shooting over the n forcing periods: unknowns x_0..x_{n-1} on the section,

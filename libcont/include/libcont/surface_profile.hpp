@@ -1,5 +1,5 @@
 #pragma once
-// Contact stiffness from surface geometry (SPEC 3.5, data sets (a)-(c)): two elastic
+// Contact stiffness from surface geometry (the source's data sets (a)-(c)): two elastic
 // bodies whose initial gap is the axisymmetric power-law profile z = A r^n touch with the
 // power-law force F = c delta^alpha,
 //   alpha = 1 + 1/n,

@@ -1,5 +1,5 @@
 #pragma once
-// Brute-force bifurcation diagram (SPEC 1.6): for each value of one parameter, a
+// Brute-force bifurcation diagram (doc/sweeps.md): for each value of one parameter, a
 // transient, then the quantities of the settled motion — Poincare samples, z = p/n,
 // a_i, a_e, the relative velocities at impact and the Lyapunov spectrum (one
 // LyapunovSpectrum run per point).

@@ -1,6 +1,6 @@
 #pragma once
 // A zero problem F(u, lambda) = 0, u in R^m, with one free parameter lambda: what the
-// continuation engine works on (SPEC 1.4). Periodic orbits by shooting are one such
+// continuation engine works on. Periodic orbits by shooting are one such
 // problem (periodic_orbit_problem.hpp); any user problem with Jacobians is another.
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Two-degree-of-freedom cantilever beam with impacts (SPEC 3.3). A light beam (E I,
+// Two-degree-of-freedom cantilever beam with impacts. A light beam (E I,
 // length l) carries m1 at its free end and m2 at l2 from the clamp:
 //   M x'' + nu M x' + KB x = (e eta^2 sin(eta t), 0),  M = diag(m1, m2),
 //   KB = (1/W) [[12 EI l2^3, -6 EI l2^2 (3l - l2)], [-6 EI l2^2 (3l - l2), 12 EI l^3]],
@@ -12,7 +12,7 @@
 // model = soft: while h < 0, k_s and c_s add to entry (1,1) of the stiffness and damping
 //   matrices (mode "contact"): the force k_s (-h) + c_s (-h') on m1, measured from the
 //   base (for d = 0 exactly the source's k_s x1 + c_s x1'). c_s follows from r and m1 by
-//   the chosen energy relation (SPEC 1.7) unless given.
+//   the chosen energy relation (doc/theory.md, 9) unless given.
 // set = 1 | 2 picks the source's masses and l2 (2DOF-1: 0.92, 0.08, 0.34; 2DOF-2: 0.28,
 // 0.72, 0.31); m1, m2, l2 given explicitly override the set. The forcing amplitude e has
 // no default (the source does not give it): a run refuses to start without it.

@@ -1,5 +1,5 @@
 #pragma once
-// Mass dropped on a fixed base under gravity (SPEC 3.2). Height x above the base, x' = v.
+// Mass dropped on a fixed base under gravity. Height x above the base, x' = v.
 // model = hard: x'' = -g in flight, v+ = -r v- at x = 0; a chattering sequence ends with
 //   the body resting on the base (mode "rest").
 // model = soft: m x'' = -m g - k_s x - c_s x' while x < 0 (mode "contact").

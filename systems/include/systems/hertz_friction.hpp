@@ -1,5 +1,5 @@
 #pragma once
-// Collinear Hertz impact with positional friction (SPEC 3.5, contact law 2.4): a mass M
+// Collinear Hertz impact with positional friction (doc/models/hertz_friction.md): a mass M
 // hits with speed v0; x is the penetration (x < 0: a gap), x' = v.
 //   mode "approach"   (x' > 0): M x'' + c1 x^alpha = 0,
 //   mode "separation" (x' < 0): M x'' + c2 x^alpha = 0,

@@ -1,8 +1,8 @@
 #pragma once
-// The hard-or-soft impact of a body on a base, as the models of SPEC 3.1-3.3 offer it:
+// The hard-or-soft impact of a body on a base, as moving-base, drop, cantilever-2dof offer it:
 // model = hard (Newton restitution r, sticking after chattering) or soft (Kelvin-Voigt
 // contact k_s, c_s), with c_s derived from r and the impacting mass by the chosen energy
-// relation (SPEC 1.7) unless given. One set of parameters and one derivation for every
+// relation (doc/theory.md, 9) unless given. One set of parameters and one derivation for every
 // such model, so that they read and report alike.
 #include <string>
 

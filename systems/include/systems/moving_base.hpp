@@ -1,10 +1,10 @@
 #pragma once
-// Impacting oscillator on a moving base (SPEC 3.1): m x'' + c x' + k x = k a sin(eta t),
+// Impacting oscillator on a moving base (doc/theory.md, 3): m x'' + c x' + k x = k a sin(eta t),
 // base at a sin(eta t) + d, gap h = x - base >= 0, relative velocity v_r = x' - base'.
 // model = hard: Newton restitution v_r+ = -r v_r-, chattering ends in sticking to the
 //   base (mode "stick") until the contact force would turn tensile.
 // model = soft: while h < 0 the contact force k_s h + c_s v_r acts (mode "contact");
-//   c_s follows from r by the chosen energy relation (SPEC 1.7) unless given.
+//   c_s follows from r by the chosen energy relation (doc/theory.md, 9) unless given.
 #include "libcont/hybrid_system.hpp"
 #include "libcont/kelvin_voigt_contact.hpp"
 #include "libcont/newton_restitution.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Vibro-impact platform with a soft (rubber) stop (SPEC 3.7). A table m1 on a
+// Vibro-impact platform with a soft (rubber) stop (doc/models/platform.md). A table m1 on a
 // vibro-isolation spring k1 carries a rubber block of thickness h; a mould m2 lies loose
 // on the block, is thrown off and falls back. y up; y1 is the table measured from the
 // static equilibrium of the loaded platform, y2 the bottom of the mould in the same frame;
@@ -11,9 +11,9 @@
 // (w2 = sqrt(k0/m2)). The contact (doc/models/platform.md gives every reading):
 //   contact = linear: F_con = k0 z + c0 z' (mode "contact"), c0 = 2 xi0 m2 w2;
 //   contact = hertz:  F_con = K z^(3/2) + c0 z', K from E1, mu1 (rubber), E2, mu2
-//     (mould) and A = B = 1/(2R) (SPEC 2.3) unless given;
+//     (mould) and A = B = 1/(2R) (libcont/hertz_contact.hpp) unless given;
 //   contact = newton: a rigid block, restitution r between the two free bodies
-//     (SPEC 2.1); a chattering sequence ends with the mould resting on the block (mode
+//     (two_body_impact.hpp); a chattering sequence ends with the mould resting on the block (mode
 //     "stick") until the force between them would turn tensile.
 // The state starts by default at the static equilibrium: the mould at rest on the block.
 #include "libcont/hertz_contact.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Mass falling onto a rheological damper (SPEC 3.4). x downward, gravity g; the damper's
+// Mass falling onto a rheological damper. x downward, gravity g; the damper's
 // unloaded surface at x = 0; state (x, v = x', z) with z the damper's internal coordinate.
 //   m x'' = m g - R,   R = k1 (y - z) >= 0 in contact (y = x), R = 0 out of contact (y = z)
 // model = viscoelastic | viscoplastic | elastoplastic picks the damper law

@@ -1,15 +1,15 @@
 #pragma once
-// Two-body vibro-impact system with a rigid stop (SPEC 3.6). The main body m1, driven by
+// Two-body vibro-impact system with a rigid stop. The main body m1, driven by
 // F(t) = lambda F0 cos(omega t), hits the attached body m2 (spring-damper coupled, gap D
 // at rest). State (x1, x2, v1, v2); overlap z = x1 - x2, gap h = -z.
-// contact = newton: restitution between two free bodies (SPEC 2.1); a chattering
+// contact = newton: restitution between two free bodies (two_body_impact.hpp); a chattering
 //   sequence ends with the bodies moving together (mode "stick") until the contact force
 //   turns tensile.
 // contact = hertz: F_con = K z^(3/2) while z > 0 (mode "contact"), K from the elastic
-//   constants (SPEC 2.3) unless given.
+//   constants (libcont/hertz_contact.hpp) unless given.
 // loading = harmonic: F(t) = lambda F0 cos(omega t).
 // loading = random: F(t) = lambda sum_l sqrt(2 S(w_l) dw) cos(w_l t + delta_l) with the
-//   filtered-noise density of SPEC 3.6 (sigma, theta, alpha), n components at w_l = l dw
+//   filtered-noise density (sigma, theta, alpha), n components at w_l = l dw
 //   and phases from `seed` (random_loading.hpp); the load repeats after 2 pi / dw, which
 //   is then the forcing period.
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// Newton impact between two free bodies (SPEC 2.1) in a model with the state
+// Newton impact between two free bodies in a model with the state
 // (x1, x2, v1, v2) whose contact surface is x2 = x1 + offset (two-body: the bodies touch,
 // platform: the mould lands on the block): the rebound, or the end of a chattering
 // sequence in which the bodies move on together, and the derivative of that reset.
