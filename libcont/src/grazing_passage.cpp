@@ -241,7 +241,8 @@ class Passage {
     f.point.tangent = t;
   }
   // Solves the family at sigma from the last point (tangent predictor), shortening the
-  // step in sigma when Newton fails.
+  // step in sigma when Newton fails or the orbit is not the next one of the family (`to`
+  // may then lie short of sigma).
   bool step_to(GrazingFamily& family, const FamilyPoint& from, double sigma, FamilyPoint& to);
   bool continues(const FamilyPoint& from, const Vector& y, int impacts) const;
   // Records `to` as the passage's next point with the special points between it and `from`.
@@ -274,9 +275,7 @@ bool Passage::step_to(GrazingFamily& family, const FamilyPoint& from, double sig
         continues(from, y, problem_.impacts())) {
       to.y = y;
       to.impacts = problem_.impacts();
-      if (attempt == 0) return true;
-      const FamilyPoint reached = to;  // a shorter step worked: the rest from there
-      return step_to(family, reached, sigma, to);
+      return true;  // possibly short of sigma: the caller records it and goes on from there
     }
     target = 0.5 * (from.sigma + target);
   }
@@ -434,7 +433,7 @@ void Passage::run(const BranchPoint& start) {
   // until extrapolations of two successive orders agree within the tolerance. Each uses
   // the last (at most six) orbits that are no farther than a tenth of the way in.
   const double floor = arriving.sigma_at_depth(options_.smallest_depth);
-  for (int k = 0; k < 60; ++k) {
+  for (int k = 0; k < 200; ++k) {
     const double sigma = last.sigma * options_.ratio;
     if (sigma < floor && estimate.size() > 0) break;
     FamilyPoint next;
@@ -595,7 +594,7 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
   orient(first, direction);
   out_.points.push_back(first.point);
   FamilyPoint from = std::move(first);
-  for (int k = 0; k < 60 && from.sigma < options_.leave_distance; ++k) {
+  for (int k = 0; k < 200 && from.sigma < options_.leave_distance; ++k) {
     FamilyPoint next;
     if (!step_to(other, from, std::min(from.sigma / options_.ratio, options_.leave_distance), next) ||
         !(next.sigma > from.sigma))
