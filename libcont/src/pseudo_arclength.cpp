@@ -439,15 +439,16 @@ int PseudoArclength::approached_boundary(const BranchPoint& from, const BranchPo
   const auto tests = problem_.test_functions();
   for (size_t i = 0; i < tests.size(); ++i) {
     const auto k = static_cast<Eigen::Index>(i);
-    if (tests[i].kind != TestFunction::Kind::Boundary || !(to.tests[k] < from.tests[k])) continue;
+    // Closer by more than rounding (a family that does not move, such as an orbit without
+    // impacts continued in the restitution coefficient, is not approaching anything).
+    if (tests[i].kind != TestFunction::Kind::Boundary ||
+        !(to.tests[k] < from.tests[k] * (1.0 - 1e-8)))
+      continue;
     if (declined_distance_ > 0.0 && to.tests[k] > 0.5 * declined_distance_)
       continue;  // a passage declined near here
-    // Within the threshold and, at the rate of the last step, reached within five more;
-    // or very close whatever the rate.
-    const double steps_left = to.tests[k] / (from.tests[k] - to.tests[k]);
-    if ((to.tests[k] < options_.boundary_threshold && steps_left < 5.0) ||
-        to.tests[k] < 0.05 * options_.boundary_threshold)
-      return static_cast<int>(i);
+    // Within the threshold and coming closer (the passage declines if the boundary turns
+    // out not to be on the way).
+    if (to.tests[k] < options_.boundary_threshold) return static_cast<int>(i);
   }
   return -1;
 }

@@ -48,11 +48,10 @@ struct ContinuationOptions {
   // where a corner of a nonsmooth branch must be passed).
   double max_distance_factor = 2.0;
   double max_turn_degrees = 30.0;
-  // A branch point whose distance to a nonsmooth boundary (TestFunction::Kind::Boundary)
-  // fell below this, coming closer at a rate that reaches it within five more steps (or
-  // below a twentieth of it at any rate), ends the run there: near a grazing the arclength
-  // steps would crawl (the map's Jacobian grows without bound) and a step could cross onto
-  // the other family; the boundary's own passage goes on from there.
+  // At a branch point whose distance to a nonsmooth boundary (TestFunction::Kind::Boundary)
+  // fell below this, coming closer, the problem's passage takes over: near a grazing the
+  // arclength steps would crawl (the map's Jacobian grows without bound) and a step could
+  // cross onto the other family.
   double boundary_threshold = 0.5;
   // There the problem's passage (ZeroProblem::pass_boundary) locates the boundary point to
   // boundary_tolerance in lambda and, unless stop_at_boundary, goes on beyond it.
