@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <cstdio>
+#include <cstdlib>
 
 namespace libcont {
 
@@ -111,6 +113,7 @@ class GrazingFamily {
     for (int it = 0; it < 25; ++it) {
       if (!problem_.evaluate(y.head(n), y[n], residual, du, dlambda)) return false;
       const auto a = approach(problem_.measures());
+      if (getenv("GDEBUG")) fprintf(stderr, " solve it=%d y=%.10g %.10g %.10g |F|=%g found=%d c=%g target=%g p=%d\n", it, y[0], y[1], y[n], residual.norm(), (int)bool(a), a? value_of(*a):0.0, on_lambda ? 0 : target(value), problem_.impacts());
       if (!a) return false;
       const double q = value_of(*a);
       const double goal = on_lambda ? value : target(value);
@@ -271,8 +274,11 @@ bool Passage::step_to(GrazingFamily& family, const FamilyPoint& from, double sig
   double target = sigma;
   for (int attempt = 0; attempt < 8; ++attempt) {
     Vector y = from.y + (target - from.sigma) * from.dy_dsigma;
+    // Along the family the derivative in sigma keeps its direction: where it turns back,
+    // sigma itself has turned (the family does not come closer; a fold shows as dlambda /
+    // dsigma through zero with the direction kept).
     if (family.solve(target, false, y, to.point, to.dy_dsigma, to.sigma) &&
-        continues(from, y, problem_.impacts())) {
+        continues(from, y, problem_.impacts()) && to.dy_dsigma.dot(from.dy_dsigma) > 0.0) {
       to.y = y;
       to.impacts = problem_.impacts();
       return true;  // possibly short of sigma: the caller records it and goes on from there
@@ -401,6 +407,8 @@ void Passage::run(const BranchPoint& start) {
   {
     Vector y = last.y;
     if (!arriving.solve(last.sigma, false, y, last.point, last.dy_dsigma, last.sigma)) {
+      // Not a family this coordinate follows (e.g. one that does not move with lambda).
+      out_.declined = true;
       out_.message = "the grazing passage cannot solve its start: " + problem_.failure();
       return;
     }
@@ -438,7 +446,11 @@ void Passage::run(const BranchPoint& start) {
     if (sigma < floor && estimate.size() > 0) break;
     FamilyPoint next;
     if (!step_to(arriving, last, sigma, next)) {
-      if (estimate.size() > 0) break;  // as close as it gets: the best estimate stands
+      // As close as it gets: the best estimate stands if it is one (the family came close
+      // and its extrapolations agree), else the family does not reach the grazing.
+      if (estimate.size() > 0 && last.sigma <= 1e-2 &&
+          estimate_error <= std::max(1e3 * settings_.tolerance, 1e-6 * lambda_scale()))
+        break;
       // The family does not come closer than this (its distance turns: no grazing on the
       // way), or not in this coordinate: the points of the approach stay on the branch, and
       // the engine goes on from the last.
