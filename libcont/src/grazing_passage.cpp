@@ -129,9 +129,7 @@ class GrazingFamily {
       previous = norm;
       Vector gradient;
       if (!q_gradient(y, q, gradient)) return false;
-      if (coordinate_ == Coordinate::Speed && q > 0.0 && !problem_.column_available() &&
-          !impact_side_dlambda(y, q, gradient[n], dlambda))
-        return false;
+      if (!problem_.column_available() && !near_dlambda(y, q, gradient[n], dlambda)) return false;
       jacobian.topLeftCorner(n, n) = du;
       jacobian.topRightCorner(n, 1) = dlambda;
       if (on_lambda)
@@ -166,13 +164,13 @@ class GrazingFamily {
     return false;
   }
 
-  // dF/dlambda on the impacting side where the problem has it by a difference of maps: its
-  // step (1e-6 relative) may reach across the grazing, where F has a square root; here it
-  // changes the grazing impact's q by at most 1 %.
-  bool impact_side_dlambda(ConstVectorRef y, double q, double dq_dlambda, Vector& dlambda) {
+  // dF/dlambda where the problem has it by a difference of maps: its step (1e-6 relative)
+  // may reach across the grazing, where F has a square root; here it changes the family's
+  // grazing value c by at most 1 %.
+  bool near_dlambda(ConstVectorRef y, double c, double dc_dlambda, Vector& dlambda) {
     const Eigen::Index n = y.size() - 1;
     double h = 1e-6 * (1.0 + std::abs(y[n]));
-    if (dq_dlambda != 0.0) h = std::min(h, 0.01 * q / std::abs(dq_dlambda));
+    if (dc_dlambda != 0.0) h = std::min(h, 0.01 * std::abs(c) / std::abs(dc_dlambda));
     Vector plus, minus;
     if (!problem_.residual(y.head(n), y[n] + h, plus) || !problem_.residual(y.head(n), y[n] - h, minus))
       return false;
