@@ -4,8 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <cstdio>
-#include <cstdlib>
 
 namespace libcont {
 
@@ -113,7 +111,6 @@ class GrazingFamily {
     for (int it = 0; it < 25; ++it) {
       if (!problem_.evaluate(y.head(n), y[n], residual, du, dlambda)) return false;
       const auto a = approach(problem_.measures());
-      if (getenv("GDEBUG")) fprintf(stderr, " solve it=%d y=%.10g %.10g %.10g |F|=%g found=%d c=%g target=%g p=%d\n", it, y[0], y[1], y[n], residual.norm(), (int)bool(a), a? value_of(*a):0.0, on_lambda ? 0 : target(value), problem_.impacts());
       if (!a) return false;
       const double q = value_of(*a);
       const double goal = on_lambda ? value : target(value);

@@ -67,18 +67,29 @@ bool PeriodicOrbitProblem::evaluate(ConstVectorRef u, double lambda, Vector& res
   // tangent: a fold is located where the tangent's lambda component changes sign, and
   // lambda there is second-order insensitive to it. The map at (u, lambda) itself is
   // usually the one the corrector's last residual() computed.
-  const double h = difference_step(lambda);
-  Vector forward, image;
+  double h = difference_step(lambda);
+  Vector image;
   const bool reuse = last_residual_.valid && last_residual_.lambda == lambda && last_residual_.u == u;
   last_residual_.valid = false;
   if (reuse) image = last_residual_.image;
-  if (!set_lambda(lambda + h) || !plain_map(u, forward)) return false;
   if (!set_lambda(lambda) || (!reuse && !plain_map(u, image))) return false;
   const MapEvaluation e = map_.iterate(u, period_, true);
   if (!take_jacobians(e)) return false;
+  // Near a grazing F has a square root in the grazing contact's depth, which scales like
+  // the square of its grazing distance: the step shrinks with that square, and until the
+  // shifted map has the same impacts.
+  const double distance = grazing_distance_of(measures_);
+  if (distance < 0.5) h *= std::max(4.0 * distance * distance, 1e-6);
+  MapEvaluation forward;
+  for (int shorter = 0;; ++shorter) {
+    if (!set_lambda(lambda + h) || !plain_pass(u, forward)) return false;
+    if (forward.measures.impacts == measures_.impacts || shorter == 6) break;
+    h *= 0.1;
+  }
+  if (!set_lambda(lambda)) return false;
   residual = image - u;
   du = e.jacobian - Matrix::Identity(n, n);
-  dlambda = (forward - image) / h;
+  dlambda = (forward.x - image) / h;
   return true;
 }
 
@@ -102,6 +113,16 @@ bool PeriodicOrbitProblem::residual(ConstVectorRef u, double lambda, Vector& res
   residual = image - u;
   last_residual_ = {true, u, lambda, std::move(image)};
   return true;
+}
+
+double PeriodicOrbitProblem::grazing_distance_of(const OrbitMeasures& measures) const {
+  // An orbit that sticks has a map that absorbs perturbations (sticking resets the state),
+  // without the square-root singularity at a grazing: its impact count may change in a
+  // step, located by bisection as for soft contacts.
+  const GrazingScales scales = grazing_scales(measures, system_.forcing_period());
+  const auto nearest = nearest_grazing(measures, scales);
+  return nearest && !measures.sticks ? grazing_distance(*nearest, scales)
+                                     : std::numeric_limits<double>::infinity();
 }
 
 double PeriodicOrbitProblem::difference_step(double lambda) {
@@ -161,13 +182,7 @@ Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
     flip *= mu[i] + 1.0;
     for (Eigen::Index j = i + 1; j < mu.size(); ++j) torus *= mu[i] * mu[j] - 1.0;
   }
-  // An orbit that sticks has a map that absorbs perturbations (sticking resets the state),
-  // without the square-root singularity at a grazing: its impact count may change in a
-  // step, located by bisection as for soft contacts.
-  const GrazingScales scales = grazing_scales(measures_, system_.forcing_period());
-  const auto nearest = nearest_grazing(measures_, scales);
-  const double distance = nearest && !measures_.sticks ? grazing_distance(*nearest, scales)
-                                                       : std::numeric_limits<double>::infinity();
+  const double distance = grazing_distance_of(measures_);
   Vector values(4);
   values << flip.real(), torus.real(), static_cast<double>(measures_.impacts), distance;
   return values;

@@ -572,8 +572,18 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
         "continuation stops";
     return Passage::Ended;
   }
-  // The next step leaves from the passage's last point, on its chart.
-  problem_.set_chart(result.points.back().chart);
+  // The next step leaves from the passage's last point, on its chart, along the tangent of
+  // the problem's own Jacobian there (the passage's is that of its grazing coordinate,
+  // from differences), oriented as the passage left.
+  BranchPoint& last = result.points.back();
+  problem_.set_chart(last.chart);
+  const Vector orientation = last.tangent;
+  if (!problem_.evaluate(last.u, last.lambda, residual_, du_, dlambda_) ||
+      !tangent_at(last, orientation)) {
+    result.ok = false;
+    result.stop_reason = "the branch cannot be continued beyond the grazing";
+    return Passage::Ended;
+  }
   return Passage::Through;
 }
 

@@ -113,6 +113,8 @@ class PeriodicOrbitProblem : public ZeroProblem {
   // The step of a difference in lambda: forwards, or backwards where forwards leaves the
   // parameter's valid range.
   double difference_step(double lambda);
+  // The Boundary test's value: the grazing distance of the approach nearest to grazing.
+  double grazing_distance_of(const OrbitMeasures& measures) const;
   bool plain_pass(ConstVectorRef u, MapEvaluation& pass);  // P^n(u), counted
   bool plain_map(ConstVectorRef u, Vector& image);  // P^n(u) at the current lambda
   // Counts a map with the tangent flow and keeps its monodromy and measures.
