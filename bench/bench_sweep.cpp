@@ -1,7 +1,7 @@
 // The full source-style bifurcation diagram on libcont::Sweep: hard moving-base oscillator
 // with r = 1, eta from 2 to 10 in 801 steps, 1000 transient and 1000 averaged
 // periods per point, Lyapunov exponents on, every point from rest (0, 0) as the
-// reference's brute-force sweep. Wall and process CPU time for each thread count, whether
+// published brute-force sweep. Wall and process CPU time for each thread count, whether
 // the runs agree to the bit, and the period-1 and period-2 windows found.
 //
 // Not a test: it asserts nothing about time (the machine is shared; CPU time is the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # vicont impact end to end: the --json object of data set (a) at v0 = 1 against
-# reference/hertz_friction.md (closed form to 1e-5, closed form against the ODE to 1e-7,
+# doc/reproduction.md (closed form to 1e-5, closed form against the ODE to 1e-7,
 # restitution K_r), its result files, and exit status 2 for any system but hertz-friction.
 # Usage: cli_impact.sh /path/to/vicont
 set -u

@@ -1,6 +1,6 @@
 #!/bin/sh
 # vicont orbit and vicont continue from the command line: the documented JSON keys, the
-# published two-body amplitude (reference/two_body.md), the period doubling of the
+# published two-body amplitude (doc/reproduction.md), the period doubling of the
 # moving-base z = 1/2 branch (located by continuation; a direct-integration check of the
 # same point is in tests/test_continuation_period_doubling.cpp), the result files, and
 # bad input (exit 2, one line naming the item).
@@ -25,7 +25,7 @@ else
 fi
 
 # Moving base, z = 1/2 branch in eta from 4 to 4.7: a period doubling near 4.62916
-# (test_continuation finds 4.629156; the reference window of period 2 ends at 4.60 +- 0.05).
+# (test_continuation finds 4.629156; the published window of period 2 ends at 4.60 +- 0.05).
 if "$vicont" continue --param eta --from 4 --to 4.7 --out "$work/branch" --json \
     >"$work/stdout" 2>"$work/branch.err"; then
   check "continue --json lacks special_points or points" \
@@ -40,7 +40,7 @@ else
 fi
 
 # CVODE's Adams for the Hertz contact (--integrator adams; auto takes the Runge-Kutta
-# pair there): the reference A_max(x1) = 0.078504 at lambda = 1 (two_body.md, within
+# pair there): the published A_max(x1) = 0.078504 at lambda = 1 (doc/reproduction.md, within
 # 2e-4) at the branch's end.
 if "$vicont" continue --system two-body --set contact=hertz --param lambda --from 1.2 --to 1 \
     --integrator adams --out "$work/adams" --json >"$work/stdout" 2>"$work/adams.err"; then

@@ -41,7 +41,7 @@ const double exponents[] = {0.5, 1.0, 1.25, 1.5, 5.0 / 3.0, 3.0, 10.0};
 
 TEST_CASE("Ateb quarter integral I(alpha) matches the reference and its defining integral",
           "[ateb]") {
-  // reference/hertz_friction.md, printed to 8 digits: half a unit of the last digit.
+  // Published values (doc/reproduction.md), printed to 8 digits: half a unit of the last digit.
   CHECK(AtebFunctions(1.5).quarter_integral() == Approx(1.4716376).margin(5e-8));
   CHECK(AtebFunctions(5.0 / 3.0).quarter_integral() == Approx(1.4459275).margin(5e-8));
   for (double alpha : exponents) {

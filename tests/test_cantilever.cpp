@@ -51,7 +51,7 @@ TEST_CASE("Cantilever 2DOF-1: eigenfrequencies 1.041 and 28.28", "[cantilever]")
   const auto beam = make_system<CantileverBeam>({{"set", "1"}});
   const Eigen::Vector2d w = beam.natural_frequencies();
   INFO("alpha_1 = " << w[0] << ", alpha_2 = " << w[1]);
-  // reference/drop_and_cantilever.md: 2e-3 relative.
+  // Published values (doc/reproduction.md): 2e-3 relative.
   CHECK(std::abs(w[0] / 1.041 - 1.0) <= 2e-3);
   CHECK(std::abs(w[1] / 28.28 - 1.0) <= 2e-3);
   // The closed-form roots agree to rounding.

@@ -19,8 +19,8 @@ double equivalent_hs(double r, double alpha_squared, EnergyRelation relation) {
 }  // namespace
 
 TEST_CASE("Energy-equivalent damping h_s reproduces the reference table", "[contact]") {
-  // reference/drop_and_cantilever.md, tolerance 1e-3 relative on h_s. The approximate
-  // column is the source's Table 1 (recomputed, printed values in the reference).
+  // The published table (doc/reproduction.md), tolerance 1e-3 relative on h_s. The approximate
+  // column is the source's Table 1 (recomputed).
   struct Row {
     double r, alpha_squared, exact, approximate;
   };

@@ -2,7 +2,7 @@
 // FlowOptions::exact_linear_modes): the propagator against closed forms (damped forced
 // oscillator, resonance, singular A), and the whole path against the general CVODE path
 // on the moving-base oscillator: states, event times, monodromy, Lyapunov
-// exponents and Floquet multipliers (reference/moving_base.md), and a grazing double
+// exponents and Floquet multipliers (doc/reproduction.md), and a grazing double
 // crossing inside one scan step that sampling alone would miss.
 #include <Eigen/Eigenvalues>
 #include <algorithm>
@@ -203,7 +203,7 @@ TEST_CASE("Exact path: monodromy, Lyapunov exponents and Floquet multipliers at 
     CHECK(relative_error(exact.jacobian, general.jacobian) <= 1e-8);
 
     // Floquet: a complex pair of modulus exp(-c/(2m) 2T): both exponents -0.115 to 1e-9
-    // (reference/moving_base.md), product exp(-c/m 2T).
+    // (doc/reproduction.md), product exp(-c/m 2T).
     const Eigen::EigenSolver<Matrix> solver(exact.jacobian);
     const auto multipliers = solver.eigenvalues();
     const Eigen::EigenSolver<Matrix> general_solver(general.jacobian);
@@ -309,7 +309,7 @@ TEST_CASE("An inconsistent affine mode is an input error", "[exact-flow]") {
 }
 
 TEST_CASE("Exact path: with d = 0 the motion scales with a, to any magnitude", "[exact-flow]") {
-  // reference/moving_base.md: with d = 0, x / a does not depend on a. The exact path is
+  // With d = 0, x / a does not depend on a (linear in both). The exact path is
   // scale-free (the lifted forcing and the exponential are balanced by powers of two), so
   // x / a agrees to rounding from millimetres to 1e300 (the general path's absolute
   // tolerances make CVODE give up there).

@@ -94,7 +94,7 @@ TEST_CASE("An end time before the start time is an error, equal times a no-op", 
 
 TEST_CASE("An event due at the initial time is fired", "[flow]") {
   // With d = 0 and x = 0, v = 0 the body touches the base at rest at t = 0 while the base
-  // moves up with speed a eta: the first impact is at t = 0 (reference/moving_base.md).
+  // moves up with speed a eta: the first impact is at t = 0 (doc/theory.md §3).
   const double a = 0.0025, eta = 4.0;
   for (const char* r_text : {"1", "0.8"}) {
     const double r = std::stod(r_text);

@@ -1,5 +1,5 @@
 // Hertz impact with positional friction (doc/models/hertz_friction.md): the closed form against
-// reference/hertz_friction.md, against the event-driven integration of the two-stage ODE,
+// doc/reproduction.md, against the event-driven integration of the two-stage ODE,
 // the contact stiffness from surface geometry, and bad input.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -56,7 +56,7 @@ void check_characteristics(const HertzFrictionImpactCharacteristics& ode,
 
 TEST_CASE("Positional friction: c1 and c2 of data set (a)", "[hertz-friction]") {
   const HertzFrictionContact contact(stiffness, alpha, restitution);
-  // reference/hertz_friction.md, printed to 7 digits.
+  // Published values (doc/reproduction.md), printed to 7 digits.
   CHECK(relative_difference(contact.approach_stiffness(), 2.853807e6) < 5e-7);
   CHECK(relative_difference(contact.separation_stiffness(), 1.520794e6) < 5e-7);
   CHECK(contact.separation_stiffness() / contact.approach_stiffness() ==

@@ -151,7 +151,7 @@ TEST_CASE("Floquet cross-check of the z = 1/2 orbit at eta = 4", "[lyapunov]") {
 TEST_CASE("With d = 0 the motion scales with the base amplitude a", "[lyapunov]") {
   // x -> lambda x, a -> lambda a maps solutions to solutions (the gap and every force are
   // linear in both), so z and the exponents do not depend on a and x_r is proportional
-  // to a (reference/moving_base.md). Tolerances: the integrator's absolute tolerances do
+  // to a. Tolerances: the integrator's absolute tolerances do
   // not scale with a, so the two runs differ at the integration-error level.
   const auto small = make_system<MovingBaseOscillator>({{"a", "0.0025"}, {"eta", "4"}});
   const auto large = make_system<MovingBaseOscillator>({{"a", "0.01"}, {"eta", "4"}});

@@ -123,7 +123,7 @@ TEST_CASE("z = 1/2 orbit at eta = 4: Floquet multipliers, exponents and Lyapunov
     const double modulus = std::exp(-c_over_m * orbit_time / 2);
     CHECK(std::abs(std::abs(mu[0]) - modulus) <= 1e-8 * modulus);
     CHECK(std::abs(std::abs(mu[1]) - modulus) <= 1e-8 * modulus);
-    // Exponents: both -c/(2m), 1e-9 from Floquet (reference/moving_base.md).
+    // Exponents: both -c/(2m), 1e-9 from Floquet (doc/reproduction.md).
     const Vector exponents = libcont::exponents_from_multipliers(floquet, orbit_time);
     INFO("Floquet exponents " << exponents.transpose());
     REQUIRE(exponents.size() == 2);

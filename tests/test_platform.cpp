@@ -1,5 +1,5 @@
 // Vibro-impact platform with a rubber stop (doc/models/platform.md). No published value of the
-// platform is in reference/, so the model is tested against what is analytic: the Hertz
+// platform is recorded here, so the model is tested against what is analytic: the Hertz
 // constant, the static sag of the mould on the block, the steady state of the regimes
 // that are linear (the mould never leaves the block: a 2-DOF system for the linear block,
 // one rigid body for the newton block), the energy balance of the soft contacts at the

@@ -1,5 +1,5 @@
 // Brute-force sweeps (doc/sweeps.md, libcont/sweep.hpp) on the moving-base oscillator, hard
-// impacts, r = 1 (reference/moving_base.md): the period-1 and period-2 windows in eta,
+// impacts, r = 1 (doc/reproduction.md): the published period-1 and period-2 windows in eta,
 // the exponents -c/(2m) inside them, the exponent sum -c/m at every point; results
 // bit-identical whatever the thread count or partition, and a stopped sweep resumed from
 // its finished points equal to an uninterrupted one.

@@ -3,12 +3,12 @@
 (r = 1) by libcont (`vicont sweep`, one thread) and by the scipy peer
 (peer_scipy.py, one process) in the same run, with the same eta grid, the same start
 (x = x' = 0 at t = 0 for every point) and the same transient and averaging lengths.
-5000 averaged periods by default: the reference's tolerance 1e-3 on -0.115 holds from
+5000 averaged periods by default: the tolerance 1e-3 on -0.115 (doc/reproduction.md) holds from
 Benettin averages over >= 5000 periods (with 1000 both codes give -0.1128 at eta = 8).
 
 Prints both times (wall and CPU), their ratio, and the accuracy check: at every point
 where libcont finds a periodic orbit (z = p/n) the largest exponent of both is within
-1e-3 of -0.115 (reference/moving_base.md: both exponents are -c/2m there), and both
+1e-3 of -0.115 (doc/reproduction.md: both exponents are -c/2m there), and both
 exponent sums are -c/m = -0.23. Exit status 1 when a check fails, 2 on a setup error.
 
     bench/lyapunov_vs_scipy/compare.py [--build build] [--from 2 --to 10 --steps 9]

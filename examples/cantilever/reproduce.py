@@ -3,8 +3,8 @@
 
 - Eigenfrequencies of both parameter sets from the closed-form roots of
   det(KB - w^2 M) = 0 (E = 0.3333, I = 1, l = 1), 2DOF-1 against
-  reference/drop_and_cantilever.md (1.041 and 28.28, 2e-3 relative); 2DOF-2 recorded
-  (the reference says the source's line does not match its own formula).
+  the published 1.041 and 28.28 (doc/reproduction.md, 2e-3 relative); 2DOF-2 recorded
+  (the source's line does not match its own formula).
 - A frequency response of 2DOF-1 hitting the base at d = 0 (e = 0.05; the source gives
   no e): for eta = 0.4 ... 3.0 it runs `vicont simulate --system cantilever-2dof` with the
   hard model (r = 0.8), the soft model (k_s = 2000, c_s from r = 0.8) and without the

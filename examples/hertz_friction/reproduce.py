@@ -11,7 +11,7 @@ and the integrated two-stage ODE) and writes, into OUT (default out/hertz_fricti
 
   closed_form_table.csv     x_c, P_c, P_c*, t_c, t_y, restitution of every case, closed
                             form and ODE, with the largest relative difference
-  reference_comparison.csv  every number of reference/hertz_friction.md: published, ours,
+  reference_comparison.csv  every published number of doc/reproduction.md: published, ours,
                             relative difference, tolerance, verdict
   ateb.csv (copied)         Sa, Ca and the three-term approximation for alpha = 3/2
   impact_{a,b,c}.png        x(t) and P(t) for v0 = 1..5 (closed form lines, ODE marks)
@@ -45,7 +45,7 @@ COMMON = ["M=0.1", "Kr=0.73", "E1=0.8e7", "nu1=0.5", "E2=2750e7", "nu2=0.15"]
 VELOCITIES = [1, 2, 3, 4, 5]
 QUANTITIES = ["x_c", "P_c", "P_c_star", "t_c", "t_y", "restitution"]
 
-# reference/hertz_friction.md: (name, published value, tolerance, kind of tolerance)
+# Published values (doc/reproduction.md): (name, published value, tolerance, kind of tolerance)
 PUBLISHED_TABLE = {  # v0: 1e3 x_c, P_c, P_c*, 1e3 t_c, 1e3 t_y
     1: (1.13918, 109.728, 58.474, 1.67647, 3.97300),
     3: (2.74341, 410.073, 218.528, 1.34577, 3.18929),
@@ -82,7 +82,7 @@ def comparison_row(quantity, published, ours, tolerance, absolute=False):
 
 
 def reference_comparison(results, ateb_rows, out):
-    """Every published number of reference/hertz_friction.md against ours."""
+    """Every published number of this model (doc/reproduction.md) against ours."""
     rows = []
     a1 = results[("a", 1)]
     c1 = results[("c", 1)]
@@ -224,7 +224,7 @@ def main():
     write_table(results, out)
     print_tables(results)
     rows = reference_comparison(results, ateb_rows, out)
-    print("\nreference/hertz_friction.md: published, ours, difference, tolerance, verdict")
+    print("\nPublished values: published, ours, difference, tolerance, verdict")
     for r in rows:
         print("  %-58s %14.8g %16.10g %9.2e %8.1e  %s" % (r["quantity"], r["published"], r["ours"],
                                                        r["difference"], r["tolerance"],

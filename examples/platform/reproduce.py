@@ -9,8 +9,8 @@ restitution r = 0.5 (contact = newton). For each it runs `vicont simulate --syst
 platform` for 5 s (125 forcing periods; the semi-amplitudes then agree with 10 and 20 s
 runs to ~2e-6) and takes A = (max - min) / 2 of the table y1 and the mould y2 over the last
 10 periods. Every case is run again with F0 x 1.15, the common factor that is said
-to bring all seven within ~1 % of the published tables (which are not in
-reference/: see doc/models/platform.md). Writes, into OUT (default out/platform):
+to bring all seven within ~1 % of the published tables (which are not
+recorded here: see doc/models/platform.md). Writes, into OUT (default out/platform):
 
   amplitudes.csv      case, contact, R, E1, F0 factor, K, static sag, A(y1), A(y2)
                       from the samples, landings per period, largest block force, and

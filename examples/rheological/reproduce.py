@@ -11,7 +11,7 @@ into OUT (default out/rheological):
   histories.png             time histories x, y, z, R of the three laws (first 12 s)
   hysteresis.png            hysteresis loops R(y) and R(z) of the three laws
   figures.gp                the gnuplot script of both PNGs (rerun: cd OUT && gnuplot figures.gp)
-  reference_comparison.csv  every number of reference/rheological.md: published, ours,
+  reference_comparison.csv  every published number of doc/reproduction.md: published, ours,
                             difference, tolerance, verdict
 
 and prints the comparison. Needs python3 (standard library only), gnuplot, and vicont:
@@ -67,7 +67,7 @@ def row(law, quantity, published, ours, tolerance, absolute):
 
 
 def comparison(law, summary, events):
-    """The rows of reference/rheological.md that concern this law."""
+    """The published values (doc/reproduction.md) that concern this law."""
     rows = []
     first = next(e for e in events if e["kind"] == "contact_start")
     rows.append(row(law, "first contact time (s)", 0.423803, float(first["t"]), 1e-5, True))

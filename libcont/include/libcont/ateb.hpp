@@ -9,7 +9,7 @@
 // and continued over the whole real line like sin: odd, symmetric about the quarter
 // period, period four quarter periods. The Ateb cosine is the sine shifted by a quarter
 // period, Ca(phi) = Sa(phi + quarter), like cos: even, Ca(0) = 1. On the first quarter
-// this is the mirror Ca((1+alpha)/2 eta) = Sa((1+alpha)/2 (I - eta)) of the reference.
+// this is the mirror Ca((1+alpha)/2 eta) = Sa((1+alpha)/2 (I - eta)) of the published tables.
 //
 // Note: with these conventions Ca^2 + Sa^(alpha+1) = 1 does NOT hold (only for alpha = 1);
 // the identity that does hold is the energy integral of the oscillator,
