@@ -57,6 +57,7 @@ Example run_example(const Case& c, const std::vector<Expected>& expected, double
   ex.traced = trace(c, locate, boundary);
   INFO(listing(ex.traced.branch));
   REQUIRE(ex.traced.started);
+  CHECK(same_settling(start, ex.traced));
   ex.analysis = analyse(c, ex.traced, ex.path, tolerance);
   for (const auto& f : ex.analysis.failures) {
     INFO(f);
@@ -66,7 +67,8 @@ Example run_example(const Case& c, const std::vector<Expected>& expected, double
     INFO(e.type << " at " << e.value);
     CHECK(located(ex.traced.branch, e.type, e.value) <= tolerance);
   }
-  CHECK(ex.traced.branch.special_points.size() == expected.size() + ex.analysis.unverified);
+  CHECK(ex.traced.branch.special_points.size() ==
+        expected.size() + ex.analysis.unverified + ex.analysis.beyond);
   return ex;
 }
 
