@@ -22,8 +22,9 @@ Vector extrapolate_to_zero(const std::vector<double>& s, const std::vector<Vecto
 }
 
 // The orbits of one family near a grazing as functions of its grazing coordinate sigma:
-// P^n(x) - x = 0 together with q(x, lambda) = target(sigma), where q is the signed squared
-// normal speed of the orbit's approach nearest the grazing's phase (grazing.hpp).
+// P^n(x) - x = 0 together with c(x, lambda) = target(sigma), where c is read off the
+// orbit's approach nearest the grazing's phase (grazing.hpp): its signed squared normal
+// speed q for the impacting family, its signed gap for the other.
 class GrazingFamily {
  public:
   enum class Coordinate { Speed, Gap };
@@ -63,7 +64,7 @@ class GrazingFamily {
     return approach_near(measures, problem_.phase() + phase_fraction_ * span, span, 0.1 * span);
   }
 
-  bool q_at(ConstVectorRef y, double& c) {
+  bool value_at(ConstVectorRef y, double& c) {
     const Eigen::Index n = y.size() - 1;
     OrbitMeasures measures;
     if (!problem_.measure(y.head(n), y[n], measures)) return false;
@@ -73,8 +74,8 @@ class GrazingFamily {
     return true;
   }
 
-  // d q / d y by central differences (one-sided where the other side loses the approach).
-  bool q_gradient(ConstVectorRef y, double q0, Vector& gradient) {
+  // d c / d y by central differences (one-sided where the other side loses the approach).
+  bool value_gradient(ConstVectorRef y, double q0, Vector& gradient) {
     const Eigen::Index m = y.size(), n = m - 1;
     const double x_scale = std::max(y.head(n).cwiseAbs().maxCoeff(), scales_.length);
     gradient.resize(m);
@@ -83,9 +84,9 @@ class GrazingFamily {
       Vector shifted = y;
       double plus = 0.0, minus = 0.0;
       shifted[j] = y[j] + h;
-      const bool has_plus = q_at(shifted, plus);
+      const bool has_plus = value_at(shifted, plus);
       shifted[j] = y[j] - h;
-      const bool has_minus = q_at(shifted, minus);
+      const bool has_minus = value_at(shifted, minus);
       if (has_plus && has_minus)
         gradient[j] = (plus - minus) / (2.0 * h);
       else if (has_plus)
@@ -125,7 +126,7 @@ class GrazingFamily {
                          std::abs(row_error) <= row_tolerance;
       previous = norm;
       Vector gradient;
-      if (!q_gradient(y, q, gradient)) return false;
+      if (!value_gradient(y, q, gradient)) return false;
       if (!problem_.column_available() && !near_dlambda(y, q, gradient[n], dlambda)) return false;
       jacobian.topLeftCorner(n, n) = du;
       jacobian.topRightCorner(n, 1) = dlambda;
@@ -186,7 +187,7 @@ class GrazingFamily {
   // sigma of the orbit through y; false if it has no approach near the grazing's phase.
   bool sigma_at(ConstVectorRef y, double& sigma) {
     double q = 0.0;
-    if (!q_at(y, q)) return false;
+    if (!value_at(y, q)) return false;
     sigma = sigma_of(q);
     return true;
   }
@@ -196,7 +197,7 @@ class GrazingFamily {
   Coordinate coordinate_;
   double phase_fraction_;  // of the grazing approach's time after the section, in n T
   GrazingScales scales_;
-  double acceleration_;    // the gap's curvature near grazing (scales the gap coordinate)
+  double acceleration_;    // the gap's curvature near grazing (depth to speed)
   double lambda_scale_;
 };
 
@@ -251,7 +252,7 @@ class Passage {
   void land_on_bound(GrazingFamily& family, const FamilyPoint& from, const FamilyPoint& beyond,
                      double direction);
   bool depart(GrazingFamily& arriving, const FamilyPoint& last, int arriving_impacts);
-  bool impacting_tangent(GrazingFamily& other, const FamilyPoint& last, const Vector& q_gradient,
+  bool impacting_tangent(GrazingFamily& other, const FamilyPoint& last, const Vector& gradient,
                          FamilyPoint& first);
 
   PeriodicOrbitProblem& problem_;
@@ -528,14 +529,14 @@ void Passage::run(const BranchPoint& start) {
 // family's Jacobian at its last orbit; w is read off the actual map at the guess `first`
 // (on the impacting side, speed v) against F_N extended linearly from that orbit.
 bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last,
-                                const Vector& q_gradient, FamilyPoint& first) {
+                                const Vector& gradient, FamilyPoint& first) {
   const Eigen::Index n = grazing_y_.size() - 1;
   Vector smooth_residual, dlambda, impacting_residual;
   Matrix du;
   double q = 0.0;
   if (!problem_.evaluate(last.y.head(n), last.y[n], smooth_residual, du, dlambda) ||
       !problem_.residual(first.y.head(n), first.y[n], impacting_residual) ||
-      !other.q_at(first.y, q) || !(q > 0.0)) {
+      !other.value_at(first.y, q) || !(q > 0.0)) {
     out_.message = "at the grazing, the impacting family cannot be reached: " + problem_.failure();
     return false;
   }
@@ -544,7 +545,7 @@ bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last,
   system.topRightCorner(n, 1) = dlambda;
   const Vector step = first.y - last.y;
   const Vector w = (impacting_residual - smooth_residual - system.topRows(n) * step) / std::sqrt(q);
-  system.row(n) = q_gradient.transpose();
+  system.row(n) = gradient.transpose();
   Vector rhs(n + 1);
   rhs << -scales_.speed * w, 0.0;
   const Vector y1 = Eigen::PartialPivLU<Matrix>(system).solve(rhs);
@@ -557,7 +558,7 @@ bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last,
   // itself, may put the guess on the wrong side. One step in q along the directions that
   // leave F_N unchanged (the arriving family's) brings it to the target.
   double reached = 0.0;
-  if (!other.q_at(first.y, reached)) {
+  if (!other.value_at(first.y, reached)) {
     out_.message = "at the grazing, the impacting family's first orbit is not found";
     return false;
   }
@@ -582,7 +583,7 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
   first.y = grazing_y_;
   double q = 0.0;
   Vector gradient;
-  if (!other.q_at(first.y, q) || !other.q_gradient(first.y, q, gradient) ||
+  if (!other.value_at(first.y, q) || !other.value_gradient(first.y, q, gradient) ||
       gradient.squaredNorm() == 0.0) {
     out_.message = "at the grazing, the other family cannot be reached: " + problem_.failure();
     return false;
