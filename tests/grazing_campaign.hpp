@@ -1,7 +1,7 @@
 #pragma once
 // Branches of the moving-base impact oscillator (hard impacts) continued through grazing,
 // checked against the closed form of impact_oscillator_closed_form.hpp. Shared by the
-// issue's examples (test_grazing_passage.cpp) and the generated campaign
+// worked examples (test_grazing_passage.cpp) and the generated campaign
 // (test_grazing_campaign.cpp).
 //
 // The closed form knows the non-impacting orbit N and the two branches B0, B1 of each

@@ -1,6 +1,6 @@
 // Branches of the moving-base impact oscillator (hard impacts) continued through grazing
 // (doc/theory.md, 6.3), against the closed form of impact_oscillator_closed_form.hpp: the
-// examples of the issue on continuation through grazing. Each is traced at the defaults of
+// worked examples of continuation through grazing. Each is traced at the defaults of
 // `vicont continue` and must give the right curve: every branch row an orbit of the exact
 // map with the impact count it claims, no row jumping to another family, every grazing,
 // fold and period doubling on the branch found within 1e-8 of its closed-form value (and
