@@ -484,7 +484,10 @@ void Passage::run(const BranchPoint& start) {
   // 2. The grazing orbit.
   grazing_y_ = estimate;
   if (!in_range(grazing_y_[n])) {
-    land_on_bound(arriving, last, FamilyPoint{0.0, grazing_y_, last.dy_dsigma, {}}, direction);
+    // Beyond the range: arclength continuation goes on from the last orbit to the bound in
+    // steps of its own size.
+    out_.declined = true;
+    out_.message = "the grazing lies beyond the range";
     return;
   }
   SpecialPoint g;
@@ -599,6 +602,21 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
   }
   const double direction = +1.0;  // away from sigma = 0
   first.impacts = impacts;
+  if (!in_range(first.y[n])) {
+    // The grazing lies just inside the range, the other family's first orbit beyond it:
+    // the branch ends on the bound, on that family.
+    const double bound = first.y[n] > settings_.lambda_max ? settings_.lambda_max : settings_.lambda_min;
+    FamilyPoint edge = first;
+    edge.y[n] = bound;
+    if (!other.solve(bound, true, edge.y, edge.point, edge.dy_dsigma, edge.sigma)) {
+      out_.message = "the orbit on the parameter bound could not be found near the grazing";
+      return false;
+    }
+    orient(edge, direction);
+    out_.points.push_back(edge.point);
+    out_.reached_bound = true;
+    return true;
+  }
   orient(first, direction);
   out_.points.push_back(first.point);
   FamilyPoint from = std::move(first);

@@ -204,6 +204,15 @@ void PseudoArclength::recenter(BranchPoint& point) {
   point.tangent /= weighted_norm(point.tangent);
   point.chart = problem_.chart();
   chord_ready_ = false;
+  // The point carried by the flow is a fixed point on the new section only to the flow's
+  // accuracy and the corrector's tolerance compounded: corrected again there at its lambda
+  // (its tests and tangent then from the new section's Jacobians), so that every recorded
+  // point meets the corrector's criterion.
+  BranchPoint corrected;
+  if (land_at(point, point.lambda, point, corrected)) {
+    corrected.chart = point.chart;
+    point = std::move(corrected);
+  }
 }
 
 bool PseudoArclength::correct_along(const BranchPoint& from, double step, BranchPoint& to) {
