@@ -620,7 +620,7 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
   orient(first, direction);
   out_.points.push_back(first.point);
   FamilyPoint from = std::move(first);
-  for (int k = 0; k < 200 && from.sigma < options_.leave_distance; ++k) {
+  for (int k = 0; k < 200 && from.sigma < 0.99 * options_.leave_distance; ++k) {
     FamilyPoint next;
     if (!step_to(other, from, std::min(from.sigma / options_.ratio, options_.leave_distance), next) ||
         !(next.sigma > from.sigma))
