@@ -57,6 +57,7 @@ struct BoundaryPassage {
   bool located = false;        // the boundary point was found
   bool crossed = false;        // the last point starts the branch beyond the boundary
   bool reached_bound = false;  // the last point lies on lambda_min or lambda_max
+  double error_estimate = 0.0; // of the boundary point's lambda
   std::vector<BranchPoint> points;
   std::vector<SpecialPoint> special_points;
   std::string message;         // what happened, for the branch's stop reason
