@@ -31,6 +31,20 @@ ImpactModel configure_impact_model(const libcont::ParameterSet& p, double mass) 
   return model;
 }
 
+libcont::UnilateralContact impact_contact(const ImpactModel& model, const std::string& name,
+                                          const libcont::Vector& normal,
+                                          const libcont::SurfaceMotion& surface) {
+  libcont::UnilateralContact contact;
+  contact.name = name;
+  contact.normal = normal;
+  contact.surface = surface;
+  if (model.hard)
+    contact.law = model.law;
+  else
+    contact.law = model.contact;
+  return contact;
+}
+
 libcont::EventSpec unilateral_contact_event(bool hard, bool attached) {
   using libcont::EventDirection;
   using libcont::EventKind;

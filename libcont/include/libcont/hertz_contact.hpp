@@ -20,6 +20,8 @@ double hertz_stiffness(const ElasticBody& first, const ElasticBody& second, doub
 struct HertzContact {
   double stiffness = 0.0;  // K
   double exponent = 1.5;   // alpha
+  // Viscous term c delta' added while in contact (a damped Hertz contact); 0: elastic.
+  double damping = 0.0;
 
   // For the spheres' alpha = 3/2, delta sqrt(delta) instead of pow: the same to an ulp and
   // about ten times cheaper, and the contact force is evaluated at every stage of every
@@ -28,6 +30,11 @@ struct HertzContact {
     if (!(penetration > 0.0)) return 0.0;
     return stiffness * (exponent == 1.5 ? penetration * std::sqrt(penetration)
                                         : std::pow(penetration, exponent));
+  }
+  // With the viscous term: K delta^alpha + c delta' while delta > 0.
+  double force(double penetration, double penetration_rate) const {
+    if (!(penetration > 0.0)) return 0.0;
+    return force(penetration) + damping * penetration_rate;
   }
   // Energy stored at penetration delta, K delta^(alpha + 1) / (alpha + 1) (energy balances).
   double stored_energy(double penetration) const {

@@ -10,6 +10,7 @@
 #include "libcont/kelvin_voigt_contact.hpp"
 #include "libcont/newton_restitution.hpp"
 #include "libcont/parameters.hpp"
+#include "libcont/unilateral_contact.hpp"
 
 namespace systems {
 
@@ -28,9 +29,13 @@ void add_impact_model_parameters(libcont::ParameterSet& parameters, double resti
 // Reads them back; `mass` is the impacting mass that c_s is derived for.
 ImpactModel configure_impact_model(const libcont::ParameterSet& parameters, double mass);
 
-// The one event of such a contact in each mode: hard: "impact" while free, "release" (the
-// holding force turns tensile) while stuck; soft: "contact" while free, "separation" while
-// in contact. The event functions fall through zero except at separation.
+// The unilateral contact of such a model: gap normal . q - surface(t), with the Newton law
+// (hard) or the Kelvin-Voigt contact (soft).
+libcont::UnilateralContact impact_contact(const ImpactModel& model, const std::string& name,
+                                          const libcont::Vector& normal,
+                                          const libcont::SurfaceMotion& surface);
+
+// The one event of such a contact in each mode (models not yet declared as structures).
 libcont::EventSpec unilateral_contact_event(bool hard, bool attached);
 
 }  // namespace systems

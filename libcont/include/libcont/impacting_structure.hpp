@@ -1,0 +1,176 @@
+#pragma once
+// A mechanical structure with unilateral contacts, written as a declaration: coordinates q
+// with velocities v = q', a constant mass matrix M and
+//   M q'' = -K q - C v + f0 + f_cos cos(w t) + f_sin sin(w t) + f_add(t, q, v) + contact forces,
+// and a list of UnilateralContact (unilateral_contact.hpp). A model derives from it, adds
+// its parameters, and in configure() calls declare(structure, contacts). Everything else a
+// HybridSystem needs is generated from that declaration:
+//   - the modes: every combination of open and closed contacts (2^c modes, c <= 8); a
+//     closed hard contact is a constraint w . q = s(t), enforced by the force that keeps
+//     it (the accelerations are projected in the metric of M), a closed soft contact adds
+//     its force along w;
+//   - the events (one per contact and mode): the gap falling (impact, contact start), the
+//     gap rising (separation), the holding force falling (release from sticking);
+//   - the resets: impulses along M^-1 w that give the restitution law's relative velocity
+//     (with every stuck contact kept), the end of chattering in sticking, the release; their
+//     Jacobians; positions put exactly on the surface at an impact;
+//   - Jacobians of the vector fields and event functions, affine data of every mode whose
+//     forces are linear (the exact flow), parameter derivatives of the forcing, the relative
+//     velocity, contact force and penetration, and the energy account of soft contacts.
+// Forces that are not linear (a pendulum's gravity, a random load) come from
+// additional_force(); the modes are then integrated.
+#include <string>
+#include <vector>
+
+#include "libcont/hybrid_system.hpp"
+#include "libcont/unilateral_contact.hpp"
+
+namespace libcont {
+
+// The linear part of a structure. Empty matrices and vectors mean zero; names default to
+// q1.. and v1.. (x and v for one coordinate).
+struct LinearStructure {
+  std::vector<std::string> coordinates;  // names of q
+  std::vector<std::string> velocities;   // names of v
+  Matrix mass, stiffness, damping;       // M (symmetric positive definite), K, C
+  Vector constant_force, cosine_force, sine_force;  // f0, f_cos, f_sin
+  double frequency = 0.0;  // w: of the forcing and of every surface motion
+
+  // One coordinate named x (velocity v) of mass m.
+  static LinearStructure single(double mass, double stiffness = 0.0, double damping = 0.0);
+  int size() const { return static_cast<int>(mass.rows()); }
+};
+
+// Derivative of the harmonic forcing in a parameter (ImpactingStructure::forcing_derivative).
+struct ForcingDerivative {
+  Vector constant_force, cosine_force, sine_force;  // empty: zero
+};
+
+class ImpactingStructure : public HybridSystem {
+ public:
+  std::vector<std::string> state_names() const override;
+  int mode_count() const override { return static_cast<int>(modes_.size()); }
+  std::string mode_name(int mode) const override;
+  bool is_stiff(int mode) const override;
+  bool is_brief_and_rough(int mode) const override;
+  double forcing_period() const override;
+
+  void vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const override;
+  void state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const override;
+  bool affine_mode(int mode, AffineMode& data) const override;
+  int event_count(int /*mode*/) const override { return static_cast<int>(contacts_.size()); }
+  EventSpec event_spec(int mode, int event) const override;
+  double event_function(int mode, int event, double t, ConstVectorRef x) const override;
+  bool affine_event(int mode, int event, VectorRef coefficients) const override;
+  void event_gradient(int mode, int event, double t, ConstVectorRef x, VectorRef dh_dx,
+                      double& dh_dt) const override;
+  EventOutcome apply_event(int mode, int event, double t, VectorRef x) const override;
+  void reset_jacobian(int mode, int event, const EventOutcome& outcome, double t,
+                      ConstVectorRef x_minus, MatrixRef dg_dx, VectorRef dg_dt) const override;
+
+  void field_parameter_derivative(int parameter, int mode, double t, ConstVectorRef x,
+                                  VectorRef df_dp) const override;
+  double event_parameter_derivative(int parameter, int mode, int event, double t,
+                                    ConstVectorRef x) const override;
+  bool affine_parameter_derivative(int parameter, int mode,
+                                   AffineMode& derivative) const override;
+
+  int mode_of(double t, ConstVectorRef x) const override;
+  std::vector<int> displacement_coordinates() const override;
+  // Kinetic energy of the coordinates that some contact involves.
+  double kinetic_energy(double t, ConstVectorRef x) const override;
+  double relative_velocity(int mode, int event, double t, ConstVectorRef x) const override;
+  double divergence(int mode, double t, ConstVectorRef x) const override;
+
+  // Soft contacts only, linear forces, symmetric K: E = v'Mv/2 + q'Kq/2 - f0.q + the
+  // contacts' stored energy; C and the contact dampers dissipate; the harmonic forcing and
+  // the moving surfaces (through the contact forces) supply.
+  bool accounts_energy() const override;
+  double mechanical_energy(int mode, double t, ConstVectorRef x) const override;
+  double dissipated_power(int mode, double t, ConstVectorRef x) const override;
+  double supplied_power(int mode, double t, ConstVectorRef x) const override;
+  // Any soft contact: the sum of the closed contacts' forces, the largest penetration.
+  bool measures_contact() const override;
+  double contact_force(int mode, double t, ConstVectorRef x) const override;
+  double penetration(int mode, double t, ConstVectorRef x) const override;
+
+  const LinearStructure& structure() const { return structure_; }
+  const std::vector<UnilateralContact>& contacts() const { return contacts_; }
+  // Gap, its rate, and the force that holds a closed hard contact (> 0 compressive, NaN
+  // when the contact is not stuck in `mode`).
+  double gap(int contact, double t, ConstVectorRef x) const;
+  double gap_rate(int contact, double t, ConstVectorRef x) const;
+  double holding_force(int mode, int contact, double t, ConstVectorRef x) const;
+  bool closed(int mode, int contact) const { return (mode >> contact) & 1; }
+  // Undamped natural frequencies of the structure without contacts, ascending.
+  Vector natural_frequencies() const;
+
+ protected:
+  // Sets the structure and its contacts (from configure()); throws InputError for an
+  // inconsistent declaration (sizes, a mass matrix that is not positive definite).
+  void declare(LinearStructure structure, std::vector<UnilateralContact> contacts);
+
+  // Forces beyond the linear ones, in the space of q (added to the right-hand side of
+  // M q'' = ...). A model that has them returns true from has_additional_force().
+  virtual bool has_additional_force() const { return false; }
+  virtual void additional_force(double /*t*/, ConstVectorRef /*q*/, ConstVectorRef /*v*/,
+                                VectorRef /*force*/) const {}
+  // Their derivatives in q and v; default: central differences.
+  virtual void additional_force_jacobian(double t, ConstVectorRef q, ConstVectorRef v,
+                                         MatrixRef d_dq, MatrixRef d_dv) const;
+
+  // Parameter derivatives (HybridSystem::derivative_parameter gives the id): a model whose
+  // parameter enters only the harmonic forcing fills `derivative` and returns true; one whose
+  // parameter enters additional_force() gives force_parameter_derivative instead.
+  virtual bool forcing_derivative(int /*parameter*/, ForcingDerivative& /*derivative*/) const {
+    return false;
+  }
+  virtual void force_parameter_derivative(int parameter, double t, ConstVectorRef q,
+                                          ConstVectorRef v, VectorRef df_dp) const;
+
+ private:
+  struct ModeData;
+  // Force-space terms of the mode's linear part evaluated at (t, q, v), without the
+  // nonlinear contacts and the additional force, and with them.
+  void total_force(const ModeData& mode, double t, ConstVectorRef q, ConstVectorRef v,
+                   VectorRef force) const;
+  // The combined constraint set {stuck contacts} u {extra} of a mode.
+  std::vector<int> constraint_set(int mode, int extra) const;
+  // The velocity jump of an impact (or sticking, r = 0) at `contact` with the stuck
+  // contacts kept, or a release projection (contact < 0: onto the stuck set).
+  void project(const std::vector<int>& set, const Vector& scale, double t, VectorRef x,
+               MatrixRef* dg_dx, VectorRef* dg_dt) const;
+  ModeData derive_mode(int mode) const;
+
+  LinearStructure structure_;
+  std::vector<UnilateralContact> contacts_;
+  Matrix mass_inverse_;
+  std::vector<ModeData> modes_;
+  std::vector<int> contact_coordinates_;  // coordinates that some normal involves
+};
+
+// Per mode: the stuck (closed hard) contacts S, the projected inverse mass
+// P M^-1 = M^-1 - M^-1 W' G^-1 W M^-1 (G = W M^-1 W'), the linear part as accelerations,
+// and the affine data when the mode is affine.
+struct ImpactingStructure::ModeData {
+  std::vector<int> stuck, soft;  // closed hard and soft contacts
+  Matrix acceleration_map;                  // P M^-1 (n x n)
+  Matrix holding_map;                       // G^-1 W M^-1 (|S| x n)
+  Matrix gram_inverse;                      // G^-1 (|S| x |S|)
+  // The field without the soft contacts, as accelerations:
+  //   a = Aq q + Av v + b0 + bc cos + bs sin (the stuck surfaces' B s''_S folded in),
+  // and P M^-1 w_j of each closed soft contact, whose force is added to it.
+  Matrix aq, av;
+  Vector b0, bc, bs;
+  std::vector<Vector> contact_acceleration;
+  // Affine modes (no additional force, every closed soft contact Kelvin-Voigt unclipped):
+  // the linear forces with the contacts folded in, in force space and as accelerations.
+  bool affine = false;
+  Matrix stiffness, damping;
+  Vector constant_force, cosine_force, sine_force;
+  Matrix affine_aq, affine_av;
+  Vector affine_b0, affine_bc, affine_bs;
+  double damping_trace = 0.0;  // trace of Av
+};
+
+}  // namespace libcont

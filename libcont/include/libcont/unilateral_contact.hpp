@@ -1,0 +1,73 @@
+#pragma once
+// A unilateral contact of a mechanical structure (impacting_structure.hpp), declared rather
+// than coded: a gap affine in the coordinates q minus a prescribed surface motion,
+//   g(t, q) = w . q - s(t),   s(t) = offset + sine sin(w_f t) + cosine cos(w_f t),
+// (w_f the structure's forcing frequency: a moving base, a shaken table), open while g > 0,
+// and a contact law chosen from the library:
+//   - NewtonRestitution: a hard impact, relative normal velocity w . v - s' reversed and
+//     scaled by -r through an impulse along M^-1 w; a chattering sequence ends in
+//     sticking (the contact then holds with the force that keeps g = 0) until that force
+//     would turn tensile;
+//   - KelvinVoigtContact: while g < 0 the force k_s delta + c_s delta' along w
+//     (delta = -g), its damping derived from r by the hard/soft energy relations
+//     (kelvin_voigt_contact.hpp) where a model wants it;
+//   - HertzContact: K delta^alpha (+ its damping c delta') along w.
+// From this declaration the structure generates events, resets, their Jacobians, affine
+// event data, the relative velocity, contact measures and the energy account.
+#include <string>
+#include <variant>
+
+#include "libcont/hertz_contact.hpp"
+#include "libcont/kelvin_voigt_contact.hpp"
+#include "libcont/newton_restitution.hpp"
+#include "libcont/types.hpp"
+
+namespace libcont {
+
+// Position of a contact surface along the contact normal, harmonic at the structure's
+// forcing frequency w_f (or fixed: sine = cosine = 0).
+struct SurfaceMotion {
+  double offset = 0.0;
+  double sine = 0.0;
+  double cosine = 0.0;
+
+  double position(double w, double t) const;
+  double velocity(double w, double t) const;
+  double acceleration(double w, double t) const;
+  double jerk(double w, double t) const;
+  bool moves() const { return sine != 0.0 || cosine != 0.0; }
+};
+
+using ContactLaw = std::variant<KelvinVoigtContact, HertzContact, NewtonRestitution>;
+
+// How the flow integrates the structure while a soft contact is closed (flow.hpp picks the
+// integrator from it): Automatic: a Kelvin-Voigt contact much faster than the structure
+// goes to the stiff (BDF) solver, a Hertz contact, entered every period and smooth only to
+// low order, to the explicit Runge-Kutta pair.
+enum class ContactIntegration { Automatic, StiffSolver, ExplicitPair, Nonstiff };
+
+struct UnilateralContact {
+  std::string name = "contact";
+  Vector normal;          // w: the gap's coefficients of the coordinates q
+  SurfaceMotion surface;  // s(t)
+  ContactLaw law;
+  // The name of the closed mode ("stick" for a hard contact, "contact" for a soft one
+  // when empty), for reports.
+  std::string closed_name;
+  ContactIntegration integration = ContactIntegration::Automatic;
+
+  bool hard() const { return std::holds_alternative<NewtonRestitution>(law); }
+  // Force along w (> 0 pushes the surfaces apart) of a closed soft contact at penetration
+  // delta = -g and its rate; 0 for a hard contact.
+  double force(double penetration, double penetration_rate) const;
+  // d(force)/d(delta) and d(force)/d(delta').
+  double force_slope(double penetration, double penetration_rate) const;
+  double damping_slope(double penetration, double penetration_rate) const;
+  // Whether the closed contact's force is affine in (delta, delta'): an unclipped
+  // Kelvin-Voigt contact (the structure's modes then stay affine).
+  bool affine() const;
+  double stored_energy(double penetration) const;
+  double dissipated_power(double penetration, double penetration_rate) const;
+};
+
+}  // namespace libcont

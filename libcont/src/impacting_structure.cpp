@@ -1,0 +1,675 @@
+#include "libcont/impacting_structure.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+
+#include "libcont/input_error.hpp"
+
+namespace libcont {
+
+namespace {
+
+constexpr int max_contacts = 8;
+
+Vector zero_if_empty(const Vector& v, int n, const std::string& what) {
+  if (v.size() == 0) return Vector::Zero(n);
+  if (v.size() != n)
+    throw InputError("structure: " + what + " has " + std::to_string(v.size()) +
+                     " entries, expected " + std::to_string(n));
+  return v;
+}
+
+Matrix zero_if_empty(const Matrix& m, int n, const std::string& what) {
+  if (m.size() == 0) return Matrix::Zero(n, n);
+  if (m.rows() != n || m.cols() != n)
+    throw InputError("structure: " + what + " must be " + std::to_string(n) + " x " +
+                     std::to_string(n));
+  return m;
+}
+
+std::vector<std::string> default_names(const std::vector<std::string>& given, int n,
+                                       const std::string& single, const std::string& prefix,
+                                       const std::string& what) {
+  if (!given.empty()) {
+    if (static_cast<int>(given.size()) != n)
+      throw InputError("structure: " + std::to_string(given.size()) + " " + what +
+                       " names for " + std::to_string(n) + " coordinates");
+    return given;
+  }
+  if (n == 1) return {single};
+  std::vector<std::string> names;
+  for (int i = 1; i <= n; ++i) names.push_back(prefix + std::to_string(i));
+  return names;
+}
+
+double difference_step(double value) {
+  static const double base = std::cbrt(std::numeric_limits<double>::epsilon());
+  return base * (1.0 + std::abs(value));
+}
+
+// The coordinate a contact's gap is closed on exactly after a projection: the largest
+// coefficient of the normal, the last one of equals.
+int snapped_coordinate(const Vector& normal) {
+  int best = 0;
+  for (int i = 1; i < normal.size(); ++i)
+    if (std::abs(normal[i]) >= std::abs(normal[best])) best = i;
+  return best;
+}
+
+}  // namespace
+
+LinearStructure LinearStructure::single(double mass, double stiffness, double damping) {
+  LinearStructure s;
+  s.coordinates = {"x"};
+  s.velocities = {"v"};
+  s.mass = Matrix::Constant(1, 1, mass);
+  s.stiffness = Matrix::Constant(1, 1, stiffness);
+  s.damping = Matrix::Constant(1, 1, damping);
+  return s;
+}
+
+void ImpactingStructure::declare(LinearStructure s, std::vector<UnilateralContact> contacts) {
+  const int n = s.size();
+  if (n < 1 || s.mass.cols() != n) throw InputError("structure: the mass matrix must be square");
+  s.coordinates = default_names(s.coordinates, n, "x", "q", "coordinate");
+  s.velocities = default_names(s.velocities, n, "v", "v", "velocity");
+  s.stiffness = zero_if_empty(s.stiffness, n, "the stiffness matrix");
+  s.damping = zero_if_empty(s.damping, n, "the damping matrix");
+  s.constant_force = zero_if_empty(s.constant_force, n, "the constant force");
+  s.cosine_force = zero_if_empty(s.cosine_force, n, "the cosine force");
+  s.sine_force = zero_if_empty(s.sine_force, n, "the sine force");
+  if (!(s.frequency >= 0.0)) throw InputError("structure: the forcing frequency must be >= 0");
+  const Eigen::LLT<Matrix> mass_factor(s.mass);
+  if (!s.mass.isApprox(s.mass.transpose()) || mass_factor.info() != Eigen::Success)
+    throw InputError("structure: the mass matrix must be symmetric positive definite");
+  if (static_cast<int>(contacts.size()) > max_contacts)
+    throw InputError("structure: at most " + std::to_string(max_contacts) + " contacts");
+  contact_coordinates_.clear();
+  for (const auto& c : contacts) {
+    if (c.normal.size() != n || c.normal.isZero(0.0))
+      throw InputError("contact '" + c.name + "': its normal must have " + std::to_string(n) +
+                       " entries, not all zero");
+  }
+  for (int i = 0; i < n; ++i)
+    for (const auto& c : contacts)
+      if (c.normal[i] != 0.0) {
+        contact_coordinates_.push_back(i);
+        break;
+      }
+  structure_ = std::move(s);
+  contacts_ = std::move(contacts);
+  mass_inverse_ = mass_factor.solve(Matrix::Identity(n, n));
+  modes_.clear();
+  for (int mode = 0; mode < (1 << contacts_.size()); ++mode) modes_.push_back(derive_mode(mode));
+}
+
+ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
+  const int n = structure_.size();
+  const double w = structure_.frequency;
+  ModeData md;
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
+    if (!closed(mode, j)) continue;
+    (contacts_[j].hard() ? md.stuck : md.soft).push_back(j);
+  }
+  const int s = static_cast<int>(md.stuck.size());
+  Matrix constraints(s, n);
+  Vector surface_sine(s), surface_cosine(s);
+  for (int k = 0; k < s; ++k) {
+    const auto& c = contacts_[md.stuck[k]];
+    constraints.row(k) = c.normal.transpose();
+    surface_sine[k] = c.surface.sine;
+    surface_cosine[k] = c.surface.cosine;
+  }
+  const Matrix mobility = constraints * mass_inverse_;  // W M^-1
+  md.gram_inverse = s == 0 ? Matrix(0, 0)
+                           : Matrix((mobility * constraints.transpose())
+                                        .completeOrthogonalDecomposition()
+                                        .pseudoInverse());
+  md.holding_map = md.gram_inverse * mobility;
+  md.acceleration_map = mass_inverse_ - mobility.transpose() * md.holding_map;
+  const Matrix surface_gain = mobility.transpose() * md.gram_inverse;  // M^-1 W' G^-1
+
+  // The field: the structure's own forces, the closed soft contacts added explicitly (their
+  // force from the gap, well conditioned where the gap is small and k_s large).
+  md.aq = -md.acceleration_map * structure_.stiffness;
+  md.av = -md.acceleration_map * structure_.damping;
+  md.b0 = md.acceleration_map * structure_.constant_force;
+  // The stuck surfaces' accelerations, s'' = -w^2 (sine sin + cosine cos).
+  md.bc = md.acceleration_map * structure_.cosine_force - w * w * surface_gain * surface_cosine;
+  md.bs = md.acceleration_map * structure_.sine_force - w * w * surface_gain * surface_sine;
+  for (int j : md.soft) md.contact_acceleration.push_back(md.acceleration_map * contacts_[j].normal);
+  md.affine = !has_additional_force() &&
+              std::all_of(md.soft.begin(), md.soft.end(), [&](int j) { return contacts_[j].affine(); });
+  // The affine data: the Kelvin-Voigt forces k_s delta + c_s delta' along w
+  // (delta = s(t) - w.q) folded into the linear forces.
+  md.stiffness = structure_.stiffness;
+  md.damping = structure_.damping;
+  md.constant_force = structure_.constant_force;
+  md.cosine_force = structure_.cosine_force;
+  md.sine_force = structure_.sine_force;
+  if (md.affine) {
+    for (int j : md.soft) {
+      const auto& c = contacts_[j];
+      const auto& kv = std::get<KelvinVoigtContact>(c.law);
+      const Matrix outer = c.normal * c.normal.transpose();
+      md.stiffness += kv.stiffness * outer;
+      md.damping += kv.damping * outer;
+      md.constant_force += kv.stiffness * c.surface.offset * c.normal;
+      md.cosine_force += (kv.stiffness * c.surface.cosine + kv.damping * w * c.surface.sine) * c.normal;
+      md.sine_force += (kv.stiffness * c.surface.sine - kv.damping * w * c.surface.cosine) * c.normal;
+    }
+  }
+  md.affine_aq = -md.acceleration_map * md.stiffness;
+  md.affine_av = -md.acceleration_map * md.damping;
+  md.affine_b0 = md.acceleration_map * md.constant_force;
+  md.affine_bc = md.acceleration_map * md.cosine_force - w * w * surface_gain * surface_cosine;
+  md.affine_bs = md.acceleration_map * md.sine_force - w * w * surface_gain * surface_sine;
+  md.damping_trace = md.av.trace();
+  return md;
+}
+
+std::vector<std::string> ImpactingStructure::state_names() const {
+  std::vector<std::string> names = structure_.coordinates;
+  names.insert(names.end(), structure_.velocities.begin(), structure_.velocities.end());
+  return names;
+}
+
+std::string ImpactingStructure::mode_name(int mode) const {
+  if (mode == 0) return "free";
+  std::string name;
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
+    if (!closed(mode, j)) continue;
+    const auto& c = contacts_[j];
+    std::string closed_name = !c.closed_name.empty() ? c.closed_name : c.hard() ? "stick" : "contact";
+    if (contacts_.size() > 1) closed_name = c.name + ":" + closed_name;
+    name += (name.empty() ? "" : "+") + closed_name;
+  }
+  return name;
+}
+
+Vector ImpactingStructure::natural_frequencies() const {
+  const Matrix k = 0.5 * (structure_.stiffness + structure_.stiffness.transpose());
+  const Eigen::GeneralizedSelfAdjointEigenSolver<Matrix> solver(k, structure_.mass,
+                                                                Eigen::EigenvaluesOnly);
+  return solver.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+}
+
+bool ImpactingStructure::is_stiff(int mode) const {
+  double structure_frequency = -1.0;  // computed once, when an automatic contact asks
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
+    if (!closed(mode, j)) continue;
+    const auto& c = contacts_[j];
+    if (c.integration == ContactIntegration::StiffSolver) return true;
+    const auto* kv = std::get_if<KelvinVoigtContact>(&c.law);
+    if (c.integration != ContactIntegration::Automatic || !kv) continue;
+    if (structure_frequency < 0.0)
+      structure_frequency = std::max(natural_frequencies().maxCoeff(), structure_.frequency);
+    // The contact's own frequency, for the mass the contact moves (1 / w M^-1 w).
+    const double contact_frequency =
+        std::sqrt(kv->stiffness * c.normal.dot(mass_inverse_ * c.normal));
+    if (contact_frequency > 50.0 * structure_frequency) return true;
+  }
+  return false;
+}
+
+bool ImpactingStructure::is_brief_and_rough(int mode) const {
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
+    if (!closed(mode, j)) continue;
+    const auto& c = contacts_[j];
+    if (c.integration == ContactIntegration::ExplicitPair) return true;
+    if (c.integration == ContactIntegration::Automatic && std::holds_alternative<HertzContact>(c.law))
+      return true;
+  }
+  return false;
+}
+
+double ImpactingStructure::forcing_period() const {
+  return structure_.frequency > 0.0 ? 2.0 * std::numbers::pi / structure_.frequency : 0.0;
+}
+
+double ImpactingStructure::gap(int contact, double t, ConstVectorRef x) const {
+  const auto& c = contacts_[contact];
+  return c.normal.dot(x.head(structure_.size())) - c.surface.position(structure_.frequency, t);
+}
+
+double ImpactingStructure::gap_rate(int contact, double t, ConstVectorRef x) const {
+  const int n = structure_.size();
+  const auto& c = contacts_[contact];
+  return c.normal.dot(x.segment(n, n)) - c.surface.velocity(structure_.frequency, t);
+}
+
+void ImpactingStructure::vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const {
+  const int n = structure_.size();
+  const ModeData& md = modes_[mode];
+  const double w = structure_.frequency;
+  const double cw = w > 0.0 ? std::cos(w * t) : 0.0, sw = w > 0.0 ? std::sin(w * t) : 0.0;
+  // Entry by entry: the structures are small and this is the integrators' hot path, where
+  // Eigen's general matrix-vector product costs more than the loop.
+  for (int i = 0; i < n; ++i) {
+    double a = md.b0[i] + md.bc[i] * cw + md.bs[i] * sw;
+    for (int k = 0; k < n; ++k) a += md.aq(i, k) * x[k] + md.av(i, k) * x[n + k];
+    dxdt[n + i] = a;
+  }
+  for (std::size_t m = 0; m < md.soft.size(); ++m) {
+    const int j = md.soft[m];
+    const double force = contacts_[j].force(-gap(j, t, x), -gap_rate(j, t, x));
+    dxdt.tail(n) += md.contact_acceleration[m] * force;
+  }
+  if (has_additional_force()) {
+    Vector force = Vector::Zero(n);
+    additional_force(t, x.head(n), x.segment(n, n), force);
+    dxdt.tail(n) += md.acceleration_map * force;
+  }
+  dxdt.head(n) = x.segment(n, n);
+}
+
+void ImpactingStructure::state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const {
+  const int n = structure_.size();
+  const ModeData& md = modes_[mode];
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) {
+      jac(i, k) = 0.0;
+      jac(i, n + k) = i == k ? 1.0 : 0.0;
+      jac(n + i, k) = md.aq(i, k);
+      jac(n + i, n + k) = md.av(i, k);
+    }
+  for (std::size_t m = 0; m < md.soft.size(); ++m) {
+    const int j = md.soft[m];
+    const auto& c = contacts_[j];
+    const double delta = -gap(j, t, x), rate = -gap_rate(j, t, x);
+    const double kq = c.force_slope(delta, rate), kv = c.damping_slope(delta, rate);
+    jac.block(n, 0, n, n) -= kq * md.contact_acceleration[m] * c.normal.transpose();
+    jac.block(n, n, n, n) -= kv * md.contact_acceleration[m] * c.normal.transpose();
+  }
+  if (has_additional_force()) {
+    Matrix d_dq(n, n), d_dv(n, n);
+    additional_force_jacobian(t, x.head(n), x.segment(n, n), d_dq, d_dv);
+    jac.block(n, 0, n, n) += md.acceleration_map * d_dq;
+    jac.block(n, n, n, n) += md.acceleration_map * d_dv;
+  }
+}
+
+void ImpactingStructure::additional_force_jacobian(double t, ConstVectorRef q, ConstVectorRef v,
+                                                   MatrixRef d_dq, MatrixRef d_dv) const {
+  const Eigen::Index n = q.size();
+  Vector qp = q, vp = v, up(n), down(n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const double h = difference_step(q[k]);
+    qp[k] = q[k] + h;
+    additional_force(t, qp, v, up);
+    qp[k] = q[k] - h;
+    additional_force(t, qp, v, down);
+    qp[k] = q[k];
+    d_dq.col(k) = (up - down) / (2.0 * h);
+    const double g = difference_step(v[k]);
+    vp[k] = v[k] + g;
+    additional_force(t, q, vp, up);
+    vp[k] = v[k] - g;
+    additional_force(t, q, vp, down);
+    vp[k] = v[k];
+    d_dv.col(k) = (up - down) / (2.0 * g);
+  }
+}
+
+bool ImpactingStructure::affine_mode(int mode, AffineMode& data) const {
+  const ModeData& md = modes_[mode];
+  if (!md.affine) return false;
+  const int n = structure_.size();
+  data.A.setZero();
+  data.A.block(0, n, n, n).setIdentity();
+  data.A.block(n, 0, n, n) = md.affine_aq;
+  data.A.block(n, n, n, n) = md.affine_av;
+  data.b0.setZero();
+  data.b_cos.setZero();
+  data.b_sin.setZero();
+  data.b0.tail(n) = md.affine_b0;
+  data.b_cos.tail(n) = md.affine_bc;
+  data.b_sin.tail(n) = md.affine_bs;
+  data.frequency = structure_.frequency;
+  return true;
+}
+
+EventSpec ImpactingStructure::event_spec(int mode, int event) const {
+  const auto& c = contacts_[event];
+  const bool attached = closed(mode, event);
+  EventSpec spec = c.hard() ? (attached ? EventSpec{"release", EventDirection::Falling, EventKind::StickEnd}
+                                        : EventSpec{"impact", EventDirection::Falling, EventKind::Impact})
+                            : (attached ? EventSpec{"separation", EventDirection::Rising, EventKind::ContactEnd}
+                                        : EventSpec{"contact", EventDirection::Falling, EventKind::ContactStart});
+  if (contacts_.size() > 1) spec.name += ":" + c.name;
+  return spec;
+}
+
+void ImpactingStructure::total_force(const ModeData& md, double t, ConstVectorRef q,
+                                     ConstVectorRef v, VectorRef force) const {
+  const double w = structure_.frequency;
+  force = structure_.constant_force - structure_.stiffness * q - structure_.damping * v;
+  if (w > 0.0)
+    force += structure_.cosine_force * std::cos(w * t) + structure_.sine_force * std::sin(w * t);
+  const int n = structure_.size();
+  for (int j : md.soft) {
+    const auto& c = contacts_[j];
+    const double delta = c.surface.position(w, t) - c.normal.dot(q);
+    const double rate = c.surface.velocity(w, t) - c.normal.dot(v);
+    force += c.force(delta, rate) * c.normal;
+  }
+  if (has_additional_force()) {
+    Vector extra = Vector::Zero(n);
+    additional_force(t, q, v, extra);
+    force += extra;
+  }
+}
+
+double ImpactingStructure::holding_force(int mode, int contact, double t, ConstVectorRef x) const {
+  const ModeData& md = modes_[mode];
+  const auto it = std::find(md.stuck.begin(), md.stuck.end(), contact);
+  if (it == md.stuck.end()) return std::numeric_limits<double>::quiet_NaN();
+  const int k = static_cast<int>(it - md.stuck.begin());
+  const int n = structure_.size();
+  Vector force(n);
+  total_force(md, t, x.head(n), x.segment(n, n), force);
+  // lambda = G^-1 (s''_S - W M^-1 f): the forces that keep the stuck gaps closed.
+  double lambda = -md.holding_map.row(k).dot(force);
+  for (std::size_t l = 0; l < md.stuck.size(); ++l)
+    lambda += md.gram_inverse(k, l) *
+              contacts_[md.stuck[l]].surface.acceleration(structure_.frequency, t);
+  return lambda;
+}
+
+double ImpactingStructure::event_function(int mode, int event, double t, ConstVectorRef x) const {
+  if (closed(mode, event) && contacts_[event].hard()) return holding_force(mode, event, t, x);
+  return gap(event, t, x);
+}
+
+bool ImpactingStructure::affine_event(int mode, int event, VectorRef coefficients) const {
+  const int n = structure_.size();
+  const auto& c = contacts_[event];
+  coefficients.setZero();
+  if (!(closed(mode, event) && c.hard())) {
+    coefficients.head(n) = c.normal;
+    coefficients[2 * n] = -c.surface.offset;
+    coefficients[2 * n + 1] = -c.surface.cosine;
+    coefficients[2 * n + 2] = -c.surface.sine;
+    return true;
+  }
+  const ModeData& md = modes_[mode];
+  if (!md.affine) return false;
+  const int k = static_cast<int>(std::find(md.stuck.begin(), md.stuck.end(), event) - md.stuck.begin());
+  const auto row = md.holding_map.row(k);
+  const double w2 = structure_.frequency * structure_.frequency;
+  coefficients.head(n) = (row * md.stiffness).transpose();
+  coefficients.segment(n, n) = (row * md.damping).transpose();
+  coefficients[2 * n] = -row.dot(md.constant_force);
+  coefficients[2 * n + 1] = -row.dot(md.cosine_force);
+  coefficients[2 * n + 2] = -row.dot(md.sine_force);
+  for (std::size_t l = 0; l < md.stuck.size(); ++l) {
+    const auto& surface = contacts_[md.stuck[l]].surface;
+    coefficients[2 * n + 1] -= md.gram_inverse(k, l) * w2 * surface.cosine;
+    coefficients[2 * n + 2] -= md.gram_inverse(k, l) * w2 * surface.sine;
+  }
+  return true;
+}
+
+void ImpactingStructure::event_gradient(int mode, int event, double t, ConstVectorRef x,
+                                        VectorRef dh_dx, double& dh_dt) const {
+  const int n = structure_.size();
+  Vector coefficients(2 * n + 3);
+  if (!affine_event(mode, event, coefficients)) {
+    HybridSystem::event_gradient(mode, event, t, x, dh_dx, dh_dt);
+    return;
+  }
+  const double w = structure_.frequency;
+  dh_dx = coefficients.head(2 * n);
+  dh_dt = w > 0.0 ? w * (coefficients[2 * n + 2] * std::cos(w * t) -
+                         coefficients[2 * n + 1] * std::sin(w * t))
+                  : 0.0;
+}
+
+std::vector<int> ImpactingStructure::constraint_set(int mode, int extra) const {
+  std::vector<int> set = modes_[mode].stuck;
+  if (extra >= 0 && std::find(set.begin(), set.end(), extra) == set.end()) set.push_back(extra);
+  return set;
+}
+
+void ImpactingStructure::project(const std::vector<int>& set, const Vector& scale, double t,
+                                 VectorRef x, MatrixRef* dg_dx, VectorRef* dg_dt) const {
+  const int n = structure_.size(), s = static_cast<int>(set.size());
+  const double w = structure_.frequency;
+  Matrix constraints(s, n);
+  Vector position(s), velocity(s), acceleration(s);
+  for (int k = 0; k < s; ++k) {
+    const auto& c = contacts_[set[k]];
+    constraints.row(k) = c.normal.transpose();
+    position[k] = c.surface.position(w, t);
+    velocity[k] = c.surface.velocity(w, t);
+    acceleration[k] = c.surface.acceleration(w, t);
+  }
+  const Matrix mobility = mass_inverse_ * constraints.transpose();  // M^-1 W'
+  const Matrix gain = mobility * (constraints * mobility).inverse();  // M^-1 W' G^-1
+  const Matrix scaled_gain = gain * scale.asDiagonal();
+  if (dg_dx) {  // q+ = q + B (s - W q), v+ = v - B D (W v - s')
+    dg_dx->setIdentity();
+    dg_dx->topLeftCorner(n, n) -= gain * constraints;
+    dg_dx->bottomRightCorner(n, n) -= scaled_gain * constraints;
+    dg_dt->head(n) = gain * velocity;
+    dg_dt->tail(n) = scaled_gain * acceleration;
+    return;
+  }
+  const Vector q = x.head(n), v = x.segment(n, n);
+  x.head(n) = q + gain * (position - constraints * q);
+  x.segment(n, n) = v - scaled_gain * (constraints * v - velocity);
+  // Each gap closed exactly (a rounding-level correction): a short flight of a chattering
+  // sequence then starts on the right side of the surface.
+  for (int k = 0; k < s; ++k) {
+    const Vector& normal = contacts_[set[k]].normal;
+    const int i = snapped_coordinate(normal);
+    x[i] = (position[k] - (normal.dot(x.head(n)) - normal[i] * x[i])) / normal[i];
+  }
+}
+
+EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, VectorRef x) const {
+  const auto& c = contacts_[event];
+  const int bit = 1 << event;
+  if (!c.hard())
+    return closed(mode, event) ? EventOutcome{mode & ~bit, EventKind::ContactEnd, false}
+                               : EventOutcome{mode | bit, EventKind::ContactStart, false};
+  if (closed(mode, event)) {  // released: leave exactly on the surface with its velocity
+    const std::vector<int> set = constraint_set(mode, -1);
+    project(set, Vector::Ones(static_cast<int>(set.size())), t, x, nullptr, nullptr);
+    return EventOutcome{mode & ~bit, EventKind::StickEnd, false};
+  }
+  const std::vector<int> set = constraint_set(mode, event);
+  const auto& law = std::get<NewtonRestitution>(c.law);
+  const double approach_speed = std::abs(gap_rate(event, t, x));
+  // The force that would hold the contact once stuck, at the stuck state.
+  Vector stuck = x;
+  project(set, Vector::Ones(static_cast<int>(set.size())), t, stuck, nullptr, nullptr);
+  const double holding = holding_force(mode | bit, event, t, stuck) *
+                         c.normal.dot(mass_inverse_ * c.normal);
+  if (law.sticks(approach_speed, holding)) {
+    x = stuck;
+    return EventOutcome{mode | bit, EventKind::StickStart, false};
+  }
+  Vector scale = Vector::Ones(static_cast<int>(set.size()));
+  scale[static_cast<int>(set.size()) - 1] = 1.0 + law.r;  // the impacting contact is last
+  project(set, scale, t, x, nullptr, nullptr);
+  return EventOutcome{mode, EventKind::Impact, false};
+}
+
+void ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome& outcome, double t,
+                                        ConstVectorRef /*x_minus*/, MatrixRef dg_dx,
+                                        VectorRef dg_dt) const {
+  dg_dx.setIdentity();
+  dg_dt.setZero();
+  const EventKind kind = outcome.kind;
+  if (kind != EventKind::Impact && kind != EventKind::StickStart && kind != EventKind::StickEnd) return;
+  const std::vector<int> set = constraint_set(mode, kind == EventKind::StickEnd ? -1 : event);
+  Vector scale = Vector::Ones(static_cast<int>(set.size()));
+  if (kind == EventKind::Impact)
+    scale[static_cast<int>(set.size()) - 1] = 1.0 + std::get<NewtonRestitution>(contacts_[event].law).r;
+  Vector unused;
+  project(set, scale, t, unused, &dg_dx, &dg_dt);
+}
+
+namespace {
+void add_harmonic(Vector& force, const ForcingDerivative& d, double w, double t) {
+  if (d.constant_force.size()) force += d.constant_force;
+  if (w > 0.0 && d.cosine_force.size()) force += d.cosine_force * std::cos(w * t);
+  if (w > 0.0 && d.sine_force.size()) force += d.sine_force * std::sin(w * t);
+}
+}  // namespace
+
+void ImpactingStructure::force_parameter_derivative(int parameter, double /*t*/, ConstVectorRef,
+                                                    ConstVectorRef, VectorRef) const {
+  throw std::logic_error("model '" + name() + "' gives parameter " + std::to_string(parameter) +
+                         " no force derivative");
+}
+
+void ImpactingStructure::field_parameter_derivative(int parameter, int mode, double t,
+                                                    ConstVectorRef x, VectorRef df_dp) const {
+  const int n = structure_.size();
+  Vector force = Vector::Zero(n);
+  ForcingDerivative d;
+  if (forcing_derivative(parameter, d))
+    add_harmonic(force, d, structure_.frequency, t);
+  else
+    force_parameter_derivative(parameter, t, x.head(n), x.segment(n, n), force);
+  df_dp.head(n).setZero();
+  df_dp.tail(n) = modes_[mode].acceleration_map * force;
+}
+
+double ImpactingStructure::event_parameter_derivative(int parameter, int mode, int event, double t,
+                                                      ConstVectorRef x) const {
+  const ModeData& md = modes_[mode];
+  const auto it = std::find(md.stuck.begin(), md.stuck.end(), event);
+  if (it == md.stuck.end()) return 0.0;  // a gap: independent of the forcing
+  const int n = structure_.size();
+  Vector force = Vector::Zero(n);
+  ForcingDerivative d;
+  if (forcing_derivative(parameter, d))
+    add_harmonic(force, d, structure_.frequency, t);
+  else
+    force_parameter_derivative(parameter, t, x.head(n), x.segment(n, n), force);
+  return -md.holding_map.row(it - md.stuck.begin()).dot(force);
+}
+
+bool ImpactingStructure::affine_parameter_derivative(int parameter, int mode,
+                                                     AffineMode& derivative) const {
+  const ModeData& md = modes_[mode];
+  ForcingDerivative d;
+  if (!md.affine || !forcing_derivative(parameter, d)) return false;
+  const int n = structure_.size();
+  derivative.A.setZero();
+  derivative.b0.setZero();
+  derivative.b_cos.setZero();
+  derivative.b_sin.setZero();
+  if (d.constant_force.size()) derivative.b0.tail(n) = md.acceleration_map * d.constant_force;
+  if (d.cosine_force.size()) derivative.b_cos.tail(n) = md.acceleration_map * d.cosine_force;
+  if (d.sine_force.size()) derivative.b_sin.tail(n) = md.acceleration_map * d.sine_force;
+  return true;
+}
+
+int ImpactingStructure::mode_of(double t, ConstVectorRef x) const {
+  int mode = 0;
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
+    if (!contacts_[j].hard() && gap(j, t, x) < 0.0) mode |= 1 << j;
+  return mode;
+}
+
+std::vector<int> ImpactingStructure::displacement_coordinates() const {
+  return contact_coordinates_;
+}
+
+double ImpactingStructure::kinetic_energy(double /*t*/, ConstVectorRef x) const {
+  const int n = structure_.size();
+  double energy = 0.0;
+  for (int i : contact_coordinates_)
+    for (int k : contact_coordinates_) energy += x[n + i] * structure_.mass(i, k) * x[n + k];
+  return 0.5 * energy;
+}
+
+double ImpactingStructure::relative_velocity(int /*mode*/, int event, double t, ConstVectorRef x) const {
+  return gap_rate(event, t, x);
+}
+
+double ImpactingStructure::divergence(int mode, double t, ConstVectorRef x) const {
+  const ModeData& md = modes_[mode];
+  double trace = md.damping_trace;
+  for (std::size_t m = 0; m < md.soft.size(); ++m) {
+    const int j = md.soft[m];
+    const auto& c = contacts_[j];
+    trace -= c.damping_slope(-gap(j, t, x), -gap_rate(j, t, x)) *
+             c.normal.dot(md.contact_acceleration[m]);
+  }
+  if (has_additional_force()) {
+    const int n = structure_.size();
+    Matrix d_dq(n, n), d_dv(n, n);
+    additional_force_jacobian(t, x.head(n), x.segment(n, n), d_dq, d_dv);
+    trace += (md.acceleration_map * d_dv).trace();
+  }
+  return trace;
+}
+
+bool ImpactingStructure::accounts_energy() const {
+  for (const auto& c : contacts_)
+    if (c.hard()) return false;
+  return !has_additional_force() && structure_.stiffness.isApprox(structure_.stiffness.transpose());
+}
+
+double ImpactingStructure::mechanical_energy(int mode, double t, ConstVectorRef x) const {
+  const int n = structure_.size();
+  const auto q = x.head(n), v = x.segment(n, n);
+  double energy = 0.5 * v.dot(structure_.mass * v) + 0.5 * q.dot(structure_.stiffness * q) -
+                  structure_.constant_force.dot(q);
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
+    if (closed(mode, j)) energy += contacts_[j].stored_energy(-gap(j, t, x));
+  return energy;
+}
+
+double ImpactingStructure::dissipated_power(int mode, double t, ConstVectorRef x) const {
+  const int n = structure_.size();
+  const auto v = x.segment(n, n);
+  double power = v.dot(structure_.damping * v);
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
+    if (closed(mode, j)) power += contacts_[j].dissipated_power(-gap(j, t, x), -gap_rate(j, t, x));
+  return power;
+}
+
+double ImpactingStructure::supplied_power(int mode, double t, ConstVectorRef x) const {
+  const int n = structure_.size();
+  const double w = structure_.frequency;
+  const auto v = x.segment(n, n);
+  double power = 0.0;
+  if (w > 0.0)
+    power = (structure_.cosine_force * std::cos(w * t) + structure_.sine_force * std::sin(w * t)).dot(v);
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
+    if (closed(mode, j))
+      power += contacts_[j].force(-gap(j, t, x), -gap_rate(j, t, x)) *
+               contacts_[j].surface.velocity(w, t);
+  return power;
+}
+
+bool ImpactingStructure::measures_contact() const {
+  for (const auto& c : contacts_)
+    if (!c.hard()) return true;
+  return false;
+}
+
+double ImpactingStructure::contact_force(int mode, double t, ConstVectorRef x) const {
+  double force = 0.0;
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
+    if (closed(mode, j)) force += contacts_[j].force(-gap(j, t, x), -gap_rate(j, t, x));
+  return force;
+}
+
+double ImpactingStructure::penetration(int mode, double t, ConstVectorRef x) const {
+  double depth = 0.0;
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
+    if (closed(mode, j) && !contacts_[j].hard()) depth = std::max(depth, -gap(j, t, x));
+  return depth;
+}
+
+}  // namespace libcont
