@@ -178,7 +178,8 @@ std::vector<std::string> ImpactingStructure::state_names() const {
 }
 
 std::string ImpactingStructure::mode_name(int mode) const {
-  if (mode == 0) return "free";
+  if (mode == 0)
+    return contacts_.size() == 1 && !contacts_[0].open_name.empty() ? contacts_[0].open_name : "free";
   std::string name;
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
     if (!closed(mode, j)) continue;
@@ -576,6 +577,12 @@ int ImpactingStructure::mode_of(double t, ConstVectorRef x) const {
   int mode = 0;
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
     if (!contacts_[j].hard() && gap(j, t, x) < 0.0) mode |= 1 << j;
+  // A state resting exactly on a hard surface that pushes (a body put down on a table)
+  // starts stuck.
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
+    if (contacts_[j].hard() && gap(j, t, x) == 0.0 && gap_rate(j, t, x) == 0.0 &&
+        holding_force(mode | (1 << j), j, t, x) > 0.0)
+      mode |= 1 << j;
   return mode;
 }
 

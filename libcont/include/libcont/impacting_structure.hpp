@@ -75,6 +75,8 @@ class ImpactingStructure : public HybridSystem {
   bool affine_parameter_derivative(int parameter, int mode,
                                    AffineMode& derivative) const override;
 
+  // Soft contacts with a negative gap are closed; a hard one is stuck when the state rests
+  // on its surface exactly (gap and gap rate zero) and the holding force pushes.
   int mode_of(double t, ConstVectorRef x) const override;
   std::vector<int> displacement_coordinates() const override;
   // Kinetic energy of the coordinates that some contact involves.

@@ -51,9 +51,10 @@ struct UnilateralContact {
   Vector normal;          // w: the gap's coefficients of the coordinates q
   SurfaceMotion surface;  // s(t)
   ContactLaw law;
-  // The name of the closed mode ("stick" for a hard contact, "contact" for a soft one
-  // when empty), for reports.
+  // Names of the modes for reports: closed ("stick" for a hard contact, "contact" for a
+  // soft one when empty) and, for a structure with this one contact, open ("free").
   std::string closed_name;
+  std::string open_name;
   ContactIntegration integration = ContactIntegration::Automatic;
 
   bool hard() const { return std::holds_alternative<NewtonRestitution>(law); }
