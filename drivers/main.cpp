@@ -9,6 +9,7 @@
 #include "commands/command.hpp"
 #include "exit_codes.hpp"
 #include "libcont/input_error.hpp"
+#include "libcont/version.hpp"
 
 namespace {
 
@@ -45,6 +46,8 @@ int main(int argc, char** argv) {
       "Exit status: 0 ok, 1 output could not be written, 2 bad input, 3 numerical failure.",
       "vicont"};
   vicont.require_subcommand(0, 1);
+  vicont.set_version_flag("--version", std::string("vicont ") + libcont::version,
+                          "Print the version and exit");
   auto main_job = vicont::make_main_job(vicont);
   const std::vector<std::pair<std::string, std::unique_ptr<vicont::Command>>> commands = [&] {
     std::vector<std::pair<std::string, std::unique_ptr<vicont::Command>>> list;
@@ -66,6 +69,8 @@ int main(int argc, char** argv) {
     return vicont.exit(help);
   } catch (const CLI::CallForAllHelp& help) {
     return vicont.exit(help);
+  } catch (const CLI::CallForVersion& version) {
+    return vicont.exit(version);
   } catch (const CLI::ParseError& error) {
     return fail(vicont::BadInput, error.what());
   }

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "atomic_file.hpp"
+#include "libcont/version.hpp"
 
 namespace vicont {
 
@@ -146,8 +147,17 @@ void write_impacts_csv(const std::filesystem::path& file,
   });
 }
 
+nlohmann::ordered_json with_version(const nlohmann::ordered_json& document) {
+  if (!document.is_object()) return document;
+  nlohmann::ordered_json result = {{"version", libcont::version}};
+  for (const auto& [key, value] : document.items())
+    if (key != "version") result[key] = value;
+  return result;
+}
+
 void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_json& value) {
-  write_file_atomically(file, [&](std::ostream& out) { out << value.dump(2) << '\n'; });
+  write_file_atomically(file,
+                        [&](std::ostream& out) { out << with_version(value).dump(2) << '\n'; });
 }
 
 nlohmann::ordered_json finite_or_null(double value, const std::string& path,

@@ -42,6 +42,9 @@ void write_poincare_csv(const std::filesystem::path& file, const libcont::Hybrid
 // t, relative_velocity: every impact (or contact start) of the averaging phase.
 void write_impacts_csv(const std::filesystem::path& file, const libcont::ImpactStatistics& impacts);
 
+// Every JSON document vicont writes (files and --json on stdout) starts with "version":
+// the version of vicont and libcont that wrote it. write_json_file adds it.
+nlohmann::ordered_json with_version(const nlohmann::ordered_json& document);
 void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_json& value);
 
 // JSON has no infinities: a non-finite number becomes null, and `notes[path]` records what

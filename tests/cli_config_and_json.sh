@@ -8,14 +8,17 @@
 #  (c) result files are written, no temporary file is left behind, and an output directory
 #      that cannot be created is exit 1 with a one-line message naming it; a numerical
 #      failure is exit 3 with the results so far written;
-#  (d) plain `vicont` (the main job) writes out/eta-4 and out/eta-7.1 with PNGs.
+#  (d) plain `vicont` (the main job) writes out/eta-4 and out/eta-7.1 with PNGs;
+#  (e) `vicont --version` prints "vicont VERSION", and every JSON document (--json and the
+#      result files) carries the same version in its top-level "version".
 # Runs are kept short (--t-end, --periods, --transient); the main job takes about a second.
 #
 # JSON is checked with python3, which scripts/install-deps.sh installs (and which Debian 12's
 # libsundials-dev pulls in anyway, through petsc-dev).
-# Usage: cli_config_and_json.sh /path/to/vicont
+# Usage: cli_config_and_json.sh /path/to/vicont [VERSION]   (VERSION: the project's version)
 set -u
-vicont=${1:?usage: cli_config_and_json.sh /path/to/vicont}
+vicont=${1:?usage: cli_config_and_json.sh /path/to/vicont [VERSION]}
+version=${2:-}
 case $vicont in
   /*) ;;
   *) vicont=$(pwd)/$vicont ;;  # the main job runs in another directory
@@ -293,5 +296,24 @@ for eta in 4 7.1; do
     settled.csv settled_phase.png settled_phase.gp
 done
 no_temporaries "$work/main/out"
+
+# (e) The version ------------------------------------------------------------------------
+expect_ok --version
+printed=$(cat "$work/stdout")
+case $printed in
+  "vicont "[0-9]*.[0-9]*.[0-9]*) ;;
+  *) fail "vicont --version printed '$printed', expected 'vicont MAJOR.MINOR.PATCH'" ;;
+esac
+[ -z "$version" ] || [ "$printed" = "vicont $version" ] ||
+  fail "vicont --version printed '$printed', expected 'vicont $version'"
+run simulate --t-end 1 --out "$work/versioned" --json
+[ "$status" -eq 0 ] || fail "simulate --json: exit status $status: $(cat "$work/stderr")"
+for file in "$work/stdout" "$work/versioned/simulate.json" "$work/ly71/lyapunov.json" \
+            "$work/main/out/eta-4/lyapunov.json"; do
+  check_json "$file" '
+assert list(d)[0] == "version", "the first key is %r, not version" % list(d)[0]
+assert d["version"] == sys.argv[3], "version %r, expected %r" % (d["version"], sys.argv[3])
+' "${printed#vicont }"
+done
 
 finish "CLI config, JSON and output"
