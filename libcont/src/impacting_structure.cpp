@@ -435,7 +435,7 @@ std::vector<int> ImpactingStructure::constraint_set(int mode, int extra) const {
   return set;
 }
 
-void ImpactingStructure::project(const std::vector<int>& set, const Vector& scale, double t,
+void ImpactingStructure::project(const std::vector<int>& set, const Vector& restitution, double t,
                                  VectorRef x, MatrixRef* dg_dx, VectorRef* dg_dt) const {
   const int n = structure_.size(), s = static_cast<int>(set.size());
   const double w = structure_.frequency;
@@ -449,19 +449,23 @@ void ImpactingStructure::project(const std::vector<int>& set, const Vector& scal
     acceleration[k] = c.surface.acceleration(w, t);
   }
   const Matrix mobility = mass_inverse_ * constraints.transpose();  // M^-1 W'
-  const Matrix gain = mobility * (constraints * mobility).inverse();  // M^-1 W' G^-1
-  const Matrix scaled_gain = gain * scale.asDiagonal();
-  if (dg_dx) {  // q+ = q + B (s - W q), v+ = v - B D (W v - s')
+  const Matrix gain = mobility * (constraints * mobility).inverse();  // B = M^-1 W' G^-1
+  const Matrix rebound_gain = gain * restitution.asDiagonal();       // B R
+  // q+ = q + B (s - W q), v+ = v - B (W v - s') - B R (W v - s'): the projection onto the
+  // constraints, and the rebound of the impacting contact (R = r there, 0 elsewhere).
+  if (dg_dx) {
     dg_dx->setIdentity();
     dg_dx->topLeftCorner(n, n) -= gain * constraints;
-    dg_dx->bottomRightCorner(n, n) -= scaled_gain * constraints;
+    dg_dx->bottomRightCorner(n, n) -= gain * constraints;
+    dg_dx->bottomRightCorner(n, n) -= rebound_gain * constraints;
     dg_dt->head(n) = gain * velocity;
-    dg_dt->tail(n) = scaled_gain * acceleration;
+    dg_dt->tail(n) = gain * acceleration + rebound_gain * acceleration;
     return;
   }
   const Vector q = x.head(n), v = x.segment(n, n);
+  const Vector approach = constraints * v - velocity;
   x.head(n) = q + gain * (position - constraints * q);
-  x.segment(n, n) = v - scaled_gain * (constraints * v - velocity);
+  x.segment(n, n) = v - gain * approach - rebound_gain * approach;
   // Each gap closed exactly (a rounding-level correction): a short flight of a chattering
   // sequence then starts on the right side of the surface.
   for (int k = 0; k < s; ++k) {
@@ -479,7 +483,7 @@ EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, Vect
                                : EventOutcome{mode | bit, EventKind::ContactStart, false};
   if (closed(mode, event)) {  // released: leave exactly on the surface with its velocity
     const std::vector<int> set = constraint_set(mode, -1);
-    project(set, Vector::Ones(static_cast<int>(set.size())), t, x, nullptr, nullptr);
+    project(set, Vector::Zero(static_cast<int>(set.size())), t, x, nullptr, nullptr);
     return EventOutcome{mode & ~bit, EventKind::StickEnd, false};
   }
   const std::vector<int> set = constraint_set(mode, event);
@@ -487,16 +491,16 @@ EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, Vect
   const double approach_speed = std::abs(gap_rate(event, t, x));
   // The force that would hold the contact once stuck, at the stuck state.
   Vector stuck = x;
-  project(set, Vector::Ones(static_cast<int>(set.size())), t, stuck, nullptr, nullptr);
+  project(set, Vector::Zero(static_cast<int>(set.size())), t, stuck, nullptr, nullptr);
   const double holding = holding_force(mode | bit, event, t, stuck) *
                          c.normal.dot(mass_inverse_ * c.normal);
   if (law.sticks(approach_speed, holding)) {
     x = stuck;
     return EventOutcome{mode | bit, EventKind::StickStart, false};
   }
-  Vector scale = Vector::Ones(static_cast<int>(set.size()));
-  scale[static_cast<int>(set.size()) - 1] = 1.0 + law.r;  // the impacting contact is last
-  project(set, scale, t, x, nullptr, nullptr);
+  Vector restitution = Vector::Zero(static_cast<int>(set.size()));
+  restitution[static_cast<int>(set.size()) - 1] = law.r;  // the impacting contact is last
+  project(set, restitution, t, x, nullptr, nullptr);
   return EventOutcome{mode, EventKind::Impact, false};
 }
 
@@ -508,11 +512,11 @@ void ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome&
   const EventKind kind = outcome.kind;
   if (kind != EventKind::Impact && kind != EventKind::StickStart && kind != EventKind::StickEnd) return;
   const std::vector<int> set = constraint_set(mode, kind == EventKind::StickEnd ? -1 : event);
-  Vector scale = Vector::Ones(static_cast<int>(set.size()));
+  Vector restitution = Vector::Zero(static_cast<int>(set.size()));
   if (kind == EventKind::Impact)
-    scale[static_cast<int>(set.size()) - 1] = 1.0 + std::get<NewtonRestitution>(contacts_[event].law).r;
+    restitution[static_cast<int>(set.size()) - 1] = std::get<NewtonRestitution>(contacts_[event].law).r;
   Vector unused;
-  project(set, scale, t, unused, &dg_dx, &dg_dt);
+  project(set, restitution, t, unused, &dg_dx, &dg_dt);
 }
 
 namespace {

@@ -40,6 +40,12 @@ double UnilateralContact::force(double delta, double rate) const {
       [&](const HertzContact& h) { return h.force(delta, rate); });
 }
 
+double UnilateralContact::damping() const {
+  return soft(
+      law, [](const KelvinVoigtContact& kv) { return kv.damping; },
+      [](const HertzContact& h) { return h.damping; });
+}
+
 double UnilateralContact::force_slope(double delta, double rate) const {
   return soft(
       law,

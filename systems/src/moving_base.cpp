@@ -29,11 +29,6 @@ void MovingBaseOscillator::configure() {
                                      {p["d"], p["a"], 0.0})});
 }
 
-double MovingBaseOscillator::contact_damping() const {
-  const auto* kv = std::get_if<libcont::KelvinVoigtContact>(&contacts().front().law);
-  return kv ? kv->damping : 0.0;
-}
-
 double MovingBaseOscillator::base_position(double t) const {
   return contacts().front().surface.position(structure().frequency, t);
 }

@@ -138,9 +138,10 @@ class ImpactingStructure : public HybridSystem {
                    VectorRef force) const;
   // The combined constraint set {stuck contacts} u {extra} of a mode.
   std::vector<int> constraint_set(int mode, int extra) const;
-  // The velocity jump of an impact (or sticking, r = 0) at `contact` with the stuck
-  // contacts kept, or a release projection (contact < 0: onto the stuck set).
-  void project(const std::vector<int>& set, const Vector& scale, double t, VectorRef x,
+  // Puts x onto the constraints of `set` (positions and velocities, in the metric of M),
+  // with the rebound restitution[k] of contact set[k] (0: it sticks or stays stuck); with
+  // dg_dx given, its Jacobians instead.
+  void project(const std::vector<int>& set, const Vector& restitution, double t, VectorRef x,
                MatrixRef* dg_dx, VectorRef* dg_dt) const;
   ModeData derive_mode(int mode) const;
 

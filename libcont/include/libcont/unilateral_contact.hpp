@@ -58,6 +58,8 @@ struct UnilateralContact {
   ContactIntegration integration = ContactIntegration::Automatic;
 
   bool hard() const { return std::holds_alternative<NewtonRestitution>(law); }
+  // The soft law's viscous coefficient c_s (0 for a hard contact).
+  double damping() const;
   // Force along w (> 0 pushes the surfaces apart) of a closed soft contact at penetration
   // delta = -g and its rate; 0 for a hard contact.
   double force(double penetration, double penetration_rate) const;

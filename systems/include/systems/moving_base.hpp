@@ -19,7 +19,7 @@ class MovingBaseOscillator : public libcont::ImpactingStructure {
   void configure() override;
 
   bool hard() const { return contacts().front().hard(); }
-  double contact_damping() const;
+  double contact_damping() const { return contacts().front().damping(); }
   libcont::EnergyRelation energy_relation() const { return relation_; }
   // Base kinematics, and the force needed to hold the body on the base.
   double base_position(double t) const;
