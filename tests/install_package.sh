@@ -23,10 +23,12 @@ fail() {
 
 # check_output FILE WHAT: the program's output must hold the orbit line.
 check_output() {
-  if ! grep -q '^libcont [0-9][0-9.]*, moving-base: z = 1/2 orbit at x = ' "$1"; then
-    fail "$2: no orbit line in its output:"
-    sed 's/^/    /' "$1"
-  fi
+  for model in bouncing-ball impact-pendulum; do
+    if ! grep -q "^libcont [0-9][0-9.]*, $model: z = 1/1 orbit at " "$1"; then
+      fail "$2: no orbit line of $model in its output:"
+      sed 's/^/    /' "$1"
+    fi
+  done
 }
 
 prefix="$work/prefix"
