@@ -1,9 +1,19 @@
 #!/bin/sh
-# Checks that the model listed in doc/library.md, section 2, is bench/example_user_model.cpp
-# verbatim (that file is compiled with the benchmarks, so the listing is known to build).
+# Checks that the models listed in doc/library.md are the compiled files verbatim: section 0
+# lists examples/user_model/bouncing_ball.hpp and pendulum.hpp (built against the installed
+# package in CI), section 2 lists bench/example_user_model.cpp (built with the benchmarks).
 #   bench/check_library_example.sh    (from the repository root; exit 1 on a difference)
 set -eu
 root=$(dirname "$0")/..
-awk '/^## 2\./ {in2 = 1} in2 && /^```cpp$/ {on = 1; next} on && /^```$/ {exit} on {print}' \
-  "$root/doc/library.md" | diff -u "$root/bench/example_user_model.cpp" - &&
-  echo "doc/library.md listing matches bench/example_user_model.cpp"
+# listing SECTION N: the N-th ```cpp block of the section "## SECTION."
+listing() {
+  awk -v section="$1" -v wanted="$2" '
+    /^## / { inside = ($2 == section ".") }
+    inside && /^```cpp$/ { count++; on = (count == wanted); next }
+    on && /^```$/ { exit }
+    on { print }' "$root/doc/library.md"
+}
+listing 0 1 | diff -u "$root/examples/user_model/bouncing_ball.hpp" -
+listing 0 2 | diff -u "$root/examples/user_model/pendulum.hpp" -
+listing 2 1 | diff -u "$root/bench/example_user_model.cpp" -
+echo "doc/library.md listings match examples/user_model and bench/example_user_model.cpp"

@@ -3,7 +3,6 @@
 // while theta < theta_w, theta'+ = -r theta'- at the wall.
 #include <cmath>
 #include <libcont/impacting_structure.hpp>
-
 class ImpactPendulum : public libcont::ImpactingStructure {
  public:
   ImpactPendulum() {
