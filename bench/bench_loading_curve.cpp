@@ -185,9 +185,9 @@ int main(int argc, char** argv) {
               "with tangent, %ld plain maps, %ld CVODE steps\n",
               w.evaluations, w.residuals, w.jacobian_maps, w.plain_maps, w.steps);
   for (const auto& p : b.special_points)
-    std::printf("  %-16s lambda = %.10f  A_max(x1) = %.8f\n", p.type.c_str(), p.lambda,
+    std::printf("  %-16s lambda = %.10f  A_max(x1) = %.8f\n", p.type_name().c_str(), p.lambda,
                 p.data.size() ? p.data[0] : NAN);
   for (const auto& [lambda, amplitude] : best.amplitudes)
     std::printf("  A_max(x1) at lambda = %.0f: %.8f\n", lambda, amplitude);
-  return b.ok ? 0 : 1;
+  return b.ok() ? 0 : 1;
 }

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "atomic_file.hpp"
@@ -76,7 +77,7 @@ void write_special_points_csv(const std::filesystem::path& file, const BranchTab
     write_header(out, table, "label,type,kind,after_point", false);
     for (size_t i = 0; i < points.size(); ++i) {
       const auto& p = points[i];
-      out << labels.at(i) << ',' << p.type << ',' << p.detail << ',' << p.after_point << ','
+      out << labels.at(i) << ',' << p.type_name() << ',' << p.detail << ',' << p.after_point << ','
           << number_text(p.lambda);
       write_values(out, p.data);
       out << ',' << table.period << ',' << is_stable(table, p.data) << ','
@@ -90,26 +91,41 @@ void write_special_points_csv(const std::filesystem::path& file, const BranchTab
   });
 }
 
-std::vector<std::string> special_point_labels(const std::vector<std::string>& types) {
-  static const std::map<std::string, std::string> prefixes = {{"fold", "LP"},
-                                                              {"period-doubling", "PD"},
-                                                              {"neimark-sacker", "NS"},
-                                                              {"grazing", "GR"},
-                                                              {"impact-signature", "IS"}};
+namespace {
+
+std::string label_prefix(std::optional<libcont::SpecialPointType> type) {
+  using libcont::SpecialPointType;
+  if (!type) return "SP";
+  switch (*type) {
+    case SpecialPointType::Fold: return "LP";
+    case SpecialPointType::PeriodDoubling: return "PD";
+    case SpecialPointType::NeimarkSacker: return "NS";
+    case SpecialPointType::Grazing: return "GR";
+    case SpecialPointType::ImpactSignature: return "IS";
+    case SpecialPointType::Custom: return "SP";
+  }
+  return "SP";
+}
+
+std::vector<std::string> numbered(const std::vector<std::string>& prefixes) {
   std::map<std::string, int> counts;
   std::vector<std::string> labels;
-  for (const auto& type : types) {
-    const auto known = prefixes.find(type);
-    const std::string prefix = known == prefixes.end() ? "SP" : known->second;
-    labels.push_back(prefix + std::to_string(++counts[prefix]));
-  }
+  for (const auto& prefix : prefixes) labels.push_back(prefix + std::to_string(++counts[prefix]));
   return labels;
 }
 
+}  // namespace
+
+std::vector<std::string> special_point_labels(const std::vector<std::string>& types) {
+  std::vector<std::string> prefixes;
+  for (const auto& type : types) prefixes.push_back(label_prefix(libcont::special_point_type(type)));
+  return numbered(prefixes);
+}
+
 std::vector<std::string> special_point_labels(const std::vector<libcont::SpecialPoint>& points) {
-  std::vector<std::string> types;
-  for (const auto& p : points) types.push_back(p.type);
-  return special_point_labels(types);
+  std::vector<std::string> prefixes;
+  for (const auto& p : points) prefixes.push_back(label_prefix(p.type));
+  return numbered(prefixes);
 }
 
 }  // namespace vicont

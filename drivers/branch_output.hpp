@@ -43,7 +43,8 @@ void write_special_points_csv(const std::filesystem::path& file, const BranchTab
 
 // AUTO-like short labels of special points of these types, numbered per type in the
 // order given (branch order): LP1, LP2 (fold), PD1 (period-doubling), NS1
-// (neimark-sacker), GR1 (grazing), IS1 (impact-signature); SP1 for any other type.
+// (neimark-sacker), GR1 (grazing), IS1 (impact-signature); SP1 for any other type. The
+// types by name (libcont::to_string(SpecialPointType)), as a file holds them.
 std::vector<std::string> special_point_labels(const std::vector<std::string>& types);
 std::vector<std::string> special_point_labels(const std::vector<libcont::SpecialPoint>& points);
 

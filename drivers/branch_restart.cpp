@@ -219,12 +219,15 @@ SavedPoint read_saved_point(const SavedRun& run, const std::vector<std::string>&
     if (labels[r] != run.label) continue;
     SavedPoint saved = point_of(specials, r, run.parameter, state_names);
     saved.label = run.label;
-    saved.type = specials.rows[r][static_cast<size_t>(specials.require("type"))];
+    const std::string& type = specials.rows[r][static_cast<size_t>(specials.require("type"))];
+    saved.type = libcont::special_point_type(type);
+    if (!saved.type)
+      throw InputError(specials.where(r, "type") + ": no special point type '" + type + "'");
     if (const int kind = specials.column("kind"); kind >= 0)
       saved.kind = specials.rows[r][static_cast<size_t>(kind)];
     const double after = specials.number(r, "after_point");
     saved.row = static_cast<int>(after);
-    if (saved.type != "grazing") return saved;
+    if (saved.type != libcont::SpecialPointType::Grazing) return saved;
     // At a grazing the map is not differentiable: the branch starts from the row before
     // it, whose continuation passes the grazing again onto the other family (or, towards
     // --to the other way, goes back along its own).

@@ -5,6 +5,7 @@
 // branch.csv by its index, with what a restart needs (branch_output.hpp): the state on its
 // section, the parameter value, the section phase, n and the unit tangent.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,7 +24,7 @@ struct SavedRun {
 
 struct SavedPoint {
   std::string label;  // "PD1", or the row's index
-  std::string type;   // a special point's type ("period-doubling", ...); empty for a row
+  std::optional<libcont::SpecialPointType> type;  // a special point's; none for a row
   std::string kind;   // a special point's kind (SpecialPoint::detail)
   int row = 0;        // its row in branch.csv (a special point: after_point, the row before it)
   int n = 1;

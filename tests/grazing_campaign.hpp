@@ -57,7 +57,9 @@
 namespace grazing_campaign {
 
 using libcont::ContinuationResult;
+using libcont::ContinuationStatus;
 using libcont::SpecialPoint;
+using libcont::SpecialPointType;
 using libcont::Vector;
 using test_support::ClosedFormSpecialPoint;
 using test_support::ImpactingOrbit;
@@ -554,8 +556,8 @@ inline ClosedFormPath closed_form_path(const Case& c, Family start, int samples 
 // `value` is the closed form's parameter value.
 inline bool closed_form_point(const Case& c, const SpecialPoint& s, int impacts, double& value,
                               double step = 4e-7) {
-  if (s.type != "fold" && s.type != "period-doubling") return false;
-  const double sign = s.type == "fold" ? -1.0 : 1.0;
+  if (s.type != SpecialPointType::Fold && s.type != SpecialPointType::PeriodDoubling) return false;
+  const double sign = s.type == SpecialPointType::Fold ? -1.0 : 1.0;
   const double scale = std::abs(s.u[0]) + std::abs(s.u[1]) + c.p.a;
   bool valid = true;
   const auto map = [&](const Vec2& u, double lambda) {
@@ -639,7 +641,8 @@ inline bool closed_form_det(const Case& c, const libcont::BranchPoint& row, int 
 // three rows of the arriving family at spread-out coordinates).
 inline bool closed_form_grazing(const Case& c, const ContinuationResult& branch, Eigen::Index ic,
                                 const SpecialPoint& s, double& value, double& estimate) {
-  if (s.type != "grazing" || (s.detail != "interior-tangency" && s.detail != "impact-velocity")) return false;
+  if (s.type != SpecialPointType::Grazing || (s.detail != "interior-tangency" && s.detail != "impact-velocity"))
+    return false;
   const bool gap = s.detail == "interior-tangency";
   const auto& rows = branch.points;
   if (s.after_point < 0) return false;
@@ -705,13 +708,16 @@ struct Analysis {
 };
 
 inline std::string point_text(const SpecialPoint& s) {
-  return s.type + (s.detail.empty() ? "" : "/" + s.detail) + "@" + number(s.lambda);
+  return s.type_name() + (s.detail.empty() ? "" : "/" + s.detail) + "@" + number(s.lambda);
 }
 inline std::string listing(const ContinuationResult& branch) {
   std::string text = branch.stop_reason + " (" + std::to_string(branch.points.size()) +
                      " rows, last at " + (branch.points.empty() ? "-" : number(branch.points.back().lambda)) +
                      "); special points:";
-  for (const auto& s : branch.special_points) text += " " + point_text(s);
+  for (const auto& s : branch.special_points) {
+    text += ' ';
+    text += point_text(s);
+  }
   return text;
 }
 inline std::string path_text(const ClosedFormPath& path) {
@@ -723,7 +729,9 @@ inline std::string path_text(const ClosedFormPath& path) {
   return text;
 }
 
-inline bool is_transition(const SpecialPoint& s) { return s.type == "fold" || s.type == "grazing"; }
+inline bool is_transition(const SpecialPoint& s) {
+  return s.type == SpecialPointType::Fold || s.type == SpecialPointType::Grazing;
+}
 
 inline Analysis analyse(const Case& c, const Traced& traced, const ClosedFormPath& path,
                         double tolerance = 1e-8) {
@@ -761,7 +769,7 @@ inline Analysis analyse(const Case& c, const Traced& traced, const ClosedFormPat
     int best = -1;
     double best_error = std::numeric_limits<double>::infinity();
     for (size_t j = 0; j < specials.size(); ++j) {
-      if (used[j] || specials[j].type != e.type) continue;
+      if (used[j] || specials[j].type != libcont::special_point_type(e.type)) continue;
       const double err = std::abs(specials[j].lambda - e.value);
       if (err < best_error) {
         best_error = err;
@@ -808,7 +816,7 @@ inline Analysis analyse(const Case& c, const Traced& traced, const ClosedFormPat
           std::abs(value - other) <= 0.1 * tolerance) {
         ++out.expected;
         ++out.beyond;
-        auto& tally = out.by_type[s.type + " (past an interior grazing)"];
+        auto& tally = out.by_type[s.type_name() + " (past an interior grazing)"];
         ++tally[0];
         const double err = std::abs(value - s.lambda);
         if (err > tolerance) {
@@ -820,7 +828,7 @@ inline Analysis analyse(const Case& c, const Traced& traced, const ClosedFormPat
         ++tally[1];
         if (err > out.worst_error) {
           out.worst_error = err;
-          out.worst_point = s.type + "@" + number(value) + " (closed-form map)";
+          out.worst_point = s.type_name() + "@" + number(value) + " (closed-form map)";
         }
         out.worst_relative = std::max(out.worst_relative, err / c.span());
         continue;
@@ -828,12 +836,13 @@ inline Analysis analyse(const Case& c, const Traced& traced, const ClosedFormPat
       // No fold or period doubling of the map near it: one at all between the rows around it?
       const size_t before = static_cast<size_t>(s.after_point);
       double det_before = 0, det_after = 0;
-      if ((s.type == "fold" || s.type == "period-doubling") && before + 1 < rows.size() &&
-          closed_form_det(c, rows[before], impacts, s.type == "fold" ? -1.0 : 1.0, det_before) &&
-          closed_form_det(c, rows[before + 1], impacts, s.type == "fold" ? -1.0 : 1.0, det_after) &&
+      const bool fold = s.type == SpecialPointType::Fold;
+      if ((fold || s.type == SpecialPointType::PeriodDoubling) && before + 1 < rows.size() &&
+          closed_form_det(c, rows[before], impacts, fold ? -1.0 : 1.0, det_before) &&
+          closed_form_det(c, rows[before + 1], impacts, fold ? -1.0 : 1.0, det_after) &&
           det_before * det_after > 0) {
         fail("reported " + point_text(s) + " past the interior grazing, but the closed-form map's det(DP " +
-             (s.type == "fold" ? "- I" : "+ I") + ") is " + number(det_before, 3) + " and " + number(det_after, 3) +
+             (fold ? "- I" : "+ I") + ") is " + number(det_before, 3) + " and " + number(det_after, 3) +
              " at the rows around it: none there");
         continue;
       }
@@ -841,7 +850,7 @@ inline Analysis analyse(const Case& c, const Traced& traced, const ClosedFormPat
       if (closed_form_grazing(c, branch, ic, s, value, estimate) && estimate <= 0.1 * tolerance) {
         ++out.expected;
         ++out.beyond;
-        auto& tally = out.by_type[s.type + "/" + s.detail + " (past an interior grazing)"];
+        auto& tally = out.by_type[s.type_name() + "/" + s.detail + " (past an interior grazing)"];
         ++tally[0];
         const double err = std::abs(value - s.lambda);
         if (err > tolerance) {
@@ -886,7 +895,7 @@ inline Analysis analyse(const Case& c, const Traced& traced, const ClosedFormPat
       const auto& s = specials[by_row[next_special]];
       if (s.after_point == static_cast<int>(i) - 1) {
         special_before = true;
-        grazing_before |= s.type == "grazing";
+        grazing_before |= s.type == SpecialPointType::Grazing;
       }
       if (is_transition(s)) ++transitions_before;
       ++next_special;
@@ -973,15 +982,15 @@ inline Analysis analyse(const Case& c, const Traced& traced, const ClosedFormPat
   if (rows.size() >= 2000) fail("stalled: " + std::to_string(rows.size()) + " rows (" + branch.stop_reason + ")");
   const double last = rows.back().lambda;
   if (path.end == "bound") {
-    if (!branch.ok || std::abs(last - path.end_value) > 1e-12 * std::max(1.0, std::abs(path.end_value)))
-      fail("ended at " + c.parameter + " = " + number(last) + " (" + (branch.ok ? "ok" : "not ok") + ": " +
+    if (!branch.ok() || std::abs(last - path.end_value) > 1e-12 * std::max(1.0, std::abs(path.end_value)))
+      fail("ended at " + c.parameter + " = " + number(last) + " (" + (branch.ok() ? "ok" : "not ok") + ": " +
            branch.stop_reason + "), the closed form's path ends on " + number(path.end_value));
-  } else if (path.end == "coverage" && !branch.ok) {
+  } else if (path.end == "coverage" && !branch.ok()) {
     // Past an interior grazing the closed form does not know where the branch goes, but it
     // goes on (or ends normally).
     fail("ended at " + c.parameter + " = " + number(last) + " (not ok: " + branch.stop_reason +
          "), past the interior grazing at " + number(path.end_value));
-  } else if (branch.stop_reason == "reached the parameter bound" && last != c.lo() && last != c.hi()) {
+  } else if (branch.status == ContinuationStatus::ReachedBound && last != c.lo() && last != c.hi()) {
     fail("ended at " + c.parameter + " = " + number(last) + " (" + branch.stop_reason + "), on neither bound");
   }
   return out;

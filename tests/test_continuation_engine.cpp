@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,11 @@
 using libcont::ConstVectorRef;
 using libcont::ContinuationOptions;
 using libcont::ContinuationResult;
+using libcont::ContinuationStatus;
 using libcont::Matrix;
 using libcont::PseudoArclength;
 using libcont::SpecialPoint;
+using libcont::SpecialPointType;
 using libcont::TestFunction;
 using libcont::Vector;
 using libcont::ZeroProblem;
@@ -61,7 +64,7 @@ class Cubic : public ZeroProblem {
 const double fold_u = 1.0 / std::sqrt(3.0);                 // |u| at the cubic's folds
 const double fold_lambda = 2.0 / (3.0 * std::sqrt(3.0));    // |lambda| there
 
-std::vector<const SpecialPoint*> of_type(const ContinuationResult& r, const std::string& type) {
+std::vector<const SpecialPoint*> of_type(const ContinuationResult& r, SpecialPointType type) {
   std::vector<const SpecialPoint*> out;
   for (const auto& s : r.special_points)
     if (s.type == type) out.push_back(&s);
@@ -93,8 +96,9 @@ class Line : public ZeroProblem {
     v << u[0] - 0.3, (u[0] > 0.55) + (u[0] > 0.8), u[0] - 0.9;
     return v;
   }
-  std::string classify(int i, ConstVectorRef, double) override {
-    return i == 2 ? "" : test_functions()[static_cast<size_t>(i)].name;
+  std::optional<SpecialPointType> classify(int i, ConstVectorRef, double) override {
+    if (i == 2) return std::nullopt;
+    return test_functions()[static_cast<size_t>(i)].type;
   }
 };
 
@@ -114,7 +118,8 @@ TEST_CASE("Circle: both folds located to locate_tolerance, the branch goes round
     const ContinuationResult result = engine.run(scalar(1.0), 0.0);
     REQUIRE(result.points.size() >= 100);
     INFO("stop: " << result.stop_reason << ", points " << result.points.size());
-    CHECK(result.ok);
+    CHECK(result.ok());
+    CHECK(result.status == ContinuationStatus::ReachedMaxPoints);
 
     // Every point on the circle; the angle advances monotonically (turning points
     // passed, no reversal) by more than one full turn.
@@ -137,7 +142,7 @@ TEST_CASE("Circle: both folds located to locate_tolerance, the branch goes round
     CHECK(turned > 2.0 * std::numbers::pi);
 
     // Folds at lambda = 1, -1, 1, ... alternately, each within the tolerance in arclength.
-    const auto folds = of_type(result, "fold");
+    const auto folds = of_type(result, SpecialPointType::Fold);
     REQUIRE(folds.size() >= 3);
     for (size_t k = 0; k < folds.size(); ++k) {
       const double expected = k % 2 == 0 ? 1.0 : -1.0;
@@ -166,7 +171,8 @@ TEST_CASE("Cubic: the S-shaped branch is traced through both turning points",
   // Start from a rough guess: corrected at fixed lambda = 2 first (root u = -1.5214).
   const ContinuationResult result = engine.run(scalar(-1.4), 2.0);
   INFO("stop: " << result.stop_reason << ", points " << result.points.size());
-  REQUIRE(result.ok);
+  REQUIRE(result.ok());
+  CHECK(result.status == ContinuationStatus::ReachedBound);
   CHECK(result.stop_reason == "reached the parameter bound");
   REQUIRE(result.points.size() > 20);
   const auto& first = result.points.front();
@@ -186,7 +192,7 @@ TEST_CASE("Cubic: the S-shaped branch is traced through both turning points",
   }
   CHECK(visited_middle);
 
-  const auto folds = of_type(result, "fold");
+  const auto folds = of_type(result, SpecialPointType::Fold);
   REQUIRE(folds.size() == 2);
   // First the lower fold (u = -1/sqrt 3), then the upper one.
   const double expected_u[2] = {-fold_u, fold_u};
@@ -228,10 +234,11 @@ TEST_CASE("Natural-parameter continuation steps in lambda and stops at a fold",
   // The left part of the S ends at the fold: natural continuation cannot pass it. It
   // either stops there (step below min_step) or, if it jumps, lands on the right part
   // beyond lambda = -2 / (3 sqrt 3); it must not report a fold (it has no fold test).
-  CHECK(of_type(result, "fold").empty());
+  CHECK(of_type(result, SpecialPointType::Fold).empty());
   const auto& last = result.points.back();
   if (last.u[0] < 0.0) {
-    CHECK_FALSE(result.ok);
+    CHECK_FALSE(result.ok());
+    CHECK(result.status == ContinuationStatus::StepTooSmall);
     CHECK(last.lambda == Approx(-fold_lambda).margin(1e-3));
   } else {
     WARN("natural continuation jumped over the fold onto the other part of the branch");
@@ -250,7 +257,8 @@ TEST_CASE("Natural-parameter continuation reaches the bound on a monotone branch
   PseudoArclength engine(cubic, options);
   const ContinuationResult result = engine.run(scalar(-1.5), 2.0);
   INFO("stop: " << result.stop_reason);
-  REQUIRE(result.ok);
+  REQUIRE(result.ok());
+  CHECK(result.status == ContinuationStatus::ReachedBound);
   // Equal steps of max_step in lambda from 2 to the bound 1: 100 steps, 101 points.
   CHECK(result.points.size() == 101);
   for (size_t i = 0; i < result.points.size(); ++i)
@@ -271,14 +279,16 @@ TEST_CASE("A problem's own test functions: sign and value changes located, rejec
   PseudoArclength engine(line, options);
   const ContinuationResult result = engine.run(Vector::Zero(2), 0.0);
   INFO("stop: " << result.stop_reason);
-  REQUIRE(result.ok);
+  REQUIRE(result.ok());
   CHECK(result.points.back().lambda == Approx(1.0).margin(1e-12));
-  // crossing at lambda = 0.3, steps at 0.55 and 0.8, nothing at 0.9, no fold.
+  // crossing at lambda = 0.3, steps at 0.55 and 0.8, nothing at 0.9, no fold. The
+  // problem's own points are Custom, named by their test functions.
   REQUIRE(result.special_points.size() == 3);
   const auto& sp = result.special_points;
-  CHECK(sp[0].type == "crossing");
-  CHECK(sp[1].type == "step");
-  CHECK(sp[2].type == "step");
+  for (const auto& s : sp) CHECK(s.type == SpecialPointType::Custom);
+  CHECK(sp[0].custom_name == "crossing");
+  CHECK(sp[1].custom_name == "step");
+  CHECK(sp[2].type_name() == "step");
   // Arclength along the line is sqrt(5) * lambda: the bracket bounds lambda to tol.
   CHECK(sp[0].lambda == Approx(0.3).margin(1e-9));
   CHECK(sp[1].lambda == Approx(0.55).margin(1e-9));
@@ -304,6 +314,14 @@ TEST_CASE("Continuation options are validated", "[continuation]") {
   bad_bounds.lambda_min = 1.0;
   bad_bounds.lambda_max = 0.0;
   CHECK_THROWS_AS(PseudoArclength(circle, bad_bounds), libcont::InputError);
+  // validate() names the field.
+  CHECK_THROWS_WITH(bad_steps.validate(), Catch::Contains("min_step"));
+  CHECK_THROWS_WITH(bad_direction.validate(), Catch::Contains("direction"));
+  CHECK_THROWS_WITH(bad_bounds.validate(), Catch::Contains("lambda_min"));
+  ContinuationOptions bad_shrink;
+  bad_shrink.step_shrink = 1.5;
+  CHECK_THROWS_WITH(bad_shrink.validate(), Catch::Contains("step_shrink"));
+  CHECK_NOTHROW(ContinuationOptions{}.validate());
   PseudoArclength engine(circle, ContinuationOptions{});
   CHECK_THROWS_AS(engine.run(Vector::Zero(2), 0.0), libcont::InputError);
 }

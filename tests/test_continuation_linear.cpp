@@ -177,7 +177,7 @@ TEST_CASE("Linear oscillator: loading curve in lambda matches the frequency resp
   system.set_parameter("lambda", 0.1);
   const ContinuationResult result = engine.run(Vector::Zero(2), 0.1);
   INFO("stop: " << result.stop_reason << ", points " << result.points.size());
-  REQUIRE(result.ok);
+  REQUIRE(result.ok());
   CHECK(result.points.back().lambda == Approx(3.0).margin(1e-12));
   CHECK(result.points.size() >= 50);
   CHECK(result.special_points.empty());
@@ -197,7 +197,7 @@ TEST_CASE("Linear oscillator: frequency-response curve in eta across the resonan
   system.set_parameter("eta", 0.3);
   const ContinuationResult result = engine.run(Vector::Zero(2), 0.3);
   INFO("stop: " << result.stop_reason << ", points " << result.points.size());
-  REQUIRE(result.ok);
+  REQUIRE(result.ok());
   CHECK(result.points.back().lambda == Approx(3.0).margin(1e-12));
   CHECK(result.points.size() >= 50);
   // No fold (a linear response curve is single-valued), no flip, no torus.

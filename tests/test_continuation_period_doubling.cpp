@@ -77,10 +77,10 @@ std::vector<Doubling> doublings(MovingBaseOscillator& system, PeriodicOrbitProbl
   options.max_step = 0.02;
   const ContinuationResult branch = PseudoArclength(problem, options).run(start, 4.0);
   INFO("phase " << phase << ", direction " << direction << ": stop: " << branch.stop_reason);
-  REQUIRE(branch.ok);
+  REQUIRE(branch.ok());
   std::vector<Doubling> found;
   for (const auto& s : branch.special_points)
-    if (s.type == "period-doubling") found.push_back({s, branch});
+    if (s.type == libcont::SpecialPointType::PeriodDoubling) found.push_back({s, branch});
   return found;
 }
 
@@ -221,7 +221,7 @@ TEST_CASE("Moving base, hard, r = 1: branch switching at the upper period doubli
   options.max_points = 400;
   const ContinuationResult branch = PseudoArclength(doubled, options).run_from(start);
   INFO("stop: " << branch.stop_reason << ", points " << branch.points.size());
-  REQUIRE(branch.ok);
+  REQUIRE(branch.ok());
   REQUIRE(branch.points.size() > 3);
   const auto& end = branch.points.back();
   // Supercritical: the doubled branch leaves to the side where the z = 1/2 orbit is

@@ -71,7 +71,7 @@ TEST_CASE("hybrid diagram, eta 2 to 5: period-1 branch, its loss of stability, c
   CHECK(period1.stable_until < 2.75);
   const auto flip = std::find_if(period1.branch.special_points.begin(),
                                  period1.branch.special_points.end(),
-                                 [](const auto& s) { return s.type == "period-doubling"; });
+                                 [](const auto& s) { return s.type == libcont::SpecialPointType::PeriodDoubling; });
   REQUIRE(flip != period1.branch.special_points.end());
   const auto radius = std::find(period1.data_names.begin(), period1.data_names.end(),
                                 "spectral_radius") - period1.data_names.begin();
@@ -175,7 +175,7 @@ TEST_CASE("hybrid diagram: a z = 2/4 branch that runs into its birth period doub
   c.max_step = 0.02;
   const auto branch = libcont::PseudoArclength(single, c).run(half.x, 4.0);
   const auto pd = std::find_if(branch.special_points.begin(), branch.special_points.end(),
-                               [](const auto& s) { return s.type == "period-doubling"; });
+                               [](const auto& s) { return s.type == libcont::SpecialPointType::PeriodDoubling; });
   REQUIRE(pd != branch.special_points.end());
   INFO("period doubling of the z = 1/2 orbit at eta = " << pd->lambda);
   libcont::PeriodicOrbitProblem doubled(*system, "eta", 4);
@@ -184,7 +184,7 @@ TEST_CASE("hybrid diagram: a z = 2/4 branch that runs into its birth period doub
   c.initial_step = 1e-4;
   c.max_step = 1e-3;
   const auto born = libcont::PseudoArclength(doubled, c).run_from(libcont::doubled_branch_start(single, *pd));
-  REQUIRE(born.ok);
+  REQUIRE(born.ok());
   const auto& start = born.points.back();
   REQUIRE(start.lambda == Approx(3.29).margin(1e-12));
   libcont::Vector x;

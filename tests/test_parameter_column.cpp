@@ -305,7 +305,7 @@ TEST_CASE("Parameter column: continuation locates the same fold as with differen
     options.max_points = 400;
     const auto branch = libcont::PseudoArclength(problem, options).run(state.x, 0.55);
     for (const auto& p : branch.special_points)
-      if (p.type == "fold" && p.lambda < 0.566) folds[by_column ? 0 : 1] = p.lambda;
+      if (p.type == libcont::SpecialPointType::Fold && p.lambda < 0.566) folds[by_column ? 0 : 1] = p.lambda;
     const auto& w = problem.statistics();
     INFO((by_column ? "column" : "difference") << ": " << w.evaluations << " evaluations, "
                                                << w.plain_maps << " plain maps");

@@ -116,11 +116,11 @@ TEST_CASE("Runge-Kutta pair: the loading curve near grazing as with Adams",
   };
   const auto adams = branch(IntegratorMethod::Adams);
   const auto rk = branch(IntegratorMethod::RungeKutta);
-  REQUIRE(adams.ok);
-  REQUIRE(rk.ok);
+  REQUIRE(adams.ok());
+  REQUIRE(rk.ok());
   std::string kinds;
   for (const auto* b : {&adams, &rk}) {
-    for (const auto& s : b->special_points) kinds += s.type + "@" + std::to_string(s.lambda) + " ";
+    for (const auto& s : b->special_points) kinds += s.type_name() + "@" + std::to_string(s.lambda) + " ";
     kinds += "| ";
   }
   INFO("special points (Adams | Runge-Kutta): " << kinds);
@@ -138,7 +138,7 @@ TEST_CASE("Runge-Kutta pair: the loading curve near grazing as with Adams",
     for (const auto& b : rk.special_points)
       if (b.type == a.type && (!match || std::abs(b.lambda - a.lambda) < std::abs(match->lambda - a.lambda)))
         match = &b;
-    INFO(a.type << " at " << a.lambda);
+    INFO(a.type_name() << " at " << a.lambda);
     REQUIRE(match);
     INFO("Runge-Kutta: at " << match->lambda << ", A_max " << a.data[0] << " and " << match->data[0]);
     CHECK(std::abs(a.lambda - match->lambda) <= 1e-8);

@@ -124,7 +124,7 @@ struct SectionedBranch {
 constexpr int max_section_moves = 4;
 
 bool stalled(const libcont::ContinuationResult& r) {
-  return !r.ok && r.stop_reason.rfind("step size below min_step", 0) == 0;
+  return r.status == libcont::ContinuationStatus::StepTooSmall;
 }
 
 // Appends `more` (whose first point repeats the last point of `into`) to `into`.
@@ -135,7 +135,7 @@ void append_branch(SectionedBranch& into, const libcont::ContinuationResult& mor
     p.after_point += offset;
     into.result.special_points.push_back(std::move(p));
   }
-  into.result.ok = more.ok;
+  into.result.status = more.status;
   into.result.stop_reason = more.stop_reason;
 }
 
@@ -258,7 +258,7 @@ BranchReport report_branch(const std::filesystem::path& directory, const BranchT
   for (size_t i = 0; i < branch.special_points.size(); ++i) {
     const auto& p = branch.special_points[i];
     report.special_points.push_back({{"label", report.labels[i]},
-                                     {"type", p.type},
+                                     {"type", p.type_name()},
                                      {"kind", p.detail},
                                      {"parameter", p.lambda},
                                      {"amplitudes", amplitudes_json(p.data)},
@@ -280,7 +280,7 @@ BranchReport report_branch(const std::filesystem::path& directory, const BranchT
     text << cell("p", 5) << "stable\n";
     for (size_t i = 0; i < branch.special_points.size(); ++i) {
       const auto& p = branch.special_points[i];
-      text << "  " << cell(report.labels[i], 7) << cell(p.type, 18)
+      text << "  " << cell(report.labels[i], 7) << cell(p.type_name(), 18)
            << cell(p.detail.empty() ? "-" : p.detail, 19) << cell(rounded_text(p.lambda, 10), 22);
       for (const auto& column : amplitudes)
         text << cell(rounded_text(p.data[data_column(table, column)], 10), 22);
@@ -391,7 +391,7 @@ class ContinueCommand : public SystemCommand {
                                                     *start.along, branch_options, flow)
                                 : trace_branch(*system, settings_.parameter, start.n, start.phase,
                                                start.x, *settings_.from, branch_options, flow);
-        if (!branch.ok)
+        if (!branch.ok())
           health.numerical_failure =
               "continuation stopped: " + branch.stop_reason +
               (sectioned.failure.empty() ? "" : " (" + sectioned.failure + ")");
@@ -418,7 +418,7 @@ class ContinueCommand : public SystemCommand {
     if (settings_.follow_doubling) {
       for (size_t i = 0; i < branch.special_points.size(); ++i) {
         const libcont::SpecialPoint& flip = branch.special_points[i];
-        if (flip.type != "period-doubling") continue;
+        if (flip.type != libcont::SpecialPointType::PeriodDoubling) continue;
         const std::string& label = main_report.labels[i];
         ProgressIndicator progress("continue: doubled branch from " + label + " at " +
                                    settings_.parameter + " = " + number_text(flip.lambda));
@@ -449,7 +449,7 @@ class ContinueCommand : public SystemCommand {
         entry["points"] = report.points;
         entry["special_points"] = report.special_points;
         entry["stop_reason"] = doubled.result.stop_reason;
-        entry["ok"] = doubled.result.ok;
+        entry["ok"] = doubled.result.ok();
         doubled_branches.push_back(entry);
         // Its own continue.json, so that --restart works from its points too.
         nlohmann::ordered_json own = {{"command", "continue"},
@@ -467,7 +467,7 @@ class ContinueCommand : public SystemCommand {
                                       {"section_moves", doubled.section_moves}};
         write_json_file(directory / "continue.json", own);
         files.push_back((directory / "continue.json").string());
-        if (!doubled.result.ok && health.numerical_failure.empty())
+        if (!doubled.result.ok() && health.numerical_failure.empty())
           health.numerical_failure =
               "doubled branch from " + label + " stopped: " + doubled.result.stop_reason;
         doubled_text << "doubled     from " << label << " at " << settings_.parameter << " = "
@@ -557,10 +557,11 @@ class ContinueCommand : public SystemCommand {
     system.set_parameter(fixed, point.point.lambda);
     if (settings_.parameter.empty()) settings_.parameter = fixed;
     const bool same = settings_.parameter == fixed;
-    if (switch_ && point.type != "period-doubling")
+    if (switch_ && point.type != libcont::SpecialPointType::PeriodDoubling)
       throw libcont::InputError(
           "--switch needs a period-doubling point (PD1, PD2, ...), but " + point.label + " is " +
-          (point.type.empty() ? std::string("a row of branch.csv") : "a " + point.type + " point"));
+          (point.type ? "a " + to_string(*point.type) + " point"
+                      : std::string("a row of branch.csv")));
     if (switch_ && !same)
       throw libcont::InputError("--switch continues the doubled branch in " + fixed +
                                 ", not in --param " + settings_.parameter);
@@ -586,7 +587,8 @@ class ContinueCommand : public SystemCommand {
     start.found = true;
     start.n = point.n;
     start.phase = point.point.chart;
-    const std::string where = restart_ + " (" + (point.type.empty() ? "row" : point.type) + ", " +
+    const std::string type = point.type ? to_string(*point.type) : "row";
+    const std::string where = restart_ + " (" + type + ", " +
                               saved.parameter + " = " + number_text(point.point.lambda) +
                               ", n = " + std::to_string(point.n) + ")";
     std::string mode;
@@ -594,7 +596,7 @@ class ContinueCommand : public SystemCommand {
       mode = "switch";
       start.n = 2 * point.n;
       libcont::SpecialPoint flip;
-      flip.type = point.type;
+      flip.type = *point.type;
       flip.u = point.point.u;
       flip.lambda = point.point.lambda;
       flip.chart = point.point.chart;
@@ -616,7 +618,7 @@ class ContinueCommand : public SystemCommand {
     }
     start.json = {{"restart", restart_},
                   {"label", point.label},
-                  {"type", point.type.empty() ? "row" : point.type},
+                  {"type", type},
                   {"kind", point.kind},
                   {"row", point.row},
                   {"parameter", saved.parameter},

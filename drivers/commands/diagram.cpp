@@ -128,7 +128,7 @@ void write_diagram_files(const std::filesystem::path& out, const libcont::Hybrid
     header(s, "type," + o.parameter);
     for (size_t id = 0; id < d.branches.size(); ++id)
       for (const auto& special : d.branches[id].branch.special_points) {
-        s << id << ',' << d.branches[id].n << ',' << special.type << ','
+        s << id << ',' << d.branches[id].n << ',' << special.type_name() << ','
           << number_text(special.lambda);
         write_orbit_columns(s, special.data, special.chart, special.u);
       }
@@ -219,7 +219,7 @@ class DiagramCommand : public SystemCommand {
     for (const auto& b : d.branches) {
       nlohmann::ordered_json specials = nlohmann::ordered_json::array();
       for (const auto& special : b.branch.special_points)
-        specials.push_back({{"type", special.type}, {o.parameter, special.lambda}});
+        specials.push_back({{"type", special.type_name()}, {o.parameter, special.lambda}});
       branches.push_back({{"n", b.n},
                           {"p", b.p},
                           {"found_at", b.found_at},

@@ -325,11 +325,13 @@ void Passage::locate(GrazingFamily& family, const FamilyPoint& a, const FamilyPo
   }
   orient(lo, direction);
   orient(hi, direction);
+  const std::optional<SpecialPointType> type =
+      test < 0 ? SpecialPointType::Fold
+               : problem_.classify(test, {lo.point.u, lo.point.lambda, lo.point.data},
+                                   {hi.point.u, hi.point.lambda, hi.point.data});
+  if (!type) return;
   SpecialPoint special;
-  special.type = test < 0 ? "fold"
-                          : problem_.classify(test, {lo.point.u, lo.point.lambda, lo.point.data},
-                                              {hi.point.u, hi.point.lambda, hi.point.data});
-  if (special.type.empty()) return;
+  special.type = *type;
   special.u = hi.point.u;
   special.lambda = hi.point.lambda;
   special.tests = hi.point.tests;
@@ -491,7 +493,7 @@ void Passage::run(const BranchPoint& start) {
     return;
   }
   SpecialPoint g;
-  g.type = "grazing";
+  g.type = SpecialPointType::Grazing;
   g.detail = to_string(arriving_coordinate == GrazingFamily::Coordinate::Speed
                            ? GrazingKind::ImpactVelocity
                            : arriving_impacts == 0 ? GrazingKind::NonImpactingGap

@@ -28,8 +28,9 @@ SweepOptions integration_options(const HybridDiagramOptions& o) {
 }
 
 // Special points that end stability rather than only change the impact signature.
-bool changes_stability(const std::string& type) {
-  return type == "period-doubling" || type == "fold" || type == "neimark-sacker";
+bool changes_stability(SpecialPointType type) {
+  return type == SpecialPointType::PeriodDoubling || type == SpecialPointType::Fold ||
+         type == SpecialPointType::NeimarkSacker;
 }
 
 // The fewest forcing periods, a divisor of n, after which the orbit through u closes
@@ -133,7 +134,7 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
     if (special.after_point == last_stable &&
         (!cause || (changes_stability(special.type) && !changes_stability(cause->type))))
       cause = &special;
-  b.lost_by = cause ? cause->type : "stability lost";
+  b.lost_by = cause ? cause->type_name() : "stability lost";
   if (cause) b.stable_until = cause->lambda;
   return b;
 }
@@ -169,14 +170,14 @@ void HybridDiagram::end_at_merge(DiagramBranch& b, size_t k, int shorter) const 
   c.initial_step = std::min(c.initial_step, 0.25 * std::abs(merged.lambda - before));
   const ContinuationResult back = PseudoArclength(problem, c).run(merged.u, merged.lambda);
   for (const auto& special : back.special_points) {
-    if (special.type != "period-doubling") continue;
+    if (special.type != SpecialPointType::PeriodDoubling) continue;
     in_step = {special};
     break;
   }
   if (in_step.empty()) return;
   SpecialPoint& cause = in_step.front();
   cause.after_point = last_kept;
-  b.lost_by = cause.type;
+  b.lost_by = cause.type_name();
   b.stable_until = cause.lambda;
   b.branch.special_points.push_back(std::move(cause));
 }

@@ -168,10 +168,10 @@ bool PeriodicOrbitProblem::plain_map(ConstVectorRef u, Vector& image) {
 }
 
 std::vector<TestFunction> PeriodicOrbitProblem::test_functions() const {
-  return {{"period-doubling", TestFunction::Kind::SignChange},
-          {"neimark-sacker", TestFunction::Kind::SignChange},
-          {"impact-signature", TestFunction::Kind::ValueChange},
-          {"grazing-distance", TestFunction::Kind::Boundary}};
+  return {{"period-doubling", TestFunction::Kind::SignChange, SpecialPointType::PeriodDoubling},
+          {"neimark-sacker", TestFunction::Kind::SignChange, SpecialPointType::NeimarkSacker},
+          {"impact-signature", TestFunction::Kind::ValueChange, SpecialPointType::ImpactSignature},
+          {"grazing-distance", TestFunction::Kind::Boundary, SpecialPointType::Grazing}};
 }
 
 Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
@@ -315,23 +315,26 @@ PeriodicOrbitProblem::OutsideCount PeriodicOrbitProblem::multipliers_outside(
   return count;
 }
 
-std::string PeriodicOrbitProblem::classify(int test, ConstVectorRef u, double lambda) {
-  if (test == PeriodDoubling) return "period-doubling";
-  if (test == ImpactSignature) return grazing_at(u, lambda) ? "grazing" : "impact-signature";
+std::optional<SpecialPointType> PeriodicOrbitProblem::classify(int test, ConstVectorRef u,
+                                                               double lambda) {
+  if (test == PeriodDoubling) return SpecialPointType::PeriodDoubling;
+  if (test == ImpactSignature)
+    return grazing_at(u, lambda) ? SpecialPointType::Grazing : SpecialPointType::ImpactSignature;
   // prod (mu_i mu_j - 1) also vanishes for two real multipliers with product 1 (a
   // neutral saddle): only a complex pair on the unit circle is a Neimark-Sacker point.
   Vector residual, dlambda;
   Matrix du;
-  if (!evaluate(u, lambda, residual, du, dlambda)) return "";
+  if (!evaluate(u, lambda, residual, du, dlambda)) return std::nullopt;
   for (const auto& mu : floquet_multipliers(monodromy_).multipliers)
-    if (is_complex(mu) && std::abs(std::abs(mu) - 1.0) < 1e-4) return "neimark-sacker";
-  return "";
+    if (is_complex(mu) && std::abs(std::abs(mu) - 1.0) < 1e-4) return SpecialPointType::NeimarkSacker;
+  return std::nullopt;
 }
 
-std::string PeriodicOrbitProblem::describe(int test, const std::string& type,
+std::string PeriodicOrbitProblem::describe(int test, SpecialPointType type,
                                            const RecordedPoint& before, const RecordedPoint& after) {
   const Eigen::Index impacts = clearance_column() - 4;  // after the amplitudes
-  if (test != ImpactSignature || type != "grazing" || before.data.size() <= impacts || after.data.size() <= impacts)
+  if (test != ImpactSignature || type != SpecialPointType::Grazing ||
+      before.data.size() <= impacts || after.data.size() <= impacts)
     return "";
   // Approached from the side without the new contact: its gap closed; from the other side:
   // the contact's speed went to zero.
@@ -340,14 +343,15 @@ std::string PeriodicOrbitProblem::describe(int test, const std::string& type,
   return to_string(p_before == 0.0 ? GrazingKind::NonImpactingGap : GrazingKind::InteriorTangency);
 }
 
-std::string PeriodicOrbitProblem::classify(int test, const RecordedPoint& before_point,
-                                           const RecordedPoint& after_point) {
-  if (test == PeriodDoubling) return "period-doubling";
+std::optional<SpecialPointType> PeriodicOrbitProblem::classify(int test,
+                                                               const RecordedPoint& before_point,
+                                                               const RecordedPoint& after_point) {
+  if (test == PeriodDoubling) return SpecialPointType::PeriodDoubling;
   if (test == ImpactSignature)
     return grazing_at(before_point.u, before_point.lambda) ||
                    grazing_at(after_point.u, after_point.lambda)
-               ? "grazing"
-               : "impact-signature";
+               ? SpecialPointType::Grazing
+               : SpecialPointType::ImpactSignature;
   // A complex pair through the unit circle: two more (or fewer) multipliers outside, the
   // real ones outside unchanged. A complex pair outside that turns into a real pair, or
   // a neutral saddle (mu, 1/mu), changes neither count.
@@ -356,7 +360,8 @@ std::string PeriodicOrbitProblem::classify(int test, const RecordedPoint& before
   const bool pair_crossed = std::abs(after.all - before.all) == 2 &&
                             after.real_positive == before.real_positive &&
                             after.real_negative == before.real_negative;
-  return before.known && after.known && pair_crossed ? "neimark-sacker" : "";
+  if (before.known && after.known && pair_crossed) return SpecialPointType::NeimarkSacker;
+  return std::nullopt;
 }
 
 }  // namespace libcont

@@ -14,15 +14,80 @@ double sign_of(double v) { return (v > 0.0) - (v < 0.0); }
 
 }  // namespace
 
+void ContinuationOptions::validate() const {
+  const auto bad = [](const std::string& field, const std::string& rule) {
+    throw InputError("continuation option " + field + " " + rule);
+  };
+  if (!(min_step > 0.0)) bad("min_step", "must be positive, not " + number_text(min_step));
+  if (!(min_step <= initial_step))
+    bad("min_step", number_text(min_step) + " must not exceed initial_step " +
+                        number_text(initial_step) +
+                        " (steps: 0 < min_step <= initial_step <= max_step)");
+  if (!(initial_step <= max_step))
+    bad("initial_step", number_text(initial_step) + " must not exceed max_step " +
+                            number_text(max_step) +
+                            " (steps: 0 < min_step <= initial_step <= max_step)");
+  if (direction != 1 && direction != -1)
+    bad("direction", "must be +1 or -1, not " + std::to_string(direction));
+  if (!(lambda_min < lambda_max))
+    bad("lambda_min", number_text(lambda_min) + " must be below lambda_max " +
+                          number_text(lambda_max));
+  if (max_points < 1) bad("max_points", "must be at least 1, not " + std::to_string(max_points));
+  if (max_corrector_iterations < 1)
+    bad("max_corrector_iterations", "must be at least 1");
+  if (chord_iterations < 0) bad("chord_iterations", "must not be negative");
+  if (!(chord_contraction > 0.0)) bad("chord_contraction", "must be positive");
+  if (!(corrector_tolerance > 0.0)) bad("corrector_tolerance", "must be positive");
+  if (!(step_growth >= 1.0)) bad("step_growth", "must be at least 1");
+  if (!(step_shrink > 0.0 && step_shrink < 1.0)) bad("step_shrink", "must lie in (0, 1)");
+  if (!(locate_tolerance > 0.0)) bad("locate_tolerance", "must be positive");
+  if (max_locate_iterations < 0) bad("max_locate_iterations", "must not be negative");
+  if (!(max_distance_factor > 0.0)) bad("max_distance_factor", "must be positive");
+  if (!(max_turn_degrees > 0.0)) bad("max_turn_degrees", "must be positive");
+  if (!(boundary_threshold >= 0.0)) bad("boundary_threshold", "must not be negative");
+  if (!(boundary_tolerance > 0.0)) bad("boundary_tolerance", "must be positive");
+  if (!(parameter_weight > 0.0)) bad("parameter_weight", "must be positive");
+}
+
+std::string to_string(ContinuationStatus status) {
+  switch (status) {
+    case ContinuationStatus::ReachedBound: return "reached bound";
+    case ContinuationStatus::ReachedValidRangeEnd: return "reached valid range end";
+    case ContinuationStatus::ReachedMaxPoints: return "reached max points";
+    case ContinuationStatus::EndedAtBoundary: return "ended at boundary";
+    case ContinuationStatus::UnpassableBoundary: return "unpassable boundary";
+    case ContinuationStatus::NonsmoothFold: return "nonsmooth fold";
+    case ContinuationStatus::StepTooSmall: return "step too small";
+    case ContinuationStatus::StartFailed: return "start failed";
+    case ContinuationStatus::PassageFailed: return "passage failed";
+  }
+  return "unknown";
+}
+
+bool ContinuationResult::ok() const {
+  switch (status) {
+    case ContinuationStatus::ReachedBound:
+    case ContinuationStatus::ReachedValidRangeEnd:
+    case ContinuationStatus::ReachedMaxPoints:
+    case ContinuationStatus::EndedAtBoundary:
+    case ContinuationStatus::UnpassableBoundary:
+    case ContinuationStatus::NonsmoothFold:
+      return true;
+    case ContinuationStatus::StepTooSmall:
+    case ContinuationStatus::StartFailed:
+    case ContinuationStatus::PassageFailed:
+      return false;
+  }
+  return false;
+}
+
 PseudoArclength::PseudoArclength(ZeroProblem& problem, ContinuationOptions options)
     : problem_(problem), options_(std::move(options)) {
-  if (!(options_.min_step > 0.0 && options_.min_step <= options_.initial_step &&
-        options_.initial_step <= options_.max_step))
-    throw InputError("continuation steps must satisfy 0 < min_step <= initial_step <= max_step");
-  if (options_.direction != 1 && options_.direction != -1)
-    throw InputError("continuation direction must be +1 or -1");
-  if (!(options_.lambda_min < options_.lambda_max))
-    throw InputError("continuation bounds must satisfy lambda_min < lambda_max");
+  options_.validate();
+}
+
+void PseudoArclength::report_progress(const ContinuationResult& result) const {
+  if (options_.progress) options_.progress(result);
 }
 
 double PseudoArclength::weighted_norm(ConstVectorRef y) const {
@@ -294,13 +359,16 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
     }
   }
   const BranchPoint& best = bracket.after;
+  const std::optional<SpecialPointType> type =
+      test < 0 ? SpecialPointType::Fold
+               : problem_.classify(test,
+                                   {bracket.before.u, bracket.before.lambda, bracket.before.data},
+                                   {best.u, best.lambda, best.data});
+  if (!type) return bracket;
   SpecialPoint special;
-  special.type = test < 0 ? "fold"
-                          : problem_.classify(test,
-                                              {bracket.before.u, bracket.before.lambda,
-                                               bracket.before.data},
-                                              {best.u, best.lambda, best.data});
-  if (special.type.empty()) return bracket;
+  special.type = *type;
+  if (*type == SpecialPointType::Custom)
+    special.custom_name = problem_.test_functions()[static_cast<size_t>(test)].name;
   if (test >= 0)
     special.detail = problem_.describe(test, special.type,
                                        {bracket.before.u, bracket.before.lambda, bracket.before.data},
@@ -392,17 +460,20 @@ ContinuationResult PseudoArclength::run(ConstVectorRef u0, double lambda0) {
     const bool converged = correct(start, fixed, y, corrected);
     options_.natural = natural;
     if (!converged) {
+      result.status = ContinuationStatus::StartFailed;
       result.stop_reason = "no convergence at the initial point";
       return result;
     }
     record_tests(corrected);
     if (!tangent_at(corrected, start.tangent)) {
+      result.status = ContinuationStatus::StartFailed;
       result.stop_reason = "singular Jacobian at the initial point";
       return result;
     }
     // Not recentered: the first point stays on the caller's coordinates, where u0 was
     // given, and the first step leaves from there as the caller chose.
     result.points.push_back(std::move(corrected));
+    report_progress(result);
   }
   trace(result);
   return result;
@@ -419,11 +490,13 @@ ContinuationResult PseudoArclength::run_from(const BranchPoint& start) {
   Vector residual, dlambda;
   Matrix du;
   if (!problem_.evaluate(first.u, first.lambda, residual, du, dlambda)) {
+    result.status = ContinuationStatus::StartFailed;
     result.stop_reason = "the problem cannot be evaluated at the branch start";
     return result;
   }
   record_tests(first);
   result.points.push_back(std::move(first));
+  report_progress(result);
   trace(result);
   return result;
 }
@@ -516,7 +589,9 @@ bool PseudoArclength::end_on_valid_range(const BranchPoint& from, double step,
   if (!land_at(from, valid, guess, edge)) return false;
   locate_special_points(from, step * (valid - from.lambda) / reach, edge, result);
   result.points.push_back(std::move(edge));
-  result.ok = true;
+  report_progress(result);
+  result.status =
+      bound_first ? ContinuationStatus::ReachedBound : ContinuationStatus::ReachedValidRangeEnd;
   result.stop_reason =
       bound_first ? "reached the parameter bound" : "reached the end of the parameter's valid range";
   return true;
@@ -529,6 +604,7 @@ void PseudoArclength::append_passage(BoundaryPassage& passage, ContinuationResul
     p.after_point += offset;
     result.special_points.push_back(std::move(p));
   }
+  if (!passage.points.empty() || !passage.special_points.empty()) report_progress(result);
 }
 
 PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, ContinuationResult& result) {
@@ -550,7 +626,7 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
     return Passage::Declined;
   }
   if (!passage.handled) {
-    result.ok = true;
+    result.status = ContinuationStatus::UnpassableBoundary;
     result.boundary_test = boundary;
     result.stop_reason = "reached a nonsmooth boundary (" +
                          problem_.test_functions()[static_cast<size_t>(boundary)].name + ")";
@@ -559,23 +635,26 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
   append_passage(passage, result);
   chord_ready_ = false;  // the passage evaluated elsewhere
   if (passage.reached_bound) {
-    result.ok = true;
+    result.status = ContinuationStatus::ReachedBound;
     result.stop_reason = "reached the parameter bound";
     return Passage::Ended;
   }
   if (!passage.crossed) {
-    result.ok = passage.located && options_.stop_at_boundary;
+    // Not beyond it: located and ended there as asked, or the passage failed.
+    result.status = passage.located && options_.stop_at_boundary
+                        ? ContinuationStatus::EndedAtBoundary
+                        : ContinuationStatus::PassageFailed;
     result.stop_reason = passage.message;
     return Passage::Ended;
   }
   if (static_cast<int>(result.points.size()) >= options_.max_points) {
-    result.ok = true;
+    result.status = ContinuationStatus::ReachedMaxPoints;
     result.stop_reason = "reached max_points";
     return Passage::Ended;
   }
   const Eigen::Index m = result.points.back().u.size();
   if (options_.natural && result.points.back().tangent[m] * options_.direction < 0.0) {
-    result.ok = true;
+    result.status = ContinuationStatus::NonsmoothFold;
     result.stop_reason =
         "the branch turns back at the grazing (a nonsmooth fold), where natural-parameter "
         "continuation stops";
@@ -589,7 +668,7 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
   const Vector orientation = last.tangent;
   if (!problem_.evaluate(last.u, last.lambda, residual_, du_, dlambda_) ||
       !tangent_at(last, orientation)) {
-    result.ok = false;
+    result.status = ContinuationStatus::PassageFailed;
     result.stop_reason = "the branch cannot be continued beyond the grazing";
     return Passage::Ended;
   }
@@ -625,6 +704,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
     }
     if (!corrected) {
       if (at_min_step) {
+        result.status = ContinuationStatus::StepTooSmall;
         result.stop_reason = "step size below min_step: the branch cannot be continued at lambda = " +
                              std::to_string(from.lambda);
         return;  // the points found so far are kept
@@ -647,8 +727,9 @@ void PseudoArclength::trace(ContinuationResult& result) {
     const int iterations = next.corrector_iterations;
     const bool by_chord = next.by_chord;
     result.points.push_back(std::move(next));
+    report_progress(result);
     if (beyond) {
-      result.ok = true;
+      result.status = ContinuationStatus::ReachedBound;
       result.stop_reason = "reached the parameter bound";
       return;
     }
@@ -662,7 +743,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
     else if (!by_chord && iterations > options_.fast_iterations + 2)
       step = std::max(step * options_.step_shrink, options_.min_step);
   }
-  result.ok = true;
+  result.status = ContinuationStatus::ReachedMaxPoints;
   result.stop_reason = "reached max_points";
 }
 

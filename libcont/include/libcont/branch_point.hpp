@@ -2,7 +2,9 @@
 // What a continuation records: branch points (a converged point with its tangent, test
 // values and the problem's data), special points located between them, and what a
 // problem's passage through a nonsmooth boundary of its branch adds (zero_problem.hpp).
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "libcont/types.hpp"
@@ -23,8 +25,29 @@ struct BranchPoint {
   bool by_chord = false;  // converged by chord iterations (corrector_iterations counts them)
 };
 
+// What a located special point is. The engine finds folds itself; the others are what a
+// problem's test functions classify them as (ZeroProblem::classify): PeriodicOrbitProblem's
+// period doubling, Neimark-Sacker point, grazing and other changes of the impact count. A
+// problem's test function of its own gives Custom points, named by the test function.
+enum class SpecialPointType {
+  Fold,             // the tangent's parameter component changes sign: a turning point
+  PeriodDoubling,   // a real Floquet multiplier through -1
+  NeimarkSacker,    // a complex pair of multipliers through the unit circle
+  Grazing,          // an impact appears or vanishes with zero normal speed or zero gap
+  ImpactSignature,  // the impact count changes otherwise
+  Custom,           // a zero problem's own test function (SpecialPoint::custom_name)
+};
+
+// "fold", "period-doubling", "neimark-sacker", "grazing", "impact-signature", "custom":
+// the names of the files and reports.
+std::string to_string(SpecialPointType type);
+// The type of such a name (not "custom"); none for any other text.
+std::optional<SpecialPointType> special_point_type(std::string_view name);
+
 struct SpecialPoint {
-  std::string type;  // "fold", or the problem's classification
+  SpecialPointType type = SpecialPointType::Custom;
+  // A Custom point's name: the name of the problem's test function that located it.
+  std::string custom_name;
   // What kind of that type, where the problem tells (a grazing: "impact-velocity",
   // "interior-tangency" or "non-impacting-gap"); empty otherwise.
   std::string detail;
@@ -34,6 +57,8 @@ struct SpecialPoint {
   Vector tests;
   Vector data;  // the problem's point_data() at the located point
   double chart = 0.0;  // the problem's coordinates of u (ZeroProblem::chart)
+  // to_string(type), or custom_name for a Custom point.
+  std::string type_name() const;
 };
 
 // Where a problem's passage through a boundary (ZeroProblem::pass_boundary) may go.

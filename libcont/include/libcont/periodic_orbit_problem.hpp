@@ -43,14 +43,15 @@ class PeriodicOrbitProblem : public ZeroProblem {
   bool residual(ConstVectorRef u, double lambda, Vector& residual) override;
   std::vector<TestFunction> test_functions() const override;
   Vector test_values(ConstVectorRef u, double lambda) override;
-  std::string classify(int test, ConstVectorRef u, double lambda) override;
+  std::optional<SpecialPointType> classify(int test, ConstVectorRef u, double lambda) override;
   // Neimark-Sacker: a complex pair crossed the unit circle between the two sides (two
   // more or fewer multipliers outside, the real ones outside unchanged; from the
   // multipliers recorded in their data); grazing: either side has a grazing impact or a
   // touching gap.
-  std::string classify(int test, const RecordedPoint& before, const RecordedPoint& after) override;
+  std::optional<SpecialPointType> classify(int test, const RecordedPoint& before,
+                                           const RecordedPoint& after) override;
   // A grazing's kind from the impact counts on the two sides (grazing.hpp).
-  std::string describe(int test, const std::string& type, const RecordedPoint& before,
+  std::string describe(int test, SpecialPointType type, const RecordedPoint& before,
                        const RecordedPoint& after) override;
   bool valid_parameter(double lambda) override;
   // Through a grazing of hard impacts (grazing_passage.hpp), with these settings.

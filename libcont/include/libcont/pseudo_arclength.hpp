@@ -4,6 +4,7 @@
 // natural-parameter continuation as an option. Along the branch it monitors the fold
 // (sign change of the parameter component of the tangent) and the problem's own test
 // functions, and locates each special point by bisection/secant on the step length.
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,8 @@
 #include "libcont/zero_problem.hpp"
 
 namespace libcont {
+
+struct ContinuationResult;
 
 struct ContinuationOptions {
   double lambda_min = -1e300, lambda_max = 1e300;  // the branch stops at these
@@ -60,16 +63,47 @@ struct ContinuationOptions {
   // Weight of lambda against u in the arclength norm; u of size 1e-3 next to lambda
   // of size 1 wants a small weight so that the branch is resolved in u too.
   double parameter_weight = 1.0;
+  // Called with the result so far whenever points were added to it (a step, a passage
+  // through a boundary); none by default. For progress reports: it must not keep
+  // references into the result.
+  std::function<void(const ContinuationResult&)> progress;
+
+  // Throws InputError naming the first field out of its range: the steps must satisfy
+  // 0 < min_step <= initial_step <= max_step, direction be +1 or -1, lambda_min <
+  // lambda_max, max_points >= 1, the tolerances and factors positive.
+  void validate() const;
 };
+
+// Why a run ended. The first six are normal ends (ContinuationResult::ok), the rest
+// failures; the stop reason says more in words.
+enum class ContinuationStatus {
+  ReachedBound,          // on lambda_min or lambda_max
+  ReachedValidRangeEnd,  // on the edge of the parameter's valid range (valid_parameter)
+  ReachedMaxPoints,      // max_points recorded
+  EndedAtBoundary,       // stop_at_boundary: on the located boundary point (a grazing)
+  UnpassableBoundary,    // short of a boundary the problem has no passage for (boundary_test)
+  NonsmoothFold,         // natural-parameter continuation where the branch turns back at a
+                         // boundary (a grazing that is a nonsmooth fold)
+  StepTooSmall,          // no step down to min_step continues the branch
+  StartFailed,           // the first point could not be corrected, or evaluated, or has a
+                         // singular Jacobian
+  PassageFailed,         // the passage through a boundary could not go on
+};
+
+// "reached bound", ..., "step too small", ...: the status's short name (the stop reason
+// says more).
+std::string to_string(ContinuationStatus status);
 
 struct ContinuationResult {
   std::vector<BranchPoint> points;
   std::vector<SpecialPoint> special_points;
-  bool ok = false;         // ended normally (parameter bound or point budget)
-  std::string stop_reason;
+  ContinuationStatus status = ContinuationStatus::StartFailed;
+  std::string stop_reason;  // the status in words, with where and why
   // The Boundary test function whose boundary ended the run at the last point, when the
   // problem has no passage through it; -1: none.
   int boundary_test = -1;
+  // Ended normally: on a bound or edge of the range, at the point budget, at a boundary.
+  bool ok() const;
 };
 
 class PseudoArclength {
@@ -131,6 +165,7 @@ class PseudoArclength {
   void record_tests(BranchPoint& point);
   void recenter(BranchPoint& point);
   void trace(ContinuationResult& result);
+  void report_progress(const ContinuationResult& result) const;
 
   ZeroProblem& problem_;
   ContinuationOptions options_;

@@ -2,6 +2,7 @@
 // A zero problem F(u, lambda) = 0, u in R^m, with one free parameter lambda: what the
 // continuation engine works on. Periodic orbits by shooting are one such
 // problem (periodic_orbit_problem.hpp); any user problem with Jacobians is another.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct TestFunction {
   enum class Kind { SignChange, ValueChange, Boundary };
   std::string name;
   Kind kind = Kind::SignChange;
+  // What a located zero (or change) is, unless classify() tells otherwise. Custom: a
+  // special point of the problem's own, named by `name` (SpecialPoint::custom_name).
+  SpecialPointType type = SpecialPointType::Custom;
 };
 
 // A converged point as the engine recorded it: where it is, and its point_data().
@@ -76,9 +80,10 @@ class ZeroProblem {
   virtual double chart() const { return 0.0; }
   virtual void set_chart(double /*chart*/) {}
   // Classifies a located zero of test function i (e.g. a neutral saddle is not a
-  // Neimark-Sacker point); empty string: not a special point after all.
-  virtual std::string classify(int i, ConstVectorRef /*u*/, double /*lambda*/) {
-    return test_functions()[static_cast<size_t>(i)].name;
+  // Neimark-Sacker point); none: not a special point after all. By default the test
+  // function's type.
+  virtual std::optional<SpecialPointType> classify(int i, ConstVectorRef /*u*/, double /*lambda*/) {
+    return test_functions()[static_cast<size_t>(i)].type;
   }
   // The same from the located bracket: the last point before the zero and the first
   // after it, with the data recorded there. Where quantities vary fast (near a grazing,
@@ -86,7 +91,8 @@ class ZeroProblem {
   // unreliable; comparing the two sides is not, and the recorded data are those the
   // test values came from (evaluating again need not reproduce them to the last digits
   // the bracket resolves). By default, the one-point form at the point after.
-  virtual std::string classify(int i, const RecordedPoint& /*before*/, const RecordedPoint& after) {
+  virtual std::optional<SpecialPointType> classify(int i, const RecordedPoint& /*before*/,
+                                                   const RecordedPoint& after) {
     return classify(i, after.u, after.lambda);
   }
   // Through the boundary of Boundary test i that the branch stopped short of at `last`
@@ -98,7 +104,7 @@ class ZeroProblem {
   }
   // What kind of special point of type `type` (as classified) the zero of test i is
   // (SpecialPoint::detail); empty by default.
-  virtual std::string describe(int /*i*/, const std::string& /*type*/,
+  virtual std::string describe(int /*i*/, SpecialPointType /*type*/,
                                const RecordedPoint& /*before*/, const RecordedPoint& /*after*/) {
     return "";
   }
