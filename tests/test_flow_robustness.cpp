@@ -6,6 +6,8 @@
 #include <limits>
 
 #include "libcont/flow.hpp"
+#include "libcont/input_error.hpp"
+#include "libcont/shooting.hpp"
 #include "systems/moving_base.hpp"
 #include "test_support.hpp"
 
@@ -202,4 +204,26 @@ TEST_CASE("Samples come exactly on the grid and match a direct advance", "[flow]
   FlowState other = direct.initial_state(0.0, vec2(0.0, 0.0));
   REQUIRE(direct.advance(other, sample.t).ok());
   CHECK((other.x - sample.x).norm() <= 1e-8 * 0.0025);
+}
+
+TEST_CASE("Flow and shooting options are validated, naming the field", "[flow][options]") {
+  const auto system = test_support::make_system<systems::MovingBaseOscillator>({});
+  const auto rejects = [&](auto change, const std::string& field) {
+    libcont::ShootingOptions options;
+    change(options);
+    INFO("field " << field);
+    CHECK_THROWS_WITH(libcont::Shooting(system, 1, options),
+                      Catch::Matchers::Contains("'" + field + "'"));
+  };
+  rejects([](libcont::ShootingOptions& o) { o.flow.relative_tolerance = 0.0; }, "relative_tolerance");
+  rejects([](libcont::ShootingOptions& o) { o.flow.absolute_tolerance = std::nan(""); },
+          "absolute_tolerance");
+  rejects([](libcont::ShootingOptions& o) { o.flow.max_step = -1.0; }, "max_step");
+  rejects([](libcont::ShootingOptions& o) { o.flow.max_steps = 0; }, "max_steps");
+  rejects([](libcont::ShootingOptions& o) { o.max_iterations = -1; }, "max_iterations");
+  rejects([](libcont::ShootingOptions& o) { o.relative_tolerance = -1e-9; }, "relative_tolerance");
+  libcont::FlowOptions flow;
+  flow.storm_event_count = 0;
+  CHECK_THROWS_AS(libcont::Flow(system, flow), libcont::InputError);
+  CHECK_NOTHROW(libcont::Shooting(system, 1, libcont::ShootingOptions{}));
 }

@@ -42,6 +42,8 @@ TEST_CASE("Bouncing ball: the period-one orbit equals its closed form", "[struct
     REQUIRE(orbit.converged);
     CHECK(orbit.p == 1);
     CHECK((orbit.x - expected).norm() <= 1e-9 * expected.norm());
+    // Flights keep phase volume, each impact scales it by r: det of the monodromy is r^2.
+    CHECK(orbit.monodromy.determinant() == Approx(r * r).epsilon(1e-9));
   }
 }
 

@@ -7,7 +7,7 @@ class BouncingBall : public libcont::ImpactingStructure {
   BouncingBall() {
     parameters_.add("g", 9.81, libcont::Constraint::Positive, "gravitational acceleration");
     parameters_.add("r", 0.8, libcont::Constraint::UnitInterval, "restitution coefficient");
-    parameters_.add("a", 0.05, libcont::Constraint::Any, "table amplitude");
+    parameters_.add("a", 0.02, libcont::Constraint::Any, "table amplitude");
     parameters_.add("omega", 20.0, libcont::Constraint::Positive, "table circular frequency");
     configure();
   }
@@ -22,7 +22,7 @@ class BouncingBall : public libcont::ImpactingStructure {
     table.law = libcont::NewtonRestitution(parameters_["r"]);
     declare(ball, {table});
   }
-  libcont::Vector default_initial_state() const override {
-    return libcont::Vector::Constant(2, 0.05);
+  libcont::Vector default_initial_state() const override {  // thrown down onto the table
+    return (libcont::Vector(2) << 0.09, -1.0).finished();    // (dropped, it ends riding it)
   }
 };

@@ -409,7 +409,28 @@ struct Flow::Impl {
   }
 };
 
+namespace {
+void require_option(bool condition, const std::string& field, const std::string& rule) {
+  if (!condition) throw InputError("flow option '" + field + "' must be " + rule);
+}
+}  // namespace
+
+void FlowOptions::validate() const {
+  // Written so that a NaN fails every check.
+  require_option(relative_tolerance > 0.0 && relative_tolerance < 1.0, "relative_tolerance",
+                 "in (0, 1)");
+  require_option(absolute_tolerance > 0.0, "absolute_tolerance", "> 0");
+  require_option(tangent_absolute_tolerance > 0.0, "tangent_absolute_tolerance", "> 0");
+  require_option(tangent_columns >= 0, "tangent_columns", ">= 0");
+  require_option(max_step >= 0.0 && std::isfinite(max_step), "max_step", "finite and >= 0 (0: automatic)");
+  require_option(max_steps > 0, "max_steps", "> 0");
+  require_option(max_events > 0, "max_events", "> 0");
+  require_option(storm_time >= 0.0, "storm_time", ">= 0");
+  require_option(storm_event_count > 0, "storm_event_count", "> 0");
+}
+
 Flow::Flow(const HybridSystem& system, FlowOptions options) {
+  options.validate();
   // A model with a parameter that has no default (an amplitude the source does not give)
   // cannot be integrated until it is set: say which, instead of integrating a NaN.
   system.parameters().check_required();

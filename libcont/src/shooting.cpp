@@ -6,8 +6,36 @@
 
 namespace libcont {
 
+namespace {
+void require(bool condition, const std::string& field, const std::string& rule) {
+  if (!condition) throw InputError("shooting option '" + field + "' must be " + rule);
+}
+}  // namespace
+
+void ShootingOptions::validate() const {
+  require(max_iterations >= 0, "max_iterations", ">= 0");
+  require(absolute_tolerance >= 0.0, "absolute_tolerance", ">= 0");
+  require(relative_tolerance >= 0.0, "relative_tolerance", ">= 0");
+  require(absolute_tolerance + relative_tolerance > 0.0, "absolute_tolerance",
+          "> 0 when relative_tolerance is 0");
+  require(max_halvings >= 0, "max_halvings", ">= 0");
+  flow.validate();
+}
+
+std::string to_string(ShootingStatus status) {
+  switch (status) {
+    case ShootingStatus::Converged: return "converged";
+    case ShootingStatus::FlowFailed: return "flow failed";
+    case ShootingStatus::NoConvergence: return "no convergence";
+    case ShootingStatus::SingularJacobian: return "singular Jacobian";
+    case ShootingStatus::NoDecrease: return "no decrease";
+  }
+  return "unknown";
+}
+
 Shooting::Shooting(const HybridSystem& system, int period, ShootingOptions options, double phase)
-    : period_(period), options_(std::move(options)), map_(system, options_.flow, phase) {
+    : period_(period), options_((options.validate(), std::move(options))),
+      map_(system, options_.flow, phase) {
   if (period_ < 1) throw InputError("orbit period n must be >= 1 (got " + std::to_string(period_) + ")");
 }
 
@@ -56,6 +84,7 @@ ShootingResult Shooting::solve(ConstVectorRef guess) {
       if (!e.ok()) {
         result.x = guess;
         result.report = e.report;
+        result.status = ShootingStatus::FlowFailed;
         result.reason = "flow failed while building the segment starts: " + e.report.message;
         return result;
       }
@@ -69,6 +98,7 @@ ShootingResult Shooting::solve(ConstVectorRef guess) {
   if (!evaluate(x, eval)) {
     result.x = guess;
     result.report = eval.report;
+    result.status = ShootingStatus::FlowFailed;
     result.reason = "flow failed at the initial guess: " + eval.report.message;
     return result;
   }
@@ -76,6 +106,7 @@ ShootingResult Shooting::solve(ConstVectorRef guess) {
   result.residual_history.push_back(residual);
   while (!small_enough(residual, x)) {
     if (result.iterations >= options_.max_iterations) {
+      result.status = ShootingStatus::NoConvergence;
       result.reason = "no convergence in " + std::to_string(options_.max_iterations) + " iterations";
       break;
     }
@@ -83,6 +114,7 @@ ShootingResult Shooting::solve(ConstVectorRef guess) {
     const Eigen::ColPivHouseholderQR<Matrix> qr(eval.jacobian);
     const Vector step = qr.solve(-eval.residual);
     if (qr.rank() < eval.jacobian.rows() || !step.allFinite()) {
+      result.status = ShootingStatus::SingularJacobian;
       result.reason = "singular shooting Jacobian (a Floquet multiplier at +1)";
       break;
     }
@@ -103,12 +135,16 @@ ShootingResult Shooting::solve(ConstVectorRef guess) {
     }
     result.residual_history.push_back(residual);
     if (!accepted) {
+      result.status = ShootingStatus::NoDecrease;
       result.reason = "line search found no decrease of the residual";
       break;
     }
   }
   result.converged = small_enough(residual, x);
-  if (result.converged) result.reason = "converged";
+  if (result.converged) {
+    result.status = ShootingStatus::Converged;
+    result.reason = "converged";
+  }
   result.x = x.head(d);
   result.monodromy = eval.monodromy;
   result.p = eval.impacts;

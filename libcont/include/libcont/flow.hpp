@@ -56,6 +56,8 @@ struct FlowOptions {
   std::vector<int> extremum_coordinates;  // local extrema of these x_i (where dx_i/dt = 0)
   bool gap_minima = false;  // local minima of the gap functions (events of kind Impact or
                             // ContactStart), the test function of grazing
+  // Throws InputError naming the first field out of range; Flow calls it.
+  void validate() const;
 };
 
 // The state of a hybrid trajectory at one instant.

@@ -23,10 +23,24 @@ struct ShootingOptions {
   int max_halvings = 12;  // line-search step halvings per iteration
   bool multiple = false;  // multiple shooting over the n periods (single when false)
   FlowOptions flow;
+  // Throws InputError naming the first field out of range (and the flow's, via
+  // FlowOptions::validate).
+  void validate() const;
 };
 
+// Why shooting stopped; ShootingResult::reason says it in words.
+enum class ShootingStatus {
+  Converged,
+  FlowFailed,        // the map could not be evaluated at the guess (report says why)
+  NoConvergence,     // max_iterations reached
+  SingularJacobian,  // D P^n - I singular: a Floquet multiplier at +1
+  NoDecrease         // the line search found no step that decreases the residual
+};
+std::string to_string(ShootingStatus status);
+
 struct ShootingResult {
-  bool converged = false;
+  ShootingStatus status = ShootingStatus::NoConvergence;
+  bool converged = false;  // status == Converged
   std::string reason;  // why it stopped
   Vector x;            // point of the orbit on the section (last iterate if not converged)
   Matrix monodromy;    // D P^n at x
