@@ -16,9 +16,9 @@
 #include "branch_restart.hpp"
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
+#include "libcont/orbit_branch.hpp"
 #include "libcont/period_doubling_switch.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
-#include "libcont/pseudo_arclength.hpp"
 #include "orbit_search.hpp"
 #include "output.hpp"
 #include "parameter_range.hpp"
@@ -80,26 +80,27 @@ struct ContinueSettings : ParameterRange {
     return o;
   }
 
-  libcont::ContinuationOptions continuation() const {
+  // The library's options (their steps from the range unless given), checked in the
+  // options' own words first; then the integrator.
+  libcont::OrbitBranchOptions branch() const {
     require_range();
     if (*from == *to) throw libcont::InputError("--from and --to must differ");
-    const double span = std::abs(*to - *from);
-    libcont::ContinuationOptions o;
-    o.lambda_min = std::min(*from, *to);
-    o.lambda_max = std::max(*from, *to);
-    o.direction = *to > *from ? +1 : -1;
+    libcont::OrbitBranchOptions o;
+    o.parameter = parameter;
+    o.from = *from;
+    o.to = *to;
     o.max_points = max_points;
-    o.initial_step = initial_step.value_or(span / 100.0);
-    o.max_step = max_step.value_or(span / 20.0);
-    o.min_step = min_step.value_or(span * 1e-8);
-    o.locate_tolerance = locate_tolerance.value_or(span * 1e-9);
+    o.initial_step = initial_step;
+    o.max_step = max_step;
+    o.min_step = min_step;
+    o.locate_tolerance = locate_tolerance;
     o.natural = natural;
-    o.stop_at_boundary = stop_at_grazing;
-    // A grazing's parameter to 1e-10 of the range (finer with --locate-tolerance).
-    o.boundary_tolerance = std::min(1e-10 * span, o.locate_tolerance);
-    if (o.initial_step > o.max_step) o.initial_step = o.max_step;
-    if (o.min_step > o.initial_step)
+    o.stop_at_grazing = stop_at_grazing;
+    const libcont::ContinuationOptions steps = o.continuation();
+    if (steps.min_step > steps.initial_step)
       throw libcont::InputError("--min-step must not exceed --initial-step and --max-step");
+    o.flow = flow();
+    o.validate();
     return o;
   }
 };
@@ -110,94 +111,8 @@ std::string cell(const std::string& text, int width) {
   return buffer;
 }
 
-// A branch, continued on as long as a move of its section helps. The continuation
-// keeps the section off the orbit's events as it goes (PeriodicOrbitProblem::recenter);
-// should a branch still stall right after an event crossed its section (the map is
-// nonsmooth there, so a step may jump it), it is moved to a quiet section
-// (orbit_search.hpp) and continued from its last point, up to a few times.
-struct SectionedBranch {
-  libcont::ContinuationResult result;
-  int section_moves = 0;
-  std::string failure;         // the problem's last failure message, if it stopped early
-};
-
-constexpr int max_section_moves = 4;
-
-bool stalled(const libcont::ContinuationResult& r) {
-  return r.status == libcont::ContinuationStatus::StepTooSmall;
-}
-
-// Appends `more` (whose first point repeats the last point of `into`) to `into`.
-void append_branch(SectionedBranch& into, const libcont::ContinuationResult& more) {
-  const int offset = static_cast<int>(into.result.points.size()) - 1;
-  for (size_t i = 1; i < more.points.size(); ++i) into.result.points.push_back(more.points[i]);
-  for (auto p : more.special_points) {
-    p.after_point += offset;
-    into.result.special_points.push_back(std::move(p));
-  }
-  into.result.status = more.status;
-  into.result.stop_reason = more.stop_reason;
-}
-
-SectionedBranch trace_branch(libcont::HybridSystem& system, const std::string& parameter, int n,
-                             double phase, const libcont::Vector& x0, double lambda0,
-                             libcont::ContinuationOptions options,
-                             const libcont::FlowOptions& flow) {
-  SectionedBranch branch;
-  {
-    libcont::PeriodicOrbitProblem problem(system, parameter, n, flow, phase);
-    branch.result = libcont::PseudoArclength(problem, options).run(x0, lambda0);
-    branch.failure = problem.failure();
-  }
-  while (stalled(branch.result) && branch.section_moves < max_section_moves &&
-         !branch.result.points.empty()) {
-    const libcont::BranchPoint last = branch.result.points.back();
-    system.set_parameter(parameter, last.lambda);
-    const QuietSection quiet = quiet_section(system, last.u, last.chart, n);
-    if (!quiet.ok || quiet.phase == last.chart) break;  // stalled for another reason
-    ++branch.section_moves;
-    phase = quiet.phase;
-    const Eigen::Index m = last.u.size();
-    options.direction = last.tangent[m] < 0.0 ? -1 : +1;
-    libcont::PeriodicOrbitProblem problem(system, parameter, n, flow, phase);
-    const libcont::ContinuationResult more =
-        libcont::PseudoArclength(problem, options).run(quiet.x, last.lambda);
-    branch.failure = problem.failure();
-    if (more.points.size() < 2) break;
-    append_branch(branch, more);
-  }
-  return branch;
-}
-
-// A branch from a recorded point with its tangent: a restart along a saved branch, or the
-// start of a doubled branch (PseudoArclength::run_from: the first step follows the tangent). Should it stall,
-// trace_branch takes over from its last point and moves the section as it does.
-SectionedBranch trace_branch_from(libcont::HybridSystem& system, const std::string& parameter,
-                                  int n, const libcont::BranchPoint& start,
-                                  libcont::ContinuationOptions options,
-                                  const libcont::FlowOptions& flow) {
-  SectionedBranch branch;
-  {
-    libcont::PeriodicOrbitProblem problem(system, parameter, n, flow, start.chart);
-    branch.result = libcont::PseudoArclength(problem, options).run_from(start);
-    branch.failure = problem.failure();
-  }
-  if (!stalled(branch.result) || branch.result.points.size() < 2) return branch;
-  const libcont::BranchPoint last = branch.result.points.back();
-  options.direction = last.tangent[last.u.size()] < 0.0 ? -1 : +1;
-  options.max_points = std::max(
-      2, options.max_points - static_cast<int>(branch.result.points.size()) + 1);
-  const SectionedBranch rest =
-      trace_branch(system, parameter, n, last.chart, last.u, last.lambda, options, flow);
-  if (rest.result.points.empty()) return branch;
-  append_branch(branch, rest.result);
-  branch.section_moves = rest.section_moves;
-  branch.failure = rest.failure;
-  return branch;
-}
-
-// The start of the doubled (2n) branch at a period-doubling point of a branch of period
-// n: the point, left along the eigenvector of its multiplier -1
+// The start of the doubled (2n) branch at a saved period-doubling point of a branch of
+// period n (--switch): the point, left along the eigenvector of its multiplier -1
 // (libcont::doubled_branch_start). None, and `failure` says why, when the monodromy there
 // has no multiplier near -1 after all.
 std::optional<libcont::BranchPoint> doubled_start(libcont::HybridSystem& system,
@@ -234,8 +149,7 @@ std::vector<std::string> amplitude_columns(const BranchTable& table) {
 // Writes branch.csv and special_points.csv into `directory` (nothing for an empty branch)
 // and describes the branch.
 BranchReport report_branch(const std::filesystem::path& directory, const BranchTable& table,
-                           const SectionedBranch& sectioned, std::vector<std::string>& files) {
-  const libcont::ContinuationResult& branch = sectioned.result;
+                           const libcont::OrbitBranch& branch, std::vector<std::string>& files) {
   BranchReport report;
   report.points = branch.points.size();
   report.labels = special_point_labels(branch.special_points);
@@ -247,29 +161,29 @@ BranchReport report_branch(const std::filesystem::path& directory, const BranchT
   files.push_back((directory / "branch.csv").string());
   files.push_back((directory / "special_points.csv").string());
 
-  auto amplitudes_json = [&](const libcont::Vector& data) {
+  auto amplitudes_json = [](const libcont::OrbitPointData& orbit) {
     nlohmann::ordered_json a = nlohmann::ordered_json::object();
-    for (const auto& column : amplitudes)
-      a[column.substr(std::string("A_max:").size())] = data[data_column(table, column)];
+    for (size_t k = 0; k < orbit.coordinates.size(); ++k)
+      a[orbit.coordinates[k]] = orbit.amplitudes[k];
     return a;
   };
-  const Eigen::Index impacts = data_column(table, "impacts");
-  const Eigen::Index radius = data_column(table, "spectral_radius");
   for (size_t i = 0; i < branch.special_points.size(); ++i) {
     const auto& p = branch.special_points[i];
+    const libcont::OrbitPointData orbit = branch.orbit(p);
     report.special_points.push_back({{"label", report.labels[i]},
                                      {"type", p.type_name()},
                                      {"kind", p.detail},
                                      {"parameter", p.lambda},
-                                     {"amplitudes", amplitudes_json(p.data)},
-                                     {"p", std::lround(p.data[impacts])},
+                                     {"amplitudes", amplitudes_json(orbit)},
+                                     {"p", orbit.impacts},
                                      {"n", table.period},
-                                     {"stable", p.data[radius] < 1.0},
-                                     {"spectral_radius", p.data[radius]},
+                                     {"stable", orbit.stable()},
+                                     {"spectral_radius", orbit.spectral_radius},
                                      {"after_point", p.after_point}});
   }
   const auto& last = branch.points.back();
-  report.last_point = {{"parameter", last.lambda}, {"amplitudes", amplitudes_json(last.data)}};
+  report.last_point = {{"parameter", last.lambda},
+                       {"amplitudes", amplitudes_json(branch.orbit(last))}};
 
   std::ostringstream text;
   text << "special points (" << branch.special_points.size() << ")\n";
@@ -280,12 +194,12 @@ BranchReport report_branch(const std::filesystem::path& directory, const BranchT
     text << cell("p", 5) << "stable\n";
     for (size_t i = 0; i < branch.special_points.size(); ++i) {
       const auto& p = branch.special_points[i];
+      const libcont::OrbitPointData orbit = branch.orbit(p);
       text << "  " << cell(report.labels[i], 7) << cell(p.type_name(), 18)
            << cell(p.detail.empty() ? "-" : p.detail, 19) << cell(rounded_text(p.lambda, 10), 22);
-      for (const auto& column : amplitudes)
-        text << cell(rounded_text(p.data[data_column(table, column)], 10), 22);
-      text << cell(std::to_string(std::lround(p.data[impacts])), 5)
-           << (p.data[radius] < 1.0 ? "yes" : "no") << '\n';
+      for (const double amplitude : orbit.amplitudes)
+        text << cell(rounded_text(amplitude, 10), 22);
+      text << cell(std::to_string(orbit.impacts), 5) << (orbit.stable() ? "yes" : "no") << '\n';
     }
   }
   report.table = text.str();
@@ -359,8 +273,8 @@ class ContinueCommand : public SystemCommand {
     const auto system = inputs_.resolve();
     std::optional<SavedPoint> point;
     if (saved) point = restart_point(*saved, *system);
-    const libcont::ContinuationOptions branch_options = settings_.continuation();
-    const libcont::FlowOptions flow = settings_.flow();
+    const libcont::OrbitBranchOptions branch_options = settings_.branch();
+    const libcont::FlowOptions& flow = branch_options.flow;
     system->set_parameter(settings_.parameter, *settings_.from);  // names a bad parameter
     if (saved && std::filesystem::exists(out_) &&
         std::filesystem::equivalent(out_, saved->directory))
@@ -372,8 +286,7 @@ class ContinueCommand : public SystemCommand {
 
     RunHealth health;
     BranchStart start;
-    SectionedBranch sectioned;
-    const libcont::ContinuationResult& branch = sectioned.result;
+    libcont::OrbitBranch branch;
     BranchTable table;
     table.parameter = settings_.parameter;
     table.state_names = system->state_names();
@@ -385,23 +298,22 @@ class ContinueCommand : public SystemCommand {
       start = point ? restart_start(*system, *saved, *point, flow) : search_start(*system, health);
       if (start.found) {
         table.period = start.n;
-        table.data_names =
-            libcont::PeriodicOrbitProblem(*system, settings_.parameter, start.n).point_data_names();
-        sectioned = start.along ? trace_branch_from(*system, settings_.parameter, start.n,
-                                                    *start.along, branch_options, flow)
-                                : trace_branch(*system, settings_.parameter, start.n, start.phase,
-                                               start.x, *settings_.from, branch_options, flow);
+        branch = start.along ? libcont::trace_orbit_branch_from(*system, start.n, *start.along,
+                                                                 branch_options)
+                             : libcont::trace_orbit_branch(*system, start.n, start.phase, start.x,
+                                                           branch_options);
+        table.data_names = branch.data_names;
         if (!branch.ok())
           health.numerical_failure =
               "continuation stopped: " + branch.stop_reason +
-              (sectioned.failure.empty() ? "" : " (" + sectioned.failure + ")");
+              (branch.failure.empty() ? "" : " (" + branch.failure + ")");
       } else if (health.report.ok()) {
         health.numerical_failure = start.failure;
       }
     }
 
     std::vector<std::string> files = {(out_ / "continue.json").string()};
-    const BranchReport main_report = report_branch(out_, table, sectioned, files);
+    const BranchReport main_report = report_branch(out_, table, branch, files);
     // The plot of the branch shows its parent (a switched restart's saved branch) and its
     // doubled branches too.
     std::vector<BranchCurve> curves;
@@ -422,14 +334,8 @@ class ContinueCommand : public SystemCommand {
         const std::string& label = main_report.labels[i];
         ProgressIndicator progress("continue: doubled branch from " + label + " at " +
                                    settings_.parameter + " = " + number_text(flip.lambda));
-        SectionedBranch doubled;
-        std::string failure;
-        if (const auto begin =
-                doubled_start(*system, settings_.parameter, table.period, flip, flow, failure))
-          doubled = trace_branch_from(*system, settings_.parameter, 2 * table.period, *begin,
-                                      branch_options, flow);
-        else
-          doubled.result.stop_reason = failure;
+        const libcont::OrbitBranch doubled =
+            libcont::trace_doubled_branch(*system, table.period, flip, branch_options);
         BranchTable doubled_table = table;
         doubled_table.period = 2 * table.period;
         const std::string name = "doubled-" + label;
@@ -448,8 +354,8 @@ class ContinueCommand : public SystemCommand {
         entry["directory"] = name;
         entry["points"] = report.points;
         entry["special_points"] = report.special_points;
-        entry["stop_reason"] = doubled.result.stop_reason;
-        entry["ok"] = doubled.result.ok();
+        entry["stop_reason"] = doubled.stop_reason;
+        entry["ok"] = doubled.ok();
         doubled_branches.push_back(entry);
         // Its own continue.json, so that --restart works from its points too.
         nlohmann::ordered_json own = {{"command", "continue"},
@@ -462,17 +368,17 @@ class ContinueCommand : public SystemCommand {
                                       {"parent", label},
                                       {"points", report.points},
                                       {"special_points", report.special_points},
-                                      {"stop_reason", doubled.result.stop_reason},
+                                      {"stop_reason", doubled.stop_reason},
                                       {"section_phase", flip.chart},
                                       {"section_moves", doubled.section_moves}};
         write_json_file(directory / "continue.json", own);
         files.push_back((directory / "continue.json").string());
-        if (!doubled.result.ok() && health.numerical_failure.empty())
+        if (!doubled.ok() && health.numerical_failure.empty())
           health.numerical_failure =
-              "doubled branch from " + label + " stopped: " + doubled.result.stop_reason;
+              "doubled branch from " + label + " stopped: " + doubled.stop_reason;
         doubled_text << "doubled     from " << label << " at " << settings_.parameter << " = "
                      << number_text(flip.lambda) << ": n = " << doubled_table.period << ", "
-                     << report.points << " points, " << doubled.result.stop_reason << " (in "
+                     << report.points << " points, " << doubled.stop_reason << " (in "
                      << directory.string() << ")\n"
                      << report.table;
       }
@@ -495,7 +401,7 @@ class ContinueCommand : public SystemCommand {
     s["special_points"] = main_report.special_points;
     s["stop_reason"] = branch.stop_reason;
     s["section_phase"] = start.phase;
-    s["section_moves"] = sectioned.section_moves;
+    s["section_moves"] = branch.section_moves;
     if (!main_report.last_point.is_null()) s["last_point"] = main_report.last_point;
     if (settings_.follow_doubling) s["doubled_branches"] = doubled_branches;
     write_summary(out_ / "continue.json", s, health, files);
@@ -507,7 +413,7 @@ class ContinueCommand : public SystemCommand {
          << "branch      " << branch.points.size() << " points, " << settings_.parameter
          << " from " << number_text(*settings_.from) << " towards " << number_text(*settings_.to)
          << ": " << (branch.stop_reason.empty() ? "-" : branch.stop_reason)
-         << (sectioned.section_moves ? " (section moved " + std::to_string(sectioned.section_moves) +
+         << (branch.section_moves ? " (section moved " + std::to_string(branch.section_moves) +
                                            " times away from events)"
                                      : "")
          << '\n';
@@ -523,7 +429,8 @@ class ContinueCommand : public SystemCommand {
  private:
   // The orbit at --from, found as by vicont orbit.
   BranchStart search_start(const libcont::HybridSystem& system, RunHealth& health) const {
-    const FoundOrbit found = find_periodic_orbit(system, search_);
+    const libcont::OrbitSearchResult found =
+        libcont::find_periodic_orbit(system, search_.options());
     health.report = found.transient;
     BranchStart start;
     start.found = found.shooting.converged;
@@ -535,10 +442,10 @@ class ContinueCommand : public SystemCommand {
     start.text = settings_.parameter + " = " + number_text(*settings_.from) + ": " +
                  (found.shooting.converged
                       ? "orbit z = " + std::to_string(found.shooting.p) + "/" +
-                            std::to_string(found.period) + " (" + found.note + ")"
+                            std::to_string(found.period) + " (" + found.period_note + ")"
                       : "no orbit: " + found.shooting.reason);
     start.json = {{"converged", found.shooting.converged},
-                  {"period_choice", found.note},
+                  {"period_choice", found.period_note},
                   {"p", found.shooting.p},
                   {"iterations", found.shooting.iterations}};
     return start;
@@ -604,11 +511,8 @@ class ContinueCommand : public SystemCommand {
       start.found = start.along.has_value();
       start.text = where + ": the doubled branch, n = " + std::to_string(start.n);
     } else if (settings_.parameter == saved.parameter && !parameters_changed(system)) {
-      mode = "along-tangent";
-      libcont::BranchPoint along = point.point;
-      const Eigen::Index m = along.u.size();
-      if (along.tangent[m] * (*settings_.to - along.lambda) < 0.0) along.tangent = -along.tangent;
-      start.along = along;
+      mode = "along-tangent";  // turned towards --to by libcont::trace_orbit_branch_from
+      start.along = point.point;
       start.text = where + ": along its tangent";
     } else {
       mode = settings_.parameter == saved.parameter ? "corrected" : "other-parameter";

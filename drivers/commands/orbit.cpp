@@ -64,10 +64,10 @@ class OrbitCommand : public SystemCommand {
   int run() override {
     const auto system = prepare();
     RunHealth health;
-    FoundOrbit found;
+    libcont::OrbitSearchResult found;
     {
       ProgressIndicator progress("orbit: transient and shooting");
-      found = find_periodic_orbit(*system, search_);
+      found = libcont::find_periodic_orbit(*system, search_.options());
     }
     health.report = found.transient;
     const libcont::ShootingResult& orbit = found.shooting;
@@ -120,7 +120,7 @@ class OrbitCommand : public SystemCommand {
     s["period"] = period;
     s["p"] = orbit.p;
     s["n"] = n;
-    s["period_choice"] = found.note;
+    s["period_choice"] = found.period_note;
     s["section_phase"] = found.phase;
     s["converged"] = orbit.converged;
     s["shooting"] = search_.multiple ? "multiple" : "single";
@@ -151,7 +151,7 @@ class OrbitCommand : public SystemCommand {
     std::ostringstream text;
     text << "vicont orbit\n";
     print_system(text, *system);
-    text << "orbit       z = " << orbit.p << "/" << n << " (" << found.note << "), section t = "
+    text << "orbit       z = " << orbit.p << "/" << n << " (" << found.period_note << "), section t = "
          << rounded_text(found.phase) << " mod T, "
          << (search_.multiple ? "multiple" : "single") << " shooting: "
          << (orbit.converged ? "converged" : "NOT converged") << " in " << orbit.iterations

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "libcont/poincare_map.hpp"
+
 namespace libcont {
 
 namespace {
@@ -43,6 +45,33 @@ SectionPlacement quietest_section(const std::vector<double>& event_times, double
     }
   }
   return {cyclic(middle, period), 0.5 * longest};
+}
+
+QuietSection quiet_section(const HybridSystem& system, ConstVectorRef x, double old_phase, int n,
+                           const FlowOptions& flow) {
+  QuietSection result;
+  result.phase = old_phase;
+  result.x = x;
+  const double period = system.forcing_period();
+  // The orbit's events over one pass (OrbitMeasures::event_times).
+  const MapEvaluation pass = StroboscopicMap(system, flow, old_phase).iterate(x, n, false);
+  if (!pass.ok()) return result;
+  result.ok = true;
+  const std::vector<double>& events = pass.measures.event_times;
+  const SectionPlacement quiet = quietest_section(events, period);
+  const double old_clearance = section_clearance(events, old_phase, period);
+  // Keep the old section when it is nearly as quiet: no reason to move.
+  if (old_clearance >= 0.5 * quiet.clearance) {
+    result.clearance = old_clearance;
+    return result;
+  }
+  if (!follow_to_section(system, flow, x, old_phase, quiet.phase, result.x)) {
+    result.ok = false;
+    return result;
+  }
+  result.phase = quiet.phase;
+  result.clearance = quiet.clearance;
+  return result;
 }
 
 }  // namespace libcont

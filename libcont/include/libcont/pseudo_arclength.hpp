@@ -86,7 +86,7 @@ enum class ContinuationStatus {
                          // boundary (a grazing that is a nonsmooth fold)
   StepTooSmall,          // no step down to min_step continues the branch
   StartFailed,           // the first point could not be corrected, or evaluated, or has a
-                         // singular Jacobian
+                         // singular Jacobian (orbit_branch.hpp: or there was none)
   PassageFailed,         // the passage through a boundary could not go on
 };
 

@@ -7,6 +7,8 @@
 // there; on a section in the middle of the longest event-free stretch they do not.
 #include <vector>
 
+#include "libcont/flow.hpp"
+
 namespace libcont {
 
 struct SectionPlacement {
@@ -24,5 +26,19 @@ SectionPlacement quietest_section(const std::vector<double>& event_times, double
 
 // Time from t = from forward to the next t = to (mod period), in [0, period).
 double forward_shift(double from, double to, double period);
+
+// A quiet section for the z = p/n orbit through x, a point on the section t = old_phase
+// (mod T) of the system as it is now (its parameters set), and the orbit's point on it:
+// the middle of the largest event-free stretch of the orbit's event times mod T
+// (quietest_section), unless the old section is at least half as clear (then kept, x
+// unchanged).
+struct QuietSection {
+  bool ok = false;  // false: the orbit could not be integrated (x, phase unchanged)
+  double phase = 0.0;
+  Vector x;
+  double clearance = 0.0;  // time from the section to the nearest event (mod T)
+};
+QuietSection quiet_section(const HybridSystem& system, ConstVectorRef x, double old_phase, int n,
+                           const FlowOptions& flow = {});
 
 }  // namespace libcont

@@ -1,0 +1,261 @@
+// The periodic-orbit workflow of the library (periodic_orbit_search.hpp, orbit_branch.hpp):
+// a catalogue model's branch found and traced in a few lines gives what `vicont continue`
+// gives for the same run (the driver is a user of these functions; the values below are
+// its output: tests/cli_orbit_continue.sh and tests/cli_restart.sh check the same points
+// to 1e-5); the branch equals a bare run of the engine where nothing stalls; a restart along
+// a row's tangent, the doubled branch of a period doubling, a branch through a grazing and
+// three period doublings, a stalled branch's status, the progress callback, the named
+// point data and the options' validation.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "libcont/input_error.hpp"
+#include "libcont/orbit_branch.hpp"
+#include "libcont/periodic_orbit_problem.hpp"
+#include "libcont/periodic_orbit_search.hpp"
+#include "libcont/pseudo_arclength.hpp"
+#include "systems/catalogue.hpp"
+
+using libcont::ContinuationStatus;
+using libcont::OrbitBranch;
+using libcont::OrbitBranchOptions;
+using libcont::SpecialPointType;
+
+namespace {
+
+struct Expected {
+  SpecialPointType type;
+  double lambda;
+};
+
+// The branch's special points are those expected: as many, of the same types, in the same
+// order, at the same parameter values to `tolerance`.
+void check_special_points(const OrbitBranch& branch, const std::vector<Expected>& expected,
+                          double tolerance = 1e-8) {
+  std::string found;
+  for (const auto& s : branch.special_points) {
+    found += ' ';
+    found += to_string(s.type);
+    found += '@';
+    found += std::to_string(s.lambda);
+  }
+  INFO("stop: " << branch.stop_reason << "; special points:" << found);
+  REQUIRE(branch.special_points.size() == expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    CHECK(branch.special_points[i].type == expected[i].type);
+    CHECK(std::abs(branch.special_points[i].lambda - expected[i].lambda) <= tolerance);
+  }
+}
+
+// `vicont continue --param eta --from 4 --to 4.7` on the moving-base oscillator (defaults):
+// 24 rows of the z = 1/2 orbit, its period doubling PD1, ended on the bound.
+constexpr double pd1_eta = 4.629156338156342;
+// Its doubled branch's own period doubling (--follow-doubling: doubled-PD1, 15 rows).
+constexpr double doubled_pd1_eta = 4.686781820422963;
+
+}  // namespace
+
+TEST_CASE("Workflow: a catalogue model's branch in five lines, as vicont continue traces it",
+          "[continuation][workflow]") {
+  // The example of doc/library.md, section 8.
+  auto system = systems::make_system("moving-base");
+  system->set_parameter("eta", 4.0);
+  const libcont::OrbitSearchResult orbit = libcont::find_periodic_orbit(*system);
+  const libcont::OrbitBranch branch =
+      libcont::trace_orbit_branch(*system, orbit, {"eta", 4.0, 4.7});
+  // End of the example.
+
+  REQUIRE(orbit.found());
+  CHECK(orbit.status == libcont::OrbitSearchStatus::Found);
+  CHECK(orbit.period == 2);
+  CHECK(orbit.period_detected);
+  CHECK(orbit.shooting.p == 1);
+  CHECK(orbit.phase > 0.0);  // moved off the impact's section t = 0
+
+  REQUIRE(branch.ok());
+  CHECK(branch.status == ContinuationStatus::ReachedBound);
+  CHECK(branch.stop_reason == "reached the parameter bound");
+  CHECK(branch.points.size() == 24);
+  CHECK(branch.section_moves == 0);
+  CHECK(branch.period == 2);
+  CHECK(branch.points.back().lambda == 4.7);
+  check_special_points(branch, {{SpecialPointType::PeriodDoubling, pd1_eta}});
+  CHECK(to_string(branch.special_points[0].type) == "period-doubling");
+  CHECK(branch.special_points[0].detail.empty());
+
+  // The named point data: the orbit's amplitude, impacts and multipliers, stable before the
+  // period doubling and not after it.
+  const libcont::OrbitPointData first = branch.orbit(branch.points.front());
+  CHECK(first.coordinates == std::vector<std::string>{"x"});
+  CHECK(first.amplitude("x") == first.amplitudes[0]);
+  CHECK(first.impacts == 1);
+  CHECK(first.multipliers.size() == 2);
+  CHECK(first.stable());
+  CHECK(std::abs(std::abs(first.multipliers[0]) - first.spectral_radius) <= 1e-15);
+  CHECK_FALSE(branch.orbit(branch.points.back()).stable());
+  CHECK_THROWS_AS(first.amplitude("v"), libcont::InputError);
+
+  // Where nothing stalls the workflow is one run of the engine from the found orbit: the
+  // same rows and special points to the last bit.
+  libcont::PeriodicOrbitProblem problem(*system, "eta", orbit.period, {}, orbit.phase);
+  const OrbitBranchOptions options("eta", 4.0, 4.7);
+  const libcont::ContinuationResult bare =
+      libcont::PseudoArclength(problem, options.continuation()).run(orbit.shooting.x, 4.0);
+  REQUIRE(bare.points.size() == branch.points.size());
+  for (size_t i = 0; i < bare.points.size(); ++i) {
+    CHECK(bare.points[i].lambda == branch.points[i].lambda);
+    CHECK(bare.points[i].u == branch.points[i].u);
+  }
+  REQUIRE(bare.special_points.size() == branch.special_points.size());
+  CHECK(bare.special_points[0].lambda == branch.special_points[0].lambda);
+  CHECK(bare.status == branch.status);
+}
+
+TEST_CASE("Workflow: a restart along a row's tangent and the doubled branch of a period doubling",
+          "[continuation][workflow]") {
+  auto system = systems::make_system("moving-base");
+  system->set_parameter("eta", 4.0);
+  const OrbitBranchOptions options("eta", 4.0, 4.7);
+  const OrbitBranch branch =
+      libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
+  REQUIRE(branch.special_points.size() == 1);
+
+  // From row 10 along its tangent (vicont continue --restart RUN:10 --to 4.7): the same
+  // period doubling again.
+  const libcont::BranchPoint row = branch.points[10];
+  OrbitBranchOptions from_row = options;
+  from_row.from = row.lambda;
+  const OrbitBranch again = libcont::trace_orbit_branch_from(*system, 2, row, from_row);
+  CHECK(again.ok());
+  CHECK(again.points.front().lambda == row.lambda);
+  check_special_points(again, {{SpecialPointType::PeriodDoubling, pd1_eta}});
+  // A tangent given the other way is turned towards `to`: the same branch again.
+  libcont::BranchPoint reversed = row;
+  reversed.tangent = -reversed.tangent;
+  const OrbitBranch turned = libcont::trace_orbit_branch_from(*system, 2, reversed, from_row);
+  CHECK(turned.points.size() == again.points.size());
+  CHECK(turned.points.back().lambda == 4.7);
+
+  // The doubled (n = 4) branch from PD1 (--follow-doubling), with its own period doubling.
+  const OrbitBranch doubled =
+      libcont::trace_doubled_branch(*system, 2, branch.special_points[0], options);
+  CHECK(doubled.ok());
+  CHECK(doubled.period == 4);
+  CHECK(doubled.points.size() == 15);
+  CHECK(std::abs(doubled.points.front().lambda - pd1_eta) <= 1e-9);
+  check_special_points(doubled, {{SpecialPointType::PeriodDoubling, doubled_pd1_eta}});
+
+  // Not a period doubling: no doubled branch, and the status says so.
+  libcont::SpecialPoint not_a_flip;
+  not_a_flip.type = SpecialPointType::PeriodDoubling;
+  not_a_flip.u = row.u;
+  not_a_flip.lambda = row.lambda;
+  not_a_flip.chart = row.chart;
+  const OrbitBranch none = libcont::trace_doubled_branch(*system, 2, not_a_flip, options);
+  CHECK(none.status == ContinuationStatus::StartFailed);
+  CHECK_FALSE(none.ok());
+  CHECK(none.points.empty());
+  CHECK(none.stop_reason.find("cannot switch branches") == 0);
+}
+
+TEST_CASE("Workflow: through a grazing and three period doublings, as vicont continue",
+          "[continuation][workflow][grazing]") {
+  // vicont continue --param eta --from 1 --to 3: the z = 2/1 orbit at eta = 1, its grazing
+  // GR1 (an impact vanishes with zero speed) and three period doublings, 45 rows.
+  auto system = systems::make_system("moving-base");
+  system->set_parameter("eta", 1.0);
+  int calls = 0, last_points = 0;
+  bool growing = true;
+  OrbitBranchOptions options("eta", 1.0, 3.0);
+  options.progress = [&](const libcont::OrbitBranchProgress& p) {
+    ++calls;
+    growing = growing && p.points >= last_points;
+    last_points = p.points;
+  };
+  const OrbitBranch branch =
+      libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
+  CHECK(branch.status == ContinuationStatus::ReachedBound);
+  CHECK(branch.points.size() == 45);
+  check_special_points(branch, {{SpecialPointType::Grazing, 1.00932195610422},
+                                {SpecialPointType::PeriodDoubling, 1.0819352124307249},
+                                {SpecialPointType::PeriodDoubling, 1.1857621295485954},
+                                {SpecialPointType::PeriodDoubling, 2.6515085071419415}});
+  CHECK(branch.special_points[0].detail == "impact-velocity");
+  // One impact fewer beyond the grazing.
+  const auto before = static_cast<size_t>(branch.special_points[0].after_point);
+  CHECK(branch.orbit(branch.points[before]).impacts == 2);
+  CHECK(branch.orbit(branch.points[before + 1]).impacts == 1);
+  // Progress after every step: as many rows in the end as the branch has.
+  CHECK(calls > 10);
+  CHECK(growing);
+  CHECK(last_points == static_cast<int>(branch.points.size()));
+
+  // With stop_at_grazing the branch ends on the located grazing, normally. (Tracing left
+  // the system at some value of eta: the orbit is sought at eta = 1 again.)
+  options.stop_at_grazing = true;
+  options.progress = nullptr;
+  system->set_parameter("eta", 1.0);
+  const OrbitBranch stopped =
+      libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
+  CHECK(stopped.ok());
+  CHECK(stopped.status == ContinuationStatus::EndedAtBoundary);
+  check_special_points(stopped, {{SpecialPointType::Grazing, 1.00932195610422}});
+}
+
+TEST_CASE("Workflow: a branch that cannot be continued ends with StepTooSmall",
+          "[continuation][workflow]") {
+  // vicont continue --param eta --from 1 --to 3 --initial-step 0.01 --min-step 0.002: steps
+  // too long to approach the grazing near eta = 1.0093; a quiet section does not help
+  // (it is already quiet), 4 rows.
+  auto system = systems::make_system("moving-base");
+  system->set_parameter("eta", 1.0);
+  OrbitBranchOptions options("eta", 1.0, 3.0);
+  options.initial_step = 0.01;
+  options.min_step = 0.002;
+  const OrbitBranch branch =
+      libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
+  CHECK_FALSE(branch.ok());
+  CHECK(branch.status == ContinuationStatus::StepTooSmall);
+  CHECK(to_string(branch.status) == "step too small");
+  CHECK(branch.stop_reason.find("step size below min_step") == 0);
+  CHECK(branch.points.size() == 4);
+  CHECK(branch.section_moves == 0);
+}
+
+TEST_CASE("Workflow: options are validated, the bad field named", "[continuation][workflow]") {
+  auto system = systems::make_system("moving-base");
+  const auto bad = [&](const OrbitBranchOptions& options, const std::string& field) {
+    INFO(field);
+    CHECK_THROWS_WITH(options.validate(), Catch::Contains(field));
+    CHECK_THROWS_AS(libcont::trace_orbit_branch(*system, 1, 0.0, system->default_initial_state(),
+                                                options),
+                    libcont::InputError);
+  };
+  const OrbitBranchOptions good("eta", 1.0, 2.0);
+  CHECK_NOTHROW(good.validate());
+  bad({"", 1.0, 2.0}, "parameter");
+  bad({"eta", 1.0, 1.0}, "to");
+  OrbitBranchOptions options = good;
+  options.max_step = 0.001;
+  options.min_step = 0.01;
+  bad(options, "min_step");
+  options = good;
+  options.locate_tolerance = -1.0;
+  bad(options, "locate_tolerance");
+  options = good;
+  options.max_points = 1;
+  bad(options, "max_points");
+  // An unknown parameter is named by the system.
+  CHECK_THROWS_WITH(libcont::trace_orbit_branch(*system, 1, 0.0, system->default_initial_state(),
+                                                {"nosuch", 1.0, 2.0}),
+                    Catch::Contains("nosuch"));
+
+  libcont::OrbitSearchOptions search;
+  search.max_period = 0;
+  CHECK_THROWS_WITH(search.validate(), Catch::Contains("max_period"));
+  CHECK_THROWS_WITH(libcont::find_periodic_orbit(*system, search), Catch::Contains("max_period"));
+  CHECK_THROWS_WITH(libcont::find_periodic_orbit(*systems::make_system("drop")),
+                    Catch::Contains("autonomous"));
+}
