@@ -252,10 +252,17 @@ TEST_CASE("Workflow: options are validated, the bad field named", "[continuation
                                                 {"nosuch", 1.0, 2.0}),
                     Catch::Contains("nosuch"));
 
+  options = good;
+  options.flow.relative_tolerance = 0.0;
+  bad(options, "relative_tolerance");
+
   libcont::OrbitSearchOptions search;
   search.max_period = 0;
   CHECK_THROWS_WITH(search.validate(), Catch::Contains("max_period"));
   CHECK_THROWS_WITH(libcont::find_periodic_orbit(*system, search), Catch::Contains("max_period"));
+  search = {};
+  search.shooting.max_halvings = -1;
+  CHECK_THROWS_WITH(search.validate(), Catch::Contains("max_halvings"));
   CHECK_THROWS_WITH(libcont::find_periodic_orbit(*systems::make_system("drop")),
                     Catch::Contains("autonomous"));
 }

@@ -55,6 +55,7 @@ void OrbitBranchOptions::validate() const {
     bad("grazing", "needs 0 < smallest_distance < leave_distance, 0 < ratio < 1 and "
                    "smallest_depth >= 0");
   c.validate();
+  flow.validate();
 }
 
 namespace {

@@ -17,11 +17,7 @@ void OrbitSearchOptions::validate() const {
   if (max_period < 1) bad("max_period", "must be at least 1, not " + std::to_string(max_period));
   if (!(period_tolerance > 0.0))
     bad("period_tolerance", "must be positive, not " + number_text(period_tolerance));
-  if (shooting.max_iterations < 1) bad("shooting.max_iterations", "must be at least 1");
-  if (!(shooting.absolute_tolerance >= 0.0 && shooting.relative_tolerance >= 0.0 &&
-        shooting.absolute_tolerance + shooting.relative_tolerance > 0.0))
-    bad("shooting.absolute_tolerance", "and relative_tolerance must not be negative, nor both 0");
-  if (shooting.max_halvings < 0) bad("shooting.max_halvings", "must not be negative");
+  shooting.validate();
 }
 
 std::string to_string(OrbitSearchStatus status) {

@@ -66,7 +66,7 @@ struct OrbitBranchOptions {
   // tolerances as above. Not validated.
   ContinuationOptions continuation() const;
   // Throws InputError naming the first field out of its range (an empty parameter, from
-  // equal to to, min_step above the initial step, ...).
+  // equal to to, min_step above the initial step, ..., the flow's).
   void validate() const;
 };
 

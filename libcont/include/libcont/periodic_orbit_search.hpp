@@ -24,7 +24,8 @@ struct OrbitSearchOptions {
   ShootingOptions shooting;
   bool quiet_section = true;       // false: the orbit stays on the section t = 0
 
-  // Throws InputError naming the first field out of its range.
+  // Throws InputError naming the first field out of its range (the shooting's and the
+  // flow's too).
   void validate() const;
 };
 
