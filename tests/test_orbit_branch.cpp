@@ -59,7 +59,7 @@ constexpr double doubled_pd1_eta = 4.686781820422963;
 
 TEST_CASE("Workflow: a catalogue model's branch in five lines, as vicont continue traces it",
           "[continuation][workflow]") {
-  // The example of doc/library.md, section 8.
+  // The example of doc/library.md, section 9.
   auto system = systems::make_system("moving-base");
   system->set_parameter("eta", 4.0);
   const libcont::OrbitSearchResult orbit = libcont::find_periodic_orbit(*system);

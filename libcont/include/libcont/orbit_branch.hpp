@@ -15,7 +15,7 @@
 //    grazings, other changes of the impact count (SpecialPointType);
 //  - from a recorded point along its tangent (a restart), and onto the doubled branch of a
 //    period doubling (period_doubling_switch.hpp).
-// tests/test_orbit_branch.cpp shows it in five lines (doc/library.md, section 8).
+// tests/test_orbit_branch.cpp shows it in five lines (doc/library.md, section 9).
 #include <functional>
 #include <optional>
 #include <string>
