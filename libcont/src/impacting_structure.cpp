@@ -71,7 +71,8 @@ LinearStructure LinearStructure::single(double mass, double stiffness, double da
   return s;
 }
 
-void ImpactingStructure::declare(LinearStructure s, std::vector<UnilateralContact> contacts) {
+void ImpactingStructure::declare(LinearStructure s, std::vector<UnilateralContact> contacts,
+                                 std::vector<ForcingParameter> parameters) {
   const int n = s.size();
   if (n < 1 || s.mass.cols() != n) throw InputError("structure: the mass matrix must be square");
   s.coordinates = default_names(s.coordinates, n, "x", "q", "coordinate");
@@ -99,8 +100,15 @@ void ImpactingStructure::declare(LinearStructure s, std::vector<UnilateralContac
         contact_coordinates_.push_back(i);
         break;
       }
+  for (auto& p : parameters) {
+    if (!p.harmonic) continue;
+    p.harmonic->constant_force = zero_if_empty(p.harmonic->constant_force, n, "d f0/d " + p.name);
+    p.harmonic->cosine_force = zero_if_empty(p.harmonic->cosine_force, n, "d f_cos/d " + p.name);
+    p.harmonic->sine_force = zero_if_empty(p.harmonic->sine_force, n, "d f_sin/d " + p.name);
+  }
   structure_ = std::move(s);
   contacts_ = std::move(contacts);
+  forcing_parameters_ = std::move(parameters);
   mass_inverse_ = mass_factor.solve(Matrix::Identity(n, n));
   modes_.clear();
   for (int mode = 0; mode < (1 << contacts_.size()); ++mode) modes_.push_back(derive_mode(mode));
@@ -141,6 +149,8 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   md.bc = md.acceleration_map * structure_.cosine_force - w * w * surface_gain * surface_cosine;
   md.bs = md.acceleration_map * structure_.sine_force - w * w * surface_gain * surface_sine;
   for (int j : md.soft) md.contact_acceleration.push_back(md.acceleration_map * contacts_[j].normal);
+  md.has_cosine = w > 0.0 && !md.bc.isZero(0.0);
+  md.has_sine = w > 0.0 && !md.bs.isZero(0.0);
   md.affine = !has_additional_force() &&
               std::all_of(md.soft.begin(), md.soft.end(), [&](int j) { return contacts_[j].affine(); });
   // The affine data: the Kelvin-Voigt forces k_s delta + c_s delta' along w
@@ -167,6 +177,18 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   md.affine_b0 = md.acceleration_map * md.constant_force;
   md.affine_bc = md.acceleration_map * md.cosine_force - w * w * surface_gain * surface_cosine;
   md.affine_bs = md.acceleration_map * md.sine_force - w * w * surface_gain * surface_sine;
+  for (const auto& p : forcing_parameters_) {
+    ModeData::Derivative d;
+    if (p.harmonic) {
+      const Vector* parts[3] = {&p.harmonic->constant_force, &p.harmonic->cosine_force,
+                                &p.harmonic->sine_force};
+      for (int k = 0; k < 3; ++k) {
+        d.acceleration[k] = md.acceleration_map * *parts[k];
+        d.holding[k] = md.holding_map * *parts[k];
+      }
+    }
+    md.derivatives.push_back(std::move(d));
+  }
   md.damping_trace = md.av.trace();
   return md;
 }
@@ -231,22 +253,42 @@ double ImpactingStructure::forcing_period() const {
   return structure_.frequency > 0.0 ? 2.0 * std::numbers::pi / structure_.frequency : 0.0;
 }
 
+// Entry by entry rather than by Eigen's dot: the event functions are evaluated at every
+// step of the integrators.
 double ImpactingStructure::gap(int contact, double t, ConstVectorRef x) const {
   const auto& c = contacts_[contact];
-  return c.normal.dot(x.head(structure_.size())) - c.surface.position(structure_.frequency, t);
+  double wq = 0.0;
+  for (int k = 0; k < structure_.size(); ++k) wq += c.normal[k] * x[k];
+  return wq - c.surface.position(structure_.frequency, t);
 }
 
 double ImpactingStructure::gap_rate(int contact, double t, ConstVectorRef x) const {
   const int n = structure_.size();
   const auto& c = contacts_[contact];
-  return c.normal.dot(x.segment(n, n)) - c.surface.velocity(structure_.frequency, t);
+  double wv = 0.0;
+  for (int k = 0; k < n; ++k) wv += c.normal[k] * x[n + k];
+  return wv - c.surface.velocity(structure_.frequency, t);
+}
+
+void ImpactingStructure::penetration_of(int contact, double t, ConstVectorRef x, double& delta,
+                                        double& rate) const {
+  const int n = structure_.size();
+  const auto& c = contacts_[contact];
+  const double w = structure_.frequency;
+  double wq = 0.0, wv = 0.0;
+  for (int k = 0; k < n; ++k) {
+    wq += c.normal[k] * x[k];
+    wv += c.normal[k] * x[n + k];
+  }
+  delta = c.surface.position(w, t) - wq;
+  rate = c.surface.velocity(w, t) - wv;
 }
 
 void ImpactingStructure::vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const {
   const int n = structure_.size();
   const ModeData& md = modes_[mode];
   const double w = structure_.frequency;
-  const double cw = w > 0.0 ? std::cos(w * t) : 0.0, sw = w > 0.0 ? std::sin(w * t) : 0.0;
+  const double cw = md.has_cosine ? std::cos(w * t) : 0.0, sw = md.has_sine ? std::sin(w * t) : 0.0;
   // Entry by entry: the structures are small and this is the integrators' hot path, where
   // Eigen's general matrix-vector product costs more than the loop.
   for (int i = 0; i < n; ++i) {
@@ -255,16 +297,18 @@ void ImpactingStructure::vector_field(int mode, double t, ConstVectorRef x, Vect
     dxdt[n + i] = a;
   }
   for (std::size_t m = 0; m < md.soft.size(); ++m) {
-    const int j = md.soft[m];
-    const double force = contacts_[j].force(-gap(j, t, x), -gap_rate(j, t, x));
-    dxdt.tail(n) += md.contact_acceleration[m] * force;
+    double delta = 0.0, rate = 0.0;
+    penetration_of(md.soft[m], t, x, delta, rate);
+    const double force = contacts_[md.soft[m]].force(delta, rate);
+    const Vector& gain = md.contact_acceleration[m];
+    for (int i = 0; i < n; ++i) dxdt[n + i] += gain[i] * force;
   }
   if (has_additional_force()) {
     Vector force = Vector::Zero(n);
     additional_force(t, x.head(n), x.segment(n, n), force);
     dxdt.tail(n) += md.acceleration_map * force;
   }
-  dxdt.head(n) = x.segment(n, n);
+  for (int i = 0; i < n; ++i) dxdt[i] = x[n + i];
 }
 
 void ImpactingStructure::state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const {
@@ -280,10 +324,15 @@ void ImpactingStructure::state_jacobian(int mode, double t, ConstVectorRef x, Ma
   for (std::size_t m = 0; m < md.soft.size(); ++m) {
     const int j = md.soft[m];
     const auto& c = contacts_[j];
-    const double delta = -gap(j, t, x), rate = -gap_rate(j, t, x);
+    double delta = 0.0, rate = 0.0;
+    penetration_of(j, t, x, delta, rate);
     const double kq = c.force_slope(delta, rate), kv = c.damping_slope(delta, rate);
-    jac.block(n, 0, n, n) -= kq * md.contact_acceleration[m] * c.normal.transpose();
-    jac.block(n, n, n, n) -= kv * md.contact_acceleration[m] * c.normal.transpose();
+    const Vector& gain = md.contact_acceleration[m];
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < n; ++k) {
+        jac(n + i, k) -= kq * gain[i] * c.normal[k];
+        jac(n + i, n + k) -= kv * gain[i] * c.normal[k];
+      }
   }
   if (has_additional_force()) {
     Matrix d_dq(n, n), d_dv(n, n);
@@ -519,31 +568,33 @@ void ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome&
   project(set, restitution, t, unused, &dg_dx, &dg_dt);
 }
 
-namespace {
-void add_harmonic(Vector& force, const ForcingDerivative& d, double w, double t) {
-  if (d.constant_force.size()) force += d.constant_force;
-  if (w > 0.0 && d.cosine_force.size()) force += d.cosine_force * std::cos(w * t);
-  if (w > 0.0 && d.sine_force.size()) force += d.sine_force * std::sin(w * t);
-}
-}  // namespace
-
 void ImpactingStructure::force_parameter_derivative(int parameter, double /*t*/, ConstVectorRef,
                                                     ConstVectorRef, VectorRef) const {
-  throw std::logic_error("model '" + name() + "' gives parameter " + std::to_string(parameter) +
-                         " no force derivative");
+  throw std::logic_error("model '" + name() + "' declares parameter '" +
+                         forcing_parameters_[parameter].name + "' without a force derivative");
+}
+
+int ImpactingStructure::derivative_parameter(std::string_view name) const {
+  for (std::size_t p = 0; p < forcing_parameters_.size(); ++p)
+    if (forcing_parameters_[p].name == name) return static_cast<int>(p);
+  return -1;
 }
 
 void ImpactingStructure::field_parameter_derivative(int parameter, int mode, double t,
                                                     ConstVectorRef x, VectorRef df_dp) const {
   const int n = structure_.size();
+  const ModeData& md = modes_[mode];
+  for (int i = 0; i < n; ++i) df_dp[i] = 0.0;
+  if (forcing_parameters_[parameter].harmonic) {  // no allocation: on the continuation's hot path
+    const double w = structure_.frequency;
+    const double cw = w > 0.0 ? std::cos(w * t) : 0.0, sw = w > 0.0 ? std::sin(w * t) : 0.0;
+    const auto& a = md.derivatives[parameter].acceleration;
+    for (int i = 0; i < n; ++i) df_dp[n + i] = a[0][i] + a[1][i] * cw + a[2][i] * sw;
+    return;
+  }
   Vector force = Vector::Zero(n);
-  ForcingDerivative d;
-  if (forcing_derivative(parameter, d))
-    add_harmonic(force, d, structure_.frequency, t);
-  else
-    force_parameter_derivative(parameter, t, x.head(n), x.segment(n, n), force);
-  df_dp.head(n).setZero();
-  df_dp.tail(n) = modes_[mode].acceleration_map * force;
+  force_parameter_derivative(parameter, t, x.head(n), x.segment(n, n), force);
+  df_dp.tail(n) = md.acceleration_map * force;
 }
 
 double ImpactingStructure::event_parameter_derivative(int parameter, int mode, int event, double t,
@@ -551,29 +602,31 @@ double ImpactingStructure::event_parameter_derivative(int parameter, int mode, i
   const ModeData& md = modes_[mode];
   const auto it = std::find(md.stuck.begin(), md.stuck.end(), event);
   if (it == md.stuck.end()) return 0.0;  // a gap: independent of the forcing
+  const auto k = it - md.stuck.begin();
+  if (forcing_parameters_[parameter].harmonic) {
+    const double w = structure_.frequency;
+    const auto& h = md.derivatives[parameter].holding;
+    return -(h[0][k] + (w > 0.0 ? h[1][k] * std::cos(w * t) + h[2][k] * std::sin(w * t) : 0.0));
+  }
   const int n = structure_.size();
   Vector force = Vector::Zero(n);
-  ForcingDerivative d;
-  if (forcing_derivative(parameter, d))
-    add_harmonic(force, d, structure_.frequency, t);
-  else
-    force_parameter_derivative(parameter, t, x.head(n), x.segment(n, n), force);
-  return -md.holding_map.row(it - md.stuck.begin()).dot(force);
+  force_parameter_derivative(parameter, t, x.head(n), x.segment(n, n), force);
+  return -md.holding_map.row(k).dot(force);
 }
 
 bool ImpactingStructure::affine_parameter_derivative(int parameter, int mode,
                                                      AffineMode& derivative) const {
   const ModeData& md = modes_[mode];
-  ForcingDerivative d;
-  if (!md.affine || !forcing_derivative(parameter, d)) return false;
+  if (!md.affine || !forcing_parameters_[parameter].harmonic) return false;
   const int n = structure_.size();
+  const auto& a = md.derivatives[parameter].acceleration;
   derivative.A.setZero();
   derivative.b0.setZero();
   derivative.b_cos.setZero();
   derivative.b_sin.setZero();
-  if (d.constant_force.size()) derivative.b0.tail(n) = md.acceleration_map * d.constant_force;
-  if (d.cosine_force.size()) derivative.b_cos.tail(n) = md.acceleration_map * d.cosine_force;
-  if (d.sine_force.size()) derivative.b_sin.tail(n) = md.acceleration_map * d.sine_force;
+  derivative.b0.tail(n) = a[0];
+  derivative.b_cos.tail(n) = a[1];
+  derivative.b_sin.tail(n) = a[2];
   return true;
 }
 

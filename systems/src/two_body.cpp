@@ -89,7 +89,10 @@ void TwoBodySystem::configure() {
     contact.law = libcont::NewtonRestitution(p["r"], p["stick_velocity"]);
   else
     contact.law = libcont::HertzContact{hertz_stiffness_, 1.5};
-  declare(s, {contact});
+  // lambda scales the load: a harmonic derivative (F0, 0), or the random load itself.
+  libcont::ForcingParameter intensity{"lambda", std::nullopt};
+  if (!random_) intensity.harmonic = libcont::ForcingDerivative{{}, Eigen::Vector2d(f0_, 0.0), {}};
+  declare(s, {contact}, {intensity});
 }
 
 double TwoBodySystem::forcing_period() const {
@@ -102,16 +105,6 @@ double TwoBodySystem::unit_load(double t) const {
 
 Vector TwoBodySystem::default_initial_state() const {
   return (Vector(4) << 0.0, parameters_["D"], 0.0, 0.0).finished();
-}
-
-int TwoBodySystem::derivative_parameter(std::string_view name) const {
-  return name == "lambda" ? 0 : -1;
-}
-
-bool TwoBodySystem::forcing_derivative(int /*parameter*/, libcont::ForcingDerivative& d) const {
-  if (random_) return false;
-  d.cosine_force = Eigen::Vector2d(f0_, 0.0);
-  return true;
 }
 
 void TwoBodySystem::force_parameter_derivative(int /*parameter*/, double t, ConstVectorRef,

@@ -19,6 +19,7 @@
 //     velocity, contact force and penetration, and the energy account of soft contacts.
 // Forces that are not linear (a pendulum's gravity, a random load) come from
 // additional_force(); the modes are then integrated.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,9 +42,18 @@ struct LinearStructure {
   int size() const { return static_cast<int>(mass.rows()); }
 };
 
-// Derivative of the harmonic forcing in a parameter (ImpactingStructure::forcing_derivative).
+// Derivative of the harmonic forcing in a parameter.
 struct ForcingDerivative {
   Vector constant_force, cosine_force, sine_force;  // empty: zero
+};
+
+// A parameter the forces depend on, declared so that continuation in it gets dF/dp from the
+// flow (HybridSystem::derivative_parameter): with `harmonic`, the derivative of the
+// harmonic forcing (the modes stay affine); without, the model's force_parameter_derivative.
+// Only parameters that leave M, K, C, the contacts and the frequency unchanged qualify.
+struct ForcingParameter {
+  std::string name;
+  std::optional<ForcingDerivative> harmonic;
 };
 
 class ImpactingStructure : public HybridSystem {
@@ -68,6 +78,7 @@ class ImpactingStructure : public HybridSystem {
   void reset_jacobian(int mode, int event, const EventOutcome& outcome, double t,
                       ConstVectorRef x_minus, MatrixRef dg_dx, VectorRef dg_dt) const override;
 
+  int derivative_parameter(std::string_view name) const override;
   void field_parameter_derivative(int parameter, int mode, double t, ConstVectorRef x,
                                   VectorRef df_dp) const override;
   double event_parameter_derivative(int parameter, int mode, int event, double t,
@@ -110,7 +121,8 @@ class ImpactingStructure : public HybridSystem {
  protected:
   // Sets the structure and its contacts (from configure()); throws InputError for an
   // inconsistent declaration (sizes, a mass matrix that is not positive definite).
-  void declare(LinearStructure structure, std::vector<UnilateralContact> contacts);
+  void declare(LinearStructure structure, std::vector<UnilateralContact> contacts,
+               std::vector<ForcingParameter> parameters = {});
 
   // Forces beyond the linear ones, in the space of q (added to the right-hand side of
   // M q'' = ...). A model that has them returns true from has_additional_force().
@@ -121,12 +133,7 @@ class ImpactingStructure : public HybridSystem {
   virtual void additional_force_jacobian(double t, ConstVectorRef q, ConstVectorRef v,
                                          MatrixRef d_dq, MatrixRef d_dv) const;
 
-  // Parameter derivatives (HybridSystem::derivative_parameter gives the id): a model whose
-  // parameter enters only the harmonic forcing fills `derivative` and returns true; one whose
-  // parameter enters additional_force() gives force_parameter_derivative instead.
-  virtual bool forcing_derivative(int /*parameter*/, ForcingDerivative& /*derivative*/) const {
-    return false;
-  }
+  // D_p of the forces in space of q for a declared parameter without a harmonic derivative.
   virtual void force_parameter_derivative(int parameter, double t, ConstVectorRef q,
                                           ConstVectorRef v, VectorRef df_dp) const;
 
@@ -144,12 +151,15 @@ class ImpactingStructure : public HybridSystem {
   void project(const std::vector<int>& set, const Vector& restitution, double t, VectorRef x,
                MatrixRef* dg_dx, VectorRef* dg_dt) const;
   ModeData derive_mode(int mode) const;
+  // delta = -g and its rate, computed entry by entry (the hot path of contact modes).
+  void penetration_of(int contact, double t, ConstVectorRef x, double& delta, double& rate) const;
 
   LinearStructure structure_;
   std::vector<UnilateralContact> contacts_;
   Matrix mass_inverse_;
   std::vector<ModeData> modes_;
   std::vector<int> contact_coordinates_;  // coordinates that some normal involves
+  std::vector<ForcingParameter> forcing_parameters_;
 };
 
 // Per mode: the stuck (closed hard) contacts S, the projected inverse mass
@@ -165,6 +175,7 @@ struct ImpactingStructure::ModeData {
   // and P M^-1 w_j of each closed soft contact, whose force is added to it.
   Matrix aq, av;
   Vector b0, bc, bs;
+  bool has_cosine = false, has_sine = false;  // bc, bs not zero
   std::vector<Vector> contact_acceleration;
   // Affine modes (no additional force, every closed soft contact Kelvin-Voigt unclipped):
   // the linear forces with the contacts folded in, in force space and as accelerations.
@@ -173,6 +184,12 @@ struct ImpactingStructure::ModeData {
   Vector constant_force, cosine_force, sine_force;
   Matrix affine_aq, affine_av;
   Vector affine_b0, affine_bc, affine_bs;
+  // Per declared parameter with a harmonic derivative: D_p of the accelerations and of the
+  // holding forces, constant, cosine and sine parts.
+  struct Derivative {
+    Vector acceleration[3], holding[3];
+  };
+  std::vector<Derivative> derivatives;
   double damping_trace = 0.0;  // trace of Av
 };
 

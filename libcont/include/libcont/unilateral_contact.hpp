@@ -14,6 +14,7 @@
 //   - HertzContact: K delta^alpha (+ its damping c delta') along w.
 // From this declaration the structure generates events, resets, their Jacobians, affine
 // event data, the relative velocity, contact measures and the energy account.
+#include <cmath>
 #include <string>
 #include <variant>
 
@@ -31,10 +32,19 @@ struct SurfaceMotion {
   double sine = 0.0;
   double cosine = 0.0;
 
-  double position(double w, double t) const;
-  double velocity(double w, double t) const;
-  double acceleration(double w, double t) const;
-  double jerk(double w, double t) const;
+  // Inline: evaluated at every right-hand side of a contact mode.
+  double position(double w, double t) const {
+    return moves() ? offset + sine * std::sin(w * t) + cosine * std::cos(w * t) : offset;
+  }
+  double velocity(double w, double t) const {
+    return moves() ? w * (sine * std::cos(w * t) - cosine * std::sin(w * t)) : 0.0;
+  }
+  double acceleration(double w, double t) const {
+    return moves() ? -w * w * (sine * std::sin(w * t) + cosine * std::cos(w * t)) : 0.0;
+  }
+  double jerk(double w, double t) const {
+    return moves() ? -w * w * w * (sine * std::cos(w * t) - cosine * std::sin(w * t)) : 0.0;
+  }
   bool moves() const { return sine != 0.0 || cosine != 0.0; }
 };
 
@@ -61,11 +71,27 @@ struct UnilateralContact {
   // The soft law's viscous coefficient c_s (0 for a hard contact).
   double damping() const;
   // Force along w (> 0 pushes the surfaces apart) of a closed soft contact at penetration
-  // delta = -g and its rate; 0 for a hard contact.
-  double force(double penetration, double penetration_rate) const;
-  // d(force)/d(delta) and d(force)/d(delta').
-  double force_slope(double penetration, double penetration_rate) const;
-  double damping_slope(double penetration, double penetration_rate) const;
+  // delta = -g and its rate; 0 for a hard contact. Inline: on the integrators' hot path.
+  double force(double penetration, double penetration_rate) const {
+    if (const auto* h = std::get_if<HertzContact>(&law)) return h->force(penetration, penetration_rate);
+    if (const auto* kv = std::get_if<KelvinVoigtContact>(&law)) return kv->force(penetration, penetration_rate);
+    return 0.0;
+  }
+  // d(force)/d(delta) and d(force)/d(delta') (inline, as force).
+  double force_slope(double penetration, double penetration_rate) const {
+    if (const auto* h = std::get_if<HertzContact>(&law)) return h->force_slope(penetration);
+    if (const auto* kv = std::get_if<KelvinVoigtContact>(&law))
+      return (kv->clip_tension && kv->force(penetration, penetration_rate) <= 0.0) ? 0.0
+                                                                                   : kv->stiffness;
+    return 0.0;
+  }
+  double damping_slope(double penetration, double penetration_rate) const {
+    if (const auto* h = std::get_if<HertzContact>(&law)) return penetration > 0.0 ? h->damping : 0.0;
+    if (const auto* kv = std::get_if<KelvinVoigtContact>(&law))
+      return (kv->clip_tension && kv->force(penetration, penetration_rate) <= 0.0) ? 0.0
+                                                                                   : kv->damping;
+    return 0.0;
+  }
   // Whether the closed contact's force is affine in (delta, delta'): an unclipped
   // Kelvin-Voigt contact (the structure's modes then stay affine).
   bool affine() const;

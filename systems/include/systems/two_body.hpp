@@ -31,7 +31,6 @@ class TwoBodySystem : public libcont::ImpactingStructure {
   libcont::Vector default_initial_state() const override;  // at rest, the coupling unstretched
 
   // Derivatives in lambda, the load's intensity (continuation of loading curves).
-  int derivative_parameter(std::string_view name) const override;
 
   // Under random loading the load F(t) is an output (a column of the time series).
   std::vector<std::string> output_names() const override;
@@ -63,7 +62,6 @@ class TwoBodySystem : public libcont::ImpactingStructure {
                         libcont::VectorRef f) const override;
   void additional_force_jacobian(double t, libcont::ConstVectorRef q, libcont::ConstVectorRef v,
                                  libcont::MatrixRef d_dq, libcont::MatrixRef d_dv) const override;
-  bool forcing_derivative(int parameter, libcont::ForcingDerivative& derivative) const override;
   void force_parameter_derivative(int parameter, double t, libcont::ConstVectorRef q,
                                   libcont::ConstVectorRef v, libcont::VectorRef df_dp) const override;
 
