@@ -270,70 +270,124 @@ double ImpactingStructure::gap_rate(int contact, double t, ConstVectorRef x) con
   return wv - c.surface.velocity(structure_.frequency, t);
 }
 
-void ImpactingStructure::penetration_of(int contact, double t, ConstVectorRef x, double& delta,
-                                        double& rate) const {
-  const int n = structure_.size();
-  const auto& c = contacts_[contact];
-  const double w = structure_.frequency;
-  double wq = 0.0, wv = 0.0;
-  for (int k = 0; k < n; ++k) {
-    wq += c.normal[k] * x[k];
-    wv += c.normal[k] * x[n + k];
+namespace {
+
+// The hot path of the integrators, on raw column-major data with the size fixed at compile
+// time for small structures (N > 0: unrolled; N = 0: n at run time). The generic Eigen
+// expressions cost several times the arithmetic at these sizes.
+template <int N>
+struct Kernels {
+  static int size(int n) { return N > 0 ? N : n; }
+
+  // a = Aq q + Av v + b0 + bc cos + bs sin, and q' = v.
+  static void linear_field(int n, const Matrix& aq, const Matrix& av, const Vector& b0,
+                           const Vector& bc, const Vector& bs, double cw, double sw,
+                           const double* x, double* dxdt) {
+    const int m = size(n);
+    const double *pq = aq.data(), *pv = av.data();
+    for (int i = 0; i < m; ++i) {
+      double a = b0[i] + bc[i] * cw + bs[i] * sw;
+      for (int k = 0; k < m; ++k) a += pq[i + k * m] * x[k] + pv[i + k * m] * x[m + k];
+      dxdt[m + i] = a;
+    }
+    for (int i = 0; i < m; ++i) dxdt[i] = x[m + i];
   }
-  delta = c.surface.position(w, t) - wq;
-  rate = c.surface.velocity(w, t) - wv;
+
+  // w . q and w . v.
+  static void project(int n, const double* normal, const double* x, double& wq, double& wv) {
+    const int m = size(n);
+    wq = 0.0;
+    wv = 0.0;
+    for (int k = 0; k < m; ++k) {
+      wq += normal[k] * x[k];
+      wv += normal[k] * x[m + k];
+    }
+  }
+
+  // [[0, I], [Aq, Av]] into jac (column stride `stride`).
+  static void linear_jacobian(int n, const Matrix& aq, const Matrix& av, double* jac,
+                              Eigen::Index stride) {
+    const int m = size(n);
+    const double *pq = aq.data(), *pv = av.data();
+    for (int k = 0; k < m; ++k) {
+      double* column_q = jac + k * stride;
+      double* column_v = jac + (m + k) * stride;
+      for (int i = 0; i < m; ++i) {
+        column_q[i] = 0.0;
+        column_v[i] = i == k ? 1.0 : 0.0;
+        column_q[m + i] = pq[i + k * m];
+        column_v[m + i] = pv[i + k * m];
+      }
+    }
+  }
+
+  // The contact's force slopes along gain w': rows of the accelerations.
+  static void contact_jacobian(int n, const double* gain, const double* normal, double kq,
+                               double kv, double* jac, Eigen::Index stride) {
+    const int m = size(n);
+    for (int k = 0; k < m; ++k)
+      for (int i = 0; i < m; ++i) {
+        jac[k * stride + m + i] -= kq * gain[i] * normal[k];
+        jac[(m + k) * stride + m + i] -= kv * gain[i] * normal[k];
+      }
+  }
+};
+
+// Calls F<Kernels<N>> with N = n for n <= 4, else with N = 0.
+template <class Call>
+void with_kernels(int n, Call call) {
+  switch (n) {
+    case 1: call(Kernels<1>{}); break;
+    case 2: call(Kernels<2>{}); break;
+    case 3: call(Kernels<3>{}); break;
+    case 4: call(Kernels<4>{}); break;
+    default: call(Kernels<0>{});
+  }
 }
+
+}  // namespace
 
 void ImpactingStructure::vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const {
   const int n = structure_.size();
   const ModeData& md = modes_[mode];
   const double w = structure_.frequency;
   const double cw = md.has_cosine ? std::cos(w * t) : 0.0, sw = md.has_sine ? std::sin(w * t) : 0.0;
-  // Entry by entry: the structures are small and this is the integrators' hot path, where
-  // Eigen's general matrix-vector product costs more than the loop.
-  for (int i = 0; i < n; ++i) {
-    double a = md.b0[i] + md.bc[i] * cw + md.bs[i] * sw;
-    for (int k = 0; k < n; ++k) a += md.aq(i, k) * x[k] + md.av(i, k) * x[n + k];
-    dxdt[n + i] = a;
-  }
-  for (std::size_t m = 0; m < md.soft.size(); ++m) {
-    double delta = 0.0, rate = 0.0;
-    penetration_of(md.soft[m], t, x, delta, rate);
-    const double force = contacts_[md.soft[m]].force(delta, rate);
-    const Vector& gain = md.contact_acceleration[m];
-    for (int i = 0; i < n; ++i) dxdt[n + i] += gain[i] * force;
-  }
+  with_kernels(n, [&](auto kernels) {
+    using K = decltype(kernels);
+    K::linear_field(n, md.aq, md.av, md.b0, md.bc, md.bs, cw, sw, x.data(), dxdt.data());
+    for (std::size_t m = 0; m < md.soft.size(); ++m) {
+      const auto& c = contacts_[md.soft[m]];
+      double wq = 0.0, wv = 0.0;
+      K::project(n, c.normal.data(), x.data(), wq, wv);
+      const double force = c.force(c.surface.position(w, t) - wq, c.surface.velocity(w, t) - wv);
+      const double* gain = md.contact_acceleration[m].data();
+      for (int i = 0; i < K::size(n); ++i) dxdt[n + i] += gain[i] * force;
+    }
+  });
   if (has_additional_force()) {
     Vector force = Vector::Zero(n);
     additional_force(t, x.head(n), x.segment(n, n), force);
     dxdt.tail(n) += md.acceleration_map * force;
   }
-  for (int i = 0; i < n; ++i) dxdt[i] = x[n + i];
 }
 
 void ImpactingStructure::state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const {
   const int n = structure_.size();
   const ModeData& md = modes_[mode];
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < n; ++k) {
-      jac(i, k) = 0.0;
-      jac(i, n + k) = i == k ? 1.0 : 0.0;
-      jac(n + i, k) = md.aq(i, k);
-      jac(n + i, n + k) = md.av(i, k);
+  const double w = structure_.frequency;
+  with_kernels(n, [&](auto kernels) {
+    using K = decltype(kernels);
+    K::linear_jacobian(n, md.aq, md.av, jac.data(), jac.outerStride());
+    for (std::size_t m = 0; m < md.soft.size(); ++m) {
+      const auto& c = contacts_[md.soft[m]];
+      double wq = 0.0, wv = 0.0;
+      K::project(n, c.normal.data(), x.data(), wq, wv);
+      const double delta = c.surface.position(w, t) - wq, rate = c.surface.velocity(w, t) - wv;
+      K::contact_jacobian(n, md.contact_acceleration[m].data(), c.normal.data(),
+                          c.force_slope(delta, rate), c.damping_slope(delta, rate), jac.data(),
+                          jac.outerStride());
     }
-  for (std::size_t m = 0; m < md.soft.size(); ++m) {
-    const int j = md.soft[m];
-    const auto& c = contacts_[j];
-    double delta = 0.0, rate = 0.0;
-    penetration_of(j, t, x, delta, rate);
-    const double kq = c.force_slope(delta, rate), kv = c.damping_slope(delta, rate);
-    const Vector& gain = md.contact_acceleration[m];
-    for (int i = 0; i < n; ++i)
-      for (int k = 0; k < n; ++k) {
-        jac(n + i, k) -= kq * gain[i] * c.normal[k];
-        jac(n + i, n + k) -= kv * gain[i] * c.normal[k];
-      }
-  }
+  });
   if (has_additional_force()) {
     Matrix d_dq(n, n), d_dv(n, n);
     additional_force_jacobian(t, x.head(n), x.segment(n, n), d_dq, d_dv);
@@ -587,8 +641,9 @@ void ImpactingStructure::field_parameter_derivative(int parameter, int mode, dou
   for (int i = 0; i < n; ++i) df_dp[i] = 0.0;
   if (forcing_parameters_[parameter].harmonic) {  // no allocation: on the continuation's hot path
     const double w = structure_.frequency;
-    const double cw = w > 0.0 ? std::cos(w * t) : 0.0, sw = w > 0.0 ? std::sin(w * t) : 0.0;
     const auto& a = md.derivatives[parameter].acceleration;
+    const double cw = w > 0.0 && !a[1].isZero(0.0) ? std::cos(w * t) : 0.0;
+    const double sw = w > 0.0 && !a[2].isZero(0.0) ? std::sin(w * t) : 0.0;
     for (int i = 0; i < n; ++i) df_dp[n + i] = a[0][i] + a[1][i] * cw + a[2][i] * sw;
     return;
   }

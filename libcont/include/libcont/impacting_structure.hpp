@@ -151,8 +151,6 @@ class ImpactingStructure : public HybridSystem {
   void project(const std::vector<int>& set, const Vector& restitution, double t, VectorRef x,
                MatrixRef* dg_dx, VectorRef* dg_dt) const;
   ModeData derive_mode(int mode) const;
-  // delta = -g and its rate, computed entry by entry (the hot path of contact modes).
-  void penetration_of(int contact, double t, ConstVectorRef x, double& delta, double& rate) const;
 
   LinearStructure structure_;
   std::vector<UnilateralContact> contacts_;
