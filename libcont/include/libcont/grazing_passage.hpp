@@ -29,7 +29,8 @@
 namespace libcont {
 
 // Through the grazing short of which the branch stopped at `start`; the passage's points and
-// special points (the grazing: type "grazing", detail its kind, to_string(GrazingKind)).
+// special points (the grazing: SpecialPointType::Grazing, detail its kind,
+// to_string(GrazingKind)).
 BoundaryPassage pass_grazing(PeriodicOrbitProblem& problem, const BranchPoint& start,
                              const BoundarySettings& settings, const GrazingPassageOptions& options);
 

@@ -44,9 +44,10 @@ struct DiagramBranch {
   int p = 0;                  // impacts per orbit where it was found
   double found_at = 0.0;      // the parameter value where it was found
   // Where it stopped being stable, going from `found_at` in the sweep direction, and why:
-  // the special point's type ("period-doubling", "fold", "neimark-sacker", "grazing",
-  // "impact-signature"), "stability lost" when no special point was located there,
-  // "range end" or "branch ended" (continuation stopped while the orbit was stable).
+  // the special point's type by name (SpecialPoint::type_name: "period-doubling", "fold",
+  // "neimark-sacker", "grazing", "impact-signature"), "stability lost" when no special
+  // point was located there, "range end" or "branch ended" (continuation stopped while the
+  // orbit was stable).
   double stable_until = 0.0;
   std::string lost_by;
   Vector last_stable_state;   // the orbit at its last stable branch point, on t = 0 (mod T)
