@@ -149,6 +149,13 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   md.bc = md.acceleration_map * structure_.cosine_force - w * w * surface_gain * surface_cosine;
   md.bs = md.acceleration_map * structure_.sine_force - w * w * surface_gain * surface_sine;
   for (int j : md.soft) md.contact_acceleration.push_back(md.acceleration_map * contacts_[j].normal);
+  // The constraint sets of the hard contacts' events: stuck ones and the impacting one
+  // (last), or the stuck ones for a release.
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
+    std::vector<int> set = md.stuck;
+    if (contacts_[j].hard() && !closed(mode, j)) set.push_back(j);
+    md.projections.push_back(contacts_[j].hard() ? derive_projection(std::move(set)) : Projection{});
+  }
   md.has_cosine = w > 0.0 && !md.bc.isZero(0.0);
   md.has_sine = w > 0.0 && !md.bs.isZero(0.0);
   md.affine = !has_additional_force() &&
@@ -532,49 +539,45 @@ void ImpactingStructure::event_gradient(int mode, int event, double t, ConstVect
                   : 0.0;
 }
 
-std::vector<int> ImpactingStructure::constraint_set(int mode, int extra) const {
-  std::vector<int> set = modes_[mode].stuck;
-  if (extra >= 0 && std::find(set.begin(), set.end(), extra) == set.end()) set.push_back(extra);
-  return set;
+ImpactingStructure::Projection ImpactingStructure::derive_projection(std::vector<int> set) const {
+  const int n = structure_.size(), s = static_cast<int>(set.size());
+  Projection p;
+  p.constraints.resize(s, n);
+  for (int k = 0; k < s; ++k) p.constraints.row(k) = contacts_[set[k]].normal.transpose();
+  const Matrix mobility = mass_inverse_ * p.constraints.transpose();  // M^-1 W'
+  p.gain = mobility * (p.constraints * mobility).inverse();           // B = M^-1 W' G^-1
+  p.projector = Matrix::Identity(n, n) - p.gain * p.constraints;      // I - B W
+  p.set = std::move(set);
+  return p;
 }
 
-void ImpactingStructure::project(const std::vector<int>& set, const Vector& restitution, double t,
-                                 VectorRef x, MatrixRef* dg_dx, VectorRef* dg_dt) const {
-  const int n = structure_.size(), s = static_cast<int>(set.size());
+// Small vectors over the contacts of a constraint set (at most max_contacts): on the stack.
+using ContactVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, max_contacts, 1>;
+
+// q+ = q + B (s - W q), v+ = v - B (1 + R) (W v - s'): the projection onto the constraints in
+// the metric of M, with the rebound r of the impacting contact (the last of the set) when
+// `restitution` is given.
+void ImpactingStructure::project(const Projection& p, double restitution, double t,
+                                 VectorRef x) const {
+  const int n = structure_.size(), s = static_cast<int>(p.set.size());
   const double w = structure_.frequency;
-  Matrix constraints(s, n);
-  Vector position(s), velocity(s), acceleration(s);
+  ContactVector missing(s), approach(s);  // s - W q = -g, and W v - s'
   for (int k = 0; k < s; ++k) {
-    const auto& c = contacts_[set[k]];
-    constraints.row(k) = c.normal.transpose();
-    position[k] = c.surface.position(w, t);
-    velocity[k] = c.surface.velocity(w, t);
-    acceleration[k] = c.surface.acceleration(w, t);
+    missing[k] = -gap(p.set[k], t, x);
+    approach[k] = gap_rate(p.set[k], t, x);
   }
-  const Matrix mobility = mass_inverse_ * constraints.transpose();  // M^-1 W'
-  const Matrix gain = mobility * (constraints * mobility).inverse();  // B = M^-1 W' G^-1
-  const Matrix rebound_gain = gain * restitution.asDiagonal();       // B R
-  // q+ = q + B (s - W q), v+ = v - B (W v - s') - B R (W v - s'): the projection onto the
-  // constraints, and the rebound of the impacting contact (R = r there, 0 elsewhere).
-  if (dg_dx) {
-    dg_dx->setIdentity();
-    dg_dx->topLeftCorner(n, n) -= gain * constraints;
-    dg_dx->bottomRightCorner(n, n) -= gain * constraints;
-    dg_dx->bottomRightCorner(n, n) -= rebound_gain * constraints;
-    dg_dt->head(n) = gain * velocity;
-    dg_dt->tail(n) = gain * acceleration + rebound_gain * acceleration;
-    return;
-  }
-  const Vector q = x.head(n), v = x.segment(n, n);
-  const Vector approach = constraints * v - velocity;
-  x.head(n) = q + gain * (position - constraints * q);
-  x.segment(n, n) = v - gain * approach - rebound_gain * approach;
+  approach[s - 1] *= 1.0 + restitution;
+  x.head(n).noalias() += p.gain * missing;
+  x.segment(n, n).noalias() -= p.gain * approach;
   // Each gap closed exactly (a rounding-level correction): a short flight of a chattering
   // sequence then starts on the right side of the surface.
   for (int k = 0; k < s; ++k) {
-    const Vector& normal = contacts_[set[k]].normal;
-    const int i = snapped_coordinate(normal);
-    x[i] = (position[k] - (normal.dot(x.head(n)) - normal[i] * x[i])) / normal[i];
+    const auto& c = contacts_[p.set[k]];
+    const int i = snapped_coordinate(c.normal);
+    double others = 0.0;
+    for (int j = 0; j < n; ++j)
+      if (j != i) others += c.normal[j] * x[j];
+    x[i] = (c.surface.position(w, t) - others) / c.normal[i];
   }
 }
 
@@ -584,26 +587,23 @@ EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, Vect
   if (!c.hard())
     return closed(mode, event) ? EventOutcome{mode & ~bit, EventKind::ContactEnd, false}
                                : EventOutcome{mode | bit, EventKind::ContactStart, false};
+  const Projection& projection = modes_[mode].projections[event];
   if (closed(mode, event)) {  // released: leave exactly on the surface with its velocity
-    const std::vector<int> set = constraint_set(mode, -1);
-    project(set, Vector::Zero(static_cast<int>(set.size())), t, x, nullptr, nullptr);
+    project(projection, 0.0, t, x);
     return EventOutcome{mode & ~bit, EventKind::StickEnd, false};
   }
-  const std::vector<int> set = constraint_set(mode, event);
   const auto& law = std::get<NewtonRestitution>(c.law);
   const double approach_speed = std::abs(gap_rate(event, t, x));
   // The force that would hold the contact once stuck, at the stuck state.
   Vector stuck = x;
-  project(set, Vector::Zero(static_cast<int>(set.size())), t, stuck, nullptr, nullptr);
+  project(projection, 0.0, t, stuck);
   const double holding = holding_force(mode | bit, event, t, stuck) *
                          c.normal.dot(mass_inverse_ * c.normal);
   if (law.sticks(approach_speed, holding)) {
     x = stuck;
     return EventOutcome{mode | bit, EventKind::StickStart, false};
   }
-  Vector restitution = Vector::Zero(static_cast<int>(set.size()));
-  restitution[static_cast<int>(set.size()) - 1] = law.r;  // the impacting contact is last
-  project(set, restitution, t, x, nullptr, nullptr);
+  project(projection, law.r, t, x);
   return EventOutcome{mode, EventKind::Impact, false};
 }
 
@@ -614,12 +614,23 @@ void ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome&
   dg_dt.setZero();
   const EventKind kind = outcome.kind;
   if (kind != EventKind::Impact && kind != EventKind::StickStart && kind != EventKind::StickEnd) return;
-  const std::vector<int> set = constraint_set(mode, kind == EventKind::StickEnd ? -1 : event);
-  Vector restitution = Vector::Zero(static_cast<int>(set.size()));
-  if (kind == EventKind::Impact)
-    restitution[static_cast<int>(set.size()) - 1] = std::get<NewtonRestitution>(contacts_[event].law).r;
-  Vector unused;
-  project(set, restitution, t, unused, &dg_dx, &dg_dt);
+  const int n = structure_.size();
+  const double w = structure_.frequency;
+  const Projection& p = modes_[mode].projections[event];
+  const int s = static_cast<int>(p.set.size());
+  const double r = kind == EventKind::Impact ? std::get<NewtonRestitution>(contacts_[event].law).r : 0.0;
+  ContactVector velocity(s), acceleration(s);
+  for (int k = 0; k < s; ++k) {
+    velocity[k] = contacts_[p.set[k]].surface.velocity(w, t);
+    acceleration[k] = contacts_[p.set[k]].surface.acceleration(w, t);
+  }
+  acceleration[s - 1] *= 1.0 + r;
+  // D of q+ = q + B (s - W q), v+ = v - B (1 + R) (W v - s').
+  dg_dx.topLeftCorner(n, n) = p.projector;
+  dg_dx.bottomRightCorner(n, n) = p.projector;
+  if (r != 0.0) dg_dx.bottomRightCorner(n, n).noalias() -= r * p.gain.col(s - 1) * p.constraints.row(s - 1);
+  dg_dt.head(n).noalias() = p.gain * velocity;
+  dg_dt.tail(n).noalias() = p.gain * acceleration;
 }
 
 void ImpactingStructure::force_parameter_derivative(int parameter, double /*t*/, ConstVectorRef,

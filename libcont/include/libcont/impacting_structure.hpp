@@ -143,13 +143,16 @@ class ImpactingStructure : public HybridSystem {
   // nonlinear contacts and the additional force, and with them.
   void total_force(const ModeData& mode, double t, ConstVectorRef q, ConstVectorRef v,
                    VectorRef force) const;
-  // The combined constraint set {stuck contacts} u {extra} of a mode.
-  std::vector<int> constraint_set(int mode, int extra) const;
-  // Puts x onto the constraints of `set` (positions and velocities, in the metric of M),
-  // with the rebound restitution[k] of contact set[k] (0: it sticks or stays stuck); with
-  // dg_dx given, its Jacobians instead.
-  void project(const std::vector<int>& set, const Vector& restitution, double t, VectorRef x,
-               MatrixRef* dg_dx, VectorRef* dg_dt) const;
+  // A constraint set of a reset and what its projection needs: W, B = M^-1 W' G^-1 and
+  // I - B W (G = W M^-1 W').
+  struct Projection {
+    std::vector<int> set;
+    Matrix constraints, gain, projector;
+  };
+  Projection derive_projection(std::vector<int> set) const;
+  // Puts x onto the constraints of `p` (positions and velocities, in the metric of M), with
+  // the rebound r of the impacting contact (the set's last) when restitution = r > 0.
+  void project(const Projection& p, double restitution, double t, VectorRef x) const;
   ModeData derive_mode(int mode) const;
 
   LinearStructure structure_;
@@ -188,6 +191,8 @@ struct ImpactingStructure::ModeData {
     Vector acceleration[3], holding[3];
   };
   std::vector<Derivative> derivatives;
+  // Per contact: the constraint set of its reset (hard contacts only).
+  std::vector<ImpactingStructure::Projection> projections;
   double damping_trace = 0.0;  // trace of Av
 };
 
