@@ -405,23 +405,18 @@ void ImpactingStructure::state_jacobian(int mode, double t, ConstVectorRef x, Ma
 
 void ImpactingStructure::additional_force_jacobian(double t, ConstVectorRef q, ConstVectorRef v,
                                                    MatrixRef d_dq, MatrixRef d_dv) const {
+  // Central differences, column by column, over the coordinates and then the velocities.
   const Eigen::Index n = q.size();
-  Vector qp = q, vp = v, up(n), down(n);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    const double h = difference_step(q[k]);
-    qp[k] = q[k] + h;
-    additional_force(t, qp, v, up);
-    qp[k] = q[k] - h;
-    additional_force(t, qp, v, down);
-    qp[k] = q[k];
-    d_dq.col(k) = (up - down) / (2.0 * h);
-    const double g = difference_step(v[k]);
-    vp[k] = v[k] + g;
-    additional_force(t, q, vp, up);
-    vp[k] = v[k] - g;
-    additional_force(t, q, vp, down);
-    vp[k] = v[k];
-    d_dv.col(k) = (up - down) / (2.0 * g);
+  Vector x(2 * n), up(n), down(n);
+  x << q, v;
+  for (Eigen::Index k = 0; k < 2 * n; ++k) {
+    const double h = difference_step(x[k]), centre = x[k];
+    x[k] = centre + h;
+    additional_force(t, x.head(n), x.tail(n), up);
+    x[k] = centre - h;
+    additional_force(t, x.head(n), x.tail(n), down);
+    x[k] = centre;
+    (k < n ? d_dq.col(k) : d_dv.col(k - n)) = (up - down) / (2.0 * h);
   }
 }
 

@@ -45,15 +45,4 @@ libcont::UnilateralContact impact_contact(const ImpactModel& model, const std::s
   return contact;
 }
 
-libcont::EventSpec unilateral_contact_event(bool hard, bool attached) {
-  using libcont::EventDirection;
-  using libcont::EventKind;
-  if (hard)
-    return attached ? libcont::EventSpec{"release", EventDirection::Falling, EventKind::StickEnd}
-                    : libcont::EventSpec{"impact", EventDirection::Falling, EventKind::Impact};
-  return attached
-             ? libcont::EventSpec{"separation", EventDirection::Rising, EventKind::ContactEnd}
-             : libcont::EventSpec{"contact", EventDirection::Falling, EventKind::ContactStart};
-}
-
 }  // namespace systems

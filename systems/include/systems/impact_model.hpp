@@ -6,7 +6,6 @@
 // such model, so that they read and report alike.
 #include <string>
 
-#include "libcont/hybrid_system.hpp"
 #include "libcont/kelvin_voigt_contact.hpp"
 #include "libcont/newton_restitution.hpp"
 #include "libcont/parameters.hpp"
@@ -34,8 +33,5 @@ ImpactModel configure_impact_model(const libcont::ParameterSet& parameters, doub
 libcont::UnilateralContact impact_contact(const ImpactModel& model, const std::string& name,
                                           const libcont::Vector& normal,
                                           const libcont::SurfaceMotion& surface);
-
-// The one event of such a contact in each mode (models not yet declared as structures).
-libcont::EventSpec unilateral_contact_event(bool hard, bool attached);
 
 }  // namespace systems
