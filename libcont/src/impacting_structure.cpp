@@ -156,6 +156,22 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
     if (contacts_[j].hard() && !closed(mode, j)) set.push_back(j);
     md.projections.push_back(contacts_[j].hard() ? derive_projection(std::move(set)) : Projection{});
   }
+  // The integrator the flow picks: a Kelvin-Voigt contact much faster than the structure
+  // (its frequency for the mass it moves, 1 / w M^-1 w) is stiff; a Hertz contact, entered
+  // every period and smooth only to low order, goes to the explicit pair.
+  const double structure_frequency =
+      md.soft.empty() ? 0.0 : std::max(natural_frequencies().maxCoeff(), w);
+  for (int j : md.soft) {
+    const auto& c = contacts_[j];
+    const auto* kv = std::get_if<KelvinVoigtContact>(&c.law);
+    const bool automatic = c.integration == ContactIntegration::Automatic;
+    md.stiff = md.stiff || c.integration == ContactIntegration::StiffSolver ||
+               (automatic && kv &&
+                std::sqrt(kv->stiffness * c.normal.dot(mass_inverse_ * c.normal)) >
+                    50.0 * structure_frequency);
+    md.brief_and_rough = md.brief_and_rough || c.integration == ContactIntegration::ExplicitPair ||
+                         (automatic && std::holds_alternative<HertzContact>(c.law));
+  }
   md.has_cosine = w > 0.0 && !md.bc.isZero(0.0);
   md.has_sine = w > 0.0 && !md.bs.isZero(0.0);
   md.affine = !has_additional_force() &&
@@ -227,34 +243,9 @@ Vector ImpactingStructure::natural_frequencies() const {
   return solver.eigenvalues().cwiseMax(0.0).cwiseSqrt();
 }
 
-bool ImpactingStructure::is_stiff(int mode) const {
-  double structure_frequency = -1.0;  // computed once, when an automatic contact asks
-  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
-    if (!closed(mode, j)) continue;
-    const auto& c = contacts_[j];
-    if (c.integration == ContactIntegration::StiffSolver) return true;
-    const auto* kv = std::get_if<KelvinVoigtContact>(&c.law);
-    if (c.integration != ContactIntegration::Automatic || !kv) continue;
-    if (structure_frequency < 0.0)
-      structure_frequency = std::max(natural_frequencies().maxCoeff(), structure_.frequency);
-    // The contact's own frequency, for the mass the contact moves (1 / w M^-1 w).
-    const double contact_frequency =
-        std::sqrt(kv->stiffness * c.normal.dot(mass_inverse_ * c.normal));
-    if (contact_frequency > 50.0 * structure_frequency) return true;
-  }
-  return false;
-}
+bool ImpactingStructure::is_stiff(int mode) const { return modes_[mode].stiff; }
 
-bool ImpactingStructure::is_brief_and_rough(int mode) const {
-  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
-    if (!closed(mode, j)) continue;
-    const auto& c = contacts_[j];
-    if (c.integration == ContactIntegration::ExplicitPair) return true;
-    if (c.integration == ContactIntegration::Automatic && std::holds_alternative<HertzContact>(c.law))
-      return true;
-  }
-  return false;
-}
+bool ImpactingStructure::is_brief_and_rough(int mode) const { return modes_[mode].brief_and_rough; }
 
 double ImpactingStructure::forcing_period() const {
   return structure_.frequency > 0.0 ? 2.0 * std::numbers::pi / structure_.frequency : 0.0;

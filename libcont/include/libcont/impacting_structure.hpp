@@ -177,6 +177,7 @@ struct ImpactingStructure::ModeData {
   Matrix aq, av;
   Vector b0, bc, bs;
   bool has_cosine = false, has_sine = false;  // bc, bs not zero
+  bool stiff = false, brief_and_rough = false;  // HybridSystem::is_stiff, is_brief_and_rough
   std::vector<Vector> contact_acceleration;
   // Affine modes (no additional force, every closed soft contact Kelvin-Voigt unclipped):
   // the linear forces with the contacts folded in, in force space and as accelerations.

@@ -42,9 +42,7 @@ struct SurfaceMotion {
   double acceleration(double w, double t) const {
     return moves() ? -w * w * (sine * std::sin(w * t) + cosine * std::cos(w * t)) : 0.0;
   }
-  double jerk(double w, double t) const {
-    return moves() ? -w * w * w * (sine * std::cos(w * t) - cosine * std::sin(w * t)) : 0.0;
-  }
+
   bool moves() const { return sine != 0.0 || cosine != 0.0; }
 };
 
