@@ -13,20 +13,22 @@ build=${1:?usage: install_package.sh BUILD_DIR SOURCE_DIR [CMAKE] [CXX]}
 source=${2:?usage: install_package.sh BUILD_DIR SOURCE_DIR [CMAKE] [CXX]}
 cmake=${3:-cmake}
 cxx=${4:-c++}
-work=$(mktemp -d "${TMPDIR:-/tmp}/libcont-install.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+cli_name=install
+. "$(dirname "$0")/cli_helpers.sh"
 
-# check_output FILE WHAT: the program's output must hold the orbit line.
-check_output() {
+# run_user_model PROGRAM WHAT: it must exit 0 and print the orbit line of both models.
+run_user_model() {
+  out="$work/$(basename "$1").out"
+  "$1" >"$out" 2>&1
+  status=$?
+  if [ "$status" -ne 0 ]; then
+    fail "$2 exited with status $status: $(cat "$out")"
+    return
+  fi
   for model in bouncing-ball impact-pendulum; do
-    if ! grep -q "^libcont [0-9][0-9.]*, $model: z = 1/1 orbit at " "$1"; then
+    if ! grep -q "^libcont [0-9][0-9.]*, $model: z = 1/1 orbit at " "$out"; then
       fail "$2: no orbit line of $model in its output:"
-      sed 's/^/    /' "$1"
+      sed 's/^/    /' "$out"
     fi
   done
 }
@@ -60,11 +62,7 @@ fi
 if "$cmake" -S "$source/examples/user_model" -B "$work/cmake-build" \
      -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" >"$work/cmake.log" 2>&1 &&
    "$cmake" --build "$work/cmake-build" >>"$work/cmake.log" 2>&1; then
-  if "$work/cmake-build/user_model" >"$work/cmake.out" 2>&1; then
-    check_output "$work/cmake.out" "user_model built with find_package"
-  else
-    fail "user_model built with find_package exited with status $?: $(cat "$work/cmake.out")"
-  fi
+  run_user_model "$work/cmake-build/user_model" "user_model built with find_package"
 else
   tail -30 "$work/cmake.log"
   fail "examples/user_model did not configure or build with find_package(libcont)"
@@ -90,19 +88,11 @@ elif [ -n "$pc" ]; then
   # shellcheck disable=SC2086 # the flags are words
   if "$cxx" -std=c++20 -O2 "$source/examples/user_model/user_model.cpp" $flags \
        -o "$work/user_model_pc" >"$work/pc.log" 2>&1; then
-    if "$work/user_model_pc" >"$work/pc.out" 2>&1; then
-      check_output "$work/pc.out" "user_model built with pkg-config"
-    else
-      fail "user_model built with pkg-config exited with status $?: $(cat "$work/pc.out")"
-    fi
+    run_user_model "$work/user_model_pc" "user_model built with pkg-config"
   else
     tail -30 "$work/pc.log"
     fail "user_model.cpp did not compile and link with: $cxx -std=c++20 ... $flags"
   fi
 fi
 
-if [ "$failures" -gt 0 ]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "install_package: the installed package builds and runs user_model (find_package and pkg-config)"
+finish install_package
