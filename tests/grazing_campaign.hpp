@@ -58,6 +58,7 @@ namespace grazing_campaign {
 
 using libcont::ContinuationResult;
 using libcont::ContinuationStatus;
+using libcont::GrazingKind;
 using libcont::SpecialPoint;
 using libcont::SpecialPointType;
 using libcont::Vector;
@@ -641,9 +642,10 @@ inline bool closed_form_det(const Case& c, const libcont::BranchPoint& row, int 
 // three rows of the arriving family at spread-out coordinates).
 inline bool closed_form_grazing(const Case& c, const ContinuationResult& branch, Eigen::Index ic,
                                 const SpecialPoint& s, double& value, double& estimate) {
-  if (s.type != SpecialPointType::Grazing || (s.detail != "interior-tangency" && s.detail != "impact-velocity"))
+  if (s.type != SpecialPointType::Grazing || (s.grazing_kind != GrazingKind::InteriorTangency &&
+                                               s.grazing_kind != GrazingKind::ImpactVelocity))
     return false;
-  const bool gap = s.detail == "interior-tangency";
+  const bool gap = s.grazing_kind == GrazingKind::InteriorTangency;
   const auto& rows = branch.points;
   if (s.after_point < 0) return false;
   const int impacts = static_cast<int>(std::lround(rows[static_cast<size_t>(s.after_point)].data[ic]));

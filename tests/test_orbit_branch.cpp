@@ -83,6 +83,7 @@ TEST_CASE("Workflow: a catalogue model's branch in five lines, as vicont continu
   CHECK(branch.points.back().lambda == 4.7);
   check_special_points(branch, {{SpecialPointType::PeriodDoubling, pd1_eta}});
   CHECK(to_string(branch.special_points[0].type) == "period-doubling");
+  CHECK_FALSE(branch.special_points[0].grazing_kind.has_value());
   CHECK(branch.special_points[0].detail.empty());
 
   // The named point data: the orbit's amplitude, impacts and multipliers, stable before the
@@ -182,6 +183,7 @@ TEST_CASE("Workflow: through a grazing and three period doublings, as vicont con
                                 {SpecialPointType::PeriodDoubling, 1.0819352124307249},
                                 {SpecialPointType::PeriodDoubling, 1.1857621295485954},
                                 {SpecialPointType::PeriodDoubling, 2.6515085071419415}});
+  CHECK(branch.special_points[0].grazing_kind == libcont::GrazingKind::ImpactVelocity);
   CHECK(branch.special_points[0].detail == "impact-velocity");
   // One impact fewer beyond the grazing.
   const auto before = static_cast<size_t>(branch.special_points[0].after_point);

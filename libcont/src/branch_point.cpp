@@ -34,4 +34,9 @@ std::string SpecialPoint::type_name() const {
   return type == SpecialPointType::Custom ? custom_name : to_string(type);
 }
 
+void SpecialPoint::set_grazing_kind(GrazingKind kind) {
+  grazing_kind = kind;
+  detail = to_string(kind);
+}
+
 }  // namespace libcont

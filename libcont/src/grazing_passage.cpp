@@ -494,10 +494,10 @@ void Passage::run(const BranchPoint& start) {
   }
   SpecialPoint g;
   g.type = SpecialPointType::Grazing;
-  g.detail = to_string(arriving_coordinate == GrazingFamily::Coordinate::Speed
-                           ? GrazingKind::ImpactVelocity
-                           : arriving_impacts == 0 ? GrazingKind::NonImpactingGap
-                                                   : GrazingKind::InteriorTangency);
+  g.set_grazing_kind(arriving_coordinate == GrazingFamily::Coordinate::Speed
+                         ? GrazingKind::ImpactVelocity
+                         : arriving_impacts == 0 ? GrazingKind::NonImpactingGap
+                                                 : GrazingKind::InteriorTangency);
   g.u = grazing_y_.head(n);
   g.lambda = grazing_y_[n];
   // The arriving family's data at the grazing: its smooth quantities (amplitudes) are those

@@ -330,17 +330,18 @@ std::optional<SpecialPointType> PeriodicOrbitProblem::classify(int test, ConstVe
   return std::nullopt;
 }
 
-std::string PeriodicOrbitProblem::describe(int test, SpecialPointType type,
-                                           const RecordedPoint& before, const RecordedPoint& after) {
+void PeriodicOrbitProblem::describe(int test, const RecordedPoint& before,
+                                    const RecordedPoint& after, SpecialPoint& point) {
   const Eigen::Index impacts = clearance_column() - 4;  // after the amplitudes
-  if (test != ImpactSignature || type != SpecialPointType::Grazing ||
+  if (test != ImpactSignature || point.type != SpecialPointType::Grazing ||
       before.data.size() <= impacts || after.data.size() <= impacts)
-    return "";
+    return;
   // Approached from the side without the new contact: its gap closed; from the other side:
   // the contact's speed went to zero.
   const double p_before = before.data[impacts], p_after = after.data[impacts];
-  if (p_after < p_before) return to_string(GrazingKind::ImpactVelocity);
-  return to_string(p_before == 0.0 ? GrazingKind::NonImpactingGap : GrazingKind::InteriorTangency);
+  point.set_grazing_kind(p_after < p_before    ? GrazingKind::ImpactVelocity
+                         : p_before == 0.0 ? GrazingKind::NonImpactingGap
+                                           : GrazingKind::InteriorTangency);
 }
 
 std::optional<SpecialPointType> PeriodicOrbitProblem::classify(int test,

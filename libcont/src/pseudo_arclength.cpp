@@ -370,9 +370,8 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
   if (*type == SpecialPointType::Custom)
     special.custom_name = problem_.test_functions()[static_cast<size_t>(test)].name;
   if (test >= 0)
-    special.detail = problem_.describe(test, special.type,
-                                       {bracket.before.u, bracket.before.lambda, bracket.before.data},
-                                       {best.u, best.lambda, best.data});
+    problem_.describe(test, {bracket.before.u, bracket.before.lambda, bracket.before.data},
+                      {best.u, best.lambda, best.data}, special);
   special.u = best.u;
   special.lambda = best.lambda;
   special.tests = best.tests;

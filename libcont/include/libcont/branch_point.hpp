@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "libcont/grazing_kind.hpp"
 #include "libcont/types.hpp"
 
 namespace libcont {
@@ -48,8 +49,10 @@ struct SpecialPoint {
   SpecialPointType type = SpecialPointType::Custom;
   // A Custom point's name: the name of the problem's test function that located it.
   std::string custom_name;
-  // What kind of that type, where the problem tells (a grazing: "impact-velocity",
-  // "interior-tangency" or "non-impacting-gap"); empty otherwise.
+  // A grazing's kind, where the problem tells (set_grazing_kind); none otherwise.
+  std::optional<GrazingKind> grazing_kind;
+  // What kind of that type, in words for files and reports, where the problem tells (a
+  // grazing: to_string(grazing_kind)); empty otherwise. Code decides by grazing_kind.
   std::string detail;
   int after_point = 0;  // index of the branch point before it
   Vector u;
@@ -59,6 +62,8 @@ struct SpecialPoint {
   double chart = 0.0;  // the problem's coordinates of u (ZeroProblem::chart)
   // to_string(type), or custom_name for a Custom point.
   std::string type_name() const;
+  // A grazing of this kind: grazing_kind, and detail its name.
+  void set_grazing_kind(GrazingKind kind);
 };
 
 // Where a problem's passage through a boundary (ZeroProblem::pass_boundary) may go.

@@ -11,16 +11,11 @@
 #include <optional>
 #include <string>
 
+#include "libcont/grazing_kind.hpp"
 #include "libcont/hybrid_system.hpp"
 #include "libcont/orbit_measures.hpp"
 
 namespace libcont {
-
-// Where a grazing was reached from: the grazing impact's speed going to zero, a flight of an
-// impacting orbit touching the surface between impacts, or the gap of an orbit without
-// impacts closing.
-enum class GrazingKind { ImpactVelocity, InteriorTangency, NonImpactingGap };
-std::string to_string(GrazingKind kind);
 
 // The orbit's size (the largest range of a displacement coordinate) and speed (that size per
 // forcing period): the units of gaps and impact speeds.

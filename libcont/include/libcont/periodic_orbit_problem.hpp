@@ -51,8 +51,8 @@ class PeriodicOrbitProblem : public ZeroProblem {
   std::optional<SpecialPointType> classify(int test, const RecordedPoint& before,
                                            const RecordedPoint& after) override;
   // A grazing's kind from the impact counts on the two sides (grazing.hpp).
-  std::string describe(int test, SpecialPointType type, const RecordedPoint& before,
-                       const RecordedPoint& after) override;
+  void describe(int test, const RecordedPoint& before, const RecordedPoint& after,
+                SpecialPoint& point) override;
   bool valid_parameter(double lambda) override;
   // Through a grazing of hard impacts (grazing_passage.hpp), with these settings.
   BoundaryPassage pass_boundary(int test, const BranchPoint& last,

@@ -102,12 +102,11 @@ class ZeroProblem {
                                         const BoundarySettings& /*settings*/) {
     return {};
   }
-  // What kind of special point of type `type` (as classified) the zero of test i is
-  // (SpecialPoint::detail); empty by default.
-  virtual std::string describe(int /*i*/, SpecialPointType /*type*/,
-                               const RecordedPoint& /*before*/, const RecordedPoint& /*after*/) {
-    return "";
-  }
+  // What kind of special point the zero of test i is, `point` classified already: its
+  // kind's fields (SpecialPoint::grazing_kind, detail) where the problem tells; by default
+  // it tells nothing.
+  virtual void describe(int /*i*/, const RecordedPoint& /*before*/, const RecordedPoint& /*after*/,
+                        SpecialPoint& /*point*/) {}
 };
 
 }  // namespace libcont
