@@ -20,6 +20,7 @@ using libcont::SweepOptions;
 using libcont::SweepPass;
 using libcont::SweepPoint;
 using libcont::SweepResult;
+using libcont::SweepStatus;
 using libcont::Vector;
 using systems::MovingBaseOscillator;
 using namespace test_support;
@@ -162,6 +163,8 @@ TEST_CASE("sweep results are bit-identical with 1 and 2 threads and over partiti
     o.threads = 1;
     const SweepResult serial = Sweep(moving_base(hard_r1), o).run();
     CHECK(serial.complete);
+    CHECK(serial.status == SweepStatus::Complete);
+    CHECK(serial.message.empty());
     CHECK(serial.computed == static_cast<int>(serial.points.size()));
     o.threads = 2;
     require_identical(serial, Sweep(moving_base(hard_r1), o).run());
@@ -204,6 +207,8 @@ TEST_CASE("a sweep stopped after half its points and resumed equals an uninterru
       return ++reported < total / 2;
     });
     CHECK_FALSE(stopped.complete);
+    CHECK(stopped.status == SweepStatus::Stopped);
+    CHECK(stopped.message == "the sweep stopped before all points were computed");
     CHECK(stopped.computed < total);
     CHECK(stopped.computed >= total / 2);
 
@@ -213,10 +218,28 @@ TEST_CASE("a sweep stopped after half its points and resumed equals an uninterru
       return true;
     });
     CHECK(resumed.complete);
+    CHECK(resumed.status == SweepStatus::Complete);
     CHECK(resumed.reused == static_cast<int>(checkpoint.size()));
     CHECK(recomputed == total - static_cast<int>(checkpoint.size()));
     require_identical(whole, resumed);
   }
+}
+
+TEST_CASE("a sweep whose points fail says so: its status, and the first failure in words",
+          "[sweep]") {
+  SweepOptions o = eta_sweep(2.4, 3.2, 3, 5, 5);
+  // CVODE (not the exact flow of the affine modes) with far fewer steps than one forcing
+  // period takes: every point fails in its transient.
+  o.lyapunov.flow.exact_linear_modes = false;
+  o.lyapunov.flow.max_steps = 10;
+  const SweepResult result = Sweep(moving_base(hard_r1), o).run();
+  CHECK(result.complete);
+  REQUIRE(result.failed() == 3);
+  CHECK(result.status == SweepStatus::PointsFailed);
+  CHECK(to_string(result.status) == "points failed");
+  const std::string first = "3 of 3 points failed (first at eta = 2.4: " +
+                            libcont::to_string(result.points.front().status);
+  CHECK(result.message.substr(0, first.size()) == first);
 }
 
 TEST_CASE("hard r = 1, eta 2 to 10: period-1 and period-2 windows, exponent sum -c/m",

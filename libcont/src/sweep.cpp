@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "libcont/input_error.hpp"
 #include "libcont/task_pool.hpp"
 
 namespace libcont {
@@ -34,9 +35,39 @@ std::string to_string(SweepPass pass) {
   return "unknown";
 }
 
+std::string to_string(SweepStatus status) {
+  switch (status) {
+    case SweepStatus::Complete: return "complete";
+    case SweepStatus::PointsFailed: return "points failed";
+    case SweepStatus::Stopped: return "stopped";
+  }
+  return "unknown";
+}
+
 int SweepResult::failed() const {
   return static_cast<int>(
       std::count_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.ok(); }));
+}
+
+void judge_sweep(SweepResult& result, size_t planned, const std::string& parameter) {
+  result.complete = result.points.size() == planned;
+  const auto first_failure = std::find_if(result.points.begin(), result.points.end(),
+                                          [](const SweepPoint& p) { return !p.ok(); });
+  // A failed point is the one to look at first: a missing one only needs the run resumed.
+  if (first_failure != result.points.end()) {
+    result.status = SweepStatus::PointsFailed;
+    result.message = std::to_string(result.failed()) + " of " +
+                     std::to_string(result.points.size()) + " points failed (first at " +
+                     parameter + " = " + number_text(first_failure->parameter) + ": " +
+                     to_string(first_failure->status) +
+                     (first_failure->message.empty() ? "" : ", " + first_failure->message) + ")";
+  } else if (!result.complete) {
+    result.status = SweepStatus::Stopped;
+    result.message = "the sweep stopped before all points were computed";
+  } else {
+    result.status = SweepStatus::Complete;
+    result.message.clear();
+  }
 }
 
 Sweep::Sweep(SystemFactory factory, SweepOptions options)
@@ -197,13 +228,14 @@ SweepResult Sweep::run(const std::vector<SweepPoint>& finished,
       [&] { return stop.load(); });
 
   SweepResult result;
-  result.complete = true;
+  size_t planned = 0;
   for (size_t i = 0; i < own.size(); ++i) {
-    result.complete = result.complete && done[i].size() == own[i].size();
+    planned += own[i].size();
     for (auto& point : done[i]) result.points.push_back(std::move(point));
   }
   result.computed = computed.load();
   result.reused = reused.load();
+  judge_sweep(result, planned, options_.parameter);
   return result;
 }
 

@@ -79,13 +79,32 @@ struct SweepPoint {
   bool chaotic() const { return ok() && n == 0 && exponents.size() > 0 && exponents[0] > 0.0; }
 };
 
+// How the points of a sweep came out; SweepResult::message says it in words.
+enum class SweepStatus {
+  Complete,      // every point there, none failed
+  PointsFailed,  // the integration of some point failed (SweepPoint::status), whether or not
+                 // every point is there (SweepResult::complete)
+  Stopped,       // none failed, but the sweep stopped before every point was computed
+};
+// "complete", "points failed", "stopped".
+std::string to_string(SweepStatus status);
+
 struct SweepResult {
   std::vector<SweepPoint> points;  // in plan() order; only this partition's points
   int computed = 0;                // points computed by this run
   int reused = 0;                  // points taken from `finished`
+  SweepStatus status = SweepStatus::Stopped;
+  // The status in words: how many points failed and the first failure (its parameter
+  // value, flow status and message), or that points are missing; empty when complete.
+  std::string message;
   bool complete = false;           // every point of this partition is in `points`
   int failed() const;              // points whose integration failed
 };
+
+// The status, message and `complete` of `result` for its points, out of the `planned` ones
+// (Sweep::plan() or this partition's), in the swept `parameter`. Sweep::run judges its own
+// partition so; a distributed run judges the points gathered from all processes so.
+void judge_sweep(SweepResult& result, size_t planned, const std::string& parameter);
 
 // Makes a fresh, fully configured copy of the system (all parameters set except the swept
 // one, which the sweep sets). Each point gets its own copy, so threads share nothing.
