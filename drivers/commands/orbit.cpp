@@ -52,6 +52,105 @@ std::string complex_text(std::complex<double> z) {
          rounded_text(std::abs(z.imag()), 10) + "i";
 }
 
+// What vicont orbit reports: the orbit found, its multipliers and one pass's measures.
+struct OrbitSummary {
+  const libcont::HybridSystem& system;
+  int transient = 0;      // --transient
+  bool multiple = false;  // multiple shooting
+  std::filesystem::path out;
+  libcont::OrbitSearchResult found{};
+  Multipliers multipliers{};
+  libcont::OrbitMeasures measures{};
+  RunHealth health{};
+  std::vector<std::string> files{};
+
+  const libcont::ShootingResult& orbit() const { return found.shooting; }
+  double spectral_radius() const {
+    return multipliers.values.size() ? std::abs(multipliers.values[0]) : 0.0;
+  }
+  bool stable() const {
+    return orbit().converged && multipliers.failure.empty() && spectral_radius() < 1.0;
+  }
+};
+
+nlohmann::ordered_json render_json(const OrbitSummary& summary) {
+  const libcont::HybridSystem& system = summary.system;
+  const libcont::ShootingResult& orbit = summary.orbit();
+  nlohmann::ordered_json s;
+  s["command"] = "orbit";
+  s["system"] = system.name();
+  s["parameters"] = parameters_json(system);
+  s["contact_damping"] = contact_damping_json(system);
+  s["transient_periods"] = summary.transient;
+  s["period"] = system.forcing_period();
+  s["p"] = orbit.p;
+  s["n"] = summary.found.period;
+  s["period_choice"] = summary.found.period_note;
+  s["section_phase"] = summary.found.phase;
+  s["converged"] = orbit.converged;
+  s["shooting"] = summary.multiple ? "multiple" : "single";
+  s["iterations"] = orbit.iterations;
+  s["reason"] = orbit.reason;
+  s["residual"] = orbit.residual_history.empty() ? nlohmann::ordered_json(nullptr)
+                                                 : nlohmann::ordered_json(orbit.residual_history.back());
+  s["residual_history"] = orbit.residual_history;
+  const Multipliers& multipliers = summary.multipliers;
+  nlohmann::ordered_json mu = nlohmann::ordered_json::array();
+  for (const auto& z : multipliers.values) mu.push_back({z.real(), z.imag()});
+  s["multipliers"] = mu;
+  s["multipliers_computed"] =
+      multipliers.all ? "all (eigenvalues of the monodromy matrix)"
+                      : "the " + std::to_string(multipliers.values.size()) +
+                            " of largest modulus (Arnoldi, matrix-free)";
+  s["spectral_radius"] = summary.spectral_radius();
+  s["stable"] = summary.stable();
+  s["state"] = std::vector<double>(orbit.x.data(), orbit.x.data() + orbit.x.size());
+  s["state_names"] = system.state_names();
+  const libcont::OrbitMeasures& measures = summary.measures;
+  nlohmann::ordered_json amplitudes = nlohmann::ordered_json::object();
+  const auto names = system.state_names();
+  for (size_t k = 0; k < measures.coordinates.size(); ++k)
+    amplitudes[names[static_cast<size_t>(measures.coordinates[k])]] = measures.semi_amplitude(k);
+  s["amplitudes"] = amplitudes;
+  s["impacts"] = measures.impacts;
+  return s;
+}
+
+std::string render_text(const OrbitSummary& summary) {
+  const libcont::ShootingResult& orbit = summary.orbit();
+  const auto names = summary.system.state_names();
+  std::ostringstream text;
+  text << "vicont orbit\n";
+  print_system(text, summary.system);
+  text << "orbit       z = " << orbit.p << "/" << summary.found.period << " ("
+       << summary.found.period_note << "), section t = " << rounded_text(summary.found.phase)
+       << " mod T, " << (summary.multiple ? "multiple" : "single") << " shooting: "
+       << (orbit.converged ? "converged" : "NOT converged") << " in " << orbit.iterations
+       << " iterations, residual "
+       << (orbit.residual_history.empty() ? "-" : rounded_text(orbit.residual_history.back()))
+       << " (" << orbit.reason << ")\n"
+       << "state       ";
+  for (Eigen::Index i = 0; i < orbit.x.size() && i < 8; ++i)
+    text << (i ? ", " : "") << names[static_cast<size_t>(i)] << " = " << number_text(orbit.x[i]);
+  text << (orbit.x.size() > 8 ? ", ... (all in orbit.json)" : "") << '\n';
+  text << "multipliers ";
+  const Eigen::VectorXcd& mu = summary.multipliers.values;
+  for (Eigen::Index i = 0; i < mu.size(); ++i)
+    text << (i ? "; " : "") << complex_text(mu[i]) << " (|mu| " << rounded_text(std::abs(mu[i]), 10)
+         << ")";
+  text << '\n'
+       << "stability   " << (orbit.converged ? (summary.stable() ? "stable" : "unstable") : "-")
+       << '\n'
+       << "amplitudes  ";
+  const libcont::OrbitMeasures& measures = summary.measures;
+  for (size_t k = 0; k < measures.coordinates.size(); ++k)
+    text << (k ? ", " : "") << "A_max(" << names[static_cast<size_t>(measures.coordinates[k])]
+         << ") = " << number_text(measures.semi_amplitude(k));
+  text << '\n'
+       << "files       " << summary.out.string() << "/{orbit.json, orbit.csv, orbit_*.png, *.gp}\n";
+  return text.str();
+}
+
 class OrbitCommand : public SystemCommand {
  public:
   explicit OrbitCommand(CLI::App& vicont)
@@ -63,117 +162,57 @@ class OrbitCommand : public SystemCommand {
 
   int run() override {
     const auto system = prepare();
-    RunHealth health;
-    libcont::OrbitSearchResult found;
+    OrbitSummary summary{*system, search_.transient, search_.multiple, out_};
     {
       ProgressIndicator progress("orbit: transient and shooting");
-      found = libcont::find_periodic_orbit(*system, search_.options());
+      summary.found = libcont::find_periodic_orbit(*system, search_.options());
     }
-    health.report = found.transient;
-    const libcont::ShootingResult& orbit = found.shooting;
-    if (health.report.ok() && !orbit.converged)
-      health.numerical_failure = "shooting did not converge: " + orbit.reason;
-    const int n = found.period;
-    const double period = system->forcing_period();
-
-    Multipliers multipliers;
-    libcont::OrbitMeasures measures;
-    std::vector<std::string> files = {(out_ / "orbit.json").string()};
+    summary.health.report = summary.found.transient;
+    const libcont::ShootingResult& orbit = summary.orbit();
+    if (summary.health.report.ok() && !orbit.converged)
+      summary.health.numerical_failure = "shooting did not converge: " + orbit.reason;
+    summary.files = {(out_ / "orbit.json").string()};
     if (orbit.converged) {
-      multipliers = multipliers_of(*system, orbit, n, found.phase);
-      if (!multipliers.failure.empty()) health.numerical_failure = multipliers.failure;
-      // One pass of the orbit, for its amplitudes and its time series.
-      libcont::Flow flow(*system, measuring_options(*system));
-      libcont::FlowState state = flow.initial_state(found.phase, orbit.x);
-      TrajectoryRecorder trajectory;
-      libcont::OrbitMeasurer measurer(*system, system->displacement_coordinates());
-      measurer.start(orbit.x);
-      RecorderPair observers(trajectory, measurer);
-      trajectory.add_point(state);
-      const auto report =
-          flow.advance(state, found.phase + n * period, &observers,
-                       libcont::SampleGrid{found.phase, period / 200.0});
-      if (trajectory.points().back().t < state.t) trajectory.add_point(state);
-      if (!report.ok()) health.report = report;
-      measures = measurer.measures();
-      write_time_series_csv(out_ / "orbit.csv", *system, trajectory.points());
-      files.push_back((out_ / "orbit.csv").string());
-      const std::string title = "periodic orbit z = " + std::to_string(orbit.p) + "/" +
-                                std::to_string(n) + ": " + short_label(*system);
-      const TrajectoryPlot plot{out_, "orbit.csv", system->state_names(), title};
-      for (const auto& [stem, draw] :
-           {std::pair<std::string, bool>{"orbit_timeseries", true}, {"orbit_phase", false}}) {
-        health.add_plot(files, [&] {
-          return draw ? plot_time_series(plot, stem) : plot_phase_portrait(plot, stem);
-        });
-      }
+      summary.multipliers = multipliers_of(*system, orbit, summary.found.period, summary.found.phase);
+      if (!summary.multipliers.failure.empty())
+        summary.health.numerical_failure = summary.multipliers.failure;
+      trace_one_pass(summary);
     }
+    nlohmann::ordered_json json = render_json(summary);
+    write_summary(out_ / "orbit.json", json, summary.health, summary.files);
+    return report(json, render_text(summary), summary.health);
+  }
 
-    const double radius = multipliers.values.size() ? std::abs(multipliers.values[0]) : 0.0;
-    const bool stable = orbit.converged && multipliers.failure.empty() && radius < 1.0;
-    nlohmann::ordered_json s;
-    s["command"] = "orbit";
-    s["system"] = system->name();
-    s["parameters"] = parameters_json(*system);
-    s["contact_damping"] = contact_damping_json(*system);
-    s["transient_periods"] = search_.transient;
-    s["period"] = period;
-    s["p"] = orbit.p;
-    s["n"] = n;
-    s["period_choice"] = found.period_note;
-    s["section_phase"] = found.phase;
-    s["converged"] = orbit.converged;
-    s["shooting"] = search_.multiple ? "multiple" : "single";
-    s["iterations"] = orbit.iterations;
-    s["reason"] = orbit.reason;
-    s["residual"] = orbit.residual_history.empty() ? nlohmann::ordered_json(nullptr)
-                                                   : nlohmann::ordered_json(orbit.residual_history.back());
-    s["residual_history"] = orbit.residual_history;
-    nlohmann::ordered_json mu = nlohmann::ordered_json::array();
-    for (const auto& z : multipliers.values) mu.push_back({z.real(), z.imag()});
-    s["multipliers"] = mu;
-    s["multipliers_computed"] =
-        multipliers.all ? "all (eigenvalues of the monodromy matrix)"
-                        : "the " + std::to_string(multipliers.values.size()) +
-                              " of largest modulus (Arnoldi, matrix-free)";
-    s["spectral_radius"] = radius;
-    s["stable"] = stable;
-    s["state"] = std::vector<double>(orbit.x.data(), orbit.x.data() + orbit.x.size());
-    s["state_names"] = system->state_names();
-    nlohmann::ordered_json amplitudes = nlohmann::ordered_json::object();
-    const auto names = system->state_names();
-    for (size_t k = 0; k < measures.coordinates.size(); ++k)
-      amplitudes[names[static_cast<size_t>(measures.coordinates[k])]] = measures.semi_amplitude(k);
-    s["amplitudes"] = amplitudes;
-    s["impacts"] = measures.impacts;
-    write_summary(out_ / "orbit.json", s, health, files);
-
-    std::ostringstream text;
-    text << "vicont orbit\n";
-    print_system(text, *system);
-    text << "orbit       z = " << orbit.p << "/" << n << " (" << found.period_note << "), section t = "
-         << rounded_text(found.phase) << " mod T, "
-         << (search_.multiple ? "multiple" : "single") << " shooting: "
-         << (orbit.converged ? "converged" : "NOT converged") << " in " << orbit.iterations
-         << " iterations, residual "
-         << (orbit.residual_history.empty() ? "-" : rounded_text(orbit.residual_history.back()))
-         << " (" << orbit.reason << ")\n"
-         << "state       ";
-    for (Eigen::Index i = 0; i < orbit.x.size() && i < 8; ++i)
-      text << (i ? ", " : "") << names[static_cast<size_t>(i)] << " = " << number_text(orbit.x[i]);
-    text << (orbit.x.size() > 8 ? ", ... (all in orbit.json)" : "") << '\n';
-    text << "multipliers ";
-    for (Eigen::Index i = 0; i < multipliers.values.size(); ++i)
-      text << (i ? "; " : "") << complex_text(multipliers.values[i]) << " (|mu| "
-           << rounded_text(std::abs(multipliers.values[i]), 10) << ")";
-    text << '\n'
-         << "stability   " << (orbit.converged ? (stable ? "stable" : "unstable") : "-") << '\n'
-         << "amplitudes  ";
-    for (size_t k = 0; k < measures.coordinates.size(); ++k)
-      text << (k ? ", " : "") << "A_max(" << names[static_cast<size_t>(measures.coordinates[k])]
-           << ") = " << number_text(measures.semi_amplitude(k));
-    text << '\n' << "files       " << out_.string() << "/{orbit.json, orbit.csv, orbit_*.png, *.gp}\n";
-    return report(s, text.str(), health);
+ private:
+  // One pass of the converged orbit: its amplitudes, and its time series with plots.
+  void trace_one_pass(OrbitSummary& summary) const {
+    const libcont::HybridSystem& system = summary.system;
+    const libcont::ShootingResult& orbit = summary.orbit();
+    const int n = summary.found.period;
+    const double period = system.forcing_period();
+    libcont::Flow flow(system, measuring_options(system));
+    libcont::FlowState state = flow.initial_state(summary.found.phase, orbit.x);
+    TrajectoryRecorder trajectory;
+    libcont::OrbitMeasurer measurer(system, system.displacement_coordinates());
+    measurer.start(orbit.x);
+    RecorderPair observers(trajectory, measurer);
+    trajectory.add_point(state);
+    const auto report = flow.advance(state, summary.found.phase + n * period, &observers,
+                                     libcont::SampleGrid{summary.found.phase, period / 200.0});
+    if (trajectory.points().back().t < state.t) trajectory.add_point(state);
+    if (!report.ok()) summary.health.report = report;
+    summary.measures = measurer.measures();
+    write_time_series_csv(out_ / "orbit.csv", system, trajectory.points());
+    summary.files.push_back((out_ / "orbit.csv").string());
+    const std::string title = "periodic orbit z = " + std::to_string(orbit.p) + "/" +
+                              std::to_string(n) + ": " + short_label(system);
+    const TrajectoryPlot plot{out_, "orbit.csv", system.state_names(), title};
+    for (const auto& [stem, draw] :
+         {std::pair<std::string, bool>{"orbit_timeseries", true}, {"orbit_phase", false}}) {
+      summary.health.add_plot(summary.files, [&] {
+        return draw ? plot_time_series(plot, stem) : plot_phase_portrait(plot, stem);
+      });
+    }
   }
 
  private:
