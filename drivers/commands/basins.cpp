@@ -92,6 +92,93 @@ void write_basin_files(const std::filesystem::path& out, const libcont::HybridSy
   });
 }
 
+// What vicont basins reports: the grid, what its cells reached and the run's files.
+struct BasinsSummary {
+  const libcont::HybridSystem& system;
+  libcont::BasinOptions options;
+  std::filesystem::path out;
+  libcont::BasinResult result{};
+  RunHealth health{};
+  std::vector<std::string> files{};
+
+  std::string axis_name(const libcont::BasinAxis& axis) const {
+    return system.state_names()[static_cast<size_t>(axis.coordinate)];
+  }
+};
+
+nlohmann::ordered_json render_json(const BasinsSummary& summary) {
+  const libcont::HybridSystem& system = summary.system;
+  const libcont::BasinOptions& o = summary.options;
+  const libcont::BasinResult& r = summary.result;
+  nlohmann::ordered_json s;
+  s["command"] = "basins";
+  s["system"] = system.name();
+  s["parameters"] = parameters_json(system);
+  s["x"] = {{"coordinate", summary.axis_name(o.x)}, {"from", o.x.from}, {"to", o.x.to}, {"steps", o.x.steps}};
+  s["y"] = {{"coordinate", summary.axis_name(o.y)}, {"from", o.y.from}, {"to", o.y.to}, {"steps", o.y.steps}};
+  s["transient_periods"] = o.transient_periods;
+  s["max_period"] = o.max_period;
+  s["cells"] = r.cells.size();
+  nlohmann::ordered_json attractors = nlohmann::ordered_json::array();
+  for (size_t a = 0; a < r.attractors.size(); ++a) {
+    nlohmann::ordered_json points = nlohmann::ordered_json::array();
+    for (const auto& point : r.attractors[a].points) points.push_back(state_json(system, point));
+    attractors.push_back({{"id", a},
+                          {"label", attractor_label(r.attractors[a], a)},
+                          {"p", r.attractors[a].p},
+                          {"n", r.attractors[a].n},
+                          {"cells", r.attractors[a].cells},
+                          {"section_points", points}});
+  }
+  s["attractors"] = attractors;
+  s["non_periodic_cells"] = r.non_periodic;
+  s["failed_cells"] = r.failed;
+  return s;
+}
+
+std::string render_text(const BasinsSummary& summary) {
+  const libcont::BasinOptions& o = summary.options;
+  const libcont::BasinResult& r = summary.result;
+  std::ostringstream text;
+  text << "vicont basins\n";
+  print_system(text, summary.system);
+  text << "grid        " << summary.axis_name(o.x) << " from " << number_text(o.x.from) << " to "
+       << number_text(o.x.to) << " (" << o.x.steps << "), " << summary.axis_name(o.y) << " from "
+       << number_text(o.y.from) << " to " << number_text(o.y.to) << " (" << o.y.steps
+       << "); other coordinates from the default state; " << o.transient_periods
+       << " transient periods\n"
+       << "attractors  " << r.attractors.size() << " periodic\n";
+  for (size_t a = 0; a < r.attractors.size(); ++a)
+    text << "            " << attractor_label(r.attractors[a], a) << ": " << r.attractors[a].cells
+         << " cells\n";
+  text << "other       " << r.non_periodic << " non-periodic, " << r.failed << " failed cells\n"
+       << "files       " << summary.out.string()
+       << "/{basins.csv, attractors.csv, basins.png, basins.gp, basins.json}\n";
+  return text.str();
+}
+
+// basins.png: the map, with a key of the attractors (and of non-periodic and failed cells,
+// where there are any).
+void draw_basins(BasinsSummary& summary) {
+  const libcont::BasinOptions& o = summary.options;
+  const libcont::BasinResult& r = summary.result;
+  std::vector<std::pair<int, std::string>> labels;
+  for (size_t a = 0; a < r.attractors.size(); ++a)
+    labels.emplace_back(static_cast<int>(a), attractor_label(r.attractors[a], a));
+  if (r.non_periodic) labels.emplace_back(libcont::BasinCell::non_periodic, "non-periodic");
+  if (r.failed) labels.emplace_back(libcont::BasinCell::failed, "failed");
+  summary.health.add_plot(summary.files, [&] {
+    const auto half = [](const libcont::BasinAxis& axis) {
+      return axis.steps > 1 ? 0.5 * std::abs(axis.to - axis.from) / (axis.steps - 1) : 0.5;
+    };
+    return plot_basins(BasinPlot{summary.out, "basins.csv", "attractors.csv", summary.axis_name(o.x),
+                                 summary.axis_name(o.y), half(o.x), half(o.y), labels,
+                                 "basins of attraction: " + short_label(summary.system) +
+                                     ", start at t = 0"},
+                       "basins");
+  });
+}
+
 class BasinsCommand : public SystemCommand {
  public:
   explicit BasinsCommand(CLI::App& vicont)
@@ -108,82 +195,33 @@ class BasinsCommand : public SystemCommand {
 
   int run() override {
     const auto system = inputs_.resolve();
+    BasinsSummary summary{*system, basin_options(*system), out_};
+    const libcont::Basins basins(inputs_.system_factory(), summary.options);
+    prepare_output_directory(out_);
+    summary.result = basins.compute();
+    write_basin_files(out_, *system, summary.options, summary.result);
+    summary.files = {(out_ / "basins.json").string(), (out_ / "basins.csv").string(),
+                     (out_ / "attractors.csv").string()};
+    draw_basins(summary);
+    if (summary.result.failed)
+      summary.health.numerical_failure =
+          std::to_string(summary.result.failed) + " of " +
+          std::to_string(summary.result.cells.size()) +
+          " cells failed to integrate (label 'failed' in basins.csv)";
+    nlohmann::ordered_json json = render_json(summary);
+    write_summary(out_ / "basins.json", json, summary.health, summary.files);
+    return report(json, render_text(summary), summary.health);
+  }
+
+ private:
+  libcont::BasinOptions basin_options(const libcont::HybridSystem& system) const {
     libcont::BasinOptions o;
-    o.x = parse_axis("--x", x_text_, *system);
-    o.y = parse_axis("--y", y_text_, *system);
+    o.x = parse_axis("--x", x_text_, system);
+    o.y = parse_axis("--y", y_text_, system);
     o.transient_periods = transient_;
     o.max_period = max_period_;
     o.threads = threads_;
-    const libcont::Basins basins(inputs_.system_factory(), o);
-    prepare_output_directory(out_);
-    const libcont::BasinResult r = basins.compute();
-    write_basin_files(out_, *system, o, r);
-
-    const auto names = system->state_names();
-    const std::string& xname = names[static_cast<size_t>(o.x.coordinate)];
-    const std::string& yname = names[static_cast<size_t>(o.y.coordinate)];
-    std::vector<std::string> files = {(out_ / "basins.json").string(), (out_ / "basins.csv").string(),
-                                      (out_ / "attractors.csv").string()};
-    RunHealth health;
-    std::vector<std::pair<int, std::string>> labels;
-    for (size_t a = 0; a < r.attractors.size(); ++a)
-      labels.emplace_back(static_cast<int>(a), attractor_label(r.attractors[a], a));
-    if (r.non_periodic) labels.emplace_back(libcont::BasinCell::non_periodic, "non-periodic");
-    if (r.failed) labels.emplace_back(libcont::BasinCell::failed, "failed");
-    health.add_plot(files, [&] {
-      const auto half = [](const libcont::BasinAxis& axis) {
-        return axis.steps > 1 ? 0.5 * std::abs(axis.to - axis.from) / (axis.steps - 1) : 0.5;
-      };
-      return plot_basins(
-          BasinPlot{out_, "basins.csv", "attractors.csv", xname, yname, half(o.x), half(o.y), labels,
-                    "basins of attraction: " + short_label(*system) + ", start at t = 0"},
-          "basins");
-    });
-    if (r.failed)
-      health.numerical_failure = std::to_string(r.failed) + " of " + std::to_string(r.cells.size()) +
-                                 " cells failed to integrate (label 'failed' in basins.csv)";
-
-    nlohmann::ordered_json s;
-    s["command"] = "basins";
-    s["system"] = system->name();
-    s["parameters"] = parameters_json(*system);
-    s["x"] = {{"coordinate", xname}, {"from", o.x.from}, {"to", o.x.to}, {"steps", o.x.steps}};
-    s["y"] = {{"coordinate", yname}, {"from", o.y.from}, {"to", o.y.to}, {"steps", o.y.steps}};
-    s["transient_periods"] = o.transient_periods;
-    s["max_period"] = o.max_period;
-    s["cells"] = r.cells.size();
-    nlohmann::ordered_json attractors = nlohmann::ordered_json::array();
-    for (size_t a = 0; a < r.attractors.size(); ++a) {
-      nlohmann::ordered_json points = nlohmann::ordered_json::array();
-      for (const auto& point : r.attractors[a].points) points.push_back(state_json(*system, point));
-      attractors.push_back({{"id", a},
-                            {"label", attractor_label(r.attractors[a], a)},
-                            {"p", r.attractors[a].p},
-                            {"n", r.attractors[a].n},
-                            {"cells", r.attractors[a].cells},
-                            {"section_points", points}});
-    }
-    s["attractors"] = attractors;
-    s["non_periodic_cells"] = r.non_periodic;
-    s["failed_cells"] = r.failed;
-    write_summary(out_ / "basins.json", s, health, files);
-
-    std::ostringstream text;
-    text << "vicont basins\n";
-    print_system(text, *system);
-    text << "grid        " << xname << " from " << number_text(o.x.from) << " to "
-         << number_text(o.x.to) << " (" << o.x.steps << "), " << yname << " from "
-         << number_text(o.y.from) << " to " << number_text(o.y.to) << " (" << o.y.steps
-         << "); other coordinates from the default state; " << o.transient_periods
-         << " transient periods\n"
-         << "attractors  " << r.attractors.size() << " periodic\n";
-    for (size_t a = 0; a < r.attractors.size(); ++a)
-      text << "            " << attractor_label(r.attractors[a], a) << ": " << r.attractors[a].cells
-           << " cells\n";
-    text << "other       " << r.non_periodic << " non-periodic, " << r.failed << " failed cells\n"
-         << "files       " << out_.string()
-         << "/{basins.csv, attractors.csv, basins.png, basins.gp, basins.json}\n";
-    return report(s, text.str(), health);
+    return o;
   }
 
  private:
