@@ -59,6 +59,132 @@ nlohmann::ordered_json characteristics_json(const libcont::HertzFrictionImpactCh
           {"rebound_velocity", r.rebound_velocity}};
 }
 
+// Largest differences between the ODE's rows and the closed form, scaled by x_c, v0, P_c.
+struct Profiles {
+  double x = 0.0, v = 0.0, force = 0.0;
+};
+
+// The trigonometric approximation's constants and its largest error over a quarter.
+struct AtebSummary {
+  double b = 0.0, c = 0.0, sine_error = 0.0, cosine_error = 0.0;
+};
+
+// What vicont impact reports: the closed form and the ODE's run of the same impact side by
+// side, how far apart their profiles are, and the Ateb approximation's accuracy.
+struct ImpactSummary {
+  const systems::HertzFrictionImpactSystem& system;
+  const libcont::HertzFrictionImpact exact;
+  std::filesystem::path out;
+  systems::SimulatedImpact ode{};
+  Profiles profiles{};
+  AtebSummary ateb{};
+  RunHealth health{};
+  std::vector<std::string> files{};
+};
+
+// |ODE - closed form| / |closed form| of each characteristic, by its key in
+// characteristics_json; null when the ODE gave none.
+nlohmann::ordered_json relative_differences(const ImpactSummary& summary) {
+  if (!summary.ode.ok()) return nullptr;
+  const double v0 = summary.system.impact_velocity();
+  const auto closed = characteristics_json(summary.exact.characteristics(), v0);
+  nlohmann::ordered_json differences = nlohmann::ordered_json::object();
+  const auto ode = characteristics_json(summary.ode.characteristics, v0);
+  for (const auto& [key, value] : ode.items()) {
+    const double exact_value = closed[key].get<double>();
+    differences[key] = std::abs(value.get<double>() - exact_value) / std::abs(exact_value);
+  }
+  return differences;
+}
+
+nlohmann::ordered_json render_json(const ImpactSummary& summary) {
+  const systems::HertzFrictionImpactSystem& system = summary.system;
+  const libcont::HertzFrictionImpact& exact = summary.exact;
+  const auto& contact = system.contact();
+  const double v0 = system.impact_velocity();
+  nlohmann::ordered_json s;
+  s["command"] = "impact";
+  s["system"] = system.name();
+  s["parameters"] = parameters_json(system);
+  s["contact"] = {{"origin", system.contact_origin()},
+                  {"alpha", contact.exponent()},
+                  {"c", contact.stiffness()},
+                  {"dc", contact.stiffness_increment()},
+                  {"c1", contact.approach_stiffness()},
+                  {"c2", contact.separation_stiffness()},
+                  {"Kr", contact.restitution()},
+                  {"I", exact.ateb().quarter_integral()}};
+  s["ateb"] = {{"alpha", exact.ateb().alpha()},
+               {"I", exact.ateb().quarter_integral()},
+               {"quarter_period", exact.ateb().quarter_period()},
+               {"B", summary.ateb.b},
+               {"C", summary.ateb.c},
+               {"approximation_error_sine", summary.ateb.sine_error},
+               {"approximation_error_cosine", summary.ateb.cosine_error}};
+  s["M"] = system.mass();
+  s["v0"] = v0;
+  const nlohmann::ordered_json closed = characteristics_json(exact.characteristics(), v0);
+  for (const auto& [key, value] : closed.items()) s[key] = value;
+  const nlohmann::ordered_json differences = relative_differences(summary);
+  double largest = 0.0;
+  if (!differences.is_null())
+    for (const auto& [key, d] : differences.items()) largest = std::max(largest, d.get<double>());
+  s["ode"] = summary.ode.ok() ? characteristics_json(summary.ode.characteristics, v0)
+                              : nlohmann::ordered_json(nullptr);
+  s["relative_difference"] = differences;
+  s["largest_relative_difference"] =
+      summary.ode.ok() ? nlohmann::ordered_json(largest) : nlohmann::ordered_json(nullptr);
+  s["profile_difference"] = {{"x_over_x_c", summary.profiles.x},
+                             {"v_over_v0", summary.profiles.v},
+                             {"P_over_P_c", summary.profiles.force}};
+  return s;
+}
+
+std::string render_text(const ImpactSummary& summary) {
+  const systems::HertzFrictionImpactSystem& system = summary.system;
+  const libcont::HertzFrictionImpact& exact = summary.exact;
+  const systems::SimulatedImpact& ode = summary.ode;
+  const auto& contact = system.contact();
+  const double v0 = system.impact_velocity();
+  std::ostringstream text;
+  text << "vicont impact\n";
+  print_system(text, system);
+  text << "contact     " << system.contact_origin() << "\n"
+       << "            alpha = " << rounded_text(contact.exponent(), 10)
+       << ", c = " << rounded_text(contact.stiffness(), 10)
+       << ", c1 = " << rounded_text(contact.approach_stiffness(), 10)
+       << ", c2 = " << rounded_text(contact.separation_stiffness(), 10)
+       << ", I(alpha) = " << rounded_text(exact.ateb().quarter_integral(), 10) << "\n\n";
+  const auto closed = characteristics_json(exact.characteristics(), v0);
+  const auto numerical = ode.ok() ? characteristics_json(ode.characteristics, v0)
+                                  : nlohmann::ordered_json(nullptr);
+  const auto differences = relative_differences(summary);
+  text << std::left << std::setw(18) << "" << std::setw(18) << "closed form" << std::setw(18)
+       << "ODE" << "relative difference\n";
+  const std::pair<const char*, const char*> rows[] = {
+      {"x_c", "x_c (m)"},         {"P_c", "P_c (N)"},  {"P_c_star", "P_c* (N)"},
+      {"t_c", "t_c (s)"},         {"t_y", "t_y (s)"},  {"rebound_velocity", "v_end (m/s)"},
+      {"restitution", "restitution"}};
+  for (const auto& [key, label] : rows) {
+    text << std::setw(18) << label << std::setw(18)
+         << rounded_text(closed[key].get<double>(), 10) << std::setw(18)
+         << (ode.ok() ? rounded_text(numerical[key].get<double>(), 10) : std::string("-"))
+         << (ode.ok() ? rounded_text(differences[key].get<double>(), 3) : std::string("-"))
+         << '\n';
+  }
+  const AtebSummary& ateb = summary.ateb;
+  const Profiles& profiles = summary.profiles;
+  text << "\nateb        three-term approximation B = " << rounded_text(ateb.b, 8)
+       << ", C = " << rounded_text(ateb.c, 8) << ", largest error over a quarter "
+       << rounded_text(std::max(ateb.sine_error, ateb.cosine_error), 3) << " (ateb.csv)";
+  text << "\nprofiles    largest |ODE - closed form|: x " << rounded_text(profiles.x, 3)
+       << " x_c, v " << rounded_text(profiles.v, 3) << " v0, P "
+       << rounded_text(profiles.force, 3) << " P_c\n"
+       << "files       " << summary.out.string()
+       << "/{impact.json, impact.csv, ateb.csv, impact.png, impact.gp}\n";
+  return text.str();
+}
+
 class ImpactCommand : public SystemCommand {
  public:
   explicit ImpactCommand(CLI::App& vicont)
@@ -81,88 +207,27 @@ class ImpactCommand : public SystemCommand {
     const auto* system = dynamic_cast<const systems::HertzFrictionImpactSystem*>(resolved.get());
     if (!system) throw libcont::InputError(not_this_system(resolved->name()));
     prepare_output_directory(out_);
-
-    const libcont::HertzFrictionImpact exact = system->closed_form();
-    const auto& closed = exact.characteristics();
+    ImpactSummary summary{*system, system->closed_form(), out_};
     ImpactRowRecorder recorder;
     // Flow samples only after the start: the first row is the start itself.
     recorder.rows.push_back({0.0, systems::HertzFrictionImpactSystem::Approach,
                              system->default_initial_state()});
-    const systems::SimulatedImpact ode = systems::simulate_impact(
-        *system, {}, &recorder, libcont::SampleGrid{0.0, closed.t_y / samples_});
-    RunHealth health;
-    health.report = ode.report;
-    if (ode.report.ok()) health.numerical_failure = ode.failure;
-
-    std::vector<std::string> files = {(out_ / "impact.json").string()};
-    const Profiles profiles = write_profiles(*system, exact, recorder.rows);
-    files.push_back((out_ / "impact.csv").string());
-    const AtebSummary ateb = write_ateb_table(exact.ateb());
-    files.push_back((out_ / "ateb.csv").string());
-    health.add_plot(files, [&] { return plot_profiles(*system); });
-
-    const auto& contact = system->contact();
-    const double v0 = system->impact_velocity();
-    nlohmann::ordered_json s;
-    s["command"] = "impact";
-    s["system"] = system->name();
-    s["parameters"] = parameters_json(*system);
-    s["contact"] = {{"origin", system->contact_origin()},
-                    {"alpha", contact.exponent()},
-                    {"c", contact.stiffness()},
-                    {"dc", contact.stiffness_increment()},
-                    {"c1", contact.approach_stiffness()},
-                    {"c2", contact.separation_stiffness()},
-                    {"Kr", contact.restitution()},
-                    {"I", exact.ateb().quarter_integral()}};
-    s["ateb"] = {{"alpha", exact.ateb().alpha()},
-                 {"I", exact.ateb().quarter_integral()},
-                 {"quarter_period", exact.ateb().quarter_period()},
-                 {"B", ateb.b},
-                 {"C", ateb.c},
-                 {"approximation_error_sine", ateb.sine_error},
-                 {"approximation_error_cosine", ateb.cosine_error}};
-    s["M"] = system->mass();
-    s["v0"] = v0;
-    const nlohmann::ordered_json closed_json = characteristics_json(closed, v0);
-    for (const auto& [key, value] : closed_json.items()) s[key] = value;
-    nlohmann::ordered_json ode_json = nullptr, differences = nullptr;
-    double largest = 0.0;
-    if (ode.ok()) {
-      ode_json = characteristics_json(ode.characteristics, v0);
-      differences = nlohmann::ordered_json::object();
-      for (const auto& [key, value] : ode_json.items()) {
-        const double exact_value = s[key].get<double>();
-        const double d = std::abs(value.get<double>() - exact_value) / std::abs(exact_value);
-        differences[key] = d;
-        largest = std::max(largest, d);
-      }
-    }
-    s["ode"] = ode_json;
-    s["relative_difference"] = differences;
-    s["largest_relative_difference"] = ode.ok() ? nlohmann::ordered_json(largest) : nullptr;
-    s["profile_difference"] = {{"x_over_x_c", profiles.x},
-                               {"v_over_v0", profiles.v},
-                               {"P_over_P_c", profiles.force}};
-    write_summary(out_ / "impact.json", s, health, files);
-
-    const std::string text = summary_text(*system, exact, ode, differences, profiles, ateb) +
-                             "files       " + out_.string() +
-                             "/{impact.json, impact.csv, ateb.csv, impact.png, impact.gp}\n";
-    return report(s, text, health);
+    summary.ode = systems::simulate_impact(
+        *system, {}, &recorder,
+        libcont::SampleGrid{0.0, summary.exact.characteristics().t_y / samples_});
+    summary.health.report = summary.ode.report;
+    if (summary.ode.report.ok()) summary.health.numerical_failure = summary.ode.failure;
+    summary.profiles = write_profiles(*system, summary.exact, recorder.rows);
+    summary.ateb = write_ateb_table(summary.exact.ateb());
+    summary.files = {(out_ / "impact.json").string(), (out_ / "impact.csv").string(),
+                     (out_ / "ateb.csv").string()};
+    summary.health.add_plot(summary.files, [&] { return plot_profiles(*system); });
+    nlohmann::ordered_json json = render_json(summary);
+    write_summary(out_ / "impact.json", json, summary.health, summary.files);
+    return report(json, render_text(summary), summary.health);
   }
 
  private:
-  // Largest differences between the ODE's rows and the closed form, scaled by x_c, v0, P_c.
-  struct Profiles {
-    double x = 0.0, v = 0.0, force = 0.0;
-  };
-
-  // The trigonometric approximation's constants and its largest error over a quarter.
-  struct AtebSummary {
-    double b = 0.0, c = 0.0, sine_error = 0.0, cosine_error = 0.0;
-  };
-
   static std::string not_this_system(const std::string& name) {
     return "vicont impact works on --system " + std::string(impact_system) + " only (got '" +
            name + "'); use 'vicont simulate' for other systems";
@@ -261,47 +326,6 @@ class ImpactCommand : public SystemCommand {
                    {"P_ode", "ODE", true, every, 1.0}}},
     };
     return plot_curves(plot, "impact");
-  }
-
-  static std::string summary_text(const systems::HertzFrictionImpactSystem& system,
-                                  const libcont::HertzFrictionImpact& exact,
-                                  const systems::SimulatedImpact& ode,
-                                  const nlohmann::ordered_json& differences,
-                                  const Profiles& profiles, const AtebSummary& ateb) {
-    const auto& contact = system.contact();
-    const double v0 = system.impact_velocity();
-    std::ostringstream text;
-    text << "vicont impact\n";
-    print_system(text, system);
-    text << "contact     " << system.contact_origin() << "\n"
-         << "            alpha = " << rounded_text(contact.exponent(), 10)
-         << ", c = " << rounded_text(contact.stiffness(), 10)
-         << ", c1 = " << rounded_text(contact.approach_stiffness(), 10)
-         << ", c2 = " << rounded_text(contact.separation_stiffness(), 10)
-         << ", I(alpha) = " << rounded_text(exact.ateb().quarter_integral(), 10) << "\n\n";
-    const auto closed = characteristics_json(exact.characteristics(), v0);
-    const auto numerical = ode.ok() ? characteristics_json(ode.characteristics, v0)
-                                    : nlohmann::ordered_json(nullptr);
-    text << std::left << std::setw(18) << "" << std::setw(18) << "closed form" << std::setw(18)
-         << "ODE" << "relative difference\n";
-    const std::pair<const char*, const char*> rows[] = {
-        {"x_c", "x_c (m)"},         {"P_c", "P_c (N)"},  {"P_c_star", "P_c* (N)"},
-        {"t_c", "t_c (s)"},         {"t_y", "t_y (s)"},  {"rebound_velocity", "v_end (m/s)"},
-        {"restitution", "restitution"}};
-    for (const auto& [key, label] : rows) {
-      text << std::setw(18) << label << std::setw(18)
-           << rounded_text(closed[key].get<double>(), 10) << std::setw(18)
-           << (ode.ok() ? rounded_text(numerical[key].get<double>(), 10) : std::string("-"))
-           << (ode.ok() ? rounded_text(differences[key].get<double>(), 3) : std::string("-"))
-           << '\n';
-    }
-    text << "\nateb        three-term approximation B = " << rounded_text(ateb.b, 8)
-         << ", C = " << rounded_text(ateb.c, 8) << ", largest error over a quarter "
-         << rounded_text(std::max(ateb.sine_error, ateb.cosine_error), 3) << " (ateb.csv)";
-    text << "\nprofiles    largest |ODE - closed form|: x " << rounded_text(profiles.x, 3)
-         << " x_c, v " << rounded_text(profiles.v, 3) << " v0, P "
-         << rounded_text(profiles.force, 3) << " P_c\n";
-    return text.str();
   }
 
   int samples_ = 400;
