@@ -135,9 +135,15 @@ void write_diagram_files(const std::filesystem::path& out, const libcont::Hybrid
   });
 }
 
-// Runs of consecutive chaotic integration points.
-nlohmann::ordered_json chaotic_bands(const std::vector<libcont::SweepPoint>& points) {
-  nlohmann::ordered_json bands = nlohmann::ordered_json::array();
+// A run of consecutive chaotic integration points.
+struct ChaoticBand {
+  double from = 0.0, to = 0.0;  // parameter values of its first and last point
+  size_t points = 0;
+  double largest_exponent = 0.0;  // largest lambda_1 in it
+};
+
+std::vector<ChaoticBand> chaotic_bands(const std::vector<libcont::SweepPoint>& points) {
+  std::vector<ChaoticBand> bands;
   for (size_t i = 0; i < points.size();) {
     if (!points[i].chaotic()) {
       ++i;
@@ -148,13 +154,106 @@ nlohmann::ordered_json chaotic_bands(const std::vector<libcont::SweepPoint>& poi
     while (end < points.size() && points[end].chaotic() &&
            std::abs(points[end].key.index - points[end - 1].key.index) == 1)
       largest = std::max(largest, points[end++].exponents[0]);
-    bands.push_back({{"from", points[i].parameter},
-                     {"to", points[end - 1].parameter},
-                     {"points", end - i},
-                     {"largest_lambda_1", largest}});
+    bands.push_back({points[i].parameter, points[end - 1].parameter, end - i, largest});
     i = end;
   }
   return bands;
+}
+
+// What vicont diagram reports: its options, the branches and the integration points.
+struct DiagramSummary {
+  const libcont::HybridSystem& system;
+  libcont::HybridDiagramOptions options;
+  std::filesystem::path out;
+  libcont::HybridDiagramResult result{};
+  std::vector<ChaoticBand> bands{};
+  RunHealth health{};
+  std::vector<std::string> files{};
+};
+
+nlohmann::ordered_json render_json(const DiagramSummary& summary) {
+  const libcont::HybridDiagramOptions& o = summary.options;
+  const libcont::HybridDiagramResult& d = summary.result;
+  nlohmann::ordered_json s;
+  s["command"] = "diagram";
+  s["system"] = summary.system.name();
+  s["parameters"] = parameters_json(summary.system);
+  s["parameters"].erase(o.parameter);
+  s["parameter"] = o.parameter;
+  s["from"] = o.from;
+  s["to"] = o.to;
+  s["steps"] = o.steps;
+  s["transient_periods"] = o.lyapunov.transient_periods;
+  s["periods"] = o.lyapunov.periods;
+  nlohmann::ordered_json branches = nlohmann::ordered_json::array();
+  for (const auto& b : d.branches) {
+    nlohmann::ordered_json specials = nlohmann::ordered_json::array();
+    for (const auto& special : b.branch.special_points)
+      specials.push_back({{"type", special.type_name()}, {o.parameter, special.lambda}});
+    branches.push_back({{"n", b.n},
+                        {"p", b.p},
+                        {"found_at", b.found_at},
+                        {"stable_until", b.stable_until},
+                        {"lost_by", b.lost_by},
+                        {"points", b.branch.points.size()},
+                        {"special_points", specials},
+                        {"stop_reason", b.branch.stop_reason}});
+  }
+  s["branches"] = branches;
+  s["integration_points"] = d.integration.size();
+  nlohmann::ordered_json bands = nlohmann::ordered_json::array();
+  for (const auto& band : summary.bands)
+    bands.push_back({{"from", band.from},
+                     {"to", band.to},
+                     {"points", band.points},
+                     {"largest_lambda_1", band.largest_exponent}});
+  s["chaotic_bands"] = bands;
+  s["failed"] = d.failed;
+  return s;
+}
+
+std::string render_text(const DiagramSummary& summary) {
+  const libcont::HybridDiagramOptions& o = summary.options;
+  const libcont::HybridDiagramResult& d = summary.result;
+  std::ostringstream text;
+  text << "vicont diagram\n";
+  print_system(text, summary.system, {o.parameter});
+  text << "range       " << o.parameter << " from " << number_text(o.from) << " to "
+       << number_text(o.to) << ", integration grid of " << o.steps << " values ("
+       << o.lyapunov.transient_periods << " transient + " << o.lyapunov.periods
+       << " averaged periods)\n"
+       << "branches    " << d.branches.size() << '\n';
+  for (const auto& b : d.branches)
+    text << "            n = " << b.n << " (p = " << b.p << ") found at " << rounded_text(b.found_at)
+         << ", stable until " << rounded_text(b.stable_until, 8) << " (" << b.lost_by << "), "
+         << b.branch.points.size() << " points, " << b.branch.special_points.size()
+         << " special points\n";
+  text << "integrated  " << d.integration.size() << " points, " << d.failed << " failed\n";
+  for (const auto& band : summary.bands)
+    text << "chaos       " << o.parameter << ' ' << rounded_text(band.from) << " to "
+         << rounded_text(band.to) << ": largest lambda_1 " << rounded_text(band.largest_exponent)
+         << '\n';
+  text << "files       " << summary.out.string()
+       << "/{diagram_branches.csv, diagram_special_points.csv, diagram_integration.csv, "
+          "diagram_samples.csv, diagram_impacts.csv, diagram.png, diagram.gp, diagram.json}\n";
+  return text.str();
+}
+
+// diagram.png: branches over the integration points' samples, exponents below.
+void draw_diagram(DiagramSummary& summary) {
+  const libcont::HybridDiagramOptions& o = summary.options;
+  const auto names = summary.system.state_names();
+  const auto displacement = summary.system.displacement_coordinates();
+  const std::string coordinate = names[static_cast<size_t>(displacement.empty() ? 0 : displacement.front())];
+  summary.health.add_plot(summary.files, [&] {
+    return plot_diagram(
+        DiagramPlot{summary.out, "diagram_branches.csv", "diagram_special_points.csv",
+                    integration_files.points, integration_files.samples, o.parameter, coordinate,
+                    static_cast<int>(summary.result.branches.size()),
+                    "hybrid diagram of " + summary.system.name() + ": " + o.parameter + " from " +
+                        rounded_text(o.from) + " to " + rounded_text(o.to)},
+        "diagram");
+  });
 }
 
 class DiagramCommand : public SystemCommand {
@@ -169,94 +268,31 @@ class DiagramCommand : public SystemCommand {
 
   int run() override {
     const auto system = inputs_.resolve();
-    const libcont::HybridDiagramOptions o = settings_.diagram(*system);
+    DiagramSummary summary{*system, settings_.diagram(*system), out_};
+    const libcont::HybridDiagramOptions& o = summary.options;
     const auto factory = inputs_.system_factory();
     const libcont::HybridDiagram diagram(factory, o);
     prepare_output_directory(out_);
-    libcont::HybridDiagramResult d;
     {
       ProgressIndicator progress("diagram: " + o.parameter + " from " + number_text(o.from) +
                                  " to " + number_text(o.to));
-      d = diagram.compute();
+      summary.result = diagram.compute();
     }
-    write_diagram_files(out_, *system, factory, o, d);
-    std::vector<std::string> files = {(out_ / "diagram.json").string()};
+    write_diagram_files(out_, *system, factory, o, summary.result);
+    summary.files = {(out_ / "diagram.json").string()};
     for (const char* name : {"diagram_branches.csv", "diagram_special_points.csv"})
-      files.push_back((out_ / name).string());
+      summary.files.push_back((out_ / name).string());
     for (const auto& name : {integration_files.points, integration_files.samples, integration_files.impacts})
-      files.push_back((out_ / name).string());
-
-    RunHealth health;
-    const auto names = system->state_names();
-    const auto displacement = system->displacement_coordinates();
-    const std::string coordinate = names[static_cast<size_t>(displacement.empty() ? 0 : displacement.front())];
-    health.add_plot(files, [&] {
-      return plot_diagram(
-          DiagramPlot{out_, "diagram_branches.csv", "diagram_special_points.csv",
-                      integration_files.points, integration_files.samples, o.parameter, coordinate,
-                      static_cast<int>(d.branches.size()),
-                      "hybrid diagram of " + system->name() + ": " + o.parameter + " from " +
-                          rounded_text(o.from) + " to " + rounded_text(o.to)},
-          "diagram");
-    });
-    if (d.failed)
-      health.numerical_failure = std::to_string(d.failed) + " integration point" +
-                                 (d.failed > 1 ? "s" : "") + " failed (status in " +
-                                 integration_files.points + ")";
-
-    nlohmann::ordered_json s;
-    s["command"] = "diagram";
-    s["system"] = system->name();
-    s["parameters"] = parameters_json(*system);
-    s["parameters"].erase(o.parameter);
-    s["parameter"] = o.parameter;
-    s["from"] = o.from;
-    s["to"] = o.to;
-    s["steps"] = o.steps;
-    s["transient_periods"] = o.lyapunov.transient_periods;
-    s["periods"] = o.lyapunov.periods;
-    nlohmann::ordered_json branches = nlohmann::ordered_json::array();
-    for (const auto& b : d.branches) {
-      nlohmann::ordered_json specials = nlohmann::ordered_json::array();
-      for (const auto& special : b.branch.special_points)
-        specials.push_back({{"type", special.type_name()}, {o.parameter, special.lambda}});
-      branches.push_back({{"n", b.n},
-                          {"p", b.p},
-                          {"found_at", b.found_at},
-                          {"stable_until", b.stable_until},
-                          {"lost_by", b.lost_by},
-                          {"points", b.branch.points.size()},
-                          {"special_points", specials},
-                          {"stop_reason", b.branch.stop_reason}});
-    }
-    s["branches"] = branches;
-    s["integration_points"] = d.integration.size();
-    s["chaotic_bands"] = chaotic_bands(d.integration);
-    s["failed"] = d.failed;
-    write_summary(out_ / "diagram.json", s, health, files);
-
-    std::ostringstream text;
-    text << "vicont diagram\n";
-    print_system(text, *system, {o.parameter});
-    text << "range       " << o.parameter << " from " << number_text(o.from) << " to "
-         << number_text(o.to) << ", integration grid of " << o.steps << " values ("
-         << o.lyapunov.transient_periods << " transient + " << o.lyapunov.periods
-         << " averaged periods)\n"
-         << "branches    " << d.branches.size() << '\n';
-    for (const auto& b : d.branches)
-      text << "            n = " << b.n << " (p = " << b.p << ") found at " << rounded_text(b.found_at)
-           << ", stable until " << rounded_text(b.stable_until, 8) << " (" << b.lost_by << "), "
-           << b.branch.points.size() << " points, " << b.branch.special_points.size()
-           << " special points\n";
-    text << "integrated  " << d.integration.size() << " points, " << d.failed << " failed\n";
-    for (const auto& band : s["chaotic_bands"])
-      text << "chaos       " << o.parameter << ' ' << rounded_text(band["from"].get<double>())
-           << " to " << rounded_text(band["to"].get<double>()) << ": largest lambda_1 "
-           << rounded_text(band["largest_lambda_1"].get<double>()) << '\n';
-    text << "files       " << out_.string()
-         << "/{diagram_branches.csv, diagram_special_points.csv, diagram_integration.csv, "
-            "diagram_samples.csv, diagram_impacts.csv, diagram.png, diagram.gp, diagram.json}\n";
-    return report(s, text.str(), health);
+      summary.files.push_back((out_ / name).string());
+    draw_diagram(summary);
+    if (const int failed = summary.result.failed)
+      summary.health.numerical_failure = std::to_string(failed) + " integration point" +
+                                         (failed > 1 ? "s" : "") + " failed (status in " +
+                                         integration_files.points + ")";
+    summary.bands = chaotic_bands(summary.result.integration);
+    nlohmann::ordered_json json = render_json(summary);
+    write_summary(out_ / "diagram.json", json, summary.health, summary.files);
+    return report(json, render_text(summary), summary.health);
   }
 
  private:
