@@ -129,16 +129,6 @@ std::optional<libcont::BranchPoint> doubled_start(libcont::HybridSystem& system,
   }
 }
 
-// What is reported of one branch: files written, its special points (with their labels,
-// special_point_labels) as JSON and as a table for the human summary.
-struct BranchReport {
-  size_t points = 0;
-  std::vector<std::string> labels;
-  nlohmann::ordered_json special_points = nlohmann::ordered_json::array();
-  nlohmann::ordered_json last_point;  // null when the branch is empty
-  std::string table;
-};
-
 std::vector<std::string> amplitude_columns(const BranchTable& table) {
   std::vector<std::string> columns;
   for (const auto& name : table.data_names)
@@ -146,73 +136,92 @@ std::vector<std::string> amplitude_columns(const BranchTable& table) {
   return columns;
 }
 
+// A special point as reported: its label (special_point_labels), what it is, and the
+// orbit there.
+struct LabelledPoint {
+  std::string label;
+  libcont::SpecialPoint point;
+  libcont::OrbitPointData orbit;
+};
+
+// What is reported of one branch: its columns, its point count, its special points and
+// its last point (none for an empty branch).
+struct BranchReport {
+  BranchTable table;
+  size_t points = 0;
+  std::vector<LabelledPoint> special_points{};
+  std::optional<double> last_lambda{};
+  libcont::OrbitPointData last_orbit{};
+};
+
 // Writes branch.csv and special_points.csv into `directory` (nothing for an empty branch)
 // and describes the branch.
 BranchReport report_branch(const std::filesystem::path& directory, const BranchTable& table,
                            const libcont::OrbitBranch& branch, std::vector<std::string>& files) {
-  BranchReport report;
-  report.points = branch.points.size();
-  report.labels = special_point_labels(branch.special_points);
+  BranchReport report{table, branch.points.size()};
   if (branch.points.empty()) return report;
-  const std::vector<std::string> amplitudes = amplitude_columns(table);
+  const std::vector<std::string> labels = special_point_labels(branch.special_points);
   write_branch_csv(directory / "branch.csv", table, branch.points);
-  write_special_points_csv(directory / "special_points.csv", table, branch.special_points,
-                           report.labels, branch.points);
+  write_special_points_csv(directory / "special_points.csv", table, branch.special_points, labels,
+                           branch.points);
   files.push_back((directory / "branch.csv").string());
   files.push_back((directory / "special_points.csv").string());
-
-  auto amplitudes_json = [](const libcont::OrbitPointData& orbit) {
-    nlohmann::ordered_json a = nlohmann::ordered_json::object();
-    for (size_t k = 0; k < orbit.coordinates.size(); ++k)
-      a[orbit.coordinates[k]] = orbit.amplitudes[k];
-    return a;
-  };
-  for (size_t i = 0; i < branch.special_points.size(); ++i) {
-    const auto& p = branch.special_points[i];
-    const libcont::OrbitPointData orbit = branch.orbit(p);
-    report.special_points.push_back({{"label", report.labels[i]},
-                                     {"type", p.type_name()},
-                                     {"kind", p.detail},
-                                     {"parameter", p.lambda},
-                                     {"amplitudes", amplitudes_json(orbit)},
-                                     {"p", orbit.impacts},
-                                     {"n", table.period},
-                                     {"stable", orbit.stable()},
-                                     {"spectral_radius", orbit.spectral_radius},
-                                     {"after_point", p.after_point}});
-  }
-  const auto& last = branch.points.back();
-  report.last_point = {{"parameter", last.lambda},
-                       {"amplitudes", amplitudes_json(branch.orbit(last))}};
-
-  std::ostringstream text;
-  text << "special points (" << branch.special_points.size() << ")\n";
-  if (!branch.special_points.empty()) {
-    text << "  " << cell("label", 7) << cell("type", 18) << cell("kind", 19)
-         << cell(table.parameter, 22);
-    for (const auto& column : amplitudes) text << cell(column, 22);
-    text << cell("p", 5) << "stable\n";
-    for (size_t i = 0; i < branch.special_points.size(); ++i) {
-      const auto& p = branch.special_points[i];
-      const libcont::OrbitPointData orbit = branch.orbit(p);
-      text << "  " << cell(report.labels[i], 7) << cell(p.type_name(), 18)
-           << cell(p.detail.empty() ? "-" : p.detail, 19) << cell(rounded_text(p.lambda, 10), 22);
-      for (const double amplitude : orbit.amplitudes)
-        text << cell(rounded_text(amplitude, 10), 22);
-      text << cell(std::to_string(orbit.impacts), 5) << (orbit.stable() ? "yes" : "no") << '\n';
-    }
-  }
-  report.table = text.str();
+  for (size_t i = 0; i < branch.special_points.size(); ++i)
+    report.special_points.push_back(
+        {labels[i], branch.special_points[i], branch.orbit(branch.special_points[i])});
+  report.last_lambda = branch.points.back().lambda;
+  report.last_orbit = branch.orbit(branch.points.back());
   return report;
+}
+
+nlohmann::ordered_json amplitudes_json(const libcont::OrbitPointData& orbit) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::object();
+  for (size_t k = 0; k < orbit.coordinates.size(); ++k) a[orbit.coordinates[k]] = orbit.amplitudes[k];
+  return a;
+}
+
+nlohmann::ordered_json special_points_json(const BranchReport& report) {
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  for (const auto& [label, p, orbit] : report.special_points)
+    points.push_back({{"label", label},
+                      {"type", p.type_name()},
+                      {"kind", p.detail},
+                      {"parameter", p.lambda},
+                      {"amplitudes", amplitudes_json(orbit)},
+                      {"p", orbit.impacts},
+                      {"n", report.table.period},
+                      {"stable", orbit.stable()},
+                      {"spectral_radius", orbit.spectral_radius},
+                      {"after_point", p.after_point}});
+  return points;
+}
+
+// The table of special points of the human summary; nothing for an empty branch.
+std::string special_points_text(const BranchReport& report) {
+  if (report.points == 0) return "";
+  std::ostringstream text;
+  text << "special points (" << report.special_points.size() << ")\n";
+  if (report.special_points.empty()) return text.str();
+  text << "  " << cell("label", 7) << cell("type", 18) << cell("kind", 19)
+       << cell(report.table.parameter, 22);
+  for (const auto& column : amplitude_columns(report.table)) text << cell(column, 22);
+  text << cell("p", 5) << "stable\n";
+  for (const auto& [label, p, orbit] : report.special_points) {
+    text << "  " << cell(label, 7) << cell(p.type_name(), 18)
+         << cell(p.detail.empty() ? "-" : p.detail, 19) << cell(rounded_text(p.lambda, 10), 22);
+    for (const double amplitude : orbit.amplitudes) text << cell(rounded_text(amplitude, 10), 22);
+    text << cell(std::to_string(orbit.impacts), 5) << (orbit.stable() ? "yes" : "no") << '\n';
+  }
+  return text.str();
 }
 
 // Draws branch.{png,gp} into `directory`: the branches of `curves` (their files named
 // relative to it; the first is the parent) in one plot. Nothing for an empty branch.
 void draw_branches(const std::filesystem::path& directory, const libcont::HybridSystem& system,
-                   const BranchTable& table, const BranchReport& report,
-                   std::vector<BranchCurve> curves, RunHealth& health,
+                   const BranchReport& report, std::vector<BranchCurve> curves, RunHealth& health,
                    std::vector<std::string>& files) {
   if (report.points == 0) return;
+  const BranchTable& table = report.table;
   health.add_plot(files, [&] {
     return plot_branch(BranchPlot{directory, std::move(curves), table.parameter,
                                   amplitude_columns(table),
@@ -223,6 +232,28 @@ void draw_branches(const std::filesystem::path& directory, const libcont::Hybrid
   });
 }
 
+// How the orbit at --from was found (a run without --restart).
+struct SearchedStart {
+  bool converged = false;
+  std::string period_note;  // how n was chosen
+  int p = 0;
+  int iterations = 0;
+  std::string reason;  // of the shooting
+};
+
+// The saved point a --restart starts from, and how the branch leaves it.
+struct RestartedStart {
+  std::string restart;    // RUN_DIR:LABEL
+  std::string label;
+  std::string type;       // the special point's type, or "row"
+  std::string kind;       // the special point's kind
+  int row = 0;
+  std::string parameter;  // the saved run's, at `value`
+  double value = 0.0;
+  int n = 1;              // of the saved point
+  std::string mode{};     // switch, along-tangent, corrected or other-parameter
+};
+
 // Where a branch starts: the orbit found at --from (a run of its own) or a saved point
 // (--restart). The continuation, the files and the summary are the same for both.
 struct BranchStart {
@@ -232,9 +263,160 @@ struct BranchStart {
   libcont::Vector x;   // the orbit at --from, corrected there first
   std::optional<libcont::BranchPoint> along;  // or a point left along its tangent
   std::string failure;  // why nothing was found
-  std::string text;     // for the summary
-  nlohmann::ordered_json json;
+  SearchedStart searched;
+  std::optional<RestartedStart> restarted;
 };
+
+// A doubled branch of --follow-doubling, from a period doubling of the main branch.
+struct DoubledBranch {
+  std::string label;      // of the period doubling
+  double parameter = 0.0; // there
+  double section_phase = 0.0;
+  std::string directory;  // in --out
+  BranchReport report{};
+  std::string stop_reason{};
+  bool ok = false;
+  int section_moves = 0;
+};
+
+// What vicont continue reports: where the branch started, the branch and its doubled
+// branches, and the run's files.
+struct ContinueSummary {
+  const libcont::HybridSystem& system;
+  nlohmann::ordered_json parameters;  // at the start of the branch
+  std::string parameter;
+  double from = 0.0, to = 0.0;
+  bool natural = false, follow_doubling = false;
+  std::filesystem::path out;
+  BranchStart start{};
+  libcont::OrbitBranch branch{};
+  BranchReport report{};
+  std::vector<DoubledBranch> doubled{};
+  RunHealth health{};
+  std::vector<std::string> files{};
+};
+
+// The columns of the branch's files: n of the start (1 when there was none).
+BranchTable branch_table(const ContinueSummary& summary) {
+  return {summary.parameter, summary.start.found ? summary.start.n : 1, summary.branch.data_names,
+          summary.system.state_names()};
+}
+
+nlohmann::ordered_json start_json(const BranchStart& start) {
+  if (const auto& r = start.restarted)
+    return {{"restart", r->restart}, {"label", r->label}, {"type", r->type},
+            {"kind", r->kind},       {"row", r->row},     {"parameter", r->parameter},
+            {"value", r->value},     {"n", r->n},         {"mode", r->mode}};
+  const SearchedStart& s = start.searched;
+  return {{"converged", s.converged},
+          {"period_choice", s.period_note},
+          {"p", s.p},
+          {"iterations", s.iterations}};
+}
+
+std::string start_text(const ContinueSummary& summary) {
+  const BranchStart& start = summary.start;
+  if (const auto& r = start.restarted) {
+    const std::string where = r->restart + " (" + r->type + ", " + r->parameter + " = " +
+                              number_text(r->value) + ", n = " + std::to_string(r->n) + ")";
+    if (r->mode == "switch") return where + ": the doubled branch, n = " + std::to_string(start.n);
+    if (r->mode == "along-tangent") return where + ": along its tangent";
+    return where + ": its orbit corrected and continued in " + summary.parameter + " from " +
+           number_text(summary.from);
+  }
+  const SearchedStart& s = start.searched;
+  return summary.parameter + " = " + number_text(summary.from) + ": " +
+         (s.converged ? "orbit z = " + std::to_string(s.p) + "/" + std::to_string(start.n) + " (" +
+                            s.period_note + ")"
+                      : "no orbit: " + s.reason);
+}
+
+// The continue.json of a doubled branch, in its own directory: what a restart from its
+// points reads.
+nlohmann::ordered_json doubled_run_json(const ContinueSummary& summary, const DoubledBranch& d) {
+  return {{"command", "continue"},
+          {"system", summary.system.name()},
+          {"parameters", summary.parameters},
+          {"parameter", summary.parameter},
+          {"from", d.parameter},
+          {"to", summary.to},
+          {"n", d.report.table.period},
+          {"parent", d.label},
+          {"points", d.report.points},
+          {"special_points", special_points_json(d.report)},
+          {"stop_reason", d.stop_reason},
+          {"section_phase", d.section_phase},
+          {"section_moves", d.section_moves}};
+}
+
+nlohmann::ordered_json render_json(const ContinueSummary& summary) {
+  const libcont::OrbitBranch& branch = summary.branch;
+  nlohmann::ordered_json s;
+  s["command"] = "continue";
+  s["system"] = summary.system.name();
+  s["parameters"] = summary.parameters;
+  s["parameter"] = summary.parameter;
+  s["from"] = summary.from;
+  s["to"] = summary.to;
+  s["n"] = summary.report.table.period;
+  s["start"] = start_json(summary.start);
+  s["method"] = summary.natural ? "natural-parameter" : "pseudo-arclength";
+  s["points"] = branch.points.size();
+  s["special_points"] = special_points_json(summary.report);
+  s["stop_reason"] = branch.stop_reason;
+  s["section_phase"] = summary.start.phase;
+  s["section_moves"] = branch.section_moves;
+  if (summary.report.last_lambda)
+    s["last_point"] = {{"parameter", *summary.report.last_lambda},
+                       {"amplitudes", amplitudes_json(summary.report.last_orbit)}};
+  if (summary.follow_doubling) {
+    nlohmann::ordered_json doubled = nlohmann::ordered_json::array();
+    for (const auto& d : summary.doubled) {
+      nlohmann::ordered_json entry;
+      entry["label"] = d.label;
+      entry["parameter"] = d.parameter;
+      entry["n"] = d.report.table.period;
+      entry["directory"] = d.directory;
+      entry["points"] = d.report.points;
+      entry["special_points"] = special_points_json(d.report);
+      entry["stop_reason"] = d.stop_reason;
+      entry["ok"] = d.ok;
+      doubled.push_back(entry);
+    }
+    s["doubled_branches"] = doubled;
+  }
+  return s;
+}
+
+std::string render_text(const ContinueSummary& summary) {
+  const libcont::OrbitBranch& branch = summary.branch;
+  std::ostringstream text;
+  text << "vicont continue\n";
+  print_system(text, summary.system, {summary.parameter});
+  text << "start       " << start_text(summary) << '\n'
+       << "branch      " << branch.points.size() << " points, " << summary.parameter << " from "
+       << number_text(summary.from) << " towards " << number_text(summary.to) << ": "
+       << (branch.stop_reason.empty() ? "-" : branch.stop_reason)
+       << (branch.section_moves ? " (section moved " + std::to_string(branch.section_moves) +
+                                      " times away from events)"
+                                : "")
+       << '\n';
+  if (summary.report.last_lambda)
+    text << "last point  " << summary.parameter << " = " << number_text(*summary.report.last_lambda)
+         << '\n';
+  text << special_points_text(summary.report);
+  for (const auto& d : summary.doubled)
+    text << "doubled     from " << d.label << " at " << summary.parameter << " = "
+         << number_text(d.parameter) << ": n = " << d.report.table.period << ", "
+         << d.report.points << " points, " << d.stop_reason << " (in "
+         << (summary.out / d.directory).string() << ")\n"
+         << special_points_text(d.report);
+  if (summary.follow_doubling && summary.doubled.empty())
+    text << "doubled     no period-doubling point on the branch\n";
+  text << "files       " << summary.out.string()
+       << "/{branch.csv, special_points.csv, branch.png, branch.gp, continue.json}\n";
+  return text.str();
+}
 
 class ContinueCommand : public SystemCommand {
  public:
@@ -261,172 +443,126 @@ class ContinueCommand : public SystemCommand {
 
   int run() override {
     // Inputs are checked before the output directory is made.
-    std::optional<SavedRun> saved;
-    if (!restart_.empty()) {
-      saved = read_saved_run(restart_);
-      inputs_.restart_from(saved->system, saved->parameters,
-                           (saved->directory / "continue.json").string());
-    } else if (switch_) {
-      throw libcont::InputError(
-          "--switch needs --restart RUN_DIR:PDk (a period-doubling point of a saved run)");
-    }
+    const std::optional<SavedRun> saved = saved_run();
     const auto system = inputs_.resolve();
     std::optional<SavedPoint> point;
     if (saved) point = restart_point(*saved, *system);
-    const libcont::OrbitBranchOptions branch_options = settings_.branch();
-    const libcont::FlowOptions& flow = branch_options.flow;
+    const libcont::OrbitBranchOptions options = settings_.branch();
     system->set_parameter(settings_.parameter, *settings_.from);  // names a bad parameter
-    if (saved && std::filesystem::exists(out_) &&
-        std::filesystem::equivalent(out_, saved->directory))
-      throw libcont::InputError("--out " + out_.string() +
-                                " is the restarted run's directory, whose files it would "
-                                "overwrite: choose another --out");
+    if (saved) refuse_restarted_directory(*saved);
     prepare_output_directory(out_);
-    const nlohmann::ordered_json parameters = parameters_json(*system);
-
-    RunHealth health;
-    BranchStart start;
-    libcont::OrbitBranch branch;
-    BranchTable table;
-    table.parameter = settings_.parameter;
-    table.state_names = system->state_names();
-    {
-      ProgressIndicator progress(
-          point ? "continue: from " + restart_ + " in " + settings_.parameter
-                : "continue: orbit at " + settings_.parameter + " = " +
-                      number_text(*settings_.from) + ", then the branch");
-      start = point ? restart_start(*system, *saved, *point, flow) : search_start(*system, health);
-      if (start.found) {
-        table.period = start.n;
-        branch = start.along ? libcont::trace_orbit_branch_from(*system, start.n, *start.along,
-                                                                 branch_options)
-                             : libcont::trace_orbit_branch(*system, start.n, start.phase, start.x,
-                                                           branch_options);
-        table.data_names = branch.data_names;
-        if (!branch.ok())
-          health.numerical_failure =
-              "continuation stopped: " + branch.stop_reason +
-              (branch.failure.empty() ? "" : " (" + branch.failure + ")");
-      } else if (health.report.ok()) {
-        health.numerical_failure = start.failure;
-      }
-    }
-
-    std::vector<std::string> files = {(out_ / "continue.json").string()};
-    const BranchReport main_report = report_branch(out_, table, branch, files);
-    // The plot of the branch shows its parent (a switched restart's saved branch) and its
-    // doubled branches too.
-    std::vector<BranchCurve> curves;
-    if (switch_ && main_report.points > 0) {
-      copy_saved_branch(*saved, out_ / "parent");
-      files.push_back((out_ / "parent" / "branch.csv").string());
-      files.push_back((out_ / "parent" / "special_points.csv").string());
-      curves.push_back({"parent/branch.csv", "parent/special_points.csv",
-                        "parent, n = " + std::to_string(point->n)});
-    }
-    curves.push_back({"branch.csv", "special_points.csv", "n = " + std::to_string(table.period)});
-    nlohmann::ordered_json doubled_branches = nlohmann::ordered_json::array();
-    std::ostringstream doubled_text;
-    if (settings_.follow_doubling) {
-      for (size_t i = 0; i < branch.special_points.size(); ++i) {
-        const libcont::SpecialPoint& flip = branch.special_points[i];
-        if (flip.type != libcont::SpecialPointType::PeriodDoubling) continue;
-        const std::string& label = main_report.labels[i];
-        ProgressIndicator progress("continue: doubled branch from " + label + " at " +
-                                   settings_.parameter + " = " + number_text(flip.lambda));
-        const libcont::OrbitBranch doubled =
-            libcont::trace_doubled_branch(*system, table.period, flip, branch_options);
-        BranchTable doubled_table = table;
-        doubled_table.period = 2 * table.period;
-        const std::string name = "doubled-" + label;
-        const auto directory = out_ / name;
-        prepare_output_directory(directory);
-        const BranchReport report = report_branch(directory, doubled_table, doubled, files);
-        draw_branches(directory, *system, doubled_table, report,
-                      {{"branch.csv", "special_points.csv", ""}}, health, files);
-        if (report.points > 0)
-          curves.push_back({name + "/branch.csv", name + "/special_points.csv",
-                            label + ", n = " + std::to_string(doubled_table.period)});
-        nlohmann::ordered_json entry;
-        entry["label"] = label;
-        entry["parameter"] = flip.lambda;
-        entry["n"] = doubled_table.period;
-        entry["directory"] = name;
-        entry["points"] = report.points;
-        entry["special_points"] = report.special_points;
-        entry["stop_reason"] = doubled.stop_reason;
-        entry["ok"] = doubled.ok();
-        doubled_branches.push_back(entry);
-        // Its own continue.json, so that --restart works from its points too.
-        nlohmann::ordered_json own = {{"command", "continue"},
-                                      {"system", system->name()},
-                                      {"parameters", parameters},
-                                      {"parameter", settings_.parameter},
-                                      {"from", flip.lambda},
-                                      {"to", *settings_.to},
-                                      {"n", doubled_table.period},
-                                      {"parent", label},
-                                      {"points", report.points},
-                                      {"special_points", report.special_points},
-                                      {"stop_reason", doubled.stop_reason},
-                                      {"section_phase", flip.chart},
-                                      {"section_moves", doubled.section_moves}};
-        write_json_file(directory / "continue.json", own);
-        files.push_back((directory / "continue.json").string());
-        if (!doubled.ok() && health.numerical_failure.empty())
-          health.numerical_failure =
-              "doubled branch from " + label + " stopped: " + doubled.stop_reason;
-        doubled_text << "doubled     from " << label << " at " << settings_.parameter << " = "
-                     << number_text(flip.lambda) << ": n = " << doubled_table.period << ", "
-                     << report.points << " points, " << doubled.stop_reason << " (in "
-                     << directory.string() << ")\n"
-                     << report.table;
-      }
-      if (doubled_branches.empty())
-        doubled_text << "doubled     no period-doubling point on the branch\n";
-    }
-    draw_branches(out_, *system, table, main_report, std::move(curves), health, files);
-
-    nlohmann::ordered_json s;
-    s["command"] = "continue";
-    s["system"] = system->name();
-    s["parameters"] = parameters;
-    s["parameter"] = settings_.parameter;
-    s["from"] = *settings_.from;
-    s["to"] = *settings_.to;
-    s["n"] = table.period;
-    s["start"] = start.json;
-    s["method"] = settings_.natural ? "natural-parameter" : "pseudo-arclength";
-    s["points"] = branch.points.size();
-    s["special_points"] = main_report.special_points;
-    s["stop_reason"] = branch.stop_reason;
-    s["section_phase"] = start.phase;
-    s["section_moves"] = branch.section_moves;
-    if (!main_report.last_point.is_null()) s["last_point"] = main_report.last_point;
-    if (settings_.follow_doubling) s["doubled_branches"] = doubled_branches;
-    write_summary(out_ / "continue.json", s, health, files);
-
-    std::ostringstream text;
-    text << "vicont continue\n";
-    print_system(text, *system, {settings_.parameter});
-    text << "start       " << start.text << '\n'
-         << "branch      " << branch.points.size() << " points, " << settings_.parameter
-         << " from " << number_text(*settings_.from) << " towards " << number_text(*settings_.to)
-         << ": " << (branch.stop_reason.empty() ? "-" : branch.stop_reason)
-         << (branch.section_moves ? " (section moved " + std::to_string(branch.section_moves) +
-                                           " times away from events)"
-                                     : "")
-         << '\n';
-    if (!branch.points.empty())
-      text << "last point  " << settings_.parameter << " = " << number_text(branch.points.back().lambda)
-           << '\n';
-    text << main_report.table << doubled_text.str();
-    text << "files       " << out_.string()
-         << "/{branch.csv, special_points.csv, branch.png, branch.gp, continue.json}\n";
-    return report(s, text.str(), health);
+    ContinueSummary summary{*system, parameters_json(*system), settings_.parameter,
+                            *settings_.from, *settings_.to, settings_.natural,
+                            settings_.follow_doubling, out_};
+    trace_branch(summary, *system, saved, point, options);
+    summary.files = {(out_ / "continue.json").string()};
+    summary.report = report_branch(out_, branch_table(summary), summary.branch, summary.files);
+    std::vector<BranchCurve> curves = parent_curves(summary, saved, point);
+    if (settings_.follow_doubling) trace_doubled_branches(summary, *system, options, curves);
+    draw_branches(out_, *system, summary.report, std::move(curves), summary.health, summary.files);
+    nlohmann::ordered_json json = render_json(summary);
+    write_summary(out_ / "continue.json", json, summary.health, summary.files);
+    return report(json, render_text(summary), summary.health);
   }
 
  private:
+  // The run --restart names (none without it).
+  std::optional<SavedRun> saved_run() {
+    if (restart_.empty()) {
+      if (switch_)
+        throw libcont::InputError(
+            "--switch needs --restart RUN_DIR:PDk (a period-doubling point of a saved run)");
+      return std::nullopt;
+    }
+    SavedRun saved = read_saved_run(restart_);
+    inputs_.restart_from(saved.system, saved.parameters, (saved.directory / "continue.json").string());
+    return saved;
+  }
+
+  void refuse_restarted_directory(const SavedRun& saved) const {
+    if (std::filesystem::exists(out_) && std::filesystem::equivalent(out_, saved.directory))
+      throw libcont::InputError("--out " + out_.string() +
+                                " is the restarted run's directory, whose files it would "
+                                "overwrite: choose another --out");
+  }
+
+  // The start (the orbit at --from, or the saved point) and the branch from it; a branch
+  // that could not be started or ended early is the run's numerical failure.
+  void trace_branch(ContinueSummary& summary, libcont::HybridSystem& system,
+                    const std::optional<SavedRun>& saved, const std::optional<SavedPoint>& point,
+                    const libcont::OrbitBranchOptions& options) const {
+    ProgressIndicator progress(point ? "continue: from " + restart_ + " in " + settings_.parameter
+                                     : "continue: orbit at " + settings_.parameter + " = " +
+                                           number_text(*settings_.from) + ", then the branch");
+    BranchStart& start = summary.start;
+    start = point ? restart_start(system, *saved, *point, options.flow)
+                  : search_start(system, summary.health);
+    if (!start.found) {
+      if (summary.health.report.ok()) summary.health.numerical_failure = start.failure;
+      return;
+    }
+    summary.branch =
+        start.along ? libcont::trace_orbit_branch_from(system, start.n, *start.along, options)
+                    : libcont::trace_orbit_branch(system, start.n, start.phase, start.x, options);
+    if (!summary.branch.ok())
+      summary.health.numerical_failure =
+          "continuation stopped: " + summary.branch.stop_reason +
+          (summary.branch.failure.empty() ? "" : " (" + summary.branch.failure + ")");
+  }
+
+  // The curves of the branch's plot: a switched restart's saved branch (copied into
+  // OUT/parent) first, then the branch.
+  std::vector<BranchCurve> parent_curves(ContinueSummary& summary,
+                                         const std::optional<SavedRun>& saved,
+                                         const std::optional<SavedPoint>& point) const {
+    std::vector<BranchCurve> curves;
+    if (switch_ && summary.report.points > 0) {
+      copy_saved_branch(*saved, out_ / "parent");
+      summary.files.push_back((out_ / "parent" / "branch.csv").string());
+      summary.files.push_back((out_ / "parent" / "special_points.csv").string());
+      curves.push_back({"parent/branch.csv", "parent/special_points.csv",
+                        "parent, n = " + std::to_string(point->n)});
+    }
+    curves.push_back({"branch.csv", "special_points.csv",
+                      "n = " + std::to_string(summary.report.table.period)});
+    return curves;
+  }
+
+  // --follow-doubling: the doubled branch of every period doubling of the branch, each in
+  // OUT/doubled-PDk with its files and a continue.json of its own (so that --restart works
+  // from its points too), drawn in the branch's plot as well.
+  void trace_doubled_branches(ContinueSummary& summary, libcont::HybridSystem& system,
+                              const libcont::OrbitBranchOptions& options,
+                              std::vector<BranchCurve>& curves) const {
+    for (const auto& [label, flip, orbit] : summary.report.special_points) {
+      if (flip.type != libcont::SpecialPointType::PeriodDoubling) continue;
+      ProgressIndicator progress("continue: doubled branch from " + label + " at " +
+                                 settings_.parameter + " = " + number_text(flip.lambda));
+      const int n = summary.report.table.period;
+      const libcont::OrbitBranch doubled = libcont::trace_doubled_branch(system, n, flip, options);
+      BranchTable table = summary.report.table;
+      table.period = 2 * n;
+      DoubledBranch d{label, flip.lambda, flip.chart, "doubled-" + label};
+      const auto directory = out_ / d.directory;
+      prepare_output_directory(directory);
+      d.report = report_branch(directory, table, doubled, summary.files);
+      d.stop_reason = doubled.stop_reason;
+      d.ok = doubled.ok();
+      d.section_moves = doubled.section_moves;
+      draw_branches(directory, system, d.report, {{"branch.csv", "special_points.csv", ""}},
+                    summary.health, summary.files);
+      if (d.report.points > 0)
+        curves.push_back({d.directory + "/branch.csv", d.directory + "/special_points.csv",
+                          label + ", n = " + std::to_string(table.period)});
+      write_json_file(directory / "continue.json", doubled_run_json(summary, d));
+      summary.files.push_back((directory / "continue.json").string());
+      if (!d.ok && summary.health.numerical_failure.empty())
+        summary.health.numerical_failure =
+            "doubled branch from " + label + " stopped: " + d.stop_reason;
+      summary.doubled.push_back(std::move(d));
+    }
+  }
+
   // The orbit at --from, found as by vicont orbit.
   BranchStart search_start(const libcont::HybridSystem& system, RunHealth& health) const {
     const libcont::OrbitSearchResult found =
@@ -439,15 +575,8 @@ class ContinueCommand : public SystemCommand {
     start.x = found.shooting.x;
     start.failure = "no periodic orbit at " + settings_.parameter + " = " +
                     number_text(*settings_.from) + ": " + found.shooting.reason;
-    start.text = settings_.parameter + " = " + number_text(*settings_.from) + ": " +
-                 (found.shooting.converged
-                      ? "orbit z = " + std::to_string(found.shooting.p) + "/" +
-                            std::to_string(found.period) + " (" + found.period_note + ")"
-                      : "no orbit: " + found.shooting.reason);
-    start.json = {{"converged", found.shooting.converged},
-                  {"period_choice", found.period_note},
-                  {"p", found.shooting.p},
-                  {"iterations", found.shooting.iterations}};
+    start.searched = {found.shooting.converged, found.period_note, found.shooting.p,
+                      found.shooting.iterations, found.shooting.reason};
     return start;
   }
 
@@ -494,13 +623,10 @@ class ContinueCommand : public SystemCommand {
     start.found = true;
     start.n = point.n;
     start.phase = point.point.chart;
-    const std::string type = point.type ? to_string(*point.type) : "row";
-    const std::string where = restart_ + " (" + type + ", " +
-                              saved.parameter + " = " + number_text(point.point.lambda) +
-                              ", n = " + std::to_string(point.n) + ")";
-    std::string mode;
+    RestartedStart restarted{restart_, point.label, point.type ? to_string(*point.type) : "row",
+                             point.kind, point.row, saved.parameter, point.point.lambda, point.n};
     if (switch_) {
-      mode = "switch";
+      restarted.mode = "switch";
       start.n = 2 * point.n;
       libcont::SpecialPoint flip;
       flip.type = *point.type;
@@ -509,26 +635,14 @@ class ContinueCommand : public SystemCommand {
       flip.chart = point.point.chart;
       start.along = doubled_start(system, settings_.parameter, point.n, flip, flow, start.failure);
       start.found = start.along.has_value();
-      start.text = where + ": the doubled branch, n = " + std::to_string(start.n);
     } else if (settings_.parameter == saved.parameter && !parameters_changed(system)) {
-      mode = "along-tangent";  // turned towards --to by libcont::trace_orbit_branch_from
+      restarted.mode = "along-tangent";  // turned towards --to by libcont::trace_orbit_branch_from
       start.along = point.point;
-      start.text = where + ": along its tangent";
     } else {
-      mode = settings_.parameter == saved.parameter ? "corrected" : "other-parameter";
+      restarted.mode = settings_.parameter == saved.parameter ? "corrected" : "other-parameter";
       start.x = point.point.u;
-      start.text = where + ": its orbit corrected and continued in " + settings_.parameter +
-                   " from " + number_text(*settings_.from);
     }
-    start.json = {{"restart", restart_},
-                  {"label", point.label},
-                  {"type", type},
-                  {"kind", point.kind},
-                  {"row", point.row},
-                  {"parameter", saved.parameter},
-                  {"value", point.point.lambda},
-                  {"n", point.n},
-                  {"mode", mode}};
+    start.restarted = restarted;
     return start;
   }
 
