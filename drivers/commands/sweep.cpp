@@ -5,6 +5,7 @@
 // MPI build started by mpirun), each finished point is checkpointed at once, and
 // --resume computes only what a killed run left undone; the files come out the same.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -213,6 +214,155 @@ std::vector<libcont::SweepPoint> parse_points(const std::string& texts) {
   return points;
 }
 
+// What vicont sweep reports: its options, the points (of every process) and how the run
+// went.
+struct SweepSummary {
+  const libcont::HybridSystem& system;
+  const libcont::SweepOptions& options;
+  std::filesystem::path out;
+  libcont::SweepResult result;
+  std::vector<std::string> notes;  // about the checkpoint
+  double seconds = 0.0;
+  int ranks = 1;  // MPI processes
+  RunHealth health{};
+  std::vector<std::string> files{};
+
+  long chaotic() const {
+    return std::count_if(result.points.begin(), result.points.end(),
+                         [](const libcont::SweepPoint& p) { return p.chaotic(); });
+  }
+};
+
+// sweep.json: the settings, the periodic windows and every point.
+nlohmann::ordered_json render_json(const SweepSummary& summary) {
+  const libcont::HybridSystem& system = summary.system;
+  const libcont::SweepOptions& o = summary.options;
+  const std::vector<libcont::SweepPoint>& points = summary.result.points;
+  nlohmann::ordered_json s;
+  s["command"] = "sweep";
+  s["system"] = system.name();
+  s["parameters"] = parameters_json(system);
+  s["parameters"].erase(o.parameter);
+  s["contact_damping"] = contact_damping_json(system);
+  s["parameter"] = o.parameter;
+  s["from"] = o.from;
+  s["to"] = o.to;
+  s["steps"] = o.steps;
+  s["start"] = o.follow_attractor ? "follow" : "fixed";
+  if (o.follow_attractor) s["direction"] = direction_name(o.direction);
+  s["initial_states"] = nlohmann::ordered_json::array();
+  for (const auto& state : o.initial_states) s["initial_states"].push_back(state_json(system, state));
+  s["transient_periods"] = o.lyapunov.transient_periods;
+  s["periods"] = o.lyapunov.periods;
+  s["max_period"] = o.lyapunov.max_detected_period;
+  s["point_count"] = points.size();
+  s["failed"] = summary.result.failed();
+  s["chaotic"] = summary.chaotic();
+  nlohmann::ordered_json windows = nlohmann::ordered_json::array();
+  for (const auto& w : periodic_windows(points))
+    windows.push_back({{"direction", libcont::to_string(w.pass)},
+                       {"initial_condition", w.initial_condition},
+                       {"p", w.p},
+                       {"n", w.n},
+                       {"from", w.first},
+                       {"to", w.last},
+                       {"points", w.points}});
+  s["periodic_windows"] = windows;
+  nlohmann::ordered_json notes_json = nlohmann::ordered_json::object();
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    nlohmann::ordered_json exponents = nlohmann::ordered_json::array();
+    for (Eigen::Index k = 0; k < p.exponents.size(); ++k)
+      exponents.push_back(finite_or_null(
+          p.exponents[k], "points[" + std::to_string(i) + "].exponents[" + std::to_string(k) + "]",
+          notes_json));
+    list.push_back({{"direction", libcont::to_string(p.key.pass)},
+                    {"initial_condition", p.key.initial_condition},
+                    {o.parameter, p.parameter},
+                    {"p", p.p},
+                    {"n", p.n},
+                    {"exponents", exponents},
+                    {"status", libcont::to_string(p.status)}});
+  }
+  s["points"] = list;
+  if (!notes_json.empty()) {
+    s["non_finite"] = notes_json;
+    s["non_finite_note"] = "JSON has no infinity: these fields are null; -inf exponents mean "
+                           "that sticking collapsed the tangent space";
+  }
+  return s;
+}
+
+// How this run went: printed with --json, never in sweep.json.
+nlohmann::ordered_json run_json(const SweepSummary& summary) {
+  return {{"computed", summary.result.computed}, {"from_checkpoint", summary.result.reused},
+          {"threads", summary.options.threads},  {"processes", summary.ranks},
+          {"seconds", summary.seconds},          {"notes", summary.notes}};
+}
+
+std::string render_text(const SweepSummary& summary) {
+  const libcont::SweepOptions& o = summary.options;
+  const libcont::SweepResult& r = summary.result;
+  std::ostringstream text;
+  text << "vicont sweep\n";
+  print_system(text, summary.system, {o.parameter});
+  text << "sweep       " << o.parameter << " from " << number_text(o.from) << " to "
+       << number_text(o.to) << ", " << o.steps << " values, "
+       << (o.follow_attractor ? "following the attractor " + direction_name(o.direction)
+                              : std::string("every point from the initial state"))
+       << (o.initial_states.size() > 1 ? " (" + std::to_string(o.initial_states.size()) +
+                                             " initial states)"
+                                       : std::string())
+       << '\n'
+       << "periods     " << o.lyapunov.transient_periods << " transient + "
+       << o.lyapunov.periods << " averaged per point\n"
+       << "points      " << r.points.size() << " (" << r.computed << " computed, " << r.reused
+       << " from the checkpoint) on " << o.threads << " thread" << (o.threads > 1 ? "s" : "")
+       << (summary.ranks > 1 ? " x " + std::to_string(summary.ranks) + " processes" : std::string())
+       << " in " << duration_text(summary.seconds) << '\n';
+  const auto w = periodic_windows(r.points);
+  text << "windows     " << w.size() << " periodic run" << (w.size() == 1 ? "" : "s")
+       << " of consecutive points\n";
+  for (size_t i = 0; i < w.size() && i < 12; ++i)
+    text << "            z = " << w[i].p << '/' << w[i].n << "  " << o.parameter << ' '
+         << number_text(w[i].first) << " to " << number_text(w[i].last) << " (" << w[i].points
+         << (w[i].points == 1 ? " point, " : " points, ") << libcont::to_string(w[i].pass)
+         << (o.initial_states.size() > 1 ? ", initial state " + std::to_string(w[i].initial_condition + 1)
+                                         : std::string())
+         << ")\n";
+  if (w.size() > 12) text << "            ... (all in sweep.json)\n";
+  text << "chaotic     " << summary.chaotic() << " points with lambda_1 > 0 and no period up to "
+       << o.lyapunov.max_detected_period << '\n'
+       << "failed      " << r.failed() << '\n'
+       << "files       " << summary.out.string()
+       << "/{sweep.csv, sweep_samples.csv, sweep_impacts.csv, sweep.png, sweep.gp, sweep.json, "
+          "points/}\n";
+  return text.str();
+}
+
+// sweep.png: the source's three panels, one colour per direction swept.
+void draw_sweep(SweepSummary& summary, const SweepFiles& names) {
+  const libcont::HybridSystem& system = summary.system;
+  const libcont::SweepOptions& o = summary.options;
+  std::vector<std::string> directions;
+  for (const auto& point : summary.result.points)
+    if (std::find(directions.begin(), directions.end(), libcont::to_string(point.key.pass)) ==
+        directions.end())
+      directions.push_back(libcont::to_string(point.key.pass));
+  summary.health.add_plot(summary.files, [&] {
+    const auto coordinate = system.state_names()[static_cast<size_t>(
+        system.displacement_coordinates().empty() ? 0 : system.displacement_coordinates().front())];
+    return plot_sweep(
+        SweepPlot{summary.out, names.points, names.samples, names.impacts, o.parameter, coordinate,
+                  exponent_columns(system.dimension()), directions,
+                  system.name() + ": " + o.parameter + " from " + rounded_text(o.from) + " to " +
+                      rounded_text(o.to) + " (" +
+                      (o.follow_attractor ? "following the attractor" : "fixed start") + ")"},
+        "sweep");
+  });
+}
+
 class SweepCommand : public SystemCommand {
  public:
   explicit SweepCommand(CLI::App& vicont)
@@ -270,19 +420,20 @@ class SweepCommand : public SystemCommand {
       });
     });
 
-    std::vector<libcont::SweepPoint> points = std::move(result.points);
-    int computed = result.computed, reused = result.reused;
     if (mpi.size() > 1) {
       std::string mine;
-      for (const auto& point : points) mine += point_text(point);
-      const auto texts = mpi.gather(mine + "counts " + std::to_string(computed) + ' ' +
-                                    std::to_string(reused) + '\n');
+      for (const auto& point : result.points) mine += point_text(point);
+      const auto texts = mpi.gather(mine + "counts " + std::to_string(result.computed) + ' ' +
+                                    std::to_string(result.reused) + '\n');
       if (!mpi.root()) return Success;
-      points = merge_ranks(sweep, texts, computed, reused);
+      result.points = merge_ranks(sweep, texts, result.computed, result.reused);
     }
+    // Judged over the whole plan: on one process its partition is the plan, over several
+    // the points are now those of every rank.
+    libcont::judge_sweep(result, sweep.plan().size(), options.parameter);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
-    return report_sweep(*system, sweep, points, computed, reused, notes, seconds, mpi.size());
+    return report_sweep(*system, sweep, std::move(result), std::move(notes), seconds, mpi.size());
   }
 
   // The points this process will compute: those of its tasks not in the checkpoint.
@@ -320,145 +471,23 @@ class SweepCommand : public SystemCommand {
   }
 
   int report_sweep(const libcont::HybridSystem& system, const libcont::Sweep& sweep,
-                   const std::vector<libcont::SweepPoint>& points, int computed, int reused,
-                   const std::vector<std::string>& notes, double seconds, int ranks) {
-    const auto& o = sweep.options();
+                   libcont::SweepResult result, std::vector<std::string> notes, double seconds,
+                   int ranks) {
+    SweepSummary summary{system, sweep.options(), out_, std::move(result), std::move(notes),
+                         seconds, ranks};
     const SweepFiles names;
-    write_sweep_csv_files(out_, names, system, o.parameter, points);
-    std::vector<std::string> files = {(out_ / "sweep.json").string(), (out_ / names.points).string(),
-                                      (out_ / names.samples).string(),
-                                      (out_ / names.impacts).string()};
-    RunHealth health;
-    std::vector<std::string> directions;
-    for (const auto& point : points)
-      if (std::find(directions.begin(), directions.end(), libcont::to_string(point.key.pass)) ==
-          directions.end())
-        directions.push_back(libcont::to_string(point.key.pass));
-    health.add_plot(files, [&] {
-      const auto coordinate = system.state_names()[static_cast<size_t>(
-          system.displacement_coordinates().empty() ? 0 : system.displacement_coordinates().front())];
-      return plot_sweep(
-          SweepPlot{out_, names.points, names.samples, names.impacts, o.parameter, coordinate,
-                    exponent_columns(system.dimension()), directions,
-                    system.name() + ": " + o.parameter + " from " + rounded_text(o.from) +
-                        " to " + rounded_text(o.to) + " (" + (o.follow_attractor ? "following the attractor" : "fixed start") + ")"},
-          "sweep");
-    });
-
-    int failed = 0, chaotic = 0;
-    const libcont::SweepPoint* first_failure = nullptr;
-    for (const auto& point : points) {
-      if (!point.ok() && !first_failure) first_failure = &point;
-      failed += point.ok() ? 0 : 1;
-      chaotic += point.chaotic() ? 1 : 0;
-    }
-    if (first_failure)
-      health.numerical_failure = std::to_string(failed) + " of " + std::to_string(points.size()) +
-                                 " points failed (first at " + o.parameter + " = " +
-                                 number_text(first_failure->parameter) + ": " +
-                                 libcont::to_string(first_failure->status) +
-                                 (first_failure->message.empty() ? "" : ", " + first_failure->message) + ")";
-    const bool complete = points.size() == sweep.plan().size();
-    if (!complete && health.numerical_failure.empty())
-      health.numerical_failure = "the sweep stopped before all points were computed";
-
+    write_sweep_csv_files(out_, names, system, summary.options.parameter, summary.result.points);
+    summary.files = {(out_ / "sweep.json").string(), (out_ / names.points).string(),
+                     (out_ / names.samples).string(), (out_ / names.impacts).string()};
+    draw_sweep(summary, names);
+    summary.health.numerical_failure = summary.result.message;
     // sweep.json holds only what the points determine: identical for any thread count,
     // process count or resume. How this run went is printed (and in the --json output).
-    nlohmann::ordered_json s;
-    s["command"] = "sweep";
-    s["system"] = system.name();
-    s["parameters"] = parameters_json(system);
-    s["parameters"].erase(o.parameter);
-    s["contact_damping"] = contact_damping_json(system);
-    s["parameter"] = o.parameter;
-    s["from"] = o.from;
-    s["to"] = o.to;
-    s["steps"] = o.steps;
-    s["start"] = o.follow_attractor ? "follow" : "fixed";
-    if (o.follow_attractor) s["direction"] = direction_name(o.direction);
-    s["initial_states"] = nlohmann::ordered_json::array();
-    for (const auto& state : o.initial_states) s["initial_states"].push_back(state_json(system, state));
-    s["transient_periods"] = o.lyapunov.transient_periods;
-    s["periods"] = o.lyapunov.periods;
-    s["max_period"] = o.lyapunov.max_detected_period;
-    s["point_count"] = points.size();
-    s["failed"] = failed;
-    s["chaotic"] = chaotic;
-    nlohmann::ordered_json windows = nlohmann::ordered_json::array();
-    for (const auto& w : periodic_windows(points))
-      windows.push_back({{"direction", libcont::to_string(w.pass)},
-                         {"initial_condition", w.initial_condition},
-                         {"p", w.p},
-                         {"n", w.n},
-                         {"from", w.first},
-                         {"to", w.last},
-                         {"points", w.points}});
-    s["periodic_windows"] = windows;
-    nlohmann::ordered_json notes_json = nlohmann::ordered_json::object();
-    nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    for (size_t i = 0; i < points.size(); ++i) {
-      const auto& p = points[i];
-      nlohmann::ordered_json exponents = nlohmann::ordered_json::array();
-      for (Eigen::Index k = 0; k < p.exponents.size(); ++k)
-        exponents.push_back(finite_or_null(
-            p.exponents[k], "points[" + std::to_string(i) + "].exponents[" + std::to_string(k) + "]",
-            notes_json));
-      list.push_back({{"direction", libcont::to_string(p.key.pass)},
-                      {"initial_condition", p.key.initial_condition},
-                      {o.parameter, p.parameter},
-                      {"p", p.p},
-                      {"n", p.n},
-                      {"exponents", exponents},
-                      {"status", libcont::to_string(p.status)}});
-    }
-    s["points"] = list;
-    if (!notes_json.empty()) {
-      s["non_finite"] = notes_json;
-      s["non_finite_note"] = "JSON has no infinity: these fields are null; -inf exponents mean "
-                             "that sticking collapsed the tangent space";
-    }
-    write_summary(out_ / "sweep.json", s, health, files);
-
-    nlohmann::ordered_json printed = s;
-    printed["run"] = {{"computed", computed}, {"from_checkpoint", reused}, {"threads", o.threads},
-                      {"processes", ranks}, {"seconds", seconds}, {"notes", notes}};
-
-    std::ostringstream text;
-    text << "vicont sweep\n";
-    print_system(text, system, {o.parameter});
-    text << "sweep       " << o.parameter << " from " << number_text(o.from) << " to "
-         << number_text(o.to) << ", " << o.steps << " values, "
-         << (o.follow_attractor ? "following the attractor " + direction_name(o.direction)
-                                : std::string("every point from the initial state"))
-         << (o.initial_states.size() > 1 ? " (" + std::to_string(o.initial_states.size()) +
-                                               " initial states)"
-                                         : std::string())
-         << '\n'
-         << "periods     " << o.lyapunov.transient_periods << " transient + "
-         << o.lyapunov.periods << " averaged per point\n"
-         << "points      " << points.size() << " (" << computed << " computed, " << reused
-         << " from the checkpoint) on " << o.threads << " thread" << (o.threads > 1 ? "s" : "")
-         << (ranks > 1 ? " x " + std::to_string(ranks) + " processes" : std::string()) << " in "
-         << duration_text(seconds) << '\n';
-    const auto w = periodic_windows(points);
-    text << "windows     " << w.size() << " periodic run" << (w.size() == 1 ? "" : "s")
-         << " of consecutive points\n";
-    for (size_t i = 0; i < w.size() && i < 12; ++i)
-      text << "            z = " << w[i].p << '/' << w[i].n << "  " << o.parameter << ' '
-           << number_text(w[i].first) << " to " << number_text(w[i].last) << " (" << w[i].points
-           << (w[i].points == 1 ? " point, " : " points, ") << libcont::to_string(w[i].pass)
-           << (o.initial_states.size() > 1 ? ", initial state " + std::to_string(w[i].initial_condition + 1)
-                                           : std::string())
-           << ")\n";
-    if (w.size() > 12) text << "            ... (all in sweep.json)\n";
-    text << "chaotic     " << chaotic << " points with lambda_1 > 0 and no period up to "
-         << o.lyapunov.max_detected_period << '\n'
-         << "failed      " << failed << '\n'
-         << "files       " << out_.string()
-         << "/{sweep.csv, sweep_samples.csv, sweep_impacts.csv, sweep.png, sweep.gp, sweep.json, "
-            "points/}\n";
-    for (const auto& note : notes) std::cerr << "vicont: " << note << '\n';
-    return report(printed, text.str(), health);
+    nlohmann::ordered_json json = render_json(summary);
+    write_summary(out_ / "sweep.json", json, summary.health, summary.files);
+    json["run"] = run_json(summary);
+    for (const auto& note : summary.notes) std::cerr << "vicont: " << note << '\n';
+    return report(json, render_text(summary), summary.health);
   }
 
   SweepSettings settings_;
