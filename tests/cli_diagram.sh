@@ -21,7 +21,10 @@ grep -q '"stable_until": 2.65' "$work/diagram.json" ||
 bad="$work/bad"
 expect_bad omega   diagram --param omega --from 2 --to 3 --out "$bad"
 expect_bad --to    diagram --param eta --from 2 --out "$bad"
-expect_bad --from  diagram --param eta --from 2 --to 2 --out "$bad"
+expect_bad "from and to" diagram --param eta --from 2 --to 2 --out "$bad"
+# The branches' steps are checked before anything runs, not at the first branch.
+expect_bad min_step diagram --param eta --from 2 --to 3 --initial-step 1e-12 --out "$work/step"
+[ ! -e "$work/step" ] || fail "--initial-step below the smallest step: the output directory was made"
 expect_bad eta     diagram --param eta --from 0 --to 3 --out "$bad"
 expect_bad --steps diagram --param eta --from 2 --to 3 --steps 1 --out "$bad"
 expect_bad autonomous diagram --system drop --param g --from 9 --to 10 --out "$bad"

@@ -80,11 +80,11 @@ struct ContinueSettings : ParameterRange {
     return o;
   }
 
-  // The library's options (their steps from the range unless given), checked in the
-  // options' own words first; then the integrator.
+  // The library's options (their steps from the range unless given), checked in one
+  // place, OrbitBranchOptions::validate (the range, the steps against each other, the
+  // flow), whose message names the field.
   libcont::OrbitBranchOptions branch() const {
     require_range();
-    if (*from == *to) throw libcont::InputError("--from and --to must differ");
     libcont::OrbitBranchOptions o;
     o.parameter = parameter;
     o.from = *from;
@@ -96,9 +96,6 @@ struct ContinueSettings : ParameterRange {
     o.locate_tolerance = locate_tolerance;
     o.natural = natural;
     o.stop_at_grazing = stop_at_grazing;
-    const libcont::ContinuationOptions steps = o.continuation();
-    if (steps.min_step > steps.initial_step)
-      throw libcont::InputError("--min-step must not exceed --initial-step and --max-step");
     o.flow = flow();
     o.validate();
     return o;
@@ -606,6 +603,8 @@ class ContinueCommand : public SystemCommand {
                                 ": the saved point has no tangent columns (an older run): "
                                 "restart it in another --param, or run it again");
     settings_.from = same ? point.point.lambda : system.parameters()[settings_.parameter];
+    // OrbitBranchOptions::validate would refuse it too, but in terms of a --from that a
+    // restart is not given: say where the restart begins.
     if (settings_.to && *settings_.to == *settings_.from)
       throw libcont::InputError("--to " + number_text(*settings_.to) +
                                 " is where the restart begins (" + settings_.parameter + " = " +

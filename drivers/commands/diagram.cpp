@@ -55,7 +55,6 @@ struct DiagramSettings : ParameterRange {
 
   libcont::HybridDiagramOptions diagram(const libcont::HybridSystem& system) const {
     require_range();
-    if (*from == *to) throw libcont::InputError("--from and --to must differ");
     const double span = std::abs(*to - *from);
     libcont::HybridDiagramOptions o;
     o.parameter = parameter;
@@ -271,7 +270,11 @@ class DiagramCommand : public SystemCommand {
     DiagramSummary summary{*system, settings_.diagram(*system), out_};
     const libcont::HybridDiagramOptions& o = summary.options;
     const auto factory = inputs_.system_factory();
-    const libcont::HybridDiagram diagram(factory, o);
+    const libcont::HybridDiagram diagram(factory, o);  // checks the range and the integration
+    // The branches' options are used only once a branch is found: checked now, in their
+    // own words, before anything runs.
+    o.continuation.validate();
+    o.shooting.validate();
     prepare_output_directory(out_);
     {
       ProgressIndicator progress("diagram: " + o.parameter + " from " + number_text(o.from) +
