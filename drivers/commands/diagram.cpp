@@ -238,6 +238,16 @@ std::string render_text(const DiagramSummary& summary) {
   return text.str();
 }
 
+// diagram.json and the data files of write_diagram_files.
+std::vector<std::string> diagram_files(const std::filesystem::path& out) {
+  std::vector<std::string> files = {(out / "diagram.json").string()};
+  for (const char* name : {"diagram_branches.csv", "diagram_special_points.csv"})
+    files.push_back((out / name).string());
+  for (const auto& name : {integration_files.points, integration_files.samples, integration_files.impacts})
+    files.push_back((out / name).string());
+  return files;
+}
+
 // diagram.png: branches over the integration points' samples, exponents below.
 void draw_diagram(DiagramSummary& summary) {
   const libcont::HybridDiagramOptions& o = summary.options;
@@ -282,11 +292,7 @@ class DiagramCommand : public SystemCommand {
       summary.result = diagram.compute();
     }
     write_diagram_files(out_, *system, factory, o, summary.result);
-    summary.files = {(out_ / "diagram.json").string()};
-    for (const char* name : {"diagram_branches.csv", "diagram_special_points.csv"})
-      summary.files.push_back((out_ / name).string());
-    for (const auto& name : {integration_files.points, integration_files.samples, integration_files.impacts})
-      summary.files.push_back((out_ / name).string());
+    summary.files = diagram_files(out_);
     draw_diagram(summary);
     if (const int failed = summary.result.failed)
       summary.health.numerical_failure = std::to_string(failed) + " integration point" +
