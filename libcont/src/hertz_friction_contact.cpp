@@ -24,6 +24,8 @@ HertzFrictionContact::HertzFrictionContact(double stiffness, double exponent, do
   if (!(restitution > 0.0 && restitution <= 1.0))
     throw InputError("Hertz friction restitution coefficient Kr must lie in (0, 1] (got " +
                      number_text(restitution) + ")");
+  approach_stiffness_ = approach_stiffness();
+  separation_stiffness_ = separation_stiffness();
 }
 
 double HertzFrictionContact::stiffness_increment() const {
@@ -49,6 +51,50 @@ double HertzFrictionContact::force_slope(double penetration, double penetration_
   if (!(penetration > 0.0)) return 0.0;
   const double c = penetration_rate > 0.0 ? approach_stiffness() : separation_stiffness();
   return exponent_ * c * std::pow(penetration, exponent_ - 1.0);
+}
+
+std::string HertzFrictionContact::regime_name(int regime) const {
+  return regime == Approach ? "approach" : regime == Separation ? "separation" : "flight";
+}
+
+int HertzFrictionContact::regime_of(const ContactInputs& in) const {
+  if (in.penetration > 0.0 || (in.penetration == 0.0 && in.rate > 0.0))
+    return in.rate > 0.0 ? Approach : Separation;
+  return Flight;
+}
+
+double HertzFrictionContact::force(int regime, const ContactInputs& in) const {
+  if (regime == Flight || !(in.penetration > 0.0)) return 0.0;
+  const double c = regime == Approach ? approach_stiffness_ : separation_stiffness_;
+  return c * std::pow(in.penetration, exponent_);
+}
+
+void HertzFrictionContact::force_gradient(int regime, const ContactInputs& in,
+                                          double* gradient) const {
+  const double c = regime == Approach ? approach_stiffness_ : separation_stiffness_;
+  gradient[0] = regime != Flight && in.penetration > 0.0
+                    ? exponent_ * c * std::pow(in.penetration, exponent_ - 1.0)
+                    : 0.0;
+  gradient[1] = 0.0;
+}
+
+RegimeSwitchSpec HertzFrictionContact::switch_spec(int regime, int k) const {
+  if (regime == Approach)
+    return {"maximal compression", EventDirection::Falling, Separation, EventKind::ModeSwitch};
+  if (regime == Flight) return {"contact", EventDirection::Rising, Approach, EventKind::ContactStart};
+  if (k == 0) return {"separation", EventDirection::Falling, Flight, EventKind::ContactEnd};
+  return {"reloading", EventDirection::Rising, Approach, EventKind::ModeSwitch};
+}
+
+// On x' (the turns) or on x (contact and its end).
+double HertzFrictionContact::switch_function(int regime, int k, const ContactInputs& in) const {
+  return on_penetration(regime, k) ? in.penetration : in.rate;
+}
+
+void HertzFrictionContact::switch_gradient(int regime, int k, const ContactInputs&,
+                                           double* gradient) const {
+  gradient[0] = on_penetration(regime, k) ? 1.0 : 0.0;
+  gradient[1] = on_penetration(regime, k) ? 0.0 : 1.0;
 }
 
 HertzFrictionImpact::HertzFrictionImpact(const HertzFrictionContact& contact, double mass,

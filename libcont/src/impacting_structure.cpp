@@ -1,6 +1,7 @@
 #include "libcont/impacting_structure.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -13,6 +14,10 @@ namespace libcont {
 namespace {
 
 constexpr int max_contacts = 8;
+constexpr int max_modes = 256;
+
+// Gradients of a law's functions over (delta, delta', z): on the stack.
+using LawGradient = std::array<double, 2 + max_internal_coordinates>;
 
 Vector zero_if_empty(const Vector& v, int n, const std::string& what) {
   if (v.size() == 0) return Vector::Zero(n);
@@ -89,10 +94,30 @@ void ImpactingStructure::declare(LinearStructure s, std::vector<UnilateralContac
   if (static_cast<int>(contacts.size()) > max_contacts)
     throw InputError("structure: at most " + std::to_string(max_contacts) + " contacts");
   contact_coordinates_.clear();
+  radices_.clear();
+  strides_.clear();
+  internal_offsets_.clear();
+  internal_count_ = 0;
+  int mode_total = 1;
   for (const auto& c : contacts) {
     if (c.normal.size() != n || c.normal.isZero(0.0))
       throw InputError("contact '" + c.name + "': its normal must have " + std::to_string(n) +
                        " entries, not all zero");
+    if (std::holds_alternative<std::shared_ptr<const RegimeContactLaw>>(c.law) && !c.regimes())
+      throw InputError("contact '" + c.name + "': its law with regimes is missing");
+    const int radix = c.regimes() ? c.regimes()->regime_count() : 2;
+    const int internal = c.regimes() ? static_cast<int>(c.regimes()->internal_names().size()) : 0;
+    if (radix < 1 || internal > max_internal_coordinates)
+      throw InputError("contact '" + c.name + "': its law needs at least one regime and at most " +
+                       std::to_string(max_internal_coordinates) + " internal coordinates");
+    if (mode_total * radix > max_modes)
+      throw InputError("structure: the contacts' states combine to more than " +
+                       std::to_string(max_modes) + " modes");
+    radices_.push_back(radix);
+    strides_.push_back(mode_total);
+    internal_offsets_.push_back(2 * n + internal_count_);
+    mode_total *= radix;
+    internal_count_ += internal;
   }
   for (int i = 0; i < n; ++i)
     for (const auto& c : contacts)
@@ -111,7 +136,7 @@ void ImpactingStructure::declare(LinearStructure s, std::vector<UnilateralContac
   forcing_parameters_ = std::move(parameters);
   mass_inverse_ = mass_factor.solve(Matrix::Identity(n, n));
   modes_.clear();
-  for (int mode = 0; mode < (1 << contacts_.size()); ++mode) modes_.push_back(derive_mode(mode));
+  for (int mode = 0; mode < mode_total; ++mode) modes_.push_back(derive_mode(mode));
 }
 
 ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
@@ -119,8 +144,14 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   const double w = structure_.frequency;
   ModeData md;
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
-    if (!closed(mode, j)) continue;
-    (contacts_[j].hard() ? md.stuck : md.soft).push_back(j);
+    const RegimeContactLaw* law = contacts_[j].regimes();
+    if (law) {
+      md.with_regimes.push_back(j);
+      for (int k = 0; k < law->switch_count(regime(mode, j)); ++k) md.events.push_back({j, k});
+      continue;
+    }
+    md.events.push_back({j, -1});
+    if (closed(mode, j)) (contacts_[j].hard() ? md.stuck : md.soft).push_back(j);
   }
   const int s = static_cast<int>(md.stuck.size());
   Matrix constraints(s, n);
@@ -149,6 +180,8 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   md.bc = md.acceleration_map * structure_.cosine_force - w * w * surface_gain * surface_cosine;
   md.bs = md.acceleration_map * structure_.sine_force - w * w * surface_gain * surface_sine;
   for (int j : md.soft) md.contact_acceleration.push_back(md.acceleration_map * contacts_[j].normal);
+  for (int j : md.with_regimes)
+    md.contact_acceleration.push_back(md.acceleration_map * contacts_[j].normal);
   // The constraint sets of the hard contacts' events: stuck ones and the impacting one
   // (last), or the stuck ones for a release.
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
@@ -159,8 +192,17 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   // The integrator the flow picks: a Kelvin-Voigt contact much faster than the structure
   // (its frequency for the mass it moves, 1 / w M^-1 w) is stiff; a Hertz contact, entered
   // every period and smooth only to low order, goes to the explicit pair.
-  const double structure_frequency =
-      md.soft.empty() ? 0.0 : std::max(natural_frequencies().maxCoeff(), w);
+  const double structure_frequency = md.soft.empty() && md.with_regimes.empty()
+                                         ? 0.0
+                                         : std::max(natural_frequencies().maxCoeff(), w);
+  for (int j : md.with_regimes) {
+    const auto& c = contacts_[j];
+    md.stiff = md.stiff || c.integration == ContactIntegration::StiffSolver ||
+               (c.integration == ContactIntegration::Automatic &&
+                c.regimes()->stiff(regime(mode, j), structure_frequency,
+                                   c.normal.dot(mass_inverse_ * c.normal)));
+    md.brief_and_rough = md.brief_and_rough || c.integration == ContactIntegration::ExplicitPair;
+  }
   for (int j : md.soft) {
     const auto& c = contacts_[j];
     const auto* kv = std::get_if<KelvinVoigtContact>(&c.law);
@@ -174,7 +216,7 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   }
   md.has_cosine = w > 0.0 && !md.bc.isZero(0.0);
   md.has_sine = w > 0.0 && !md.bs.isZero(0.0);
-  md.affine = !has_additional_force() &&
+  md.affine = !has_additional_force() && md.with_regimes.empty() &&
               std::all_of(md.soft.begin(), md.soft.end(), [&](int j) { return contacts_[j].affine(); });
   // The affine data: the Kelvin-Voigt forces k_s delta + c_s delta' along w
   // (delta = s(t) - w.q) folded into the linear forces.
@@ -219,21 +261,34 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
 std::vector<std::string> ImpactingStructure::state_names() const {
   std::vector<std::string> names = structure_.coordinates;
   names.insert(names.end(), structure_.velocities.begin(), structure_.velocities.end());
+  for (const auto& c : contacts_)
+    if (c.regimes())
+      for (const auto& internal : c.regimes()->internal_names())
+        names.push_back(contacts_.size() > 1 ? c.name + ":" + internal : internal);
   return names;
 }
 
 std::string ImpactingStructure::mode_name(int mode) const {
-  if (mode == 0)
-    return contacts_.size() == 1 && !contacts_[0].open_name.empty() ? contacts_[0].open_name : "free";
   std::string name;
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
-    if (!closed(mode, j)) continue;
     const auto& c = contacts_[j];
-    std::string closed_name = !c.closed_name.empty() ? c.closed_name : c.hard() ? "stick" : "contact";
-    if (contacts_.size() > 1) closed_name = c.name + ":" + closed_name;
-    name += (name.empty() ? "" : "+") + closed_name;
+    std::string part;
+    if (c.regimes()) part = c.regimes()->regime_name(regime(mode, j));
+    else if (closed(mode, j)) part = !c.closed_name.empty() ? c.closed_name : c.hard() ? "stick" : "contact";
+    else continue;
+    if (contacts_.size() > 1) part = c.name + ":" + part;
+    name += (name.empty() ? "" : "+") + part;
   }
-  return name;
+  if (!name.empty()) return name;
+  return contacts_.size() == 1 && !contacts_[0].open_name.empty() ? contacts_[0].open_name : "free";
+}
+
+int ImpactingStructure::event_count(int mode) const {
+  return static_cast<int>(modes_[mode].events.size());
+}
+
+ContactInputs ImpactingStructure::law_inputs(int contact, double t, ConstVectorRef x) const {
+  return {-gap(contact, t, x), -gap_rate(contact, t, x), x.data() + internal_offsets_[contact]};
 }
 
 Vector ImpactingStructure::natural_frequencies() const {
@@ -362,10 +417,19 @@ void ImpactingStructure::vector_field(int mode, double t, ConstVectorRef x, Vect
       for (int i = 0; i < K::size(n); ++i) dxdt[n + i] += gain[i] * force;
     }
   });
+  // Laws with regimes: the force of the regime along w, and the internal rates.
+  for (std::size_t m = 0; m < md.with_regimes.size(); ++m) {
+    const int j = md.with_regimes[m];
+    const RegimeContactLaw& law = *contacts_[j].regimes();
+    const ContactInputs in = law_inputs(j, t, x);
+    const int r = regime(mode, j);
+    dxdt.segment(n, n) += law.force(r, in) * md.contact_acceleration[md.soft.size() + m];
+    law.internal_rates(r, in, dxdt.data() + internal_offsets_[j]);
+  }
   if (has_additional_force()) {
     Vector force = Vector::Zero(n);
     additional_force(t, x.head(n), x.segment(n, n), force);
-    dxdt.tail(n) += md.acceleration_map * force;
+    dxdt.segment(n, n) += md.acceleration_map * force;
   }
 }
 
@@ -386,6 +450,33 @@ void ImpactingStructure::state_jacobian(int mode, double t, ConstVectorRef x, Ma
                           jac.outerStride());
     }
   });
+  if (internal_count_ > 0) {
+    jac.topRightCorner(2 * n, internal_count_).setZero();
+    jac.bottomRows(internal_count_).setZero();
+  }
+  // Laws with regimes: delta = s(t) - w.q and delta' = s'(t) - w.v, so d/dq = -w d/d(delta)
+  // and d/dv = -w d/d(delta'); their internal coordinates enter directly.
+  for (std::size_t m = 0; m < md.with_regimes.size(); ++m) {
+    const int j = md.with_regimes[m];
+    const auto& c = contacts_[j];
+    const RegimeContactLaw& law = *c.regimes();
+    const ContactInputs in = law_inputs(j, t, x);
+    const int r = regime(mode, j), internal = internal_count(j), offset = internal_offsets_[j];
+    const Vector& gain = md.contact_acceleration[md.soft.size() + m];
+    LawGradient g{};
+    law.force_gradient(r, in, g.data());
+    jac.block(n, 0, n, n).noalias() -= g[0] * gain * c.normal.transpose();
+    jac.block(n, n, n, n).noalias() -= g[1] * gain * c.normal.transpose();
+    for (int l = 0; l < internal; ++l) jac.col(offset + l).segment(n, n) += g[2 + l] * gain;
+    std::array<double, max_internal_coordinates*(2 + max_internal_coordinates)> rates{};
+    law.internal_jacobian(r, in, rates.data());
+    for (int a = 0; a < internal; ++a) {
+      const double* row = rates.data() + a * (2 + internal);
+      jac.row(offset + a).head(n) = -row[0] * c.normal.transpose();
+      jac.row(offset + a).segment(n, n) = -row[1] * c.normal.transpose();
+      for (int l = 0; l < internal; ++l) jac(offset + a, offset + l) = row[2 + l];
+    }
+  }
   if (has_additional_force()) {
     Matrix d_dq(n, n), d_dv(n, n);
     additional_force_jacobian(t, x.head(n), x.segment(n, n), d_dq, d_dv);
@@ -422,16 +513,22 @@ bool ImpactingStructure::affine_mode(int mode, AffineMode& data) const {
   data.b0.setZero();
   data.b_cos.setZero();
   data.b_sin.setZero();
-  data.b0.tail(n) = md.affine_b0;
-  data.b_cos.tail(n) = md.affine_bc;
-  data.b_sin.tail(n) = md.affine_bs;
+  data.b0.segment(n, n) = md.affine_b0;
+  data.b_cos.segment(n, n) = md.affine_bc;
+  data.b_sin.segment(n, n) = md.affine_bs;
   data.frequency = structure_.frequency;
   return true;
 }
 
 EventSpec ImpactingStructure::event_spec(int mode, int event) const {
-  const auto& c = contacts_[event];
-  const bool attached = closed(mode, event);
+  const auto [j, law_switch] = modes_[mode].events[event];
+  const auto& c = contacts_[j];
+  if (law_switch >= 0) {
+    const RegimeSwitchSpec s = c.regimes()->switch_spec(regime(mode, j), law_switch);
+    return {contacts_.size() > 1 ? s.name + ":" + c.name : s.name, s.direction, s.kind,
+            s.guard_turning_points};
+  }
+  const bool attached = closed(mode, j);
   EventSpec spec = c.hard() ? (attached ? EventSpec{"release", EventDirection::Falling, EventKind::StickEnd}
                                         : EventSpec{"impact", EventDirection::Falling, EventKind::Impact})
                             : (attached ? EventSpec{"separation", EventDirection::Rising, EventKind::ContactEnd}
@@ -440,19 +537,22 @@ EventSpec ImpactingStructure::event_spec(int mode, int event) const {
   return spec;
 }
 
-void ImpactingStructure::total_force(const ModeData& md, double t, ConstVectorRef q,
-                                     ConstVectorRef v, VectorRef force) const {
+void ImpactingStructure::total_force(int mode, double t, ConstVectorRef x, VectorRef force) const {
+  const ModeData& md = modes_[mode];
+  const int n = structure_.size();
+  const auto q = x.head(n), v = x.segment(n, n);
   const double w = structure_.frequency;
   force = structure_.constant_force - structure_.stiffness * q - structure_.damping * v;
   if (w > 0.0)
     force += structure_.cosine_force * std::cos(w * t) + structure_.sine_force * std::sin(w * t);
-  const int n = structure_.size();
   for (int j : md.soft) {
     const auto& c = contacts_[j];
     const double delta = c.surface.position(w, t) - c.normal.dot(q);
     const double rate = c.surface.velocity(w, t) - c.normal.dot(v);
     force += c.force(delta, rate) * c.normal;
   }
+  for (int j : md.with_regimes)
+    force += contacts_[j].regimes()->force(regime(mode, j), law_inputs(j, t, x)) * contacts_[j].normal;
   if (has_additional_force()) {
     Vector extra = Vector::Zero(n);
     additional_force(t, q, v, extra);
@@ -467,7 +567,7 @@ double ImpactingStructure::holding_force(int mode, int contact, double t, ConstV
   const int k = static_cast<int>(it - md.stuck.begin());
   const int n = structure_.size();
   Vector force(n);
-  total_force(md, t, x.head(n), x.segment(n, n), force);
+  total_force(mode, t, x, force);
   // lambda = G^-1 (s''_S - W M^-1 f): the forces that keep the stuck gaps closed.
   double lambda = -md.holding_map.row(k).dot(force);
   for (std::size_t l = 0; l < md.stuck.size(); ++l)
@@ -477,51 +577,68 @@ double ImpactingStructure::holding_force(int mode, int contact, double t, ConstV
 }
 
 double ImpactingStructure::event_function(int mode, int event, double t, ConstVectorRef x) const {
-  if (closed(mode, event) && contacts_[event].hard()) return holding_force(mode, event, t, x);
-  return gap(event, t, x);
+  const auto [j, law_switch] = modes_[mode].events[event];
+  if (law_switch >= 0)
+    return contacts_[j].regimes()->switch_function(regime(mode, j), law_switch, law_inputs(j, t, x));
+  if (closed(mode, j) && contacts_[j].hard()) return holding_force(mode, j, t, x);
+  return gap(j, t, x);
 }
 
 bool ImpactingStructure::affine_event(int mode, int event, VectorRef coefficients) const {
-  const int n = structure_.size();
-  const auto& c = contacts_[event];
+  const int n = structure_.size(), d = 2 * n + internal_count_;  // (c_x, c_0, c_cos, c_sin)
+  const auto [j, law_switch] = modes_[mode].events[event];
+  const auto& c = contacts_[j];
+  if (law_switch >= 0) return false;
   coefficients.setZero();
-  if (!(closed(mode, event) && c.hard())) {
+  if (!(closed(mode, j) && c.hard())) {
     coefficients.head(n) = c.normal;
-    coefficients[2 * n] = -c.surface.offset;
-    coefficients[2 * n + 1] = -c.surface.cosine;
-    coefficients[2 * n + 2] = -c.surface.sine;
+    coefficients[d] = -c.surface.offset;
+    coefficients[d + 1] = -c.surface.cosine;
+    coefficients[d + 2] = -c.surface.sine;
     return true;
   }
   const ModeData& md = modes_[mode];
   if (!md.affine) return false;
-  const int k = static_cast<int>(std::find(md.stuck.begin(), md.stuck.end(), event) - md.stuck.begin());
+  const int k = static_cast<int>(std::find(md.stuck.begin(), md.stuck.end(), j) - md.stuck.begin());
   const auto row = md.holding_map.row(k);
   const double w2 = structure_.frequency * structure_.frequency;
   coefficients.head(n) = (row * md.stiffness).transpose();
   coefficients.segment(n, n) = (row * md.damping).transpose();
-  coefficients[2 * n] = -row.dot(md.constant_force);
-  coefficients[2 * n + 1] = -row.dot(md.cosine_force);
-  coefficients[2 * n + 2] = -row.dot(md.sine_force);
+  coefficients[d] = -row.dot(md.constant_force);
+  coefficients[d + 1] = -row.dot(md.cosine_force);
+  coefficients[d + 2] = -row.dot(md.sine_force);
   for (std::size_t l = 0; l < md.stuck.size(); ++l) {
     const auto& surface = contacts_[md.stuck[l]].surface;
-    coefficients[2 * n + 1] -= md.gram_inverse(k, l) * w2 * surface.cosine;
-    coefficients[2 * n + 2] -= md.gram_inverse(k, l) * w2 * surface.sine;
+    coefficients[d + 1] -= md.gram_inverse(k, l) * w2 * surface.cosine;
+    coefficients[d + 2] -= md.gram_inverse(k, l) * w2 * surface.sine;
   }
   return true;
 }
 
 void ImpactingStructure::event_gradient(int mode, int event, double t, ConstVectorRef x,
                                         VectorRef dh_dx, double& dh_dt) const {
-  const int n = structure_.size();
-  Vector coefficients(2 * n + 3);
+  const int n = structure_.size(), d = 2 * n + internal_count_;
+  const double w = structure_.frequency;
+  const auto [j, law_switch] = modes_[mode].events[event];
+  if (law_switch >= 0) {
+    // h(delta, delta', z) with delta = s(t) - w.q, delta' = s'(t) - w.v.
+    const auto& c = contacts_[j];
+    LawGradient g{};
+    c.regimes()->switch_gradient(regime(mode, j), law_switch, law_inputs(j, t, x), g.data());
+    dh_dx.setZero();
+    dh_dx.head(n) = -g[0] * c.normal;
+    dh_dx.segment(n, n) = -g[1] * c.normal;
+    for (int l = 0; l < internal_count(j); ++l) dh_dx[internal_offsets_[j] + l] = g[2 + l];
+    dh_dt = g[0] * c.surface.velocity(w, t) + g[1] * c.surface.acceleration(w, t);
+    return;
+  }
+  Vector coefficients(d + 3);
   if (!affine_event(mode, event, coefficients)) {
     HybridSystem::event_gradient(mode, event, t, x, dh_dx, dh_dt);
     return;
   }
-  const double w = structure_.frequency;
-  dh_dx = coefficients.head(2 * n);
-  dh_dt = w > 0.0 ? w * (coefficients[2 * n + 2] * std::cos(w * t) -
-                         coefficients[2 * n + 1] * std::sin(w * t))
+  dh_dx = coefficients.head(d);
+  dh_dt = w > 0.0 ? w * (coefficients[d + 2] * std::cos(w * t) - coefficients[d + 1] * std::sin(w * t))
                   : 0.0;
 }
 
@@ -568,26 +685,32 @@ void ImpactingStructure::project(const Projection& p, double restitution, double
 }
 
 EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, VectorRef x) const {
-  const auto& c = contacts_[event];
-  const int bit = 1 << event;
+  const auto [j, law_switch] = modes_[mode].events[event];
+  const auto& c = contacts_[j];
+  const int bit = strides_[j];  // the contact's unit in the mode's mixed radix
+  if (law_switch >= 0) {  // a change of the law's regime; the state is continuous
+    const int r = regime(mode, j);
+    const RegimeSwitchSpec s = c.regimes()->switch_spec(r, law_switch);
+    return EventOutcome{mode + (s.next - r) * bit, s.kind, false};
+  }
   if (!c.hard())
-    return closed(mode, event) ? EventOutcome{mode & ~bit, EventKind::ContactEnd, false}
-                               : EventOutcome{mode | bit, EventKind::ContactStart, false};
-  const Projection& projection = modes_[mode].projections[event];
-  if (closed(mode, event)) {  // released: leave exactly on the surface with its velocity
+    return closed(mode, j) ? EventOutcome{mode - bit, EventKind::ContactEnd, false}
+                           : EventOutcome{mode + bit, EventKind::ContactStart, false};
+  const Projection& projection = modes_[mode].projections[j];
+  if (closed(mode, j)) {  // released: leave exactly on the surface with its velocity
     project(projection, 0.0, t, x);
-    return EventOutcome{mode & ~bit, EventKind::StickEnd, false};
+    return EventOutcome{mode - bit, EventKind::StickEnd, false};
   }
   const auto& law = std::get<NewtonRestitution>(c.law);
-  const double approach_speed = std::abs(gap_rate(event, t, x));
+  const double approach_speed = std::abs(gap_rate(j, t, x));
   // The force that would hold the contact once stuck, at the stuck state.
   Vector stuck = x;
   project(projection, 0.0, t, stuck);
-  const double holding = holding_force(mode | bit, event, t, stuck) *
+  const double holding = holding_force(mode + bit, j, t, stuck) *
                          c.normal.dot(mass_inverse_ * c.normal);
   if (law.sticks(approach_speed, holding)) {
     x = stuck;
-    return EventOutcome{mode | bit, EventKind::StickStart, false};
+    return EventOutcome{mode + bit, EventKind::StickStart, false};
   }
   project(projection, law.r, t, x);
   return EventOutcome{mode, EventKind::Impact, false};
@@ -602,9 +725,10 @@ void ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome&
   if (kind != EventKind::Impact && kind != EventKind::StickStart && kind != EventKind::StickEnd) return;
   const int n = structure_.size();
   const double w = structure_.frequency;
-  const Projection& p = modes_[mode].projections[event];
+  const int j = modes_[mode].events[event].contact;
+  const Projection& p = modes_[mode].projections[j];
   const int s = static_cast<int>(p.set.size());
-  const double r = kind == EventKind::Impact ? std::get<NewtonRestitution>(contacts_[event].law).r : 0.0;
+  const double r = kind == EventKind::Impact ? std::get<NewtonRestitution>(contacts_[j].law).r : 0.0;
   ContactVector velocity(s), acceleration(s);
   for (int k = 0; k < s; ++k) {
     velocity[k] = contacts_[p.set[k]].surface.velocity(w, t);
@@ -613,10 +737,10 @@ void ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome&
   acceleration[s - 1] *= 1.0 + r;
   // D of q+ = q + B (s - W q), v+ = v - B (1 + R) (W v - s').
   dg_dx.topLeftCorner(n, n) = p.projector;
-  dg_dx.bottomRightCorner(n, n) = p.projector;
-  if (r != 0.0) dg_dx.bottomRightCorner(n, n).noalias() -= r * p.gain.col(s - 1) * p.constraints.row(s - 1);
+  dg_dx.block(n, n, n, n) = p.projector;
+  if (r != 0.0) dg_dx.block(n, n, n, n).noalias() -= r * p.gain.col(s - 1) * p.constraints.row(s - 1);
   dg_dt.head(n).noalias() = p.gain * velocity;
-  dg_dt.tail(n).noalias() = p.gain * acceleration;
+  dg_dt.segment(n, n).noalias() = p.gain * acceleration;
 }
 
 void ImpactingStructure::force_parameter_derivative(int parameter, double /*t*/, ConstVectorRef,
@@ -636,6 +760,7 @@ void ImpactingStructure::field_parameter_derivative(int parameter, int mode, dou
   const int n = structure_.size();
   const ModeData& md = modes_[mode];
   for (int i = 0; i < n; ++i) df_dp[i] = 0.0;
+  for (int i = 2 * n; i < 2 * n + internal_count_; ++i) df_dp[i] = 0.0;
   if (forcing_parameters_[parameter].harmonic) {  // no allocation: on the continuation's hot path
     const double w = structure_.frequency;
     const auto& a = md.derivatives[parameter].acceleration;
@@ -646,13 +771,13 @@ void ImpactingStructure::field_parameter_derivative(int parameter, int mode, dou
   }
   Vector force = Vector::Zero(n);
   force_parameter_derivative(parameter, t, x.head(n), x.segment(n, n), force);
-  df_dp.tail(n) = md.acceleration_map * force;
+  df_dp.segment(n, n) = md.acceleration_map * force;
 }
 
 double ImpactingStructure::event_parameter_derivative(int parameter, int mode, int event, double t,
                                                       ConstVectorRef x) const {
   const ModeData& md = modes_[mode];
-  const auto it = std::find(md.stuck.begin(), md.stuck.end(), event);
+  const auto it = std::find(md.stuck.begin(), md.stuck.end(), md.events[event].contact);
   if (it == md.stuck.end()) return 0.0;  // a gap: independent of the forcing
   const auto k = it - md.stuck.begin();
   if (forcing_parameters_[parameter].harmonic) {
@@ -676,22 +801,24 @@ bool ImpactingStructure::affine_parameter_derivative(int parameter, int mode,
   derivative.b0.setZero();
   derivative.b_cos.setZero();
   derivative.b_sin.setZero();
-  derivative.b0.tail(n) = a[0];
-  derivative.b_cos.tail(n) = a[1];
-  derivative.b_sin.tail(n) = a[2];
+  derivative.b0.segment(n, n) = a[0];
+  derivative.b_cos.segment(n, n) = a[1];
+  derivative.b_sin.segment(n, n) = a[2];
   return true;
 }
 
 int ImpactingStructure::mode_of(double t, ConstVectorRef x) const {
   int mode = 0;
-  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
-    if (!contacts_[j].hard() && gap(j, t, x) < 0.0) mode |= 1 << j;
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
+    if (const auto* law = contacts_[j].regimes()) mode += strides_[j] * law->regime_of(law_inputs(j, t, x));
+    else if (!contacts_[j].hard() && gap(j, t, x) < 0.0) mode += strides_[j];
+  }
   // A state resting exactly on a hard surface that pushes (a body put down on a table)
   // starts stuck.
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
     if (contacts_[j].hard() && gap(j, t, x) == 0.0 && gap_rate(j, t, x) == 0.0 &&
-        holding_force(mode | (1 << j), j, t, x) > 0.0)
-      mode |= 1 << j;
+        holding_force(mode + strides_[j], j, t, x) > 0.0)
+      mode += strides_[j];
   return mode;
 }
 
@@ -707,8 +834,11 @@ double ImpactingStructure::kinetic_energy(double /*t*/, ConstVectorRef x) const 
   return 0.5 * energy;
 }
 
-double ImpactingStructure::relative_velocity(int /*mode*/, int event, double t, ConstVectorRef x) const {
-  return gap_rate(event, t, x);
+double ImpactingStructure::relative_velocity(int mode, int event, double t, ConstVectorRef x) const {
+  const int j = modes_[mode].events[event].contact;
+  if (const auto* law = contacts_[j].regimes())
+    return law->approach_velocity(regime(mode, j), law_inputs(j, t, x));
+  return gap_rate(j, t, x);
 }
 
 double ImpactingStructure::divergence(int mode, double t, ConstVectorRef x) const {
@@ -719,6 +849,19 @@ double ImpactingStructure::divergence(int mode, double t, ConstVectorRef x) cons
     const auto& c = contacts_[j];
     trace -= c.damping_slope(-gap(j, t, x), -gap_rate(j, t, x)) *
              c.normal.dot(md.contact_acceleration[m]);
+  }
+  // Laws with regimes: their force's slope in delta' (d delta' / dv = -w) and the
+  // diagonal of their internal rates' Jacobian.
+  for (std::size_t m = 0; m < md.with_regimes.size(); ++m) {
+    const int j = md.with_regimes[m], r = regime(mode, j), internal = internal_count(j);
+    const auto& c = contacts_[j];
+    const ContactInputs in = law_inputs(j, t, x);
+    LawGradient g{};
+    c.regimes()->force_gradient(r, in, g.data());
+    trace -= g[1] * c.normal.dot(md.contact_acceleration[md.soft.size() + m]);
+    std::array<double, max_internal_coordinates*(2 + max_internal_coordinates)> rates{};
+    c.regimes()->internal_jacobian(r, in, rates.data());
+    for (int a = 0; a < internal; ++a) trace += rates[a * (2 + internal) + 2 + a];
   }
   if (has_additional_force()) {
     const int n = structure_.size();
@@ -731,7 +874,7 @@ double ImpactingStructure::divergence(int mode, double t, ConstVectorRef x) cons
 
 bool ImpactingStructure::accounts_energy() const {
   for (const auto& c : contacts_)
-    if (c.hard()) return false;
+    if (c.hard() || (c.regimes() && !c.regimes()->accounts_energy())) return false;
   return !has_additional_force() && structure_.stiffness.isApprox(structure_.stiffness.transpose());
 }
 
@@ -740,8 +883,10 @@ double ImpactingStructure::mechanical_energy(int mode, double t, ConstVectorRef 
   const auto q = x.head(n), v = x.segment(n, n);
   double energy = 0.5 * v.dot(structure_.mass * v) + 0.5 * q.dot(structure_.stiffness * q) -
                   structure_.constant_force.dot(q);
-  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
-    if (closed(mode, j)) energy += contacts_[j].stored_energy(-gap(j, t, x));
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
+    if (const auto* law = contacts_[j].regimes()) energy += law->stored_energy(regime(mode, j), law_inputs(j, t, x));
+    else if (closed(mode, j)) energy += contacts_[j].stored_energy(-gap(j, t, x));
+  }
   return energy;
 }
 
@@ -749,8 +894,10 @@ double ImpactingStructure::dissipated_power(int mode, double t, ConstVectorRef x
   const int n = structure_.size();
   const auto v = x.segment(n, n);
   double power = v.dot(structure_.damping * v);
-  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
-    if (closed(mode, j)) power += contacts_[j].dissipated_power(-gap(j, t, x), -gap_rate(j, t, x));
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
+    if (const auto* law = contacts_[j].regimes()) power += law->dissipated_power(regime(mode, j), law_inputs(j, t, x));
+    else if (closed(mode, j)) power += contacts_[j].dissipated_power(-gap(j, t, x), -gap_rate(j, t, x));
+  }
   return power;
 }
 
@@ -762,9 +909,7 @@ double ImpactingStructure::supplied_power(int mode, double t, ConstVectorRef x) 
   if (w > 0.0)
     power = (structure_.cosine_force * std::cos(w * t) + structure_.sine_force * std::sin(w * t)).dot(v);
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
-    if (closed(mode, j))
-      power += contacts_[j].force(-gap(j, t, x), -gap_rate(j, t, x)) *
-               contacts_[j].surface.velocity(w, t);
+    if (contacts_[j].surface.moves()) power += force_of(mode, j, t, x) * contacts_[j].surface.velocity(w, t);
   return power;
 }
 
@@ -776,15 +921,23 @@ bool ImpactingStructure::measures_contact() const {
 
 double ImpactingStructure::contact_force(int mode, double t, ConstVectorRef x) const {
   double force = 0.0;
-  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
-    if (closed(mode, j)) force += contacts_[j].force(-gap(j, t, x), -gap_rate(j, t, x));
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) force += force_of(mode, j, t, x);
   return force;
+}
+
+double ImpactingStructure::force_of(int mode, int contact, double t, ConstVectorRef x) const {
+  const auto& c = contacts_[contact];
+  if (const auto* law = c.regimes()) return law->force(regime(mode, contact), law_inputs(contact, t, x));
+  return closed(mode, contact) ? c.force(-gap(contact, t, x), -gap_rate(contact, t, x)) : 0.0;
 }
 
 double ImpactingStructure::penetration(int mode, double t, ConstVectorRef x) const {
   double depth = 0.0;
-  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
-    if (closed(mode, j) && !contacts_[j].hard()) depth = std::max(depth, -gap(j, t, x));
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
+    if (const auto* law = contacts_[j].regimes())
+      depth = std::max(depth, law->penetration(regime(mode, j), law_inputs(j, t, x)));
+    else if (closed(mode, j) && !contacts_[j].hard()) depth = std::max(depth, -gap(j, t, x));
+  }
   return depth;
 }
 

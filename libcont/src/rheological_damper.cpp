@@ -1,5 +1,6 @@
 #include "libcont/rheological_damper.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "libcont/input_error.hpp"
@@ -166,6 +167,77 @@ double RheologicalDamper::dissipated_power(DamperRegime regime, double s, double
                  : 0.0;
   }
   return 0.0;
+}
+
+namespace {
+DamperRegime as_regime(int regime) { return static_cast<DamperRegime>(regime); }
+void put(const AffineForm& form, double* gradient) {
+  gradient[0] = form.s;
+  gradient[1] = form.rate;
+  gradient[2] = form.z;
+}
+}  // namespace
+
+int RheologicalDamper::regime_of(const ContactInputs& in) const {
+  return static_cast<int>(regime_of(in.penetration, in.rate, in.internal[0]));
+}
+
+double RheologicalDamper::force(int regime, const ContactInputs& in) const {
+  return reaction(as_regime(regime))(in.penetration, in.rate, in.internal[0]);
+}
+
+void RheologicalDamper::force_gradient(int regime, const ContactInputs&, double* gradient) const {
+  put(reaction(as_regime(regime)), gradient);
+}
+
+void RheologicalDamper::internal_rates(int regime, const ContactInputs& in, double* rates) const {
+  rates[0] = internal_rate(as_regime(regime))(in.penetration, in.rate, in.internal[0]);
+}
+
+void RheologicalDamper::internal_jacobian(int regime, const ContactInputs&, double* jacobian) const {
+  put(internal_rate(as_regime(regime)), jacobian);
+}
+
+int RheologicalDamper::switch_count(int regime) const {
+  return static_cast<int>(switches(as_regime(regime)).size());
+}
+
+RegimeSwitchSpec RheologicalDamper::switch_spec(int regime, int k) const {
+  const RegimeSwitch& s = switches(as_regime(regime))[static_cast<size_t>(k)];
+  return {s.name, s.direction, static_cast<int>(s.next), s.kind, true};
+}
+
+double RheologicalDamper::switch_function(int regime, int k, const ContactInputs& in) const {
+  return switches(as_regime(regime))[static_cast<size_t>(k)].condition(in.penetration, in.rate,
+                                                                       in.internal[0]);
+}
+
+void RheologicalDamper::switch_gradient(int regime, int k, const ContactInputs&,
+                                        double* gradient) const {
+  put(switches(as_regime(regime))[static_cast<size_t>(k)].condition, gradient);
+}
+
+bool RheologicalDamper::stiff(int regime, double frequency, double mobility) const {
+  const double node_rate = std::abs(internal_rate(as_regime(regime)).z);
+  return node_rate > 50.0 * std::max(frequency, std::sqrt(parameters_.k1 * mobility));
+}
+
+double RheologicalDamper::stored_energy(int regime, const ContactInputs& in) const {
+  return stored_energy(as_regime(regime), in.penetration, in.internal[0]);
+}
+
+double RheologicalDamper::dissipated_power(int regime, const ContactInputs& in) const {
+  return dissipated_power(as_regime(regime), in.penetration, in.rate, in.internal[0]);
+}
+
+double RheologicalDamper::penetration(int regime, const ContactInputs& in) const {
+  const DamperRegime r = as_regime(regime);
+  return r == DamperRegime::Detached ? 0.0 : bumper_position(r, in.penetration, in.internal[0]);
+}
+
+double RheologicalDamper::approach_velocity(int regime, const ContactInputs& in) const {
+  if (as_regime(regime) != DamperRegime::Detached) return 0.0;
+  return in.rate - internal_rate(DamperRegime::Detached)(in.penetration, in.rate, in.internal[0]);
 }
 
 }  // namespace libcont

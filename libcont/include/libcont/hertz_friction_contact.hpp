@@ -16,12 +16,28 @@
 // and the impact characteristics are
 //   x_c = (M v0^2 (alpha+1) / (2 c1))^(1/(alpha+1)),  P_c = c1 x_c^alpha,  P_c* = c2 x_c^alpha,
 //   t_c = I x_c / v0,  t_y = (1 + 1/K_r) I x_c / v0,   I = I(alpha) of ateb.hpp.
+//
+// As a contact law of a structure (RegimeContactLaw, unilateral_contact.hpp), with x the
+// penetration delta, the branch is the law's regime rather than the sign of x': switching
+// on an event keeps the force smooth within a mode (the integrator's error control holds)
+// and makes the switch a located event:
+//   "approach"    (loading, c1 x^alpha): "maximal compression" when x' falls through 0,
+//                 to "separation";
+//   "separation"  (unloading, c2 x^alpha): "separation" when x falls through 0, to
+//                 "flight" (the contact ends), and "reloading" when x' rises through 0,
+//                 back to "approach";
+//   "flight"      (no force): "contact" when x rises through 0, to "approach".
+// The stored energy jumps at the turn (c1 -> c2): the law does not account for its energy;
+// its loss per impact is the closed form's.
 #include "libcont/ateb.hpp"
+#include "libcont/regime_contact_law.hpp"
 
 namespace libcont {
 
-class HertzFrictionContact {
+class HertzFrictionContact : public RegimeContactLaw {
  public:
+  enum Regime { Approach = 0, Separation = 1, Flight = 2 };
+
   // c > 0 (N/m^alpha), alpha > 0, K_r in (0, 1]; InputError naming the bad one otherwise.
   HertzFrictionContact(double stiffness, double exponent, double restitution);
 
@@ -38,10 +54,28 @@ class HertzFrictionContact {
   // d force / d penetration at fixed rate (0 without penetration).
   double force_slope(double penetration, double penetration_rate) const;
 
+  // The law of a contact: regimes Approach, Separation, Flight.
+  int regime_count() const override { return 3; }
+  std::string regime_name(int regime) const override;
+  // In contact (x > 0, or x = 0 moving in): Approach while x' > 0, else Separation.
+  int regime_of(const ContactInputs& in) const override;
+  double force(int regime, const ContactInputs& in) const override;
+  void force_gradient(int regime, const ContactInputs& in, double* gradient) const override;
+  int switch_count(int regime) const override { return regime == Separation ? 2 : 1; }
+  RegimeSwitchSpec switch_spec(int regime, int k) const override;
+  double switch_function(int regime, int k, const ContactInputs& in) const override;
+  void switch_gradient(int regime, int k, const ContactInputs& in, double* gradient) const override;
+
  private:
   double stiffness_;
   double exponent_;
+  // Whether switch k of a regime watches x (contact, separation) rather than x'.
+  static bool on_penetration(int regime, int k) {
+    return regime == Flight || (regime == Separation && k == 0);
+  }
+
   double restitution_;
+  double approach_stiffness_ = 0.0, separation_stiffness_ = 0.0;  // c1, c2
 };
 
 // The published characteristics of one impact, in the source's names.

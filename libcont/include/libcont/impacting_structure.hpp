@@ -5,12 +5,17 @@
 // and a list of UnilateralContact (unilateral_contact.hpp). A model derives from it, adds
 // its parameters, and in configure() calls declare(structure, contacts). Everything else a
 // HybridSystem needs is generated from that declaration:
-//   - the modes: every combination of open and closed contacts (2^c modes, c <= 8); a
-//     closed hard contact is a constraint w . q = s(t), enforced by the force that keeps
-//     it (the accelerations are projected in the metric of M), a closed soft contact adds
-//     its force along w;
-//   - the events (one per contact and mode): the gap falling (impact, contact start), the
-//     gap rising (separation), the holding force falling (release from sticking);
+//   - the state: q, v, then the internal coordinates of the contact laws that have them
+//     (a rheological damper's node);
+//   - the modes: every combination of open and closed contacts (2^c modes, c <= 8), a
+//     contact whose law has regimes (regime_contact_law.hpp) counting as many states as
+//     its law has regimes; a closed hard contact is a constraint w . q = s(t), enforced by
+//     the force that keeps it (the accelerations are projected in the metric of M), a
+//     closed soft contact adds its force along w, a law with regimes the force of its
+//     regime;
+//   - the events (one per open/closed contact and mode, one per switch of a law's regime):
+//     the gap falling (impact, contact start), the gap rising (separation), the holding
+//     force falling (release from sticking), the law's switching conditions;
 //   - the resets: impulses along M^-1 w that give the restitution law's relative velocity
 //     (with every stuck contact kept), the end of chattering in sticking, the release; their
 //     Jacobians; positions put exactly on the surface at an impact;
@@ -68,7 +73,7 @@ class ImpactingStructure : public HybridSystem {
   void vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const override;
   void state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const override;
   bool affine_mode(int mode, AffineMode& data) const override;
-  int event_count(int /*mode*/) const override { return static_cast<int>(contacts_.size()); }
+  int event_count(int mode) const override;
   EventSpec event_spec(int mode, int event) const override;
   double event_function(int mode, int event, double t, ConstVectorRef x) const override;
   bool affine_event(int mode, int event, VectorRef coefficients) const override;
@@ -114,7 +119,12 @@ class ImpactingStructure : public HybridSystem {
   double gap(int contact, double t, ConstVectorRef x) const;
   double gap_rate(int contact, double t, ConstVectorRef x) const;
   double holding_force(int mode, int contact, double t, ConstVectorRef x) const;
-  bool closed(int mode, int contact) const { return (mode >> contact) & 1; }
+  // The contact's state in `mode`: 0 open, 1 closed; a law's regime for a law with regimes
+  // (the modes count in a mixed radix, 2 for each open/closed contact).
+  int regime(int mode, int contact) const { return (mode / strides_[contact]) % radices_[contact]; }
+  bool closed(int mode, int contact) const { return regime(mode, contact) != 0; }
+  // What the contact's law with regimes sees in the state x (its internal coordinates in x).
+  ContactInputs law_inputs(int contact, double t, ConstVectorRef x) const;
   // Undamped natural frequencies of the structure without contacts, ascending.
   Vector natural_frequencies() const;
 
@@ -141,8 +151,9 @@ class ImpactingStructure : public HybridSystem {
   struct ModeData;
   // Force-space terms of the mode's linear part evaluated at (t, q, v), without the
   // nonlinear contacts and the additional force, and with them.
-  void total_force(const ModeData& mode, double t, ConstVectorRef q, ConstVectorRef v,
-                   VectorRef force) const;
+  void total_force(int mode, double t, ConstVectorRef x, VectorRef force) const;
+  // The force of one contact along its normal in `mode` (0 for an open or a hard contact).
+  double force_of(int mode, int contact, double t, ConstVectorRef x) const;
   // A constraint set of a reset and what its projection needs: W, B = M^-1 W' G^-1 and
   // I - B W (G = W M^-1 W').
   struct Projection {
@@ -160,6 +171,17 @@ class ImpactingStructure : public HybridSystem {
   Matrix mass_inverse_;
   std::vector<ModeData> modes_;
   std::vector<int> contact_coordinates_;  // coordinates that some normal involves
+  // Per contact: the number of its states (2, or its law's regimes), the mode stride, and
+  // the index in the state of its law's first internal coordinate.
+  std::vector<int> radices_, strides_, internal_offsets_;
+  int internal_count_ = 0;
+  // The number of internal coordinates of a contact's law.
+  int internal_count(int contact) const {
+    const int next = contact + 1 < static_cast<int>(internal_offsets_.size())
+                         ? internal_offsets_[contact + 1]
+                         : 2 * structure_.size() + internal_count_;
+    return next - internal_offsets_[contact];
+  }
   std::vector<ForcingParameter> forcing_parameters_;
 };
 
@@ -168,18 +190,26 @@ class ImpactingStructure : public HybridSystem {
 // and the affine data when the mode is affine.
 struct ImpactingStructure::ModeData {
   std::vector<int> stuck, soft;  // closed hard and soft contacts
+  std::vector<int> with_regimes;  // contacts whose law has regimes (all of them, every mode)
+  // The mode's events: the contact, and the law's switch (-1: the open/closed event).
+  struct Event {
+    int contact = 0, law_switch = -1;
+  };
+  std::vector<Event> events;
   Matrix acceleration_map;                  // P M^-1 (n x n)
   Matrix holding_map;                       // G^-1 W M^-1 (|S| x n)
   Matrix gram_inverse;                      // G^-1 (|S| x |S|)
   // The field without the soft contacts, as accelerations:
   //   a = Aq q + Av v + b0 + bc cos + bs sin (the stuck surfaces' B s''_S folded in),
-  // and P M^-1 w_j of each closed soft contact, whose force is added to it.
+  // and P M^-1 w_j of each closed soft contact, then of each contact with regimes, whose
+  // force is added to it.
   Matrix aq, av;
   Vector b0, bc, bs;
   bool has_cosine = false, has_sine = false;  // bc, bs not zero
   bool stiff = false, brief_and_rough = false;  // HybridSystem::is_stiff, is_brief_and_rough
   std::vector<Vector> contact_acceleration;
-  // Affine modes (no additional force, every closed soft contact Kelvin-Voigt unclipped):
+  // Affine modes (no additional force, no law with regimes, every closed soft contact
+  // Kelvin-Voigt unclipped):
   // the linear forces with the contacts folded in, in force space and as accelerations.
   bool affine = false;
   Matrix stiffness, damping;

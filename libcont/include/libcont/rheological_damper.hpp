@@ -32,11 +32,18 @@
 //   SlippingBack -> Stuck      s' rises through 0
 //   SlippingBack -> Detached   R falls through 0 (which happens at z = T0 / k2)
 // The viscoplastic reaction cannot reach -T0 (R >= 0), so it has no SlippingBack.
+//
+// As a contact law of a structure (RegimeContactLaw, unilateral_contact.hpp) the damper's
+// inputs are the structure's penetration s = delta and its rate, z is its one internal
+// coordinate, and its regimes are the contact's: a structure declares the bumper as a
+// UnilateralContact with this law and gets the modes, switches, Jacobians and energy
+// account from it.
 #include <array>
 #include <string>
 #include <vector>
 
 #include "libcont/hybrid_system.hpp"
+#include "libcont/regime_contact_law.hpp"
 
 namespace libcont {
 
@@ -74,7 +81,7 @@ struct RheologicalParameters {
   double T0 = 0.0;  // slider limit force (elastic-viscoplastic, elastoplastic)
 };
 
-class RheologicalDamper {
+class RheologicalDamper : public RegimeContactLaw {
  public:
   // Throws InputError naming a parameter the law needs that is not positive and finite
   // (k1 always; c for the viscous laws; T0 for the slider laws; k2 >= 0 where used).
@@ -82,7 +89,7 @@ class RheologicalDamper {
 
   RheologicalLaw law() const { return law_; }
   const RheologicalParameters& parameters() const { return parameters_; }
-  int regime_count() const;
+  int regime_count() const override;
   std::string regime_name(DamperRegime regime) const;
 
   // The regime consistent with (s, s', z), for a start anywhere: detached while s <= z,
@@ -102,6 +109,32 @@ class RheologicalDamper {
   // Power turned into heat: c z'^2 (viscoelastic), (c z' + T0) z' = R z' while slipping
   // (viscoplastic), T0 |z'| while slipping (elastoplastic); 0 otherwise.
   double dissipated_power(DamperRegime regime, double s, double rate, double z) const;
+
+  // The law of a contact: inputs (s, s', z), regimes by index.
+  std::string regime_name(int regime) const override { return regime_name(static_cast<DamperRegime>(regime)); }
+  std::vector<std::string> internal_names() const override { return {"z"}; }
+  int regime_of(const ContactInputs& in) const override;
+  double force(int regime, const ContactInputs& in) const override;
+  void force_gradient(int regime, const ContactInputs& in, double* gradient) const override;
+  void internal_rates(int regime, const ContactInputs& in, double* rates) const override;
+  void internal_jacobian(int regime, const ContactInputs& in, double* jacobian) const override;
+  int switch_count(int regime) const override;
+  // Every switch can be grazed (guard_turning_points): as the bounces lose energy, the
+  // slider's yield force is reached by ever smaller margins (measured: a slip of 0.9 ms,
+  // 1e-5 m, that a step of CVODE jumps over).
+  RegimeSwitchSpec switch_spec(int regime, int k) const override;
+  double switch_function(int regime, int k, const ContactInputs& in) const override;
+  void switch_gradient(int regime, int k, const ContactInputs& in, double* gradient) const override;
+  // Stiff when the node relaxes much faster than the body oscillates on k1 (or than the
+  // structure's own frequency).
+  bool stiff(int regime, double frequency, double mobility) const override;
+  bool accounts_energy() const override { return true; }
+  double stored_energy(int regime, const ContactInputs& in) const override;
+  double dissipated_power(int regime, const ContactInputs& in) const override;
+  // Penetration: the bumper top y = s while in contact, 0 when detached. Approach velocity:
+  // s' - y' when detached (the top moves with the node), 0 in contact.
+  double penetration(int regime, const ContactInputs& in) const override;
+  double approach_velocity(int regime, const ContactInputs& in) const override;
 
  private:
   static size_t index(DamperRegime regime) { return static_cast<size_t>(regime); }

@@ -11,16 +11,22 @@
 //   - KelvinVoigtContact: while g < 0 the force k_s delta + c_s delta' along w
 //     (delta = -g), its damping derived from r by the hard/soft energy relations
 //     (kelvin_voigt_contact.hpp) where a model wants it;
-//   - HertzContact: K delta^alpha (+ its damping c delta') along w.
+//   - HertzContact: K delta^alpha (+ its damping c delta') along w;
+//   - a law with regimes and internal state (regime_contact_law.hpp), shared: Hertz with
+//     positional friction (HertzFrictionContact: loading and unloading stiffness), the
+//     rheological dampers (RheologicalDamper: free, stuck, slipping, with the damper's
+//     internal node as a state coordinate).
 // From this declaration the structure generates events, resets, their Jacobians, affine
 // event data, the relative velocity, contact measures and the energy account.
 #include <cmath>
+#include <memory>
 #include <string>
 #include <variant>
 
 #include "libcont/hertz_contact.hpp"
 #include "libcont/kelvin_voigt_contact.hpp"
 #include "libcont/newton_restitution.hpp"
+#include "libcont/regime_contact_law.hpp"
 #include "libcont/types.hpp"
 
 namespace libcont {
@@ -46,7 +52,8 @@ struct SurfaceMotion {
   bool moves() const { return sine != 0.0 || cosine != 0.0; }
 };
 
-using ContactLaw = std::variant<KelvinVoigtContact, HertzContact, NewtonRestitution>;
+using ContactLaw = std::variant<KelvinVoigtContact, HertzContact, NewtonRestitution,
+                                std::shared_ptr<const RegimeContactLaw>>;
 
 // How the flow integrates the structure while a soft contact is closed (flow.hpp picks the
 // integrator from it): Automatic: a Kelvin-Voigt contact much faster than the structure
@@ -66,10 +73,16 @@ struct UnilateralContact {
   ContactIntegration integration = ContactIntegration::Automatic;
 
   bool hard() const { return std::holds_alternative<NewtonRestitution>(law); }
+  // The law with regimes, or null for the open/closed laws.
+  const RegimeContactLaw* regimes() const {
+    const auto* p = std::get_if<std::shared_ptr<const RegimeContactLaw>>(&law);
+    return p ? p->get() : nullptr;
+  }
   // The soft law's viscous coefficient c_s (0 for a hard contact).
   double damping() const;
   // Force along w (> 0 pushes the surfaces apart) of a closed soft contact at penetration
-  // delta = -g and its rate; 0 for a hard contact. Inline: on the integrators' hot path.
+  // delta = -g and its rate; 0 for a hard contact (and for a law with regimes, whose force
+  // depends on its regime: RegimeContactLaw::force). Inline: on the integrators' hot path.
   double force(double penetration, double penetration_rate) const {
     if (const auto* h = std::get_if<HertzContact>(&law)) return h->force(penetration, penetration_rate);
     if (const auto* kv = std::get_if<KelvinVoigtContact>(&law)) return kv->force(penetration, penetration_rate);
