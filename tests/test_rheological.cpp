@@ -345,3 +345,52 @@ TEST_CASE("rheological: a slip lasting 0.1 ms, 1e-8 m beyond the yield surface, 
   INFO("dz " << dz << " exact " << x[2]);
   CHECK(dz == Approx(x[2]).margin(1e-12));
 }
+
+TEST_CASE("rheological: the declared structure's fields, Jacobians and switches are the "
+          "damper's equations",
+          "[rheological]") {
+  // The model is a structure whose contact law is the damper: its generated field must be
+  // m x'' = m g - R, z' = the law's rate, with x the penetration, in every regime, and its
+  // events the law's switches with their conditions in (x, x', z).
+  std::mt19937 random(11);
+  for (const auto& law : laws) {
+    RheologicalDamperDrop system = make(law);
+    const RheologicalDamper& damper = system.damper();
+    REQUIRE(system.mode_count() == damper.regime_count());
+    for (int r = 0; r < damper.regime_count(); ++r) {
+      const auto regime = static_cast<DamperRegime>(r);
+      const libcont::AffineForm& reaction = damper.reaction(regime);
+      const libcont::AffineForm& rate = damper.internal_rate(regime);
+      for (int trial = 0; trial < 5; ++trial) {
+        const auto [s, v, z] = admissible_state(damper, regime, random);
+        const Vector x = (Vector(3) << s, v, z).finished();
+        INFO(law << " regime " << system.mode_name(r) << " x " << x.transpose());
+        Vector f(3);
+        system.vector_field(r, 0.0, x, f);
+        CHECK(f[0] == v);
+        CHECK(f[1] == Approx(g - reaction(s, v, z) / m).epsilon(1e-14).margin(1e-13));
+        CHECK(f[2] == Approx(rate(s, v, z)).epsilon(1e-14).margin(1e-13));
+        libcont::Matrix jac(3, 3), expected(3, 3);
+        system.state_jacobian(r, 0.0, x, jac);
+        expected << 0.0, 1.0, 0.0, -reaction.s / m, -reaction.rate / m, -reaction.z / m, rate.s,
+            rate.rate, rate.z;
+        CHECK((jac - expected).cwiseAbs().maxCoeff() <= 1e-14 * (1.0 + expected.cwiseAbs().maxCoeff()));
+        const auto& switches = damper.switches(regime);
+        REQUIRE(system.event_count(r) == static_cast<int>(switches.size()));
+        for (int e = 0; e < system.event_count(r); ++e) {
+          const auto spec = system.event_spec(r, e);
+          CHECK(spec.name == switches[e].name);
+          CHECK(spec.direction == switches[e].direction);
+          CHECK(spec.kind == switches[e].kind);
+          CHECK(spec.guard_turning_points);
+          CHECK(system.event_function(r, e, 0.0, x) ==
+                Approx(switches[e].condition(s, v, z)).epsilon(1e-14).margin(1e-12));
+          Vector y = x;
+          const auto outcome = system.apply_event(r, e, 0.0, y);
+          CHECK(outcome.next_mode == static_cast<int>(switches[e].next));
+          CHECK(y == x);  // no switch changes the state
+        }
+      }
+    }
+  }
+}

@@ -1,17 +1,13 @@
 #include "systems/hertz_friction.hpp"
 
 #include <cmath>
-#include <optional>
 #include <sstream>
 
 #include "libcont/input_error.hpp"
 #include "libcont/surface_profile.hpp"
 
-using libcont::ConstVectorRef;
 using libcont::Constraint;
-using libcont::EventDirection;
 using libcont::EventKind;
-using libcont::EventOutcome;
 
 namespace systems {
 
@@ -79,7 +75,6 @@ HertzFrictionImpactSystem::HertzFrictionImpactSystem() {
 
 void HertzFrictionImpactSystem::configure() {
   const auto& p = parameters_;
-  m_ = p["M"];
   v0_ = p["v0"];
   for (const char* nu : {"nu1", "nu2"})
     if (p[nu] > 0.5)
@@ -107,7 +102,12 @@ void HertzFrictionImpactSystem::configure() {
   if (!(p["Kr"] <= 1.0))
     throw libcont::InputError("parameter 'Kr' must lie in (0, 1] (got " + number_text(p["Kr"]) +
                               "): a rebound faster than the impact would create energy");
-  contact_ = libcont::HertzFrictionContact(stiffness, alpha, p["Kr"]);
+  contact_ = std::make_shared<const libcont::HertzFrictionContact>(stiffness, alpha, p["Kr"]);
+  // x is the penetration: the gap is -x.
+  libcont::UnilateralContact contact;
+  contact.normal = libcont::Vector::Constant(1, -1.0);
+  contact.law = std::shared_ptr<const libcont::RegimeContactLaw>(contact_);
+  declare(libcont::LinearStructure::single(p["M"]), {contact});
 }
 
 std::string HertzFrictionImpactSystem::contact_origin() const {
@@ -118,53 +118,11 @@ std::string HertzFrictionImpactSystem::contact_origin() const {
          "; alpha = 1 + 1/n, c from A, E1, nu1, E2, nu2";
 }
 
-std::string HertzFrictionImpactSystem::mode_name(int mode) const {
-  return mode == Approach ? "approach" : "separation";
-}
-
-double HertzFrictionImpactSystem::mode_stiffness(int mode) const {
-  return mode == Approach ? contact_.approach_stiffness() : contact_.separation_stiffness();
-}
-
-void HertzFrictionImpactSystem::vector_field(int mode, double, ConstVectorRef x,
-                                             libcont::VectorRef dxdt) const {
-  // The force of the mode, not of the sign of v: the switch is the event v = 0, so that
-  // the vector field stays smooth within a mode.
-  const double force = x[0] > 0.0 ? mode_stiffness(mode) * std::pow(x[0], contact_.exponent()) : 0.0;
-  dxdt[0] = x[1];
-  dxdt[1] = -force / m_;
-}
-
-void HertzFrictionImpactSystem::state_jacobian(int mode, double, ConstVectorRef x,
-                                               libcont::MatrixRef jac) const {
-  const double slope =
-      x[0] > 0.0 ? contact_.exponent() * mode_stiffness(mode) * std::pow(x[0], contact_.exponent() - 1.0)
-                 : 0.0;
-  jac << 0.0, 1.0, -slope / m_, 0.0;
-}
-
-libcont::EventSpec HertzFrictionImpactSystem::event_spec(int mode, int) const {
-  if (mode == Approach) return {"maximal compression", EventDirection::Falling, EventKind::ModeSwitch};
-  return {"separation", EventDirection::Falling, EventKind::ContactEnd};
-}
-
-double HertzFrictionImpactSystem::event_function(int mode, int, double, ConstVectorRef x) const {
-  return mode == Approach ? x[1] : x[0];
-}
-
-void HertzFrictionImpactSystem::event_gradient(int mode, int, double, ConstVectorRef,
-                                               libcont::VectorRef dh_dx, double& dh_dt) const {
-  if (mode == Approach)
-    dh_dx << 0.0, 1.0;
-  else
-    dh_dx << 1.0, 0.0;
-  dh_dt = 0.0;
-}
-
-EventOutcome HertzFrictionImpactSystem::apply_event(int mode, int, double,
-                                                    libcont::VectorRef) const {
-  if (mode == Approach) return {Separation, EventKind::ModeSwitch, false};
-  return {Separation, EventKind::ContactEnd, true};  // the impact is over
+libcont::EventOutcome HertzFrictionImpactSystem::apply_event(int mode, int event, double t,
+                                                              libcont::VectorRef x) const {
+  libcont::EventOutcome outcome = ImpactingStructure::apply_event(mode, event, t, x);
+  outcome.terminal = outcome.kind == EventKind::ContactEnd;
+  return outcome;
 }
 
 libcont::Vector HertzFrictionImpactSystem::default_initial_state() const {
@@ -173,69 +131,8 @@ libcont::Vector HertzFrictionImpactSystem::default_initial_state() const {
   return x;
 }
 
-int HertzFrictionImpactSystem::mode_of(double, ConstVectorRef x) const {
-  return x[1] > 0.0 ? Approach : Separation;
-}
-
-double HertzFrictionImpactSystem::kinetic_energy(double, ConstVectorRef x) const {
-  return 0.5 * m_ * x[1] * x[1];
-}
-
-double HertzFrictionImpactSystem::relative_velocity(int, int, double, ConstVectorRef x) const {
-  return x[1];
-}
-
 libcont::HertzFrictionImpact HertzFrictionImpactSystem::closed_form() const {
-  return libcont::HertzFrictionImpact(contact_, m_, v0_);
-}
-
-namespace {
-
-// Keeps the two events of the impact and passes everything on to the caller's observer.
-struct ImpactEvents : libcont::FlowObserver {
-  explicit ImpactEvents(libcont::FlowObserver* next) : next(next) {}
-  void on_event(const libcont::EventRecord& e) override {
-    if (e.mode_before == HertzFrictionImpactSystem::Approach) turn = e;
-    if (e.kind == EventKind::ContactEnd) end = e;
-    if (next) next->on_event(e);
-  }
-  void on_sample(double t, ConstVectorRef x, int mode) override {
-    if (next) next->on_sample(t, x, mode);
-  }
-  libcont::FlowObserver* next;
-  std::optional<libcont::EventRecord> turn, end;
-};
-
-}  // namespace
-
-SimulatedImpact simulate_impact(const HertzFrictionImpactSystem& system,
-                                const libcont::FlowOptions& options,
-                                libcont::FlowObserver* observer, libcont::SampleGrid samples) {
-  libcont::Flow flow(system, options);
-  libcont::FlowState state = flow.initial_state(0.0, system.default_initial_state());
-  ImpactEvents events(observer);
-  // The impact ends by its terminal event long before this bound (t_y from the closed
-  // form); reaching the bound means it did not end, which is reported.
-  const double bound = 4.0 * system.closed_form().characteristics().t_y;
-  SimulatedImpact result;
-  result.report = flow.advance(state, bound, &events, samples);
-  if (!result.report.ok()) {
-    result.failure = libcont::to_string(result.report.status) + ": " + result.report.message;
-    return result;
-  }
-  if (!events.turn || !events.end) {
-    result.failure = "the impact did not end within 4 t_y of the closed form";
-    return result;
-  }
-  const auto& contact = system.contact();
-  auto& r = result.characteristics;
-  r.x_c = events.turn->x_minus[0];
-  r.t_c = events.turn->t;
-  r.P_c = contact.approach_stiffness() * std::pow(r.x_c, contact.exponent());
-  r.P_c_star = contact.separation_stiffness() * std::pow(r.x_c, contact.exponent());
-  r.t_y = events.end->t;
-  r.rebound_velocity = events.end->x_minus[1];
-  return result;
+  return libcont::HertzFrictionImpact(*contact_, mass(), v0_);
 }
 
 }  // namespace systems

@@ -4,8 +4,8 @@
 //   mode "approach"   (x' > 0): M x'' + c1 x^alpha = 0,
 //   mode "separation" (x' < 0): M x'' + c2 x^alpha = 0,
 // no force while x <= 0. The switch is the event x' = 0 (falling); the impact ends with
-// the terminal event x = 0 (falling), at x' = -K_r v0. Starting from a gap (x < 0, v > 0)
-// the approach mode is free flight until contact.
+// the terminal event x = 0 (falling), at x' = -K_r v0, into mode "flight". Starting from a
+// gap (x < 0) the mode is "flight" until the event "contact" (x rising through 0).
 //
 // Parameters: M, Kr, v0 and the contact, given in one of two ways (`geometry`):
 //   geometry = stiffness (default): alpha and c directly (defaults: data set (a),
@@ -16,55 +16,41 @@
 //     singular (5); for spheres (A = 1/(2R)) to the radius R = 23.67 mm that data set
 //     (a)'s c implies. Giving c, or an alpha other than the profile's, together with a
 //     surface geometry is an error.
+#include <memory>
+
 #include "libcont/flow.hpp"
 #include "libcont/hertz_friction_contact.hpp"
-#include "libcont/hybrid_system.hpp"
+#include "libcont/impacting_structure.hpp"
 
 namespace systems {
 
-class HertzFrictionImpactSystem : public libcont::HybridSystem {
+// Declared as a structure (libcont/impacting_structure.hpp): the mass M moving freely, the
+// contact a unilateral contact on -x whose law is HertzFrictionContact, whose regimes
+// (approach, separation, flight) are the modes. One impact is the run: the separation
+// ends it.
+class HertzFrictionImpactSystem : public libcont::ImpactingStructure {
  public:
-  enum Mode { Approach = 0, Separation = 1 };
+  enum Mode { Approach = 0, Separation = 1, Flight = 2 };
 
   HertzFrictionImpactSystem();
   std::string name() const override { return "hertz-friction"; }
-  std::vector<std::string> state_names() const override { return {"x", "v"}; }
-  int mode_count() const override { return 2; }
-  std::string mode_name(int mode) const override;
   void configure() override;
-
-  void vector_field(int mode, double t, libcont::ConstVectorRef x,
-                    libcont::VectorRef dxdt) const override;
-  void state_jacobian(int mode, double t, libcont::ConstVectorRef x,
-                      libcont::MatrixRef jac) const override;
-  int event_count(int /*mode*/) const override { return 1; }
-  libcont::EventSpec event_spec(int mode, int event) const override;
-  double event_function(int mode, int event, double t, libcont::ConstVectorRef x) const override;
-  void event_gradient(int mode, int event, double t, libcont::ConstVectorRef x,
-                      libcont::VectorRef dh_dx, double& dh_dt) const override;
+  // The law's outcome, terminal at the end of contact: the impact is over.
   libcont::EventOutcome apply_event(int mode, int event, double t,
                                     libcont::VectorRef x) const override;
-
   libcont::Vector default_initial_state() const override;  // (0, v0)
-  int mode_of(double t, libcont::ConstVectorRef x) const override;
-  double kinetic_energy(double t, libcont::ConstVectorRef x) const override;
-  double relative_velocity(int mode, int event, double t,
-                           libcont::ConstVectorRef x) const override;
 
   // The contact in force (c, alpha, K_r; c1, c2) and the closed form of this impact.
-  const libcont::HertzFrictionContact& contact() const { return contact_; }
-  double mass() const { return m_; }
+  const libcont::HertzFrictionContact& contact() const { return *contact_; }
+  double mass() const { return structure().mass(0, 0); }
   double impact_velocity() const { return v0_; }
   libcont::HertzFrictionImpact closed_form() const;
   // "stiffness (given)" or e.g. "quartic: z = A r^4, c from A, E1, nu1, E2, nu2".
   std::string contact_origin() const;
 
  private:
-  // Stiffness of the mode: c1 while approaching, c2 while separating.
-  double mode_stiffness(int mode) const;
-
-  double m_ = 0.1, v0_ = 1.0;
-  libcont::HertzFrictionContact contact_{2.1873e6, 1.5, 0.73};
+  double v0_ = 1.0;
+  std::shared_ptr<const libcont::HertzFrictionContact> contact_;  // set by configure()
 };
 
 // The impact integrated event-driven from (0, v0) to its end, its characteristics read
