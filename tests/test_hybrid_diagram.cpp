@@ -13,6 +13,7 @@
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/poincare_map.hpp"
 #include "libcont/pseudo_arclength.hpp"
+#include "libcont/flow.hpp"
 #include "libcont/shooting.hpp"
 #include "systems/moving_base.hpp"
 #include "test_support.hpp"
@@ -126,29 +127,55 @@ TEST_CASE("hybrid diagram, eta 2 to 5: period-1 branch, its loss of stability, c
   }
   CHECK(bands >= 2);
 
-  // At eta = 3.3 two stable z = 2/4 orbits coexist: the one born at the period doubling
-  // of the z = 1/2 orbit at eta = 3.30467 and one that turns into the z = 1/2 orbit
-  // (its impact signature changes) at eta = 3.337902. Which of them integration finds
-  // depends on a long transient after the fold at eta = 3.1057 (the orbit there
-  // vanishes): tiny differences upstream, such as the section a branch is continued on,
-  // change it. Whichever it is, continued up, it runs into the z = 1/2 orbit and must end
-  // there, at a located special point, instead of going on as the z = 1/2 orbit traversed
-  // twice. The merge at the period doubling itself is checked from a known start below.
+  // At eta = 3.3 three stable orbits of period 4 coexist: the z = 2/4 orbit born at the
+  // period doubling of the z = 1/2 orbit at eta = 3.30467, a z = 2/4 orbit that turns into
+  // the z = 1/2 orbit (its impact signature changes) at eta = 3.337902, and a z = 3/4
+  // orbit that ends at a fold at eta = 3.318375. Which of them integration finds depends
+  // on a long transient after the fold at eta = 3.1057 (the orbit there vanishes): tiny
+  // differences upstream, such as the section a branch is continued on, change it.
+  // Whichever it is, continued up, its stable stretch must end at that family's located
+  // special point; the z = 2/4 ones must not go on as the z = 1/2 orbit traversed twice.
+  // The merge at the period doubling itself is checked from a known start below.
   const auto branch_found_at = [&](double eta, int n) {
     return std::find_if(d.branches.begin(), d.branches.end(), [&](const auto& b) {
       return std::abs(b.found_at - eta) < 1e-9 && b.n == n;
     });
   };
-  const auto doubled = branch_found_at(3.3, 4);
-  REQUIRE(doubled != d.branches.end());
-  INFO("the z = 2/4 branch from 3.3 is stable until " << doubled->stable_until << " ("
-                                                      << doubled->lost_by << ")");
-  const bool at_doubling = doubled->lost_by == "period-doubling" &&
-                           std::abs(doubled->stable_until - 3.30467) < 1e-5;
-  const bool at_signature_change = (doubled->lost_by == "impact-signature" ||
-                                    doubled->lost_by == "grazing") &&
-                                   std::abs(doubled->stable_until - 3.337902) < 1e-5;
-  CHECK((at_doubling || at_signature_change));
+  const auto period4 = branch_found_at(3.3, 4);
+  REQUIRE(period4 != d.branches.end());
+  INFO("the z = " << period4->p << "/4 branch from 3.3 is stable until "
+                  << period4->stable_until << " (" << period4->lost_by << ")");
+  if (period4->p == 2) {
+    const bool at_doubling = period4->lost_by == "period-doubling" &&
+                             std::abs(period4->stable_until - 3.30467) < 1e-5;
+    const bool at_signature_change = (period4->lost_by == "impact-signature" ||
+                                      period4->lost_by == "grazing") &&
+                                     std::abs(period4->stable_until - 3.337902) < 1e-5;
+    CHECK((at_doubling || at_signature_change));
+  } else {
+    CHECK(period4->p == 3);
+    CHECK(period4->lost_by == "fold");
+    CHECK(std::abs(period4->stable_until - 3.318375) < 1e-5);
+    // Direct integration from the branch's last stable orbit agrees: just short of the
+    // fold the motion stays on a z = 3/4 orbit near it, just beyond it leaves.
+    auto system = hard_r1()();
+    const auto settle = [&](double eta) {
+      system->set_parameter("eta", eta);
+      libcont::Flow flow(*system);
+      libcont::FlowState s = flow.initial_state(0.0, period4->last_stable_state);
+      flow.advance(s, 3000 * system->forcing_period());
+      return s.x;
+    };
+    const libcont::Vector before = settle(period4->stable_until - 2e-4);
+    libcont::StroboscopicMap map(*system);
+    const auto closed = map.iterate(before, 4, false);
+    REQUIRE(closed.ok());
+    CHECK((closed.x - before).norm() < 1e-8);
+    CHECK(closed.impacts == 3);
+    CHECK((before - period4->last_stable_state).norm() < 0.1 * before.norm());
+    const libcont::Vector beyond = settle(period4->stable_until + 2e-4);
+    CHECK((beyond - period4->last_stable_state).norm() > 0.2 * before.norm());
+  }
   const auto period2 = branch_found_at(3.4, 2);
   REQUIRE(period2 != d.branches.end());
   CHECK(period2->p == 1);
