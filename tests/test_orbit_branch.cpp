@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "libcont/input_error.hpp"
+#include "libcont/minimal_period.hpp"
 #include "libcont/orbit_branch.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/periodic_orbit_search.hpp"
@@ -267,4 +268,67 @@ TEST_CASE("Workflow: options are validated, the bad field named", "[continuation
   CHECK_THROWS_WITH(search.validate(), Catch::Contains("max_halvings"));
   CHECK_THROWS_WITH(libcont::find_periodic_orbit(*systems::make_system("drop")),
                     Catch::Contains("autonomous"));
+}
+
+TEST_CASE("Workflow: a doubled branch continued into its birth ends there, at any step",
+          "[continuation][workflow]") {
+  // The hard moving-base oscillator, r = 1: the z = 2/4 orbit at eta = 3.3 was born at the
+  // period doubling of the z = 1/2 orbit. Continued up, it meets the z = 1/2 orbit traversed
+  // twice there, where its multiplier touches +1 without crossing: no test function sees
+  // it, and a step past it would go on along the z = 1/2 orbit.
+  auto system = systems::make_system("moving-base");
+  system->set_parameter_text("model", "hard");
+  system->set_parameter("r", 1.0);
+
+  // The z = 1/2 orbit's own branch locates its period doubling (a regular sign change).
+  system->set_parameter("eta", 3.4);
+  libcont::OrbitSearchOptions half;
+  half.period = 2;
+  const OrbitBranch parent =
+      libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system, half),
+                                  {"eta", 3.4, 3.25});
+  REQUIRE(parent.ok());
+  check_special_points(parent, {{SpecialPointType::PeriodDoubling, 3.3046654803}}, 1e-9);
+  const double birth = parent.special_points[0].lambda;
+
+  // Given n = 4 at eta = 3.4, the search finds that orbit again, closing after 2 periods.
+  system->set_parameter("eta", 3.4);
+  libcont::OrbitSearchOptions four;
+  four.period = 4;
+  const libcont::OrbitSearchResult twice = libcont::find_periodic_orbit(*system, four);
+  REQUIRE(twice.found());
+  CHECK(twice.period == 2);
+  CHECK(twice.period_note.find("closes after 2 periods") != std::string::npos);
+
+  system->set_parameter("eta", 3.3);
+  const libcont::OrbitSearchResult orbit = libcont::find_periodic_orbit(*system, four);
+  REQUIRE(orbit.found());
+  REQUIRE(orbit.period == 4);
+  REQUIRE(orbit.shooting.p == 2);
+  for (const double step : {0.0, 0.03}) {  // the range's default steps; one past the birth
+    INFO("initial step " << step);
+    OrbitBranchOptions options("eta", 3.3, 3.4);
+    if (step > 0.0) {
+      options.initial_step = step;
+      options.max_step = 5 * step;
+    }
+    const OrbitBranch doubled = libcont::trace_orbit_branch(*system, orbit, options);
+    CHECK(doubled.ok());
+    CHECK(doubled.status == ContinuationStatus::LeftFamily);
+    check_special_points(doubled, {{SpecialPointType::PeriodDoubling, birth}}, 1e-9);
+    CHECK(doubled.special_points[0].after_point + 1 == static_cast<int>(doubled.points.size()));
+    CHECK(doubled.stop_reason.find("on the orbit of period 2, at its period doubling") !=
+          std::string::npos);
+    // There, seen as a z = 2/4 orbit: two impacts and a multiplier +1.
+    const libcont::OrbitPointData end = doubled.orbit(doubled.special_points[0]);
+    CHECK(end.impacts == 2);
+    CHECK(std::abs(end.spectral_radius - 1.0) < 1e-6);
+    // Every row is a z = 2/4 orbit closing after 4 periods and no fewer, short of the birth.
+    for (const auto& row : doubled.points) {
+      system->set_parameter("eta", row.lambda);
+      libcont::StroboscopicMap map(*system, {}, row.chart);
+      CHECK(libcont::minimal_period(map, row.u, 4) == 4);
+      CHECK(row.lambda < birth);
+    }
+  }
 }

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "libcont/floquet.hpp"
+#include "libcont/orbit_merge.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/poincare_map.hpp"
 
@@ -31,21 +31,6 @@ SweepOptions integration_options(const HybridDiagramOptions& o) {
 bool changes_stability(SpecialPointType type) {
   return type == SpecialPointType::PeriodDoubling || type == SpecialPointType::Fold ||
          type == SpecialPointType::NeimarkSacker;
-}
-
-// The fewest forcing periods, a divisor of n, after which the orbit through u closes
-// (relative to its size; the shooting tolerance is far below this). A branch of z = p/n
-// orbits born at a period doubling of the n/2 orbit, continued back through its birth,
-// goes on as the n/2 orbit traversed twice: same points, squared multipliers, and that
-// orbit's next period doubling would show as a +1 multiplier, no special point.
-int minimal_period(StroboscopicMap& map, ConstVectorRef u, int n) {
-  const double tolerance = 1e-6 * std::max(u.norm(), std::numeric_limits<double>::min());
-  for (int d = 1; d < n; ++d) {
-    if (n % d != 0) continue;
-    const MapEvaluation e = map.iterate(u, d, false);
-    if (e.ok() && (e.x - u).norm() <= tolerance) return d;
-  }
-  return n;
 }
 
 // The point of a z = p/n orbit on the section t = 0 (mod nT), where the sweep's
@@ -93,25 +78,23 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
   b.found_at = start;
   b.data_names = problem.point_data_names();
   b.branch = PseudoArclength(problem, c).run(orbit.x, start);
+  // A branch that ran into an orbit of a shorter period (usually where it was born, at
+  // that orbit's period doubling) ends there; integration finds that orbit and follows it
+  // as a branch of its own.
+  record_orbit_merge(b.branch,
+                     locate_orbit_merge(*system, options_.parameter, options_.shooting.flow, n,
+                                        b.branch, c),
+                     options_.parameter, n);
+  const bool merged = b.branch.status == ContinuationStatus::LeftFamily;
   b.stable_until = start;
   b.last_stable_state = orbit.x;
   const auto& points = b.branch.points;
   // The stable stretch from the start: it ends where the orbit turns unstable or the
   // branch turns back (a fold).
   int last_stable = -1;
-  StroboscopicMap map(*system, options_.shooting.flow);
   for (size_t k = 0; k < points.size(); ++k) {
     if (!b.stable(points[k])) break;
     if (k > 0 && (points[k].lambda - points[k - 1].lambda) * direction < 0) break;
-    if (n > 1 && k > 0) {
-      system->set_parameter(options_.parameter, points[k].lambda);
-      map.set_phase(points[k].chart);
-      const int shorter = minimal_period(map, points[k].u, n);
-      if (shorter < n) {
-        end_at_merge(b, k, shorter);
-        return b;
-      }
-    }
     last_stable = static_cast<int>(k);
   }
   if (last_stable < 0) {
@@ -121,7 +104,7 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
   const BranchPoint& last = points[static_cast<size_t>(last_stable)];
   b.last_stable_state = on_section_zero(*system, options_.parameter, options_.shooting.flow, last, n);
   b.stable_until = last.lambda;
-  if (last_stable + 1 == static_cast<int>(points.size())) {
+  if (last_stable + 1 == static_cast<int>(points.size()) && !merged) {
     const double end = options_.to;
     b.lost_by = std::abs(last.lambda - end) <= 1e-9 * (1.0 + std::abs(end)) ? "range end"
                                                                               : "branch ended";
@@ -137,49 +120,6 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
   b.lost_by = cause ? cause->type_name() : "stability lost";
   if (cause) b.stable_until = cause->lambda;
   return b;
-}
-
-void HybridDiagram::end_at_merge(DiagramBranch& b, size_t k, int shorter) const {
-  // The branch met the shorter orbit between points k - 1 and k; past it the branch only
-  // repeats the shorter orbit, which integration finds and follows as a branch of its
-  // own. Usually the two met at the shorter orbit's period doubling, located on the
-  // shorter orbit's branch continued back from point k: its multiplier -1 is a regular
-  // sign change there, while on this branch it is a +1 without one. Otherwise (a grazing
-  // that turned this orbit into the shorter one, say) the special point located within
-  // that step says where and how.
-  const BranchPoint merged = b.branch.points[k];
-  const double before = b.branch.points[k - 1].lambda;
-  const int last_kept = static_cast<int>(k) - 1;
-  std::vector<SpecialPoint> in_step;
-  for (const auto& s : b.branch.special_points)
-    if (s.after_point == last_kept) in_step.push_back(s);
-  b.branch.points.resize(k);
-  std::erase_if(b.branch.special_points,
-                [&](const SpecialPoint& s) { return s.after_point >= last_kept; });
-  b.lost_by = "stability lost";
-  b.stable_until = before;
-  const auto system = factory_();
-  b.last_stable_state =
-      on_section_zero(*system, options_.parameter, options_.shooting.flow, merged, b.n);
-  PeriodicOrbitProblem problem(*system, options_.parameter, shorter, options_.shooting.flow,
-                               merged.chart);
-  ContinuationOptions c = options_.continuation;
-  c.lambda_min = std::min(before, merged.lambda);
-  c.lambda_max = std::max(before, merged.lambda);
-  c.direction = before < merged.lambda ? -1 : +1;
-  c.initial_step = std::min(c.initial_step, 0.25 * std::abs(merged.lambda - before));
-  const ContinuationResult back = PseudoArclength(problem, c).run(merged.u, merged.lambda);
-  for (const auto& special : back.special_points) {
-    if (special.type != SpecialPointType::PeriodDoubling) continue;
-    in_step = {special};
-    break;
-  }
-  if (in_step.empty()) return;
-  SpecialPoint& cause = in_step.front();
-  cause.after_point = last_kept;
-  b.lost_by = cause.type_name();
-  b.stable_until = cause.lambda;
-  b.branch.special_points.push_back(std::move(cause));
 }
 
 HybridDiagramResult HybridDiagram::compute() const {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "libcont/input_error.hpp"
+#include "libcont/orbit_merge.hpp"
 #include "libcont/period_doubling_switch.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/section_placement.hpp"
@@ -110,6 +111,7 @@ class Tracer {
       if (more.points.size() < 2) break;
       append(branch, more);
     }
+    end_at_merge(branch, c);
     return branch;
   }
 
@@ -125,6 +127,7 @@ class Tracer {
       result(branch) = PseudoArclength(problem, c).run_from(start);
       branch.failure = problem.failure();
     }
+    end_at_merge(branch, c);
     if (!stalled(branch) || branch.points.size() < 2) return branch;
     const BranchPoint last = branch.points.back();
     c.direction = last.tangent[last.u.size()] < 0.0 ? -1 : +1;
@@ -142,6 +145,14 @@ class Tracer {
  private:
   static ContinuationResult& result(OrbitBranch& branch) { return branch; }
 
+  // A branch that ran into an orbit of a shorter period ends where it met it.
+  void end_at_merge(OrbitBranch& branch, const ContinuationOptions& c) const {
+    if (branch.status != ContinuationStatus::LeftFamily) return;
+    const OrbitMerge merge =
+        locate_orbit_merge(system_, options_.parameter, options_.flow, period_, branch, c);
+    record_orbit_merge(branch, merge, options_.parameter, period_);
+  }
+
   static bool stalled(const ContinuationResult& r) {
     return r.status == ContinuationStatus::StepTooSmall;
   }
@@ -157,6 +168,7 @@ class Tracer {
     into.status = more.status;
     into.stop_reason = more.stop_reason;
     into.boundary_test = more.boundary_test;
+    into.beyond = more.beyond;
   }
 
   // The engine's progress as the whole branch's: `prefix` before this branch, `branch` so

@@ -7,6 +7,7 @@
 #include "libcont/grazing.hpp"
 #include "libcont/grazing_passage.hpp"
 #include "libcont/input_error.hpp"
+#include "libcont/minimal_period.hpp"
 #include "libcont/section_placement.hpp"
 
 namespace libcont {
@@ -256,6 +257,33 @@ bool PeriodicOrbitProblem::recenter(Vector& u, double lambda, ConstVectorRef dat
   u = x;
   set_phase(to);
   return true;
+}
+
+int PeriodicOrbitProblem::minimal_period_of(const BranchPoint& point) {
+  if (last_period_.period > 0 && last_period_.lambda == point.lambda)
+    return last_period_.period;  // the same orbit, possibly on a moved section
+  const double phase = map_.phase();
+  int period = period_;
+  if (set_lambda(point.lambda)) {
+    set_phase(point.chart);
+    period = minimal_period(map_, point.u, period_);
+    set_phase(phase);
+  }
+  last_period_ = {point.lambda, period};
+  return period;
+}
+
+bool PeriodicOrbitProblem::same_family(const BranchPoint& from, const BranchPoint& to,
+                                       std::string& why) {
+  if (period_ == 1) return true;
+  const int shorter = minimal_period_of(to);
+  if (shorter == period_ || minimal_period_of(from) < period_) return true;
+  why = "at " + parameter_ + " = " + number_text(to.lambda) + " the step reached an orbit that " +
+        "closes after " + std::to_string(shorter) + " of the branch's " +
+        std::to_string(period_) + " forcing periods: the branch met the orbit of period " +
+        std::to_string(shorter) + " (traversed " + std::to_string(period_ / shorter) +
+        " times), where it ends";
+  return false;
 }
 
 void PeriodicOrbitProblem::set_phase(double phase) {

@@ -3,6 +3,7 @@
 #include "libcont/flow.hpp"
 #include "libcont/impact_statistics.hpp"
 #include "libcont/input_error.hpp"
+#include "libcont/minimal_period.hpp"
 #include "libcont/section_placement.hpp"
 
 namespace libcont {
@@ -86,6 +87,21 @@ OrbitSearchResult find_periodic_orbit(const HybridSystem& system,
   if (!found.shooting.converged) {
     found.message = found.shooting.reason;
     return found;
+  }
+  // Shooting with a given n may converge to an orbit of a shorter period d traversed n/d
+  // times; continued as n, its period doublings would show only as multipliers touching
+  // +1. It is the z = p/d orbit that was found, and shot again as such.
+  StroboscopicMap map(system, options.shooting.flow);
+  const int shortest = minimal_period(map, found.shooting.x, found.period);
+  if (shortest < found.period) {
+    ShootingResult shorter = Shooting(system, shortest, options.shooting).solve(found.shooting.x);
+    if (shorter.converged) {
+      found.period_note += "; the orbit found closes after " + std::to_string(shortest) +
+                           (shortest == 1 ? " period" : " periods") + ": n = " +
+                           std::to_string(shortest);
+      found.period = shortest;
+      found.shooting = std::move(shorter);
+    }
   }
   if (!options.quiet_section) return found;
   const QuietSection quiet =

@@ -57,6 +57,7 @@ std::string to_string(ContinuationStatus status) {
     case ContinuationStatus::EndedAtBoundary: return "ended at boundary";
     case ContinuationStatus::UnpassableBoundary: return "unpassable boundary";
     case ContinuationStatus::NonsmoothFold: return "nonsmooth fold";
+    case ContinuationStatus::LeftFamily: return "left family";
     case ContinuationStatus::StepTooSmall: return "step too small";
     case ContinuationStatus::StartFailed: return "start failed";
     case ContinuationStatus::PassageFailed: return "passage failed";
@@ -72,6 +73,7 @@ bool ContinuationResult::ok() const {
     case ContinuationStatus::EndedAtBoundary:
     case ContinuationStatus::UnpassableBoundary:
     case ContinuationStatus::NonsmoothFold:
+    case ContinuationStatus::LeftFamily:
       return true;
     case ContinuationStatus::StepTooSmall:
     case ContinuationStatus::StartFailed:
@@ -710,6 +712,13 @@ void PseudoArclength::trace(ContinuationResult& result) {
       }
       step = std::max(step * options_.step_shrink, options_.min_step);
       continue;
+    }
+    std::string other_family;
+    if (!problem_.same_family(from, next, other_family)) {
+      result.status = ContinuationStatus::LeftFamily;
+      result.stop_reason = std::move(other_family);
+      result.beyond = std::move(next);
+      return;
     }
     const bool beyond = next.lambda > options_.lambda_max || next.lambda < options_.lambda_min;
     if (beyond) {

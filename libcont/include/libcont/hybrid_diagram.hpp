@@ -72,9 +72,6 @@ class HybridDiagram {
   // Continues the branch of the stable orbit `orbit` (a point on the section) from the
   // parameter value `start`; fills in where it stopped being stable.
   DiagramBranch follow_branch(const ShootingResult& orbit, int n, double start) const;
-  // Ends b before point k, where it has become the orbit of `shorter` periods traversed
-  // n / shorter times, at that orbit's period doubling (located on its own branch).
-  void end_at_merge(DiagramBranch& b, size_t k, int shorter) const;
 
   SystemFactory factory_;
   HybridDiagramOptions options_;

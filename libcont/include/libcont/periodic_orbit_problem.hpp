@@ -58,6 +58,10 @@ class PeriodicOrbitProblem : public ZeroProblem {
   BoundaryPassage pass_boundary(int test, const BranchPoint& last,
                                 const BoundarySettings& settings) override;
   GrazingPassageOptions grazing;
+  // False where `to` closes after fewer forcing periods than n while `from` did not: the
+  // branch met an orbit of a shorter period (minimal_period.hpp) and the step went on
+  // along it.
+  bool same_family(const BranchPoint& from, const BranchPoint& to, std::string& why) override;
   // The orbit's grazing scales and approaches at (u, lambda) from one pass without the
   // tangent flow (grazing_passage.hpp).
   bool measure(ConstVectorRef u, double lambda, OrbitMeasures& measures);
@@ -111,6 +115,13 @@ class PeriodicOrbitProblem : public ZeroProblem {
 
  private:
   bool set_lambda(double lambda);
+  // The minimal period of a recorded point's orbit, on its own section (the last one
+  // computed is kept: a step's `from` is the step before's `to`).
+  int minimal_period_of(const BranchPoint& point);
+  struct PeriodOf {
+    double lambda = 0.0;
+    int period = 0;
+  } last_period_;
   // The step of a difference in lambda: forwards, or backwards where forwards leaves the
   // parameter's valid range.
   double difference_step(double lambda);

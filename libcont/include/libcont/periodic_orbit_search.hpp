@@ -2,7 +2,9 @@
 // The first periodic orbit of a forced system, found without a guess: a transient is
 // integrated from an initial state, the period n of the settled motion read from its
 // stroboscopic samples (unless given), and the z = p/n orbit shot for from the last sample
-// (shooting.hpp) on the section t = 0 (mod T); then it is moved to a quiet section, away
+// (shooting.hpp) on the section t = 0 (mod T) (with a given n it may close after fewer
+// periods, d: it is then the z = p/d orbit, shot for as such: minimal_period.hpp); then it
+// is moved to a quiet section, away
 // from its events (section_placement.hpp), and shot for there again: a section an event
 // passes through makes P^n nonsmooth right at the fixed point, where shooting and
 // continuation stall. Its result starts a branch (orbit_branch.hpp). vicont orbit and

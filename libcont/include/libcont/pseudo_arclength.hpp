@@ -5,6 +5,7 @@
 // (sign change of the parameter component of the tangent) and the problem's own test
 // functions, and locates each special point by bisection/secant on the step length.
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,7 +75,7 @@ struct ContinuationOptions {
   void validate() const;
 };
 
-// Why a run ended. The first six are normal ends (ContinuationResult::ok), the rest
+// Why a run ended. The first seven are normal ends (ContinuationResult::ok), the rest
 // failures; the stop reason says more in words.
 enum class ContinuationStatus {
   ReachedBound,          // on lambda_min or lambda_max
@@ -84,6 +85,8 @@ enum class ContinuationStatus {
   UnpassableBoundary,    // short of a boundary the problem has no passage for (boundary_test)
   NonsmoothFold,         // natural-parameter continuation where the branch turns back at a
                          // boundary (a grazing that is a nonsmooth fold)
+  LeftFamily,            // the next point belongs to another family (ZeroProblem::same_family):
+                         // a branch of doubled orbits ran into the orbit it was born from
   StepTooSmall,          // no step down to min_step continues the branch
   StartFailed,           // the first point could not be corrected, or evaluated, or has a
                          // singular Jacobian (orbit_branch.hpp: or there was none)
@@ -102,6 +105,8 @@ struct ContinuationResult {
   // The Boundary test function whose boundary ended the run at the last point, when the
   // problem has no passage through it; -1: none.
   int boundary_test = -1;
+  // LeftFamily: the converged point of the last step, which belongs to another family.
+  std::optional<BranchPoint> beyond;
   // Ended normally: on a bound or edge of the range, at the point budget, at a boundary.
   bool ok() const;
 };

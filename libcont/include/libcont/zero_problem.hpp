@@ -102,6 +102,17 @@ class ZeroProblem {
                                         const BoundarySettings& /*settings*/) {
     return {};
   }
+  // Whether the converged point `to`, one step on from `from`, still belongs to the
+  // branch's family. A family can run into another through a branch point that no test
+  // function sees: z = 2p/2n orbits born at a period doubling meet there the z = p/n orbit
+  // traversed twice, where a multiplier touches +1 without crossing it, and a step may go
+  // on along that orbit. False, with the reason in `why`, ends the run before `to`
+  // (ContinuationStatus::LeftFamily; `to` is kept as ContinuationResult::beyond so that
+  // the caller can locate the meeting). By default a family is never left.
+  virtual bool same_family(const BranchPoint& /*from*/, const BranchPoint& /*to*/,
+                           std::string& /*why*/) {
+    return true;
+  }
   // What kind of special point the zero of test i is, `point` classified already: its
   // kind's fields (SpecialPoint::grazing_kind, detail) where the problem tells; by default
   // it tells nothing.

@@ -1,0 +1,76 @@
+#include "libcont/orbit_merge.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "libcont/input_error.hpp"
+#include "libcont/minimal_period.hpp"
+#include "libcont/periodic_orbit_problem.hpp"
+
+namespace libcont {
+
+OrbitMerge locate_orbit_merge(HybridSystem& system, const std::string& parameter,
+                              const FlowOptions& flow, int n, const ContinuationResult& branch,
+                              ContinuationOptions options) {
+  OrbitMerge merge;
+  if (branch.status != ContinuationStatus::LeftFamily || !branch.beyond || branch.points.empty())
+    return merge;
+  const BranchPoint& beyond = *branch.beyond;
+  const BranchPoint& last = branch.points.back();
+  system.set_parameter(parameter, beyond.lambda);
+  StroboscopicMap map(system, flow, beyond.chart);
+  merge.period = minimal_period(map, beyond.u, n);
+  if (merge.period == n) return merge;
+
+  // The shorter orbit's branch from the point beyond back to the last point's parameter.
+  PeriodicOrbitProblem shorter(system, parameter, merge.period, flow, beyond.chart);
+  options.lambda_min = std::min(last.lambda, beyond.lambda);
+  options.lambda_max = std::max(last.lambda, beyond.lambda);
+  options.direction = last.lambda < beyond.lambda ? -1 : +1;
+  options.initial_step =
+      std::min(options.initial_step, 0.25 * std::abs(beyond.lambda - last.lambda));
+  options.min_step = std::min(options.min_step, options.initial_step);
+  options.max_step = std::max(options.max_step, options.initial_step);
+  options.progress = {};
+  const ContinuationResult back = PseudoArclength(shorter, options).run(beyond.u, beyond.lambda);
+  const auto flip = std::find_if(back.special_points.begin(), back.special_points.end(),
+                                 [](const SpecialPoint& s) {
+                                   return s.type == SpecialPointType::PeriodDoubling;
+                                 });
+  if (flip == back.special_points.end()) return merge;
+
+  // The branch's own view of the point: the n-period map there (its data: 2p impacts,
+  // squared multipliers, one of them +1).
+  SpecialPoint point = *flip;
+  PeriodicOrbitProblem own(system, parameter, n, flow, point.chart);
+  Vector residual, dlambda;
+  Matrix du;
+  if (own.evaluate(point.u, point.lambda, residual, du, dlambda)) {
+    point.tests = own.test_values(point.u, point.lambda);
+    point.data = own.point_data(point.u, point.lambda);
+  }
+  point.after_point = static_cast<int>(branch.points.size()) - 1;
+  point.detail = "merge";
+  merge.point = std::move(point);
+  return merge;
+}
+
+void record_orbit_merge(ContinuationResult& branch, const OrbitMerge& merge,
+                        const std::string& parameter, int n) {
+  if (merge.period == 0 || merge.period == n) return;
+  const std::string shorter = "the orbit of period " + std::to_string(merge.period);
+  if (!merge.point) {
+    branch.stop_reason = "the branch met " + shorter + " between " + parameter + " = " +
+                         number_text(branch.points.back().lambda) + " and " +
+                         number_text(branch.beyond->lambda) +
+                         " (no period doubling of it there), where it ends";
+    return;
+  }
+  branch.stop_reason = "the branch ends at " + parameter + " = " +
+                       number_text(merge.point->lambda) + " on " + shorter +
+                       ", at its period doubling: the orbits of period " + std::to_string(n) +
+                       " are born there; beyond, the branch would repeat " + shorter;
+  branch.special_points.push_back(*merge.point);
+}
+
+}  // namespace libcont
