@@ -1,9 +1,12 @@
 // Hertz impact with positional friction (doc/models/hertz_friction.md): the closed form against
 // doc/reproduction.md, against the event-driven integration of the two-stage ODE,
-// the contact stiffness from surface geometry, and bad input.
+// the contact stiffness from surface geometry, bad input, and the law's regimes in a
+// structure (bounces and turns in contact against the energy of each branch).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <memory>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -264,4 +267,72 @@ TEST_CASE("Hertz friction: bad input is rejected, naming the item",
     CHECK_THROWS_WITH(test_support::make_system<HertzFrictionImpactSystem>(settings),
                       Contains(item));
   }
+}
+
+namespace {
+// A ball of mass 1 under gravity 10 (x down, the penetration) bouncing on a Hertz contact
+// with positional friction: the law with all its regimes and switches in one run.
+class BouncingOnFriction : public libcont::ImpactingStructure {
+ public:
+  BouncingOnFriction() {
+    auto ball = libcont::LinearStructure::single(1.0);
+    ball.constant_force = libcont::Vector::Constant(1, 10.0);
+    libcont::UnilateralContact contact;
+    contact.normal = libcont::Vector::Constant(1, -1.0);  // the gap is -x
+    contact.law = std::shared_ptr<const libcont::RegimeContactLaw>(
+        std::make_shared<const HertzFrictionContact>(1e4, 1.5, 0.9));
+    declare(ball, {contact});
+  }
+  std::string name() const override { return "bouncing-on-friction"; }
+};
+}  // namespace
+
+TEST_CASE("Hertz friction law: bounces and in-contact turns conserve each branch's energy",
+          "[hertz_friction]") {
+  // Within a regime the force is conservative: E_i = v^2 / 2 - g x + c_i x^(alpha + 1) /
+  // (alpha + 1) (c_i = c1 approach, c2 separation, 0 in flight) is constant from one event
+  // to the next. At the turns v = 0, at contact and separation x = 0, and a flight is
+  // ballistic: it lasts 2 v / g and lands at the speed it left with. Four bounces, then
+  // turns inside the contact (reloading) until, at t = 1.4636, the load g lies between the
+  // two branches' forces: dry friction would hold the ball there, which the law (without a
+  // stuck regime) cannot; the run stops before.
+  const BouncingOnFriction system;
+  const HertzFrictionContact law(1e4, 1.5, 0.9);
+  const double g = 10.0, a = 1.5;
+  const auto branch_energy = [&](int mode, const libcont::Vector& x) {
+    const double c = mode == HertzFrictionContact::Approach     ? law.approach_stiffness()
+                     : mode == HertzFrictionContact::Separation ? law.separation_stiffness()
+                                                                : 0.0;
+    const double depth = std::max(x[0], 0.0);
+    return 0.5 * x[1] * x[1] - g * x[0] + c * std::pow(depth, a + 1.0) / (a + 1.0);
+  };
+  libcont::Flow flow(system, test_support::tight_options());
+  libcont::Vector start(2);
+  start << 0.0, 0.9;
+  libcont::FlowState state = flow.initial_state(0.0, start);
+  REQUIRE(state.mode == HertzFrictionContact::Approach);
+  test_support::Recorder events;
+  REQUIRE(flow.advance(state, 1.42, &events).ok());
+  std::map<std::string, int> seen;
+  double t = 0.0;
+  libcont::Vector x = start;
+  for (const auto& e : events.events) {
+    const std::string name = system.event_spec(e.mode_before, e.event).name;
+    ++seen[name];
+    INFO(name << " at t = " << e.t);
+    CHECK(branch_energy(e.mode_before, e.x_minus) ==
+          Approx(branch_energy(e.mode_before, x)).margin(1e-9));
+    if (name == "maximal compression" || name == "reloading") CHECK(std::abs(e.x_minus[1]) <= 1e-9);
+    if (name == "contact" || name == "separation") CHECK(std::abs(e.x_minus[0]) <= 1e-12);
+    if (name == "contact") {  // ballistic flight since the separation
+      CHECK(e.x_minus[1] == Approx(-x[1]).epsilon(1e-9));
+      CHECK(e.t - t == Approx(2.0 * -x[1] / g).epsilon(1e-9));
+    }
+    t = e.t;
+    x = e.x_plus;
+  }
+  CHECK(seen["contact"] == 4);
+  CHECK(seen["separation"] == 4);
+  CHECK(seen["maximal compression"] == 8);
+  CHECK(seen["reloading"] == 3);
 }

@@ -29,6 +29,10 @@
 //   "flight"      (no force): "contact" when x rises through 0, to "approach".
 // The stored energy jumps at the turn (c1 -> c2): the law does not account for its energy;
 // its loss per impact is the closed form's.
+// Not modelled: a contact under a static load that, at a turn, lies between the two
+// branches' forces (c2 x^alpha < load < c1 x^alpha) would be held there by the friction;
+// the law has no stuck regime, and the turns then follow each other at one instant (the
+// flow stops with an event storm).
 #include "libcont/ateb.hpp"
 #include "libcont/regime_contact_law.hpp"
 
