@@ -18,6 +18,8 @@ constexpr int max_modes = 256;
 
 // Gradients of a law's functions over (delta, delta', z): on the stack.
 using LawGradient = std::array<double, 2 + max_internal_coordinates>;
+// A law's Jacobian of its internal rates, row after row.
+using LawJacobian = std::array<double, max_internal_coordinates*(2 + max_internal_coordinates)>;
 
 Vector zero_if_empty(const Vector& v, int n, const std::string& what) {
   if (v.size() == 0) return Vector::Zero(n);
@@ -468,7 +470,7 @@ void ImpactingStructure::state_jacobian(int mode, double t, ConstVectorRef x, Ma
     jac.block(n, 0, n, n).noalias() -= g[0] * gain * c.normal.transpose();
     jac.block(n, n, n, n).noalias() -= g[1] * gain * c.normal.transpose();
     for (int l = 0; l < internal; ++l) jac.col(offset + l).segment(n, n) += g[2 + l] * gain;
-    std::array<double, max_internal_coordinates*(2 + max_internal_coordinates)> rates{};
+    LawJacobian rates{};
     law.internal_jacobian(r, in, rates.data());
     for (int a = 0; a < internal; ++a) {
       const double* row = rates.data() + a * (2 + internal);
@@ -859,7 +861,7 @@ double ImpactingStructure::divergence(int mode, double t, ConstVectorRef x) cons
     LawGradient g{};
     c.regimes()->force_gradient(r, in, g.data());
     trace -= g[1] * c.normal.dot(md.contact_acceleration[md.soft.size() + m]);
-    std::array<double, max_internal_coordinates*(2 + max_internal_coordinates)> rates{};
+    LawJacobian rates{};
     c.regimes()->internal_jacobian(r, in, rates.data());
     for (int a = 0; a < internal; ++a) trace += rates[a * (2 + internal) + 2 + a];
   }

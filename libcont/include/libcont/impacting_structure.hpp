@@ -92,22 +92,26 @@ class ImpactingStructure : public HybridSystem {
                                    AffineMode& derivative) const override;
 
   // Soft contacts with a negative gap are closed; a hard one is stuck when the state rests
-  // on its surface exactly (gap and gap rate zero) and the holding force pushes.
+  // on its surface exactly (gap and gap rate zero) and the holding force pushes; a law with
+  // regimes is in the regime it finds for the state (RegimeContactLaw::regime_of).
   int mode_of(double t, ConstVectorRef x) const override;
   std::vector<int> displacement_coordinates() const override;
   // Kinetic energy of the coordinates that some contact involves.
   double kinetic_energy(double t, ConstVectorRef x) const override;
+  // The event's contact's gap rate; a law with regimes gives its approach velocity.
   double relative_velocity(int mode, int event, double t, ConstVectorRef x) const override;
   double divergence(int mode, double t, ConstVectorRef x) const override;
 
-  // Soft contacts only, linear forces, symmetric K: E = v'Mv/2 + q'Kq/2 - f0.q + the
-  // contacts' stored energy; C and the contact dampers dissipate; the harmonic forcing and
-  // the moving surfaces (through the contact forces) supply.
+  // Soft contacts only (of the laws with regimes, those that account), linear forces,
+  // symmetric K: E = v'Mv/2 + q'Kq/2 - f0.q + the contacts' stored energy; C, the contact
+  // dampers and the laws' sliders dissipate; the harmonic forcing and the moving surfaces
+  // (through the contact forces) supply.
   bool accounts_energy() const override;
   double mechanical_energy(int mode, double t, ConstVectorRef x) const override;
   double dissipated_power(int mode, double t, ConstVectorRef x) const override;
   double supplied_power(int mode, double t, ConstVectorRef x) const override;
-  // Any soft contact: the sum of the closed contacts' forces, the largest penetration.
+  // Any soft contact: the sum of the closed contacts' forces (a law with regimes: its
+  // regime's), the largest penetration (a law with regimes: the depth it reports).
   bool measures_contact() const override;
   double contact_force(int mode, double t, ConstVectorRef x) const override;
   double penetration(int mode, double t, ConstVectorRef x) const override;
