@@ -5,6 +5,7 @@
 
 #include "libcont/input_error.hpp"
 #include "libcont/minimal_period.hpp"
+#include "libcont/period_doubling_switch.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
 
 namespace libcont {
@@ -51,6 +52,15 @@ OrbitMerge locate_orbit_merge(HybridSystem& system, const std::string& parameter
   }
   point.after_point = static_cast<int>(branch.points.size()) - 1;
   point.detail = "merge";
+  if (2 * merge.period == n) {
+    BranchPoint row = doubled_branch_start(shorter, *flip);
+    row.tests = point.tests;
+    row.data = point.data;
+    const Eigen::Index m = row.u.size();
+    if (row.chart == last.chart && row.tangent.head(m).dot(row.u - last.u) < 0.0)
+      row.tangent = -row.tangent;
+    merge.row = std::move(row);
+  }
   merge.point = std::move(point);
   return merge;
 }
@@ -71,6 +81,7 @@ void record_orbit_merge(ContinuationResult& branch, const OrbitMerge& merge,
                        ", at its period doubling: the orbits of period " + std::to_string(n) +
                        " are born there; beyond, the branch would repeat " + shorter;
   branch.special_points.push_back(*merge.point);
+  if (merge.row) branch.points.push_back(*merge.row);
 }
 
 }  // namespace libcont

@@ -20,6 +20,10 @@ struct OrbitMerge {
   // special point of the branch (the n-period orbit's data at it, after_point the last
   // point); none if the two met otherwise (a grazing that halved the orbit's period).
   std::optional<SpecialPoint> point;
+  // Where it met a period doubling of the orbit of period n/2 (the usual case): the
+  // branch's last row, on the meeting point, its tangent (the eigenvector of the
+  // multiplier there, the parameter stationary) pointing on along the doubled orbits.
+  std::optional<BranchPoint> row;
 };
 
 // For a branch of period n (options: the engine's, for steps and tolerances) that ended
@@ -28,8 +32,8 @@ OrbitMerge locate_orbit_merge(HybridSystem& system, const std::string& parameter
                               const FlowOptions& flow, int n, const ContinuationResult& branch,
                               ContinuationOptions options);
 
-// Adds the merge's period doubling to the branch's special points and says where and
-// into what the branch ended in its stop reason.
+// Adds the merge's row and period doubling to the branch and says where and into what the
+// branch ended in its stop reason.
 void record_orbit_merge(ContinuationResult& branch, const OrbitMerge& merge,
                         const std::string& parameter, int n);
 
