@@ -138,6 +138,7 @@ void ImpactingStructure::declare(LinearStructure s, std::vector<UnilateralContac
   forcing_parameters_ = std::move(parameters);
   mass_inverse_ = mass_factor.solve(Matrix::Identity(n, n));
   modes_.clear();
+  binary_ = std::all_of(radices_.begin(), radices_.end(), [](int radix) { return radix == 2; });
   for (int mode = 0; mode < mode_total; ++mode) modes_.push_back(derive_mode(mode));
 }
 

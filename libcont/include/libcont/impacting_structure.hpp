@@ -125,7 +125,9 @@ class ImpactingStructure : public HybridSystem {
   double holding_force(int mode, int contact, double t, ConstVectorRef x) const;
   // The contact's state in `mode`: 0 open, 1 closed; a law's regime for a law with regimes
   // (the modes count in a mixed radix, 2 for each open/closed contact).
-  int regime(int mode, int contact) const { return (mode / strides_[contact]) % radices_[contact]; }
+  int regime(int mode, int contact) const {
+    return binary_ ? (mode >> contact) & 1 : (mode / strides_[contact]) % radices_[contact];
+  }
   bool closed(int mode, int contact) const { return regime(mode, contact) != 0; }
   // What the contact's law with regimes sees in the state x (its internal coordinates in x).
   ContactInputs law_inputs(int contact, double t, ConstVectorRef x) const;
@@ -179,6 +181,7 @@ class ImpactingStructure : public HybridSystem {
   // the index in the state of its law's first internal coordinate.
   std::vector<int> radices_, strides_, internal_offsets_;
   int internal_count_ = 0;
+  bool binary_ = true;  // every contact open or closed: the mode is a bit mask (on the hot path)
   // The number of internal coordinates of a contact's law.
   int internal_count(int contact) const {
     const int next = contact + 1 < static_cast<int>(internal_offsets_.size())
