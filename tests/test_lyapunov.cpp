@@ -16,6 +16,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "libcont/lyapunov_spectrum.hpp"
+#include "systems/catalogue.hpp"
 #include "systems/moving_base.hpp"
 #include "test_support.hpp"
 
@@ -166,4 +167,28 @@ TEST_CASE("With d = 0 the motion scales with the base amplitude a", "[lyapunov]"
   const Vector& last_small = r_small.poincare_samples.back();
   const Vector& last_large = r_large.poincare_samples.back();
   CHECK((last_large - 4.0 * last_small).norm() <= 1e-6 * last_large.norm());
+}
+
+TEST_CASE("A failed step of the explicit pair is taken over by BDF: the run goes on",
+          "[lyapunov][flow]") {
+  // The two-body system with Hertz contact, as `vicont lyapunov --system two-body --set
+  // contact=hertz --periods 2000`: the explicit pair (the contact mode's integrator) gives
+  // up at t = 2671.26, where its step collapses at the contact's onset. BDF takes the mode
+  // over from the last good state; the exponents are those of a run on BDF throughout.
+  auto system = systems::make_system("two-body");
+  system->set_parameter_text("contact", "hertz");
+  LyapunovOptions options;
+  options.periods = 2000;
+  const Vector start = system->default_initial_state();
+  const LyapunovResult automatic = LyapunovSpectrum(*system, options).compute(0.0, start);
+  INFO(automatic.report.message);
+  REQUIRE(automatic.ok());
+  CHECK(automatic.report.fallbacks >= 1);
+  CHECK(automatic.report.first_fallback_time > 2000.0);
+  options.flow.method = libcont::IntegratorMethod::BDF;
+  const LyapunovResult stiff = LyapunovSpectrum(*system, options).compute(0.0, start);
+  REQUIRE(stiff.ok());
+  CHECK(stiff.report.fallbacks == 0);
+  for (Eigen::Index i = 0; i < stiff.exponents.size(); ++i)
+    CHECK(std::abs(automatic.exponents[i] - stiff.exponents[i]) <= 1e-3 * std::abs(stiff.exponents[i]));
 }

@@ -259,12 +259,13 @@ int CvodeIntegrator::set_up_roots(int mode) {
   return count;
 }
 
-bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_step) {
+bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_step,
+                            bool force_stiff) {
   message_.clear();
   steps_before_ += current_steps();
   mode_context_.mode = mode;
   const int count = set_up_roots(mode);
-  const bool stiff = options_.method == IntegratorMethod::BDF ||
+  const bool stiff = force_stiff || options_.method == IntegratorMethod::BDF ||
                      (options_.method != IntegratorMethod::Adams && system_.is_stiff(mode));
   if (!stiff && uses_runge_kutta(mode)) {
     active_ = nullptr;

@@ -71,7 +71,10 @@ class CvodeIntegrator {
   // (Re)starts the integration at (t, y) in `mode`: picks Adams or BDF, installs the mode's
   // event functions with their directions. initial_step = 0 lets CVODE choose the first
   // step. Throws nothing; returns false with message().
-  bool start(double t, const double* y, int mode, double initial_step = 0.0);
+  // stiff: BDF whatever the mode and method (the fallback after a failed step).
+  bool start(double t, const double* y, int mode, double initial_step = 0.0, bool stiff = false);
+  // Whether BDF integrates now (no fallback beyond it).
+  bool on_stiff_integrator() const { return active_ == &bdf_; }
   // One internal step towards t_stop (never beyond it). Returns the CVODE flag.
   int step(double t_stop, double& t_reached);
   // Dense output of the last step at t (within it).

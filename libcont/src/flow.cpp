@@ -349,6 +349,15 @@ struct Flow::Impl {
         const double t_before = state.t;
         const int flag = integrator.step(t_end, t);
         report.steps = exact_steps + integrator.total_steps() - steps_at_start;
+        if (flag < 0 && !integrator.on_stiff_integrator()) {
+          // The explicit pair or Adams gave up (a contact stiffer than its mode's hint, a
+          // kink of the field): BDF goes on from the last good state, to the next event.
+          if (report.fallbacks++ == 0) report.first_fallback_time = state.t;
+          pack(state);
+          if (!integrator.start(state.t, packed.data(), state.mode, 0.0, true))
+            return fail(report, FlowStatus::StepFailure, integrator.message());
+          continue;
+        }
         if (flag < 0)
           return fail(report, FlowStatus::StepFailure,
                       "at t = " + number_text(state.t) + ": " + integrator.message());
@@ -408,6 +417,13 @@ struct Flow::Impl {
     return report;
   }
 };
+
+void FlowReport::add_work(const FlowReport& part) {
+  steps += part.steps;
+  events += part.events;
+  if (part.fallbacks > 0 && fallbacks == 0) first_fallback_time = part.first_fallback_time;
+  fallbacks += part.fallbacks;
+}
 
 namespace {
 void require_option(bool condition, const std::string& field, const std::string& rule) {

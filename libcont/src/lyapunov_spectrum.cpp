@@ -36,8 +36,7 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   int done = 0;
   for (int k = 1; k <= options_.periods; ++k) {
     FlowReport step = flow.advance(state, t_start + k * period, &recorder);
-    result.report.steps += step.steps;
-    result.report.events += step.events;
+    result.report.add_work(step);
     if (!step.ok() || step.status == FlowStatus::TerminalEvent) {
       result.report.status = step.status;
       result.report.message = step.message;

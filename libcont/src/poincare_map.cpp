@@ -33,8 +33,7 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
     const FlowReport step = flow.advance(state, phase_ + k * period, &measurer);
     result.report.status = step.status;
     result.report.message = step.message;
-    result.report.steps += step.steps;
-    result.report.events += step.events;
+    result.report.add_work(step);
   }
   result.x = state.x;
   result.mode = state.mode;

@@ -5,6 +5,7 @@
 // state and mapped through the saltation matrix at every event. Chattering (Zeno)
 // sequences end in sticking through the model's reset law; a storm of events without
 // progress in time is reported, never looped on.
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -114,7 +115,14 @@ struct FlowReport {
   std::string message;  // empty on success
   long steps = 0;
   long events = 0;
+  // Steps of the explicit pair or of Adams that failed and were taken over by BDF from the
+  // last good state (up to the next event), and when the first of them happened (NaN: none).
+  long fallbacks = 0;
+  double first_fallback_time = std::numeric_limits<double>::quiet_NaN();
   bool ok() const { return status == FlowStatus::Success || status == FlowStatus::TerminalEvent; }
+  // Adds the work of a later part of the same run (steps, events, fallbacks); the status
+  // and message stay this report's.
+  void add_work(const FlowReport& part);
 };
 
 class Flow {
