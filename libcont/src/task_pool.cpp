@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -39,9 +40,21 @@ void run_tasks(int count, int threads, const std::function<void(int task)>& task
   const int helpers = std::min(threads, count) - 1;
   std::vector<std::thread> pool;
   pool.reserve(static_cast<size_t>(helpers));
-  for (int i = 0; i < helpers; ++i) pool.emplace_back(work);
-  work();
+  std::string refused;  // why a thread could not be started; empty when all were
+  for (int i = 0; i < helpers && refused.empty(); ++i) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error& error) {
+      refused = error.what();
+      failed = true;  // the started threads finish their current task and return
+    }
+  }
+  if (refused.empty()) work();
   for (auto& thread : pool) thread.join();
+  if (!refused.empty())
+    throw ThreadsNotStarted("threads: only " + std::to_string(pool.size() + 1) + " of " +
+                            std::to_string(helpers + 1) + " could be started (" + refused +
+                            "); ask for fewer");
   if (first_error) std::rethrow_exception(first_error);
 }
 
