@@ -28,8 +28,15 @@ struct ConfigFile {
   std::vector<Entry> parameters;  // in [parameters]
 };
 
-// Throws libcont::InputError naming file and line for unreadable files, lines that are not
-// `key = value` or a known [section], empty values and keys given twice.
+// A config file is a few dozen short lines: anything larger is not one (a log, /dev/zero).
+inline constexpr long max_config_bytes = 1 << 20;
+inline constexpr size_t max_config_line = 4096;
+
+// Throws libcont::InputError naming file and line for unreadable files, files that are not
+// regular (FIFOs, devices, directories: reading them may block or never end) or larger than
+// max_config_bytes, lines longer than max_config_line or with control bytes (binary data),
+// lines that are not `key = value` or a known [section], empty values and keys given twice.
+// Text from the file is quoted in messages only cut short (shown_text).
 ConfigFile read_config_file(const std::filesystem::path& path);
 
 }  // namespace vicont

@@ -9,16 +9,20 @@
 #include "commands/command.hpp"
 #include "exit_codes.hpp"
 #include "libcont/input_error.hpp"
+#include "libcont/task_pool.hpp"
 #include "libcont/version.hpp"
+#include "pending_files.hpp"
+#include "shown_text.hpp"
 
 namespace {
 
-// Messages must stay on one line (doc/cli.md): scripts grep them.
+// Messages must stay on one line (doc/cli.md): scripts grep them. They may quote what was
+// given (a value, a config line), which is escaped and cut short here whatever it was.
 std::string one_line(std::string text) {
   for (char& c : text)
     if (c == '\n' || c == '\r') c = ' ';
   while (!text.empty() && text.back() == ' ') text.pop_back();
-  return text;
+  return vicont::shown_text(text, 1000);
 }
 
 int fail(int code, const std::string& message) {
@@ -75,20 +79,41 @@ int main(int argc, char** argv) {
     return fail(vicont::BadInput, error.what());
   }
 
-  try {
-    for (const auto& [name, command] : commands) {
-      if (!vicont.got_subcommand(name)) continue;
-      if (main_job_options_used(vicont))
-        return fail(vicont::BadInput,
-                    "options before '" + name + "' belong to the main job; put them after it");
-      return command->run();
+  // Every file of the run goes into place when the run is done (pending_files.hpp);
+  // also after an error, so that nothing computed is lost.
+  vicont::pending_files::hold();
+  const auto publish_after_error = [] {
+    try {
+      vicont::pending_files::publish();
+    } catch (const vicont::OutputError& error) {
+      std::cerr << "vicont: error: " << one_line(error.what()) << std::endl;
     }
-    return main_job->run();
-  } catch (const libcont::InputError& error) {
-    return fail(vicont::BadInput, error.what());
+  };
+  try {
+    const auto run = [&] {
+      for (const auto& [name, command] : commands) {
+        if (!vicont.got_subcommand(name)) continue;
+        if (main_job_options_used(vicont))
+          return fail(vicont::BadInput,
+                      "options before '" + name + "' belong to the main job; put them after it");
+        return command->run();
+      }
+      return main_job->run();
+    };
+    const int code = run();
+    vicont::pending_files::publish();
+    return code;
   } catch (const vicont::OutputError& error) {
+    publish_after_error();
     return fail(vicont::OutputFailure, error.what());
+  } catch (const libcont::ThreadsNotStarted& error) {
+    publish_after_error();
+    return fail(vicont::BadInput, std::string("--") + error.what());
+  } catch (const libcont::InputError& error) {
+    publish_after_error();
+    return fail(vicont::BadInput, error.what());
   } catch (const std::exception& error) {
+    publish_after_error();
     // Not expected: a bug or an exhausted resource; still one line and a non-zero status.
     return fail(vicont::OutputFailure, std::string("unexpected failure: ") + error.what());
   }

@@ -167,6 +167,34 @@ nlohmann::ordered_json finite_or_null(double value, const std::string& path,
   return nullptr;
 }
 
+namespace {
+
+void null_non_finite_below(nlohmann::ordered_json& value, const std::string& path,
+                           nlohmann::ordered_json& notes) {
+  if (value.is_number_float()) {
+    value = finite_or_null(value.get<double>(), path, notes);
+  } else if (value.is_object()) {
+    for (auto& [key, member] : value.items())
+      null_non_finite_below(member, path.empty() ? key : path + "." + key, notes);
+  } else if (value.is_array()) {
+    for (size_t i = 0; i < value.size(); ++i)
+      null_non_finite_below(value[i], path + "[" + std::to_string(i) + "]", notes);
+  }
+}
+
+}  // namespace
+
+void null_non_finite(nlohmann::ordered_json& summary) {
+  nlohmann::ordered_json notes = nlohmann::ordered_json::object();
+  for (auto& [key, member] : summary.items())
+    if (key != "non_finite") null_non_finite_below(member, key, notes);
+  if (notes.empty()) return;
+  nlohmann::ordered_json& all = summary["non_finite"];
+  for (auto& [key, text] : notes.items()) all[key] = text;
+  if (!summary.contains("non_finite_note"))
+    summary["non_finite_note"] = "JSON has no infinity: these fields are null";
+}
+
 nlohmann::ordered_json state_json(const libcont::HybridSystem& system, const libcont::Vector& x) {
   nlohmann::ordered_json result = nlohmann::ordered_json::object();
   const auto names = system.state_names();

@@ -52,6 +52,12 @@ void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_
 nlohmann::ordered_json finite_or_null(double value, const std::string& path,
                                       nlohmann::ordered_json& notes);
 
+// Every non-finite number left anywhere in a summary becomes null with its note in
+// "non_finite" (key path -> "inf", "-inf", "nan"; merged with notes already there) and a
+// "non_finite_note" saying so: the promise of doc/cli.md for all fields, not only those
+// that finite_or_null was asked for (an energy overflowing to inf, say).
+void null_non_finite(nlohmann::ordered_json& summary);
+
 // State as {"x": ..., "v": ...}.
 nlohmann::ordered_json state_json(const libcont::HybridSystem& system, const libcont::Vector& x);
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "libcont/input_error.hpp"
+#include "run_limits.hpp"
 #include "run_options.hpp"
 
 namespace vicont {
@@ -36,6 +37,14 @@ struct ParameterRange {
     if (!from)
       throw libcont::InputError("--from is required (" + from_role_ + " of " + parameter + ")");
     if (!to) throw libcont::InputError("--to is required (" + to_role_ + " of " + parameter + ")");
+  }
+
+  // The forcing period within the limits at both ends (run_limits.hpp), on systems from
+  // `make`; a parameter the period depends on (eta) could overflow it at one end.
+  void check_forcing_period_at_ends(
+      const std::function<std::unique_ptr<libcont::HybridSystem>()>& make) const {
+    require_range();
+    check_forcing_period_over(make, parameter, {{*from, "--from"}, {*to, "--to"}});
   }
 
  private:

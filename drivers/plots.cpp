@@ -1,20 +1,16 @@
 #include "plots.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <functional>
 #include <sstream>
 
-// gnuplot-iostream pulls in Boost headers that are not warning-clean under -Wpedantic;
-// they are third-party, so their warnings are silenced here and only here.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpedantic"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#include <gnuplot-iostream.h>
-#pragma GCC diagnostic pop
-
 #include "atomic_file.hpp"
+#include "gnuplot_process.hpp"
 #include "output.hpp"
 
 namespace vicont {
@@ -56,6 +52,51 @@ std::string event_rows(const std::string& column) {
          "))";
 }
 
+// Whether a CSV has a row below its header. gnuplot takes a plot of no points for an
+// error ("all points y value undefined"), yet a sweep without impacts is a result, not a
+// failure: such a curve is left out and its panel says so.
+bool has_rows(const std::filesystem::path& csv) {
+  std::ifstream in(pending_files::current(csv));
+  std::string line;
+  return std::getline(in, line) && std::getline(in, line) && !line.empty();
+}
+
+// A directory of its own inside a plot's directory, holding the run's files that wait
+// below that directory under their final names (hard links, copies where links fail);
+// removed with all it holds when the plot is done. Without held files (no run holding
+// them) it links what is in place.
+class PrivateView {
+ public:
+  explicit PrivateView(const std::filesystem::path& directory) {
+    static std::atomic<unsigned> counter{0};
+    path_ = directory / (".plot-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::error_code error;
+    std::filesystem::create_directory(path_, error);
+    if (error)
+      throw OutputError("could not create '" + path_.string() + "': " + error.message());
+    auto files = pending_files::below(directory);
+    if (!pending_files::held())
+      for (const auto& entry : std::filesystem::directory_iterator(directory, error))
+        if (entry.is_regular_file()) files.emplace_back(entry.path().filename(), entry.path());
+    for (const auto& [relative, source] : files) {
+      const auto link = path_ / relative;
+      std::filesystem::create_directories(link.parent_path(), error);
+      std::filesystem::create_hard_link(source, link, error);
+      if (error) std::filesystem::copy_file(source, link, error);
+    }
+  }
+  ~PrivateView() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  PrivateView(const PrivateView&) = delete;
+  PrivateView& operator=(const PrivateView&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 using ScriptForOutput = std::function<std::string(const std::string& png_name)>;
 
 // Saves the script, runs it through gnuplot into a temporary PNG and renames that into
@@ -68,21 +109,23 @@ PlotFiles render(const std::filesystem::path& directory, const std::string& stem
 
   StagedFile png(files.png);
   StagedFile status(directory / (stem + ".gnuplot-status"));
+  // gnuplot reads the data by its final names, from a private directory where they are
+  // this run's own files, still waiting to be published (pending_files.hpp).
+  const PrivateView view(directory);
   {
-    // gnuplot's chatter (warnings about flat ranges of a resting body, say) is dropped:
-    // stdout may carry the one JSON object (--json) and errors come back through the
-    // status file below.
-    // gnuplot's exit status is not needed either ("; true" keeps gnuplot-iostream from
-    // printing "pclose returned error" on top of our own message).
-    Gnuplot gnuplot("gnuplot >/dev/null 2>&1; true");
-    gnuplot << "cd " << quoted(std::filesystem::absolute(directory).string()) << "\n"
-            << script(png.temporary_path().filename().string())
-            << "unset output\n"
-            // gnuplot goes on after an error and only its exit status tells, which
-            // gnuplot-iostream does not return; GPVAL_ERRNO/ERRMSG do tell.
-            << "set print " << quoted(status.temporary_path().filename().string()) << "\n"
-            << "print GPVAL_ERRNO\nprint GPVAL_ERRMSG\nunset print\n";
-  }  // closing the pipe waits for gnuplot to finish
+    // gnuplot's chatter (warnings about flat ranges of a resting body, say) is dropped
+    // (gnuplot_process.hpp); errors come back through the status file below.
+    GnuplotProcess gnuplot;
+    gnuplot.send("cd " + quoted(std::filesystem::absolute(view.path()).string()) + "\n" +
+                 script("../" + png.temporary_path().filename().string()) +
+                 "unset output\n"
+                 // gnuplot goes on after an error and its exit status does not say which;
+                 // GPVAL_ERRNO/ERRMSG do.
+                 "set print " + quoted("../" + status.temporary_path().filename().string()) +
+                 "\n" +
+                 "print GPVAL_ERRNO\nprint GPVAL_ERRMSG\nunset print\n");
+    gnuplot.finish();
+  }
   int error_number = -1;
   std::string error_message =
       "gnuplot wrote no status: it is missing, lacks pngcairo, or crashed on the script";
@@ -372,11 +415,15 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
       << "     0 axes x1y1 with lines lw 0.8 lc rgb 'gray' notitle\n";
     // (c) impacts per period, the impact velocities on the right axis.
     s << "set xlabel " << x << "\nset ylabel 'a_i (impacts per period)'\n"
-      << "set y2label 'v_r at impacts'\nplot " << quoted(plot.points_csv) << " using " << x
-      << ":'a_i' with points pt 7 ps 0.5 lc rgb '#1f4e9a' title 'a_i', \\\n     "
-      << quoted(plot.impacts_csv) << " using " << x
-      << ":'v_r' axes x1y2 with points pt 7 ps 0.25 lc rgb '#e67e22' title 'v_r'\n"
-      << "unset multiplot\n";
+      << "set y2label 'v_r at impacts'\n";
+    const bool impacts = has_rows(plot.directory / plot.impacts_csv);
+    if (!impacts) s << "set label 1 'no impacts: no v_r' at graph 0.5, 0.5 center\n";
+    s << "plot " << quoted(plot.points_csv) << " using " << x
+      << ":'a_i' with points pt 7 ps 0.5 lc rgb '#1f4e9a' title 'a_i'";
+    if (impacts)
+      s << ", \\\n     " << quoted(plot.impacts_csv) << " using " << x
+        << ":'v_r' axes x1y2 with points pt 7 ps 0.25 lc rgb '#e67e22' title 'v_r'";
+    s << "\n" << (impacts ? "" : "unset label 1\n") << "unset multiplot\n";
     return s.str();
   });
 }

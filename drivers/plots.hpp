@@ -1,5 +1,5 @@
 #pragma once
-// PNG plots of a run, drawn by gnuplot (pngcairo) through gnuplot-iostream from the run's
+// PNG plots of a run, drawn by gnuplot (pngcairo, gnuplot_process.hpp) from the run's
 // own CSV files. Each plot's script is saved beside its PNG (NAME.gp next to NAME.png) and
 // reads the CSV by file name, so `cd DIR && gnuplot NAME.gp` redraws it exactly.
 #include <filesystem>

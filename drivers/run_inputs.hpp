@@ -47,6 +47,8 @@ class RunInputs {
 
   // Whether the config file or --set assigned this parameter.
   bool assigned(const std::string& parameter) const;
+  // Every parameter the config file or --set assigned, in order (a name may repeat).
+  const std::vector<std::string>& assigned_parameters() const { return assigned_; }
 
   // After resolve(): makes fresh copies of the resolved system by the very same steps
   // (model defaults, config file, each --set), for runs that give every thread or point

@@ -1,8 +1,11 @@
 #include "run_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
 
 #include "libcont/parameters.hpp"
+#include "shown_text.hpp"
 
 namespace vicont {
 
@@ -42,14 +45,31 @@ void RunOptions::add_text(std::string name, std::string& target, std::string hel
       };
 }
 
-void RunOptions::add_count(std::string name, int& target, int minimum, std::string help) {
+void RunOptions::add_choice(std::string name, std::string& target,
+                            std::vector<std::string> choices, std::string help) {
+  std::string listed;
+  for (size_t i = 0; i < choices.size(); ++i)
+    listed += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+  add(std::move(name), std::move(help), "WORD", false).parse =
+      [&target, choices = std::move(choices), listed](std::string_view text,
+                                                      const std::string& label) {
+        if (std::find(choices.begin(), choices.end(), text) == choices.end())
+          throw libcont::InputError(label + " must be " + listed + " (got '" + std::string(text) +
+                                    "')");
+        target = text;
+      };
+}
+
+void RunOptions::add_count(std::string name, int& target, int minimum, std::string help,
+                           int maximum) {
   add(std::move(name), std::move(help), "N", false).parse =
-      [&target, minimum](std::string_view text, const std::string& label) {
+      [&target, minimum, maximum](std::string_view text, const std::string& label) {
         const double value = libcont::parse_number(text, label);
-        if (value != static_cast<double>(static_cast<long long>(value)) || value < minimum ||
-            value > 1e9)
-          throw libcont::InputError(label + " must be a whole number >= " +
-                                    std::to_string(minimum) + " (got " + std::string(text) + ")");
+        // Range first: the cast of a value beyond long long would be undefined.
+        if (!(value >= minimum && value <= maximum) || value != std::floor(value))
+          throw libcont::InputError(label + " must be a whole number from " +
+                                    std::to_string(minimum) + " to " + std::to_string(maximum) +
+                                    " (got " + shown_text(text) + ")");
         target = static_cast<int>(value);
       };
 }

@@ -25,8 +25,12 @@ class RunOptions {
   void add_number(std::string name, std::optional<double>& target, std::string help);
   // A word, e.g. a parameter name.
   void add_text(std::string name, std::string& target, std::string help);
-  // An integer count >= minimum.
-  void add_count(std::string name, int& target, int minimum, std::string help);
+  // One of `choices` (the first is the default the target starts with).
+  void add_choice(std::string name, std::string& target, std::vector<std::string> choices,
+                  std::string help);
+  // An integer count from minimum to maximum (run_limits.hpp states the maxima).
+  void add_count(std::string name, int& target, int minimum, std::string help,
+                 int maximum = 1'000'000'000);
   void add_path(std::string name, std::filesystem::path& target, std::string help);
   // --NAME on the command line; NAME = true | false in a config file.
   void add_flag(std::string name, bool& target, std::string help);

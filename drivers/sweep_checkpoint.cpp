@@ -56,7 +56,9 @@ void SweepCheckpoint::start_fresh() const {
     if (entry.path().extension() == point_extension) std::filesystem::remove(entry.path(), error);
   if (error)
     throw OutputError("cannot clear the checkpoint '" + directory_.string() + "': " + error.message());
-  write_file_atomically(manifest_path(), [&](std::ostream& out) { out << manifest_; });
+  // A checkpoint is for a run killed halfway: each file in place at once, not at the end.
+  write_file_atomically(manifest_path(), [&](std::ostream& out) { out << manifest_; },
+                        Publication::Now);
 }
 
 std::vector<libcont::SweepPoint> SweepCheckpoint::load(const libcont::Sweep& sweep,
@@ -99,7 +101,7 @@ std::vector<libcont::SweepPoint> SweepCheckpoint::load(const libcont::Sweep& swe
 void SweepCheckpoint::save(const libcont::SweepPoint& point) const {
   const std::string text = point_text(point);
   write_file_atomically(directory_ / (point_name(point.key) + point_extension),
-                        [&](std::ostream& out) { out << text; });
+                        [&](std::ostream& out) { out << text; }, Publication::Now);
 }
 
 }  // namespace vicont

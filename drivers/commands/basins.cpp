@@ -9,11 +9,14 @@
 #include "atomic_file.hpp"
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
+#include "integrator_choice.hpp"
 #include "libcont/basins.hpp"
 #include "output.hpp"
 #include "plots.hpp"
+#include "progress.hpp"
 #include "run_inputs.hpp"
 #include "system_report.hpp"
+#include "run_limits.hpp"
 
 namespace vicont {
 
@@ -187,18 +190,25 @@ class BasinsCommand : public SystemCommand {
     options_.add_text("x", x_text_, "horizontal axis NAME:FROM:TO:STEPS, NAME a state coordinate");
     options_.add_text("y", y_text_, "vertical axis NAME:FROM:TO:STEPS");
     options_.add_count("transient", transient_, 0,
-                       "forcing periods before a cell's motion is classified (default: 500)");
-    options_.add_count("max-period", max_period_, 1, "largest n tried for z = p/n (default: 16)");
-    options_.add_count("threads", threads_, 1, "threads (default: 1)");
+                       "forcing periods before a cell's motion is classified (default: 500)",
+                       limits::periods);
+    options_.add_count("max-period", max_period_, 1, "largest n tried for z = p/n (default: 16)",
+                       limits::detected_period);
+    options_.add_count("threads", threads_, 1, "threads (default: 1)", limits::threads);
+    integrator_.add_option(options_);
     finish_options("print the summary as one JSON object");
   }
 
   int run() override {
-    const auto system = inputs_.resolve();
+    const auto system = resolve_checked();
     BasinsSummary summary{*system, basin_options(*system), out_};
     const libcont::Basins basins(inputs_.system_factory(), summary.options);
     prepare_output_directory(out_);
-    summary.result = basins.compute();
+    {
+      ProgressIndicator progress("basins: " + std::to_string(summary.options.x.steps) + " x " +
+                                 std::to_string(summary.options.y.steps) + " cells");
+      summary.result = basins.compute();
+    }
     write_basin_files(out_, *system, summary.options, summary.result);
     summary.files = {(out_ / "basins.json").string(), (out_ / "basins.csv").string(),
                      (out_ / "attractors.csv").string()};
@@ -218,15 +228,21 @@ class BasinsCommand : public SystemCommand {
     libcont::BasinOptions o;
     o.x = parse_axis("--x", x_text_, system);
     o.y = parse_axis("--y", y_text_, system);
+    if (static_cast<double>(o.x.steps) * o.y.steps > limits::grid_points)
+      throw libcont::InputError("--x and --y make " + std::to_string(o.x.steps) + " x " +
+                                std::to_string(o.y.steps) + " cells; at most " +
+                                number_text(limits::grid_points));
     o.transient_periods = transient_;
     o.max_period = max_period_;
     o.threads = threads_;
+    o.flow = integrator_.flow();
     return o;
   }
 
  private:
   std::string x_text_, y_text_;
   int transient_ = 500, max_period_ = 16, threads_ = 1;
+  IntegratorChoice integrator_;
 };
 
 }  // namespace

@@ -15,6 +15,7 @@ int RunHealth::exit_code() const {
 }
 
 void RunHealth::add_to(nlohmann::ordered_json& summary) const {
+  null_non_finite(summary);  // every summary passes here before it is written or printed
   summary["status"] = report.ok() && !numerical_failure.empty() ? std::string("failure")
                                                                  : libcont::to_string(report.status);
   summary["message"] = report.ok() ? numerical_failure : report.message;

@@ -16,6 +16,7 @@
 #include "branch_restart.hpp"
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
+#include "fallback_report.hpp"
 #include "libcont/orbit_branch.hpp"
 #include "libcont/period_doubling_switch.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
@@ -26,6 +27,7 @@
 #include "progress.hpp"
 #include "run_inputs.hpp"
 #include "system_report.hpp"
+#include "run_limits.hpp"
 
 namespace vicont {
 
@@ -41,11 +43,11 @@ struct ContinueSettings : ParameterRange {
   bool natural = false;
   bool follow_doubling = false;
   bool stop_at_grazing = false;
-  std::string integrator = "auto";
 
   void add_options(RunOptions& options) {
     add_range_options(options);
-    options.add_count("max-points", max_points, 2, "largest number of branch points (default: 2000)");
+    options.add_count("max-points", max_points, 2, "largest number of branch points (default: 2000)",
+                      limits::branch_points);
     options.add_positive_number("initial-step", initial_step,
                                 "first arclength step (default: |to - from| / 100)");
     options.add_positive_number("max-step", max_step, "largest arclength step (default: |to - from| / 20)");
@@ -62,28 +64,12 @@ struct ContinueSettings : ParameterRange {
     options.add_flag("follow-doubling", follow_doubling,
                      "at every period doubling PDk of the branch, also continue the doubled "
                      "(2n) branch (files in OUT/doubled-PDk, drawn in the branch's plot)");
-    options.add_text("integrator", integrator,
-                     "auto (BDF where a mode is stiff, an explicit Runge-Kutta pair where the "
-                     "model calls it brief and rough, such as a Hertz contact, CVODE's Adams "
-                     "elsewhere), rk (the pair for every non-stiff mode) or adams (Adams for "
-                     "every mode); doc/performance.md");
-  }
-
-  libcont::FlowOptions flow() const {
-    libcont::FlowOptions o;
-    if (integrator == "rk")
-      o.method = libcont::IntegratorMethod::RungeKutta;
-    else if (integrator == "adams")
-      o.method = libcont::IntegratorMethod::Adams;
-    else if (integrator != "auto")
-      throw libcont::InputError("--integrator must be auto, rk or adams, not '" + integrator + "'");
-    return o;
   }
 
   // The library's options (their steps from the range unless given), checked in one
   // place, OrbitBranchOptions::validate (the range, the steps against each other, the
   // flow), whose message names the field.
-  libcont::OrbitBranchOptions branch() const {
+  libcont::OrbitBranchOptions branch(const libcont::FlowOptions& flow) const {
     require_range();
     libcont::OrbitBranchOptions o;
     o.parameter = parameter;
@@ -96,7 +82,7 @@ struct ContinueSettings : ParameterRange {
     o.locate_tolerance = locate_tolerance;
     o.natural = natural;
     o.stop_at_grazing = stop_at_grazing;
-    o.flow = flow();
+    o.flow = flow;
     o.validate();
     return o;
   }
@@ -357,6 +343,8 @@ nlohmann::ordered_json render_json(const ContinueSummary& summary) {
   s["to"] = summary.to;
   s["n"] = summary.report.table.period;
   s["start"] = start_json(summary.start);
+  // Of the first orbit's search (a restart searches none); the branch's maps keep no report.
+  s["fallbacks"] = fallbacks_json(summary.health.report);
   s["method"] = summary.natural ? "natural-parameter" : "pseudo-arclength";
   s["points"] = branch.points.size();
   s["special_points"] = special_points_json(summary.report);
@@ -391,6 +379,7 @@ std::string render_text(const ContinueSummary& summary) {
   text << "vicont continue\n";
   print_system(text, summary.system, {summary.parameter});
   text << "start       " << start_text(summary) << '\n'
+       << fallbacks_text(summary.health.report)
        << "branch      " << branch.points.size() << " points, " << summary.parameter << " from "
        << number_text(summary.from) << " towards " << number_text(summary.to) << ": "
        << (branch.stop_reason.empty() ? "-" : branch.stop_reason)
@@ -441,10 +430,11 @@ class ContinueCommand : public SystemCommand {
   int run() override {
     // Inputs are checked before the output directory is made.
     const std::optional<SavedRun> saved = saved_run();
-    const auto system = inputs_.resolve();
+    const auto system = resolve_checked();
     std::optional<SavedPoint> point;
     if (saved) point = restart_point(*saved, *system);
-    const libcont::OrbitBranchOptions options = settings_.branch();
+    const libcont::OrbitBranchOptions options = settings_.branch(search_.integrator.flow());
+    settings_.check_forcing_period_at_ends(inputs_.system_factory());  // the range is known now
     system->set_parameter(settings_.parameter, *settings_.from);  // names a bad parameter
     if (saved) refuse_restarted_directory(*saved);
     prepare_output_directory(out_);
@@ -564,7 +554,7 @@ class ContinueCommand : public SystemCommand {
   BranchStart search_start(const libcont::HybridSystem& system, RunHealth& health) const {
     const libcont::OrbitSearchResult found =
         libcont::find_periodic_orbit(system, search_.options());
-    health.report = found.transient;
+    health.report = search_work(found);
     BranchStart start;
     start.found = found.shooting.converged;
     start.n = found.period;

@@ -9,6 +9,7 @@
 #include "atomic_file.hpp"
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
+#include "integrator_choice.hpp"
 #include "libcont/hybrid_diagram.hpp"
 #include "output.hpp"
 #include "parameter_range.hpp"
@@ -17,6 +18,7 @@
 #include "run_inputs.hpp"
 #include "sweep_output.hpp"
 #include "system_report.hpp"
+#include "run_limits.hpp"
 
 namespace vicont {
 
@@ -34,23 +36,30 @@ struct DiagramSettings : ParameterRange {
   int max_period = 16;
   int samples = 50;
   std::optional<double> initial_step, max_step;
+  IntegratorChoice integrator;
 
   void add_options(RunOptions& options) {
     add_range_options(options);
     options.add_count("steps", steps, 2,
-                      "grid of direct integration, both ends included (default: 61)");
+                      "grid of direct integration, both ends included (default: 61)",
+                      limits::diagram_steps);
     options.add_count("transient", transient, 0,
-                      "forcing periods before averaging at an integration point (default: 500)");
+                      "forcing periods before averaging at an integration point (default: 500)",
+                      limits::periods);
     options.add_count("periods", periods, 1,
-                      "forcing periods averaged at an integration point (default: 500)");
+                      "forcing periods averaged at an integration point (default: 500)",
+                      limits::periods);
     options.add_count("max-period", max_period, 1,
-                      "largest n tried for z = p/n, hence for branches (default: 16)");
+                      "largest n tried for z = p/n, hence for branches (default: 16)",
+                      limits::detected_period);
     options.add_count("samples", samples, 1,
-                      "Poincare samples kept per integration point (default: 50)");
+                      "Poincare samples kept per integration point (default: 50)",
+                      limits::kept_samples);
     options.add_positive_number("initial-step", initial_step,
                                 "first arclength step of a branch (default: |to - from| / 100)");
     options.add_positive_number("max-step", max_step,
                                 "largest arclength step of a branch (default: |to - from| / 20)");
+    integrator.add_option(options);
   }
 
   libcont::HybridDiagramOptions diagram(const libcont::HybridSystem& system) const {
@@ -65,6 +74,8 @@ struct DiagramSettings : ParameterRange {
     o.lyapunov.transient_periods = transient;
     o.lyapunov.periods = periods;
     o.lyapunov.max_detected_period = max_period;
+    o.lyapunov.flow = integrator.flow();
+    o.shooting.flow = integrator.flow();
     o.kept_samples = samples;
     // Nonsmooth branches end at corners (grazing) where the step must shrink far below
     // the span: the same scale-free limits as `vicont continue`.
@@ -276,7 +287,8 @@ class DiagramCommand : public SystemCommand {
   }
 
   int run() override {
-    const auto system = inputs_.resolve();
+    const auto system = resolve_checked();
+    settings_.check_forcing_period_at_ends(inputs_.system_factory());
     DiagramSummary summary{*system, settings_.diagram(*system), out_};
     const libcont::HybridDiagramOptions& o = summary.options;
     const auto factory = inputs_.system_factory();

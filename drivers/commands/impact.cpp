@@ -12,6 +12,8 @@
 #include "commands/system_command.hpp"
 #include "config_file.hpp"
 #include "exit_codes.hpp"
+#include "fallback_report.hpp"
+#include "integrator_choice.hpp"
 #include "libcont/ateb.hpp"
 #include "libcont/input_error.hpp"
 #include "output.hpp"
@@ -19,6 +21,7 @@
 #include "run_inputs.hpp"
 #include "system_report.hpp"
 #include "systems/hertz_friction.hpp"
+#include "run_limits.hpp"
 
 namespace vicont {
 
@@ -132,6 +135,7 @@ nlohmann::ordered_json render_json(const ImpactSummary& summary) {
   s["ode"] = summary.ode.ok() ? characteristics_json(summary.ode.characteristics, v0)
                               : nlohmann::ordered_json(nullptr);
   s["relative_difference"] = differences;
+  s["fallbacks"] = fallbacks_json(summary.ode.report);
   s["largest_relative_difference"] =
       summary.ode.ok() ? nlohmann::ordered_json(largest) : nlohmann::ordered_json(nullptr);
   s["profile_difference"] = {{"x_over_x_c", summary.profiles.x},
@@ -174,7 +178,7 @@ std::string render_text(const ImpactSummary& summary) {
   }
   const AtebSummary& ateb = summary.ateb;
   const Profiles& profiles = summary.profiles;
-  text << "\nateb        three-term approximation B = " << rounded_text(ateb.b, 8)
+  text << '\n' << fallbacks_text(ode.report) << "ateb        three-term approximation B = " << rounded_text(ateb.b, 8)
        << ", C = " << rounded_text(ateb.c, 8) << ", largest error over a quarter "
        << rounded_text(std::max(ateb.sine_error, ateb.cosine_error), 3) << " (ateb.csv)";
   text << "\nprofiles    largest |ODE - closed form|: x " << rounded_text(profiles.x, 3)
@@ -191,7 +195,9 @@ class ImpactCommand : public SystemCommand {
       : SystemCommand(vicont, "impact",
                       "Hertz impact with positional friction: closed form (Ateb) and ODE") {
     options_.add_count("samples", samples_, 10,
-                       "time-grid rows over the impact in impact.csv (default 400)");
+                       "time-grid rows over the impact in impact.csv (default 400)",
+                       static_cast<int>(limits::samples));
+    integrator_.add_option(options_);
     finish_options();
     // This command runs hertz-friction unless told otherwise (and then refuses).
     command_.get_option("--system")
@@ -213,7 +219,7 @@ class ImpactCommand : public SystemCommand {
     recorder.rows.push_back({0.0, systems::HertzFrictionImpactSystem::Approach,
                              system->default_initial_state()});
     summary.ode = systems::simulate_impact(
-        *system, {}, &recorder,
+        *system, integrator_.flow(), &recorder,
         libcont::SampleGrid{0.0, summary.exact.characteristics().t_y / samples_});
     summary.health.report = summary.ode.report;
     if (summary.ode.report.ok()) summary.health.numerical_failure = summary.ode.failure;
@@ -329,6 +335,7 @@ class ImpactCommand : public SystemCommand {
   }
 
   int samples_ = 400;
+  IntegratorChoice integrator_;
 };
 
 }  // namespace

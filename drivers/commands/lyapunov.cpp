@@ -8,12 +8,14 @@
 #include <sstream>
 
 #include "exit_codes.hpp"
+#include "fallback_report.hpp"
 #include "output.hpp"
 #include "plots.hpp"
 #include "progress.hpp"
 #include "run_inputs.hpp"
 #include "system_report.hpp"
 #include "trajectory_recorder.hpp"
+#include "run_limits.hpp"
 
 namespace vicont {
 
@@ -33,9 +35,10 @@ int settled_periods(const libcont::LyapunovResult& result) {
 
 // Integrates the settled motion from the last state for the phase-portrait plot.
 libcont::FlowReport record_settled_motion(const libcont::HybridSystem& system,
+                                          const libcont::FlowOptions& options,
                                           const libcont::LyapunovResult& result,
                                           TrajectoryRecorder& trajectory) {
-  libcont::Flow flow(system);
+  libcont::Flow flow(system, options);
   libcont::FlowState state = flow.initial_state(result.final_state.t, result.final_state.x);
   state.mode = result.final_state.mode;
   trajectory.add_point(state);
@@ -55,6 +58,7 @@ class LyapunovCommand : public SystemCommand {
   explicit LyapunovCommand(CLI::App& vicont)
       : SystemCommand(vicont, "lyapunov", "Lyapunov spectrum, z = p/n, a_i, a_e and impact velocities") {
     settings_.add_options(options_);
+    settings_.integrator.add_option(options_);
     finish_options();
   }
 
@@ -72,10 +76,12 @@ class LyapunovCommand : public SystemCommand {
 
 void LyapunovSettings::add_options(RunOptions& options) {
   options.add_count("transient", transient, 0,
-                    "forcing periods integrated before averaging (default: 1000)");
-  options.add_count("periods", periods, 1, "forcing periods averaged over (default: 1000)");
+                    "forcing periods integrated before averaging (default: 1000)", limits::periods);
+  options.add_count("periods", periods, 1, "forcing periods averaged over (default: 1000)",
+                    limits::periods);
   options.add_count("max-period", max_period, 1,
-                    "largest n tried when detecting z = p/n (default: 16)");
+                    "largest n tried when detecting z = p/n (default: 16)",
+                    limits::detected_period);
 }
 
 LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSettings& settings,
@@ -84,6 +90,7 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
   options.transient_periods = settings.transient;
   options.periods = settings.periods;
   options.max_detected_period = settings.max_period;
+  options.flow = settings.integrator.flow();
   const double t0 = 0.0;  // the Poincare section phase
   LyapunovRun run;
   {
@@ -103,9 +110,12 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
   std::vector<std::string> files = {(out / "lyapunov.json").string(),
                                     (out / "poincare.csv").string(),
                                     (out / "impacts.csv").string()};
+  // The spectrum's integration and the settled motion's, for the fallbacks they needed.
+  libcont::FlowReport work = r.report;
   if (r.ok()) {
     TrajectoryRecorder settled;
-    const auto settled_report = record_settled_motion(system, r, settled);
+    const auto settled_report = record_settled_motion(system, options.flow, r, settled);
+    work.add_work(settled_report);
     write_time_series_csv(out / "settled.csv", system, settled.points());
     files.push_back((out / "settled.csv").string());
     if (!settled_report.ok()) {
@@ -153,6 +163,7 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
   s["energy_per_period"] = r.energy_per_period;
   s["impact_velocity"] = {{"count", v.count}, {"mean", v.mean}, {"rms", v.rms},
                           {"min", v.min},     {"max", v.max},   {"slowest", v.slowest}};
+  s["fallbacks"] = fallbacks_json(work);
   s["final_state"] = {{"t", r.final_state.t},
                       {"mode", system.mode_name(r.final_state.mode)},
                       {"state", state_json(system, r.final_state.x)}};
@@ -181,6 +192,7 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
        << "v_r         " << v.count << " impacts: mean " << number_text(v.mean) << ", rms "
        << number_text(v.rms) << ", min " << number_text(v.min) << ", max " << number_text(v.max)
        << ", slowest |v_r| " << number_text(v.slowest) << '\n'
+       << fallbacks_text(work)
        << "status      " << libcont::to_string(run.health.report.status)
        << (run.health.report.message.empty() ? "" : ": " + run.health.report.message) << '\n'
        << "files       " << out.string()

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands/command.hpp"
+#include "integrator_choice.hpp"
 #include "libcont/hybrid_system.hpp"
 #include "libcont/lyapunov_spectrum.hpp"
 #include "run_options.hpp"
@@ -17,6 +18,8 @@ struct LyapunovSettings {
   int transient = 1000;  // forcing periods (time units if autonomous) before averaging
   int periods = 1000;    // forcing periods averaged over
   int max_period = 16;   // largest n tried for z = p/n
+  // Not among add_options: the main job declares one --integrator for both its runs.
+  IntegratorChoice integrator;
   void add_options(RunOptions& options);
 };
 

@@ -38,6 +38,7 @@ class MainJob : public Command {
   explicit MainJob(CLI::App& vicont) : inputs_(vicont, options_, RunInputs::SystemChoice::Fixed) {
     simulation_.add_options(options_);
     lyapunov_.add_options(options_);
+    simulation_.integrator.add_option(options_);
     options_.add_path("out", out_, "directory for the result files (default: out)");
     options_.add_flag("json", json_, "print the results as one JSON object on stdout");
     options_.attach_to(vicont);
@@ -49,6 +50,7 @@ class MainJob : public Command {
       throw libcont::InputError(
           "parameter 'eta' is fixed by the main job (4 and 7.1); use 'vicont simulate' or "
           "'vicont lyapunov' with --set eta=... for other values");
+    lyapunov_.integrator = simulation_.integrator;  // one --integrator for both
     nlohmann::ordered_json runs = nlohmann::ordered_json::array();
     std::ostringstream table;
     table << "vicont main job: " << system->name() << " at eta = 4 and 7.1\n";

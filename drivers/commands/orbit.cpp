@@ -6,6 +6,7 @@
 
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
+#include "fallback_report.hpp"
 #include "libcont/floquet.hpp"
 #include "libcont/leading_multipliers.hpp"
 #include "orbit_search.hpp"
@@ -32,14 +33,14 @@ struct Multipliers {
 };
 
 Multipliers multipliers_of(const libcont::HybridSystem& system, const libcont::ShootingResult& orbit,
-                           int period, double phase) {
+                           int period, double phase, const libcont::FlowOptions& flow) {
   Multipliers m;
   if (system.dimension() <= full_spectrum_limit) {
     m.values = libcont::floquet_multipliers(orbit.monodromy).multipliers;
     return m;
   }
   m.all = false;
-  libcont::StroboscopicMap map(system, libcont::FlowOptions{}, phase);
+  libcont::StroboscopicMap map(system, flow, phase);
   const auto leading = libcont::leading_multipliers(map, orbit.x, period, leading_count);
   m.values = leading.multipliers;
   if (!leading.converged) m.failure = "leading multipliers: " + leading.message;
@@ -62,6 +63,7 @@ struct OrbitSummary {
   Multipliers multipliers{};
   libcont::OrbitMeasures measures{};
   RunHealth health{};
+  libcont::FlowReport work{};  // every integration of the run, for its fallbacks
   std::vector<std::string> files{};
 
   const libcont::ShootingResult& orbit() const { return found.shooting; }
@@ -94,6 +96,7 @@ nlohmann::ordered_json render_json(const OrbitSummary& summary) {
   s["residual"] = orbit.residual_history.empty() ? nlohmann::ordered_json(nullptr)
                                                  : nlohmann::ordered_json(orbit.residual_history.back());
   s["residual_history"] = orbit.residual_history;
+  s["fallbacks"] = fallbacks_json(summary.work);
   const Multipliers& multipliers = summary.multipliers;
   nlohmann::ordered_json mu = nlohmann::ordered_json::array();
   for (const auto& z : multipliers.values) mu.push_back({z.real(), z.imag()});
@@ -129,7 +132,7 @@ std::string render_text(const OrbitSummary& summary) {
        << " iterations, residual "
        << (orbit.residual_history.empty() ? "-" : rounded_text(orbit.residual_history.back()))
        << " (" << orbit.reason << ")\n"
-       << "state       ";
+       << fallbacks_text(summary.work) << "state       ";
   for (Eigen::Index i = 0; i < orbit.x.size() && i < 8; ++i)
     text << (i ? ", " : "") << names[static_cast<size_t>(i)] << " = " << number_text(orbit.x[i]);
   text << (orbit.x.size() > 8 ? ", ... (all in orbit.json)" : "") << '\n';
@@ -168,12 +171,16 @@ class OrbitCommand : public SystemCommand {
       summary.found = libcont::find_periodic_orbit(*system, search_.options());
     }
     summary.health.report = summary.found.transient;
+    summary.work = search_work(summary.found);
     const libcont::ShootingResult& orbit = summary.orbit();
     if (summary.health.report.ok() && !orbit.converged)
       summary.health.numerical_failure = "shooting did not converge: " + orbit.reason;
     summary.files = {(out_ / "orbit.json").string()};
     if (orbit.converged) {
-      summary.multipliers = multipliers_of(*system, orbit, summary.found.period, summary.found.phase);
+      // The multipliers and one pass of a large or stiff system take time of their own.
+      ProgressIndicator progress("orbit: multipliers and one pass of the orbit");
+      summary.multipliers = multipliers_of(*system, orbit, summary.found.period,
+                                           summary.found.phase, search_.integrator.flow());
       if (!summary.multipliers.failure.empty())
         summary.health.numerical_failure = summary.multipliers.failure;
       trace_one_pass(summary);
@@ -190,7 +197,7 @@ class OrbitCommand : public SystemCommand {
     const libcont::ShootingResult& orbit = summary.orbit();
     const int n = summary.found.period;
     const double period = system.forcing_period();
-    libcont::Flow flow(system, measuring_options(system));
+    libcont::Flow flow(system, measuring_options(system, search_.integrator));
     libcont::FlowState state = flow.initial_state(summary.found.phase, orbit.x);
     TrajectoryRecorder trajectory;
     libcont::OrbitMeasurer measurer(system, system.displacement_coordinates());
@@ -200,6 +207,7 @@ class OrbitCommand : public SystemCommand {
     const auto report = flow.advance(state, summary.found.phase + n * period, &observers,
                                      libcont::SampleGrid{summary.found.phase, period / 200.0});
     if (trajectory.points().back().t < state.t) trajectory.add_point(state);
+    summary.work.add_work(report);
     if (!report.ok()) summary.health.report = report;
     summary.measures = measurer.measures();
     write_time_series_csv(out_ / "orbit.csv", system, trajectory.points());
@@ -241,8 +249,9 @@ class OrbitCommand : public SystemCommand {
 
   // The flow monitors extrema of the displacement coordinates and gap minima, so that the
   // amplitudes are exact rather than read off the sample grid.
-  static libcont::FlowOptions measuring_options(const libcont::HybridSystem& system) {
-    libcont::FlowOptions options;
+  static libcont::FlowOptions measuring_options(const libcont::HybridSystem& system,
+                                                const IntegratorChoice& integrator) {
+    libcont::FlowOptions options = integrator.flow();
     options.extremum_coordinates = system.displacement_coordinates();
     options.gap_minima = true;
     return options;

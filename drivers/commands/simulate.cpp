@@ -10,11 +10,14 @@
 #include <sstream>
 
 #include "exit_codes.hpp"
+#include "fallback_report.hpp"
 #include "libcont/energy_balance.hpp"
 #include "libcont/flow.hpp"
 #include "libcont/impact_statistics.hpp"
 #include "output.hpp"
+#include "run_limits.hpp"
 #include "plots.hpp"
+#include "progress.hpp"
 #include "run_inputs.hpp"
 #include "system_report.hpp"
 #include "trajectory_recorder.hpp"
@@ -22,10 +25,6 @@
 namespace vicont {
 
 namespace {
-
-// A bound on the rows of a time series, so that a slip in --sample-step cannot fill the
-// disk; ten million rows is far beyond any plot.
-constexpr double max_samples = 1e7;
 
 bool forced(const libcont::HybridSystem& system) { return system.forcing_period() > 0.0; }
 
@@ -82,7 +81,7 @@ class MaximumObserver : public libcont::FlowObserver {
 // between samples would be cut (by 0.2 % for the soft drop's depth at the default step);
 // so where the largest value lies at a grid sample, the two sample intervals around it
 // are integrated again on a grid 1000 times finer, which cuts that error a millionfold.
-double maximum_along(const libcont::HybridSystem& integrated,
+double maximum_along(const libcont::HybridSystem& integrated, const libcont::FlowOptions& flow_options,
                      const std::vector<TrajectoryPoint>& points, const Quantity& quantity) {
   size_t best = 0;
   for (size_t i = 1; i < points.size(); ++i)
@@ -96,7 +95,7 @@ double maximum_along(const libcont::HybridSystem& integrated,
   if (before.event >= 0 || after.event >= 0) return maximum;
   // A bounded budget: this only sharpens a peak the run already passed through, and
   // must not turn a run that failed on a too-stiff contact into a long one.
-  libcont::FlowOptions options;
+  libcont::FlowOptions options = flow_options;
   options.max_steps = 100'000;
   libcont::Flow flow(integrated, options);
   libcont::FlowState state{before.t, before.x, before.mode, {}};
@@ -112,6 +111,7 @@ struct ContactMaxima {
   double penetration = 0.0;
 };
 ContactMaxima contact_maxima(const libcont::HybridSystem& integrated,
+                             const libcont::FlowOptions& flow_options,
                              const std::vector<TrajectoryPoint>& points) {
   const auto force = [&](int mode, double t, libcont::ConstVectorRef x) {
     return integrated.contact_force(mode, t, x);
@@ -119,8 +119,8 @@ ContactMaxima contact_maxima(const libcont::HybridSystem& integrated,
   const auto depth = [&](int mode, double t, libcont::ConstVectorRef x) {
     return integrated.penetration(mode, t, x);
   };
-  return {std::max(0.0, maximum_along(integrated, points, force)),
-          std::max(0.0, maximum_along(integrated, points, depth))};
+  return {std::max(0.0, maximum_along(integrated, flow_options, points, force)),
+          std::max(0.0, maximum_along(integrated, flow_options, points, depth))};
 }
 
 nlohmann::ordered_json outputs_json(const libcont::HybridSystem& system, int mode, double t,
@@ -145,11 +145,13 @@ class SimulateCommand : public SystemCommand {
   explicit SimulateCommand(CLI::App& vicont)
       : SystemCommand(vicont, "simulate", "integrate one trajectory: time series, events, plots, summary") {
     settings_.add_options(options_);
+    settings_.integrator.add_option(options_);
     finish_options("print the summary as one JSON object on stdout");
   }
 
   int run() override {
     const auto system = prepare();
+    settings_.parameters_set = parameter_values_text(*system, inputs_.assigned_parameters());
     const SimulationRun result = run_simulation(*system, settings_, out_);
     return report(result.summary, result.text, result.health);
   }
@@ -176,15 +178,33 @@ double default_sample_step(const libcont::HybridSystem& system) {
   return forced(system) ? system.forcing_period() / 200.0 : 1e-3;
 }
 
+namespace {
+
+void check_sample_count(const libcont::HybridSystem& system, const SimulationSettings& settings,
+                        double t_start, double t_end, double step) {
+  // A bound on the rows of a time series, so that a slip in --sample-step cannot fill the
+  // disk; written so that NaN (inf / inf) fails it too.
+  if ((t_end - t_start) / step <= limits::samples) return;
+  // Name what made the step: the option, or the forcing period it was derived from.
+  const std::string step_source =
+      settings.sample_step ? "--sample-step " + number_text(step)
+      : forced(system) ? "the default sample step (forcing period / 200 = " + number_text(step) +
+                             ", with " + settings.parameters_set + ")"
+                       : "the default sample step " + number_text(step);
+  const std::string end_source = settings.t_end ? "--t-end " + number_text(t_end)
+                                                : "the default t-end " + number_text(t_end);
+  throw libcont::InputError(step_source + " is too small for " + end_source + " (more than " +
+                            number_text(limits::samples) + " samples); give a larger --sample-step");
+}
+
+}  // namespace
+
 SimulationRun run_simulation(const libcont::HybridSystem& system,
                              const SimulationSettings& settings, const std::filesystem::path& out) {
   const double t_start = 0.0;
   const double t_end = settings.t_end.value_or(default_end_time(system));
   const double step = settings.sample_step.value_or(default_sample_step(system));
-  if ((t_end - t_start) / step > max_samples)
-    throw libcont::InputError("sample-step " + number_text(step) + " is too small for t-end " +
-                              number_text(t_end) + " (more than " + number_text(max_samples) +
-                              " samples)");
+  check_sample_count(system, settings, t_start, t_end, step);
 
   // A model that accounts for its energy is integrated with its energy accounts (two more
   // state components, energy_balance.hpp); everything else reads the model's part.
@@ -194,7 +214,7 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
       accounted ? static_cast<const libcont::HybridSystem&>(*accounted) : system;
   const Eigen::Index n = system.dimension();
 
-  libcont::Flow flow(integrated);
+  libcont::Flow flow(integrated, settings.integrator.flow());
   libcont::FlowState state = flow.initial_state(t_start, integrated.default_initial_state());
   const libcont::Vector initial = state.x.head(n);
   const int initial_mode = state.mode;
@@ -202,7 +222,10 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   libcont::ImpactRecorder impacts(integrated, &trajectory);
   trajectory.add_point(state);  // advance() samples only after the start
   SimulationRun run;
-  run.health.report = flow.advance(state, t_end, &impacts, libcont::SampleGrid{t_start, step});
+  {
+    ProgressIndicator progress("simulate: t = 0 to " + number_text(t_end));
+    run.health.report = flow.advance(state, t_end, &impacts, libcont::SampleGrid{t_start, step});
+  }
   // The end (or the last good state before a failure) is rarely on the sample grid.
   if (trajectory.points().back().t < state.t) trajectory.add_point(state);
 
@@ -263,12 +286,13 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   s["impacts"] = stats.impacts;
   s["events"] = trajectory.events().size();
   s["steps"] = run.health.report.steps;
+  s["fallbacks"] = fallbacks_json(run.health.report);
   std::optional<ContactMaxima> maxima;
   if (system.measures_contact()) {
     const bool in_contact = system.contact_force(initial_mode, t_start, initial) > 0.0 ||
                             system.penetration(initial_mode, t_start, initial) > 0.0;
     s["contacts"] = contact_intervals(trajectory.events(), in_contact, t_start);
-    maxima = contact_maxima(integrated, trajectory.points());
+    maxima = contact_maxima(integrated, flow.options(), trajectory.points());
     s["max_contact_force"] = maxima->force;
     s["max_penetration"] = maxima->penetration;
   }
@@ -310,7 +334,8 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
          << rounded_text(balance->current) << ", dissipated " << rounded_text(balance->dissipated)
          << ", supplied " << rounded_text(balance->supplied) << "; balance error "
          << rounded_text(balance->residual(), 3) << '\n';
-  text << "flow status " << libcont::to_string(run.health.report.status)
+  text << fallbacks_text(run.health.report)
+       << "flow status " << libcont::to_string(run.health.report.status)
        << (run.health.report.message.empty() ? "" : ": " + run.health.report.message) << '\n'
        << "files       " << out.string() << "/{timeseries.csv, events.csv, timeseries.png, "
        << "phase.png, " << curve_files << "*.gp, simulate.json}\n";

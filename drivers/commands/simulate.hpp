@@ -8,6 +8,7 @@
 #include <string>
 
 #include "commands/command.hpp"
+#include "integrator_choice.hpp"
 #include "libcont/hybrid_system.hpp"
 #include "run_options.hpp"
 
@@ -16,6 +17,11 @@ namespace vicont {
 struct SimulationSettings {
   std::optional<double> t_end;        // default: default_end_time(system)
   std::optional<double> sample_step;  // default: default_sample_step(system, t_end)
+  // Not among add_options: the main job declares one --integrator for both its runs.
+  IntegratorChoice integrator;
+  // The parameters the run set, as "eta = 1e9": named where a derived quantity (the
+  // default sample step) is refused.
+  std::string parameters_set = "its default parameters";
   void add_options(RunOptions& options);
 };
 

@@ -14,6 +14,7 @@
 
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
+#include "integrator_choice.hpp"
 #include "libcont/sweep.hpp"
 #include "mpi_session.hpp"
 #include "output.hpp"
@@ -25,6 +26,7 @@
 #include "sweep_output.hpp"
 #include "sweep_point_text.hpp"
 #include "system_report.hpp"
+#include "run_limits.hpp"
 
 namespace vicont {
 
@@ -43,10 +45,12 @@ struct SweepSettings : ParameterRange {
   int periods = 1000;
   int max_period = 16;
   int samples = 100;
+  IntegratorChoice integrator;
 
   void add_options(RunOptions& options) {
     add_range_options(options);
-    options.add_count("steps", steps, 1, "parameter values, both ends included (default: 101)");
+    options.add_count("steps", steps, 1, "parameter values, both ends included (default: 101)",
+                      static_cast<int>(limits::grid_points));
     options.add_text("direction", direction,
                      "up, down or both (default: from --from towards --to); matters with --follow");
     options.add_flag("follow", follow,
@@ -55,16 +59,21 @@ struct SweepSettings : ParameterRange {
     options.add_text("initial-states", initial_states,
                      "initial states, components by commas, states by semicolons, e.g. "
                      "'0,0;0.004,0' (default: the system's default state)");
-    options.add_count("threads", threads, 1, "threads (default: 1)");
+    options.add_count("threads", threads, 1, "threads (default: 1)", limits::threads);
     options.add_flag("resume", resume,
                      "go on from the checkpoint in OUT/points: compute only the missing points");
     options.add_count("transient", transient, 0,
-                      "forcing periods integrated before averaging, per point (default: 1000)");
-    options.add_count("periods", periods, 1, "forcing periods averaged over, per point (default: 1000)");
+                      "forcing periods integrated before averaging, per point (default: 1000)",
+                      limits::periods);
+    options.add_count("periods", periods, 1, "forcing periods averaged over, per point (default: 1000)",
+                      limits::periods);
     options.add_count("max-period", max_period, 1,
-                      "largest n tried when detecting z = p/n (default: 16)");
+                      "largest n tried when detecting z = p/n (default: 16)",
+                      limits::detected_period);
     options.add_count("samples", samples, 1,
-                      "Poincare samples and impact velocities kept per point (default: 100)");
+                      "Poincare samples and impact velocities kept per point (default: 100)",
+                      limits::kept_samples);
+    integrator.add_option(options);
   }
 
   libcont::SweepOptions sweep_options() const {
@@ -90,8 +99,25 @@ struct SweepSettings : ParameterRange {
     o.lyapunov.transient_periods = transient;
     o.lyapunov.periods = periods;
     o.lyapunov.max_detected_period = max_period;
+    o.lyapunov.flow = integrator.flow();
     o.kept_samples = samples;
+    check_size(o);
     return o;
+  }
+
+  // Memory for the points and their kept samples, before any is computed.
+  void check_size(const libcont::SweepOptions& o) const {
+    const double points = static_cast<double>(steps) *
+                          (o.direction == libcont::SweepDirection::Both && follow ? 2 : 1) *
+                          static_cast<double>(std::max<size_t>(1, o.initial_states.size()));
+    if (points > limits::grid_points)
+      throw libcont::InputError("--steps " + std::to_string(steps) + " makes " +
+                                number_text(points) + " sweep points (passes and initial states "
+                                "included); at most " + number_text(limits::grid_points));
+    if (points * samples > limits::kept_samples_in_all)
+      throw libcont::InputError("--samples " + std::to_string(samples) + " over " +
+                                number_text(points) + " points keeps more than " +
+                                number_text(limits::kept_samples_in_all) + " samples in all");
   }
 
   static std::vector<libcont::Vector> parse_states(const std::string& text) {
@@ -146,6 +172,9 @@ std::string manifest(const libcont::HybridSystem& system, const libcont::Sweep& 
     << "max_period " << o.lyapunov.max_detected_period << '\n'
     << "samples " << o.kept_samples << '\n'
     << "phase " << number_text(o.phase) << '\n';
+  // Only when chosen, so that checkpoints written before the option still resume.
+  if (o.lyapunov.flow.method != libcont::IntegratorMethod::Auto)
+    m << "integrator " << static_cast<int>(o.lyapunov.flow.method) << '\n';
   return m.str();
 }
 
@@ -388,8 +417,9 @@ class SweepCommand : public SystemCommand {
  private:
   int run_sweep(const MpiSession& mpi) {
     const auto start_time = std::chrono::steady_clock::now();
-    const auto system = inputs_.resolve();
+    const auto system = resolve_checked();
     libcont::SweepOptions options = settings_.sweep_options();
+    settings_.check_forcing_period_at_ends(inputs_.system_factory());
     options.partition_rank = mpi.rank();
     options.partition_size = mpi.size();
     const libcont::Sweep sweep(inputs_.system_factory(), options);

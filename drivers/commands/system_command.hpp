@@ -11,7 +11,9 @@
 
 #include "commands/command.hpp"
 #include "output.hpp"
+#include "pending_files.hpp"
 #include "run_inputs.hpp"
+#include "run_limits.hpp"
 #include "run_options.hpp"
 
 namespace vicont {
@@ -30,17 +32,27 @@ class SystemCommand : public Command {
     options_.attach_to(command_);
   }
 
-  // After parsing: the configured system; the output directory exists.
-  std::unique_ptr<libcont::HybridSystem> prepare() {
+  // After parsing: the configured system, its forcing period within the limits
+  // (run_limits.hpp; a bad one named by the parameters that were set).
+  std::unique_ptr<libcont::HybridSystem> resolve_checked() {
     auto system = inputs_.resolve();
+    check_forcing_period(*system, parameter_values_text(*system, inputs_.assigned_parameters()));
+    return system;
+  }
+
+  // As resolve_checked; the output directory exists.
+  std::unique_ptr<libcont::HybridSystem> prepare() {
+    auto system = resolve_checked();
     prepare_output_directory(out_);
     return system;
   }
 
-  // Prints the summary (the JSON object with --json, else the text) and the problems;
-  // returns the exit status.
+  // Puts the run's files in place (pending_files.hpp), so that what the summary names is
+  // there when it is read; prints the summary (the JSON object with --json, else the
+  // text) and the problems; returns the exit status.
   int report(const nlohmann::ordered_json& summary, const std::string& text,
              const RunHealth& health) const {
+    pending_files::publish();
     print_summary(json_, summary, text);
     health.print_problems(command_.get_name(), out_);
     return health.exit_code();

@@ -1,0 +1,98 @@
+#!/bin/sh
+# vicont on input it cannot or should not run (doc/cli.md, "Limits", "Config files"):
+# counts and derived quantities beyond the limits refused before anything runs, naming the
+# option or parameter; config files that are no files; --integrator on every integrating
+# command with its fallbacks reported; a thread that cannot be started; non-finite numbers
+# in the JSON noted; sweeps without impacts plotted; concurrent runs into one --out.
+# Usage: cli_robustness.sh PATH/TO/vicont
+vicont=${1:?usage: cli_robustness.sh PATH/TO/vicont}
+cli_name=robustness
+. "$(dirname "$0")/cli_helpers.sh"
+
+# --- counts and derived quantities beyond the limits: exit 2, naming the item, at once
+expect_bad --steps sweep --param eta --from 3 --to 4 --steps 1e9 --out "$work/o"
+expect_bad --samples impact --samples 1e9 --out "$work/o"
+expect_bad --periods lyapunov --periods=1e9 --out "$work/o"
+expect_bad --max-period orbit --max-period=1e9 --out "$work/o"
+expect_bad --max-period basins --x x:-1:1:3 --y v:-1:1:3 --max-period=1e9 --out "$work/o"
+expect_bad --threads sweep --param eta --from 3 --to 4 --threads 1e9 --out "$work/o"
+expect_bad eta continue --param eta --from=1e-308 --to 2 --out "$work/o"
+expect_bad eta sweep --param eta --from 1e-308 --to 2 --out "$work/o"
+expect_bad eta simulate --set eta=1e-308 --t-end 3 --out "$work/o"
+expect_bad eta simulate --set eta=1e-308 --out "$work/o"
+expect_bad eta lyapunov --set eta=1e-308 --out "$work/o"
+expect_bad eta simulate --set eta=1e9 --t-end 3 --out "$work/o"
+expect_bad --sample-step simulate --sample-step 1e-12 --t-end 3 --out "$work/o"
+expect_bad --x basins --x x:-1:1:2000 --y v:-1:1:2000 --out "$work/o"
+
+# --- config files that are not files, or not text
+mkfifo "$work/fifo"
+expect_bad FIFO simulate --config="$work/fifo" --out "$work/o"
+expect_bad device simulate --config=/dev/zero --out "$work/o"
+expect_bad directory simulate --config="$work" --out "$work/o"
+python3 -c "print('t-end = ' + 'a' * 100000)" >"$work/long.cfg"
+expect_bad 4096 simulate --config="$work/long.cfg" --out "$work/o"
+printf 't-end = 3\001\033[2J\n' >"$work/binary.cfg"
+expect_bad byte simulate --config="$work/binary.cfg" --out "$work/o"
+grep -q "$(printf '\033')" "$work/stderr" && fail "a config file's escape byte reached the terminal"
+python3 -c "print('t-end = ' + 'a' * 3000)" >"$work/wide.cfg"
+expect_bad t-end simulate --config="$work/wide.cfg" --out "$work/o"
+[ "$(wc -c <"$work/stderr")" -lt 1200 ] || fail "a 3000-character value quoted whole: $(wc -c <"$work/stderr") bytes"
+
+# --- --integrator: one option, four choices, on every integrating command
+expect_bad --integrator simulate --integrator euler --out "$work/o"
+expect_bad --integrator sweep --param eta --from 3 --to 4 --integrator euler --out "$work/o"
+for method in auto rk adams bdf; do
+  "$vicont" simulate --integrator $method --json --out "$work/int-$method" >"$work/stdout" 2>"$work/stderr" ||
+    fail "simulate --integrator $method: $(cat "$work/stderr")"
+  check "simulate --integrator $method reports its fallbacks" \
+    "d['fallbacks']['count'] >= 0 and (d['fallbacks']['count'] > 0) == (d['fallbacks']['first_time'] is not None)"
+done
+"$vicont" lyapunov --integrator bdf --transient 20 --periods 20 --json --out "$work/lya" \
+  >"$work/stdout" 2>"$work/stderr" || fail "lyapunov --integrator bdf: $(cat "$work/stderr")"
+check "lyapunov reports fallbacks" "'fallbacks' in d and d['fallbacks']['count'] >= 0"
+"$vicont" orbit --integrator adams --transient 50 --json --out "$work/orbit" >"$work/stdout" 2>"$work/stderr" ||
+  fail "orbit --integrator adams: $(cat "$work/stderr")"
+check "orbit reports fallbacks" "'fallbacks' in d"
+for command in basins diagram continue impact; do
+  "$vicont" $command --help | grep -q -- "--integrator" || fail "$command has no --integrator"
+done
+
+# --- a thread that cannot be started: a clean error naming --threads, no terminate()
+(ulimit -v 1500000 && exec "$vicont" sweep --param eta --from 3 --to 4 --steps 40 --threads 1000 \
+  --transient 5 --periods 5 --out "$work/threads") >"$work/stdout" 2>"$work/stderr"
+status=$?
+if [ $status -ne 0 ]; then
+  [ $status -eq 2 ] || fail "sweep --threads 1000 under ulimit -v: status $status: $(cat "$work/stderr")"
+  grep -q -- "--threads" "$work/stderr" || fail "the thread error does not name --threads: $(cat "$work/stderr")"
+fi
+grep -q terminate "$work/stderr" && fail "sweep --threads 1000: terminate: $(cat "$work/stderr")"
+
+# --- non-finite numbers: every null energy noted in non_finite
+"$vicont" simulate --system rheological --set m=1e308 --json --out "$work/huge" >"$work/stdout" 2>"$work/stderr"
+check "null energies are noted in non_finite" \
+  "all(('energy.' + k) in d.get('non_finite', {}) for k, v in d.get('energy', {}).items() if v is None)"
+check "the fields noted are null" "all(v in ('inf', '-inf', 'nan') for v in d.get('non_finite', {}).values())"
+
+# --- a sweep without impacts is a result: its plot has an empty v_r panel, exit 0
+if command -v gnuplot >/dev/null 2>&1; then
+  "$vicont" sweep --system rheological --param m --from 50 --to 150 --steps 4 --transient 5 \
+    --periods 5 --out "$work/rheo" >"$work/stdout" 2>"$work/stderr" ||
+    fail "sweep without impacts: status $?: $(cat "$work/stderr")"
+  expect_files "$work/rheo" sweep.png
+fi
+
+# --- runs with different parameters into one --out at once: each finishes, none leaves
+# private files behind, and the PNG's script names the files it drew from
+for eta in 3 3.5 4 4.5 5 5.5; do
+  "$vicont" simulate --set eta=$eta --t-end 20 --out "$work/shared" >/dev/null 2>"$work/err-$eta" &
+done
+wait
+for eta in 3 3.5 4 4.5 5 5.5; do
+  [ -s "$work/err-$eta" ] && fail "simulate --set eta=$eta into a shared --out: $(cat "$work/err-$eta")"
+done
+left=$(find "$work/shared" -name '.*' -print)
+[ -z "$left" ] || fail "private files left in a shared --out: $left"
+expect_files "$work/shared" timeseries.png phase.png timeseries.csv simulate.json
+
+finish robustness
