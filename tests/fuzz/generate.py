@@ -221,7 +221,7 @@ class Corpus:
                 period = self.systems[system]["forcing_period"]
                 value = repr(round(2 * period, 6)) if period > 0 else "0.5"
             argv += [option, value]
-        if "--param" in opts and "--param" not in drop:
+        if "--param" in opts:
             name, value = self.sweep_param(system)
             if name:
                 for option, v in (("--param", name), ("--from", repr(value)),
@@ -266,7 +266,8 @@ class Corpus:
                 rng = self.rng("param", system, name)
                 if "choices" in p:
                     valid = [(c, c) for c in p["choices"]]
-                    invalid = [("upper", p["choices"][0].upper())] + rng.sample(WORDS, 4)
+                    invalid = [("upper", c.upper()) for c in p["choices"][:1] if c.upper() != c]
+                    invalid += rng.sample(WORDS, 4)
                 else:
                     values = rule_values(p["rule"], p["value"])
                     if p["rule"] in ("> 0", ">= 0") and isinstance(p["value"], (int, float)) \
@@ -303,7 +304,7 @@ class Corpus:
             system = self.systems_for(command)[0]
             for option, metavar in opts.items():
                 bare = option.lstrip("-")
-                names = [option, bare]
+                names = [option, bare, bare.replace("-", "_"), bare.replace("-", " ").rstrip("s")]
                 if "--param" in opts and option != "--param":
                     names.append(self.sweep_param(system)[0])  # "parameter 'eta' must ..."
                 base = self.base(command, system, drop=(option,))
@@ -340,7 +341,7 @@ class Corpus:
                              {2}, names)
                     if metavar != "NAME=VALUE":
                         self.add("option", [command, bare + "-twice"],
-                                 self.base(command, system) + [option, "1"], {2}, names)
+                                 base + [option, "1", option, "1"], {2}, names)
 
     def parameter_ranges(self):
         """--param, --from, --to of continue, sweep, diagram over every numeric parameter."""
@@ -427,8 +428,10 @@ class Corpus:
                 names = ["--config", "config", path] if path else ["--config", "config"]
                 # root reads anything: then the unreadable file is a valid one
                 root = {0, 2, 3} if label == "unreadable" else None
-                self.add("config", [command, label], base + ["--config", path], expect, names,
-                         setup, root_expect=root)
+                argv = (self.base(command, system, drop=("--system",)) if label == "unknown-system"
+                        else base) + ["--config", path]
+                self.add("config", [command, label], argv, expect, names, setup,
+                         root_expect=root)
             # Every run option as a config key, with a bad value.
             for option, metavar in opts.items():
                 if option in ("--config", "--set") or metavar in ("", "FILE"):
@@ -438,7 +441,7 @@ class Corpus:
                 self.add("config", [command, "key-" + key + "=nan"],
                          self.base(command, system, drop=(option,)) + ["--config", "cfg"],
                          {2} if metavar in ("N", "NUMBER") else {0, 2, 3},
-                         [key, "cfg"], [write("cfg", line)])
+                         [key, option, "cfg"], [write("cfg", line)])
 
     def out_paths(self):
         """--out that is a file, under a file, too long, unwritable, nested and missing."""
@@ -469,6 +472,10 @@ class Corpus:
             for label, setup, path, expect in cases:
                 names = ["--out", [part for part in path.split("/") if part][-1][:100]
                          if path.strip("/") else "out"]
+                if label == "empty":
+                    names.append("output directory")
+                    if command == "":  # the main job writes OUT/eta-4: eta-4 here
+                        expect = expect | {0}
                 root = {0, 1, 3} if label == "unwritable" else None  # root writes anywhere
                 self.add("out", [command, label], base + ["--out", path], expect, names, setup,
                          root_expect=root)
@@ -488,7 +495,7 @@ class Corpus:
                 ("short-unknown", ["-q"], {2}, ["-q"]),
                 ("bytes-word", ["\udcff"], {2}, ["\ufffd", "\\", "\udcff", "argument"]),
                 ("help-late", ["--help"], {0}, []),
-                ("version-late", ["--version"], {2}, ["--version"]),
+                ("version-late", ["--version"], {0, 2}, ["--version"]),
             ]
             if "--set" in opts:
                 p = self.numeric_params(system)[0]["name"]
@@ -586,7 +593,7 @@ class Corpus:
         ]
         for label, setup, value, names in runs:
             self.add("restart", ["continue", label], base + ["--restart", value], {2},
-                     names + ["--restart"], setup)
+                     names + ["--restart", "--param"], setup)
 
     def structured_values(self):
         """Values with an inner syntax: basins axes, sweep initial states."""
