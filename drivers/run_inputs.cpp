@@ -20,27 +20,27 @@ std::string joined(const std::vector<std::string>& items) {
 void apply_saved_parameters(libcont::HybridSystem& system,
                             const std::vector<std::pair<std::string, std::string>>& saved,
                             const std::string& where) {
-  for (const auto& [name, value] : saved) {
-    try {
-      system.set_parameter_text(name, value);
-    } catch (const libcont::InputError& error) {
-      throw libcont::InputError(where + ": " + error.what());
-    }
+  std::vector<libcont::HybridSystem::ParameterAssignment> batch;
+  for (const auto& [name, value] : saved) batch.push_back({name, value, where});
+  try {
+    system.set_parameters(batch);
+  } catch (const libcont::InputError& error) {
+    const std::string message = error.what();
+    if (message.rfind(where, 0) == 0) throw;
+    throw libcont::InputError(where + ": " + message);
   }
 }
 
 // The parameter steps of a run, in the order in which they win: the config file's
-// [parameters], then each --set. Returns the names assigned.
+// [parameters], then each --set; the model's rules are checked once, on the final set, so
+// that their order does not matter. Returns the names assigned.
 std::vector<std::string> apply_parameter_steps(libcont::HybridSystem& system,
                                                const std::vector<ConfigFile::Entry>& config,
                                                const std::vector<std::string>& assignments) {
+  std::vector<libcont::HybridSystem::ParameterAssignment> batch;
   std::vector<std::string> assigned;
   for (const auto& entry : config) {
-    try {
-      system.set_parameter_text(entry.key, entry.value);
-    } catch (const libcont::InputError& error) {
-      throw libcont::InputError(entry.where() + ": " + error.what());
-    }
+    batch.push_back({entry.key, entry.value, entry.where()});
     assigned.push_back(entry.key);
   }
   for (const auto& assignment : assignments) {
@@ -49,9 +49,10 @@ std::vector<std::string> apply_parameter_steps(libcont::HybridSystem& system,
       throw libcont::InputError("--set '" + assignment + "': expected NAME=VALUE");
     const std::string name = assignment.substr(0, equals);
     // libcont's message already names the parameter and the rule it broke.
-    system.set_parameter_text(name, assignment.substr(equals + 1));
+    batch.push_back({name, assignment.substr(equals + 1), ""});
     assigned.push_back(name);
   }
+  system.set_parameters(batch);
   return assigned;
 }
 

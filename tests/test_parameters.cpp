@@ -173,6 +173,42 @@ TEST_CASE("Systems validate parameters and derive the optional contact damping",
   CHECK(soft_drop.contact_damping() == 9.48);
 }
 
+TEST_CASE("Parameters set together are checked on the final set, in any order; a refused "
+          "change leaves the system as it was",
+          "[parameters]") {
+  // cantilever-2dof requires l2 < l (l = 1 by default).
+  using Assignments = std::vector<libcont::HybridSystem::ParameterAssignment>;
+  auto beam = systems::make_system("cantilever-2dof");
+  CHECK_NOTHROW(beam->set_parameters(Assignments{{"l", "0.3", ""}, {"l2", "0.2", ""}}));
+  CHECK(beam->parameters()["l"] == 0.3);
+  CHECK(beam->parameters()["l2"] == 0.2);
+  auto other = systems::make_system("cantilever-2dof");
+  CHECK_NOTHROW(other->set_parameters(Assignments{{"l2", "0.2", ""}, {"l", "0.3", ""}}));
+  CHECK(other->parameters()["l"] == 0.3);
+  // A final set that breaks the rule is refused, and both keep their values.
+  CHECK_THAT(input_error_message([&] {
+               beam->set_parameters(Assignments{{"l", "0.4", ""}, {"l2", "0.5", ""}});
+             }),
+             Contains("l2"));
+  CHECK(beam->parameters()["l"] == 0.3);
+  CHECK(beam->parameters()["l2"] == 0.2);
+  // A value bad on its own is named with its origin; nothing changes.
+  CHECK_THAT(input_error_message([&] {
+               beam->set_parameters(Assignments{{"l", "0.5", ""}, {"l2", "abc", "run.ini:3"}});
+             }),
+             Contains("run.ini:3: parameter 'l2'"));
+  CHECK(beam->parameters()["l"] == 0.3);
+  // One parameter the rules refuse keeps its old value too.
+  CHECK_THROWS_AS(beam->set_parameter("l2", 0.6), InputError);
+  CHECK(beam->parameters()["l2"] == 0.2);
+
+  // A forcing frequency so small that the period overflows is refused, naming it.
+  auto oscillator = systems::make_system("moving-base");
+  CHECK_THAT(input_error_message([&] { oscillator->set_parameter_text("eta", "1e-308"); }),
+             Contains("eta = 1e-308 gives the forcing period inf"));
+  CHECK(std::isfinite(oscillator->forcing_period()));
+}
+
 TEST_CASE("The catalogue names an unknown system", "[parameters]") {
   CHECK_THAT(input_error_message([] { (void)systems::make_system("nosuch"); }),
              Contains("nosuch"));

@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "libcont/input_error.hpp"
+
 namespace libcont {
 
 namespace {
@@ -17,13 +19,51 @@ double difference_step(double value) {
 }  // namespace
 
 void HybridSystem::set_parameter(std::string_view name, double value) {
+  const ParameterSet::Saved saved = parameters_.save(name);
   parameters_.set(name, value);
-  configure();
+  commit({saved}, std::string(name) + " = " + number_text(value));
 }
 
 void HybridSystem::set_parameter_text(std::string_view name, std::string_view text) {
+  const ParameterSet::Saved saved = parameters_.save(name);
   parameters_.set_from_text(name, text);
-  configure();
+  commit({saved}, std::string(name) + " = " + std::string(text));
+}
+
+void HybridSystem::set_parameters(const std::vector<ParameterAssignment>& assignments) {
+  std::vector<ParameterSet::Saved> saved;
+  std::string changed;
+  for (const auto& a : assignments) {
+    try {
+      const ParameterSet::Saved before = parameters_.save(a.name);
+      parameters_.set_from_text(a.name, a.text);
+      saved.push_back(before);
+    } catch (const InputError& error) {
+      for (auto it = saved.rbegin(); it != saved.rend(); ++it) parameters_.restore(*it);
+      if (a.origin.empty()) throw;
+      throw InputError(a.origin + ": " + error.what());
+    }
+    changed += (changed.empty() ? "" : ", ") + a.name + " = " + a.text;
+  }
+  if (!assignments.empty()) commit(saved, changed);
+}
+
+void HybridSystem::commit(const std::vector<ParameterSet::Saved>& saved,
+                          const std::string& changed) {
+  try {
+    configure();
+    const double period = forcing_period();
+    if (!(period >= 0.0) || !std::isfinite(period))
+      throw InputError(changed + " gives the forcing period " + number_text(period) +
+                       ": it must be finite");
+  } catch (const InputError&) {
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) parameters_.restore(*it);
+    try {
+      configure();  // the previous set, consistent before the change
+    } catch (const InputError&) {
+    }
+    throw;
+  }
 }
 
 void HybridSystem::state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const {

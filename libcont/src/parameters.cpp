@@ -110,6 +110,17 @@ const Parameter& ParameterSet::find(std::string_view name) const {
   return const_cast<ParameterSet*>(this)->find(name);
 }
 
+ParameterSet::Saved ParameterSet::save(std::string_view name) const {
+  const Parameter& p = find(name);
+  return {static_cast<size_t>(&p - parameters_.data()), p.value, p.given};
+}
+
+void ParameterSet::restore(const Saved& saved) {
+  Parameter& p = parameters_.at(saved.index);
+  p.value = saved.value;
+  p.given = saved.given;
+}
+
 double ParameterSet::operator[](std::string_view name) const {
   const Parameter& p = find(name);
   if (!p.given) throw InputError("parameter " + quoted(name) + " is not set");

@@ -79,9 +79,20 @@ class HybridSystem {
   virtual double forcing_period() const { return 0.0; }
 
   const ParameterSet& parameters() const { return parameters_; }
-  // Sets one parameter by name (validated, InputError naming it) and re-derives the model.
+  // Sets one parameter by name (validated, InputError naming it) and re-derives the model
+  // (configure). A value the model's rules refuse, or one that leaves the forcing period
+  // not finite, throws InputError naming it, and the old value is kept.
   void set_parameter(std::string_view name, double value);
   void set_parameter_text(std::string_view name, std::string_view text);
+  // Several parameters from text, in order, the model re-derived once at the end: rules
+  // that relate parameters (a second length below the first) are checked on the final set
+  // only, so that their order does not matter. On any error nothing changes; a value bad
+  // on its own is named with its origin before the message ("run.ini:3: ...").
+  struct ParameterAssignment {
+    std::string name, text;
+    std::string origin;  // where the assignment came from; empty: nothing is put before
+  };
+  void set_parameters(const std::vector<ParameterAssignment>& assignments);
   // Re-reads the parameters after a change; throws InputError for an inconsistent set.
   virtual void configure() {}
 
@@ -207,6 +218,11 @@ class HybridSystem {
 
  protected:
   ParameterSet parameters_;
+
+ private:
+  // configure() after `saved` were changed (`changed`: "eta = 1e-308" for messages); on an
+  // error the saved values are put back, the model re-derived, the error thrown on.
+  void commit(const std::vector<ParameterSet::Saved>& saved, const std::string& changed);
 };
 
 }  // namespace libcont

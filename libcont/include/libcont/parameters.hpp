@@ -52,6 +52,16 @@ class ParameterSet {
   // Throws InputError naming the first required parameter that is not set.
   void check_required() const;
 
+  // A parameter's value as it is now, to be put back by restore(): a change the system's
+  // rules refuse is undone so.
+  struct Saved {
+    size_t index = 0;
+    double value = 0.0;
+    bool given = true;
+  };
+  Saved save(std::string_view name) const;
+  void restore(const Saved& saved);
+
   const std::vector<Parameter>& all() const { return parameters_; }
   std::string value_text(const Parameter& p) const;
 
