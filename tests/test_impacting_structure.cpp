@@ -14,6 +14,7 @@
 #include "libcont/rheological_damper.hpp"
 #include "libcont/shooting.hpp"
 #include "period_map_check.hpp"
+#include "systems/catalogue.hpp"
 #include "test_support.hpp"
 
 using libcont::Matrix;
@@ -247,4 +248,28 @@ TEST_CASE("Laws with regimes on a moving base: the generated energy account clos
   CHECK(run.contacts >= 10);
   CHECK(run.balance.dissipated > 0.1 * scale);
   CHECK(std::abs(run.balance.residual()) <= 1e-6 * scale);
+}
+
+TEST_CASE("A body put down at rest on a soft contact starts in contact", "[structure]") {
+  // The drop test, soft: from H0 = 0 the body rests on the spring at t = 0 (gap and gap
+  // rate zero) and gravity presses it in: the contact must begin at once (an event at
+  // t = 0) and the body settle on the spring as from H0 = 1e-6, where the contact begins
+  // by a crossing; so too from H0 = 1e-12, within the flow's tolerance of the surface.
+  const auto run = [](const char* height) {
+    auto drop = systems::make_system("drop");
+    drop->set_parameter_text("model", "soft");
+    drop->set_parameter_text("H0", height);
+    libcont::Flow flow(*drop);
+    libcont::FlowState state = flow.initial_state(0.0, drop->default_initial_state());
+    REQUIRE(flow.advance(state, 3.0).ok());
+    return state;
+  };
+  const libcont::FlowState above = run("1e-6");
+  CHECK(std::abs(above.x[0]) < 1e-3);  // on the spring
+  for (const char* height : {"0", "1e-12"}) {
+    INFO("H0 = " << height);
+    const libcont::FlowState rest = run(height);
+    CHECK(rest.mode == above.mode);
+    CHECK((rest.x - above.x).norm() <= 1e-9);
+  }
 }

@@ -203,16 +203,34 @@ struct Flow::Impl {
     return false;
   }
 
+  // At rest on event j's surface (a rate at rounding level), whether the motion presses
+  // through it in the event's direction: the rate a moment later, along the field.
+  bool pressed_through(const FlowState& state, int j) {
+    double rounding = 0.0;
+    if (std::abs(crossing_rate(state, j, rounding)) > rounding) return false;
+    const double period = system.forcing_period();
+    const double moment = 1e-7 * (period > 0.0 ? period : 1.0);
+    FlowState later = state;
+    later.t += moment;
+    later.x += moment * f_now;
+    return moves_through(later, j);
+  }
+
   // Events that are due right at the current instant: the state sits on an event surface
   // (|h| ~ 0) and moves through it in the event's direction. CVODE cannot see a crossing
-  // that starts at its initial point, so the flow fires these itself.
-  bool fire_due_events(FlowState& state, FlowObserver* observer, FlowReport& report) {
+  // that starts at its initial point, so the flow fires these itself. At the start of a
+  // run also where it rests on the surface and the motion presses into it (a body put
+  // down on a spring, within the tolerance above it): no crossing would ever be seen
+  // there. After a reset such a state is a touch instead (a body released from sticking).
+  bool fire_due_events(FlowState& state, FlowObserver* observer, FlowReport& report,
+                       bool at_start = false) {
     const double surface_tolerance = 100.0 * options.absolute_tolerance;
     for (int round = 0; round < 64; ++round) {
       bool fired = false;
       for (int j = 0; j < system.event_count(state.mode) && !fired; ++j) {
         const double h = system.event_function(state.mode, j, state.t, state.x);
-        if (std::abs(h) > surface_tolerance || !moves_through(state, j)) continue;
+        if (std::abs(h) > surface_tolerance) continue;
+        if (!moves_through(state, j) && !(at_start && pressed_through(state, j))) continue;
         if (!apply(state, j, observer, report)) return false;
         fired = true;
       }
@@ -312,7 +330,7 @@ struct Flow::Impl {
     const double time_scale = std::max(std::abs(state.t), t_end - state.t);
     int window_steps = 0;
     double window_start = state.t;
-    if (!fire_due_events(state, observer, report)) return report;
+    if (!fire_due_events(state, observer, report, true)) return report;
     EventHistory history;
     long exact_steps = 0;
     bool after_touch = false;
