@@ -12,12 +12,15 @@
 #include <numbers>
 
 #include "libcont/autodiff_system.hpp"
+#include "libcont/impact_measures.hpp"
 #include "libcont/lyapunov_spectrum.hpp"
 #include "libcont/newton_restitution.hpp"
 
 using namespace libcont;
 
-class BouncingBall : public AutoDiffSystem<BouncingBall> {
+// AutoDiffSystem gives D_x f and is the model's AnalyticJacobians (the event gradient and
+// reset Jacobian below join it); ImpactMeasures feed the impact statistics.
+class BouncingBall : public AutoDiffSystem<BouncingBall>, public ImpactMeasures {
  public:
   enum Mode { Flight = 0, Stuck = 1 };
 
@@ -62,7 +65,7 @@ class BouncingBall : public AutoDiffSystem<BouncingBall> {
     if (mode == Flight) return x[0] - table_position(t);  // gap
     return g_ + table_acceleration(t);                    // holding force per unit mass
   }
-  void event_gradient(int mode, int /*event*/, double t, ConstVectorRef /*x*/,
+  bool event_gradient(int mode, int /*event*/, double t, ConstVectorRef /*x*/,
                       VectorRef dh_dx, double& dh_dt) const override {
     if (mode == Flight) {
       dh_dx << 1.0, 0.0;
@@ -71,6 +74,7 @@ class BouncingBall : public AutoDiffSystem<BouncingBall> {
       dh_dx << 0.0, 0.0;
       dh_dt = -a_ * w_ * w_ * w_ * std::cos(w_ * t);
     }
+    return true;
   }
 
   EventOutcome apply_event(int mode, int /*event*/, double t, VectorRef x) const override {
@@ -87,7 +91,7 @@ class BouncingBall : public AutoDiffSystem<BouncingBall> {
     x[1] = law_.rebound_velocity(x[1], vb);
     return {Flight, EventKind::Impact, false};
   }
-  void reset_jacobian(int /*mode*/, int /*event*/, const EventOutcome& outcome, double t,
+  bool reset_jacobian(int /*mode*/, int /*event*/, const EventOutcome& outcome, double t,
                       ConstVectorRef /*x_minus*/, MatrixRef dg_dx,
                       VectorRef dg_dt) const override {
     // Every reset puts y+ = s(t); the impact sets v+ = (1 + r) s'(t) - r v-, the others
@@ -98,6 +102,7 @@ class BouncingBall : public AutoDiffSystem<BouncingBall> {
       dg_dx(1, 1) = -law_.r;
       dg_dt[1] *= 1.0 + law_.r;
     }
+    return true;
   }
 
   Vector default_initial_state() const override {
@@ -105,6 +110,7 @@ class BouncingBall : public AutoDiffSystem<BouncingBall> {
     x << 0.05, 0.0;  // dropped from 5 cm
     return x;
   }
+  const ImpactMeasures* impact_measures() const override { return this; }
   double kinetic_energy(double /*t*/, ConstVectorRef x) const override {
     return 0.5 * x[1] * x[1];  // per unit mass
   }

@@ -7,6 +7,8 @@
 #include <system_error>
 
 #include "atomic_file.hpp"
+#include "libcont/derived_outputs.hpp"
+#include "libcont/impact_measures.hpp"
 #include "libcont/version.hpp"
 
 namespace vicont {
@@ -79,7 +81,8 @@ void write_time_series_csv(const std::filesystem::path& file, const libcont::Hyb
   write_file_atomically(file, [&](std::ostream& out) {
     out << 't';
     write_state_header(out, system, "");
-    const auto output_names = system.output_names();
+    const libcont::DerivedOutputs* derived = system.derived_outputs();
+    const auto output_names = derived ? derived->output_names() : std::vector<std::string>{};
     for (const auto& name : output_names) out << ',' << csv_field(name);
     out << ",mode,event\n";
     libcont::Vector outputs(static_cast<Eigen::Index>(output_names.size()));
@@ -87,7 +90,7 @@ void write_time_series_csv(const std::filesystem::path& file, const libcont::Hyb
       out << number_text(p.t);
       write_state(out, p.x);
       if (outputs.size() > 0) {
-        system.outputs(p.mode, p.t, p.x, outputs);
+        derived->outputs(p.mode, p.t, p.x, outputs);
         write_state(out, outputs);
       }
       out << ',' << csv_field(system.mode_name(p.mode)) << ',';
@@ -109,13 +112,14 @@ void write_events_csv(const std::filesystem::path& file, const libcont::HybridSy
     write_state_header(out, system, "_before");
     write_state_header(out, system, "_after");
     out << ",relative_velocity\n";
+    const libcont::ImpactMeasures& impact = libcont::impact_measures_or_zero(system);
     for (const auto& e : events) {
       out << number_text(e.t) << ',' << csv_field(system.event_spec(e.mode_before, e.event).name)
           << ',' << event_kind_name(e.kind) << ',' << csv_field(system.mode_name(e.mode_before))
           << ',' << csv_field(system.mode_name(e.mode_after));
       write_state(out, e.x_minus);
       write_state(out, e.x_plus);
-      out << ',' << number_text(system.relative_velocity(e.mode_before, e.event, e.t, e.x_minus))
+      out << ',' << number_text(impact.relative_velocity(e.mode_before, e.event, e.t, e.x_minus))
           << '\n';
     }
   });

@@ -26,7 +26,7 @@ void prepare_output_directory(const std::filesystem::path& directory);
 
 // t, <state names>, <output names>, mode, event: one row per grid sample (event "-"); two
 // rows per event, the state just before ("NAME:before") and just after ("NAME:after").
-// Output columns (HybridSystem::output_names, e.g. y and R) only for models that have them.
+// Output columns (DerivedOutputs::output_names, e.g. y and R) only for models that have them.
 void write_time_series_csv(const std::filesystem::path& file, const libcont::HybridSystem& system,
                            const std::vector<TrajectoryPoint>& points);
 

@@ -13,6 +13,7 @@
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include "libcont/hybrid_system.hpp"
+#include "libcont/jacobians.hpp"
 
 namespace test_support {
 
@@ -133,7 +134,7 @@ class ExactAffineFlow {
     libcont::Vector offset(n_);
     system_.vector_field(mode, 0.0, zero, offset);
     libcont::Matrix a(n_, n_);
-    system_.state_jacobian(mode, 0.0, zero, a);
+    libcont::state_jacobian(system_, mode, 0.0, zero, a);
     m.topLeftCorner(n_, n_) = a;
     m.topRightCorner(n_, 1) = offset;
     return m;
@@ -159,14 +160,14 @@ class ExactAffineFlow {
     libcont::Vector f(n_), gradient(n_);
     double dh_dt = 0.0;
     system_.vector_field(mode, t, x, f);
-    system_.event_gradient(mode, j, t, x, gradient, dh_dt);
+    libcont::event_gradient(system_, mode, j, t, x, gradient, dh_dt);
     return gradient.dot(f) + dh_dt;
   }
   // On an event surface to rounding: |h| small against the terms h is made of.
   bool on_surface(int mode, int j, double t, const libcont::Vector& x) const {
     libcont::Vector gradient(n_);
     double dh_dt = 0.0;
-    system_.event_gradient(mode, j, t, x, gradient, dh_dt);
+    libcont::event_gradient(system_, mode, j, t, x, gradient, dh_dt);
     const double scale = gradient.cwiseProduct(x).cwiseAbs().sum() + 1.0;
     return std::abs(system_.event_function(mode, j, t, x)) < 1e-12 * scale;
   }

@@ -14,6 +14,7 @@
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include "libcont/floquet.hpp"
+#include "libcont/jacobians.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/pseudo_arclength.hpp"
 #include "libcont/shooting.hpp"
@@ -31,7 +32,7 @@ using libcont::VectorRef;
 namespace {
 
 // A model with no events at all, written as a user would (doc/library.md).
-class ForcedLinearOscillator : public libcont::HybridSystem {
+class ForcedLinearOscillator : public libcont::HybridSystem, public libcont::AnalyticJacobians {
  public:
   ForcedLinearOscillator() {
     using libcont::Constraint;
@@ -56,8 +57,10 @@ class ForcedLinearOscillator : public libcont::HybridSystem {
     dxdt[0] = x[1];
     dxdt[1] = (lambda_ * std::cos(eta_ * t) - c_ * x[1] - k_ * x[0]) / m_;
   }
-  void state_jacobian(int, double, ConstVectorRef, MatrixRef jac) const override {
+  const libcont::AnalyticJacobians* analytic_jacobians() const override { return this; }
+  bool state_jacobian(int, double, ConstVectorRef, MatrixRef jac) const override {
     jac = system_matrix();
+    return true;
   }
 
   Matrix system_matrix() const {

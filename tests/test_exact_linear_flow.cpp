@@ -14,6 +14,7 @@
 #include "libcont/exact_linear_flow.hpp"
 #include "libcont/flow.hpp"
 #include "libcont/input_error.hpp"
+#include "libcont/jacobians.hpp"
 #include "libcont/lyapunov_spectrum.hpp"
 #include "systems/moving_base.hpp"
 #include "systems/two_body.hpp"
@@ -241,10 +242,14 @@ namespace {
 // x'' = -x (period 2 pi) with a terminal event when x rises through 1 - epsilon: the
 // motion x = cos(t - t_max) stays above that level for only 2 sqrt(2 epsilon), far less
 // than a scan step (1/2): a crossing and a return between two scan points.
-class GrazingOscillator : public libcont::HybridSystem {
+class GrazingOscillator : public libcont::HybridSystem,
+                          public libcont::AffineModes,
+                          public libcont::AnalyticJacobians {
  public:
   explicit GrazingOscillator(double epsilon) : level_(1.0 - epsilon) {}
   std::string name() const override { return "grazing"; }
+  const libcont::AffineModes* affine_modes() const override { return this; }
+  const libcont::AnalyticJacobians* analytic_jacobians() const override { return this; }
   std::vector<std::string> state_names() const override { return {"x", "v"}; }
   void vector_field(int, double, libcont::ConstVectorRef x, libcont::VectorRef f) const override {
     f[0] = x[1];
@@ -265,10 +270,11 @@ class GrazingOscillator : public libcont::HybridSystem {
   double event_function(int, int, double, libcont::ConstVectorRef x) const override {
     return x[0] - level_;
   }
-  void event_gradient(int, int, double, libcont::ConstVectorRef, libcont::VectorRef dh_dx,
+  bool event_gradient(int, int, double, libcont::ConstVectorRef, libcont::VectorRef dh_dx,
                       double& dh_dt) const override {
     dh_dx << 1.0, 0.0;
     dh_dt = 0.0;
+    return true;
   }
 
  private:

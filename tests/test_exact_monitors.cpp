@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "libcont/affine_modes.hpp"
 #include "libcont/flow.hpp"
+#include "libcont/jacobians.hpp"
 #include "libcont/poincare_map.hpp"
 #include "libcont/shooting.hpp"
 #include "systems/moving_base.hpp"
@@ -130,6 +132,8 @@ RootDifferences compare_roots(const MonitorRecorder& a, const MonitorRecorder& b
 // solution through its state: |g / g'| for the monitor's function g (x_i' for an extremum,
 // the gap's rate for a gap minimum), both from the mode's affine data.
 double largest_time_residual(const libcont::HybridSystem& system, const MonitorRecorder& recorder) {
+  const libcont::AffineModes* affine = system.affine_modes();
+  REQUIRE(affine);
   double largest = 0.0;
   const int n = system.dimension();
   AffineMode data;
@@ -139,7 +143,7 @@ double largest_time_residual(const libcont::HybridSystem& system, const MonitorR
   data.b_sin.resize(n);
   Vector c(n + 3);
   for (const auto& root : recorder.roots) {
-    if (!system.affine_mode(root.mode, data)) continue;
+    if (!affine->affine_mode(root.mode, data)) continue;
     const double w = data.frequency, cw = std::cos(w * root.t), sw = std::sin(w * root.t);
     const Vector f = data.A * root.x + data.b0 + data.b_cos * cw + data.b_sin * sw;
     const Vector df = data.A * f + w * (data.b_sin * cw - data.b_cos * sw);
@@ -148,7 +152,7 @@ double largest_time_residual(const libcont::HybridSystem& system, const MonitorR
       g = f[root.index];
       dg = df[root.index];
     } else {
-      REQUIRE(system.affine_event(root.mode, root.index, c));  // h = c . (x, 1, cos, sin)
+      REQUIRE(affine->affine_event(root.mode, root.index, c));  // h = c . (x, 1, cos, sin)
       g = c.head(n).dot(f) + w * (c[n + 2] * cw - c[n + 1] * sw);
       dg = c.head(n).dot(df) - w * w * (c[n + 1] * cw + c[n + 2] * sw);
     }
@@ -159,8 +163,12 @@ double largest_time_residual(const libcont::HybridSystem& system, const MonitorR
 
 // x'' + c x' + k x = 0 above a floor far below (a gap h = x - floor, an impact that never
 // comes): the gap's minima are those of x. The gap may be declared affine or not.
-class DampedOscillator : public libcont::HybridSystem {
+class DampedOscillator : public libcont::HybridSystem,
+                   public libcont::AffineModes,
+                   public libcont::AnalyticJacobians {
  public:
+  const libcont::AffineModes* affine_modes() const override { return this; }
+  const libcont::AnalyticJacobians* analytic_jacobians() const override { return this; }
   DampedOscillator(double k, double c, bool affine_gap) : k_(k), c_(c), affine_gap_(affine_gap) {}
   std::string name() const override { return "damped"; }
   std::vector<std::string> state_names() const override { return {"x", "v"}; }
@@ -190,10 +198,11 @@ class DampedOscillator : public libcont::HybridSystem {
     coefficients[2] = -kFloor;
     return true;
   }
-  void event_gradient(int, int, double, ConstVectorRef, libcont::VectorRef dh_dx,
+  bool event_gradient(int, int, double, ConstVectorRef, libcont::VectorRef dh_dx,
                       double& dh_dt) const override {
     dh_dx << 1.0, 0.0;
     dh_dt = 0.0;
+    return true;
   }
   static constexpr double kFloor = -10.0;
 
@@ -205,8 +214,12 @@ class DampedOscillator : public libcont::HybridSystem {
 // x' = cos(t - t_m) - (1 - epsilon): x' dips through zero around t_m, at t_m -+ delta,
 // delta = acos(1 - epsilon), a minimum and a maximum of x well inside one scan step (half
 // a radian of the forcing). The same floor far below.
-class DipSystem : public libcont::HybridSystem {
+class DipSystem : public libcont::HybridSystem,
+                   public libcont::AffineModes,
+                   public libcont::AnalyticJacobians {
  public:
+  const libcont::AffineModes* affine_modes() const override { return this; }
+  const libcont::AnalyticJacobians* analytic_jacobians() const override { return this; }
   DipSystem(double t_m, double epsilon) : t_m_(t_m), epsilon_(epsilon) {}
   std::string name() const override { return "dip"; }
   std::vector<std::string> state_names() const override { return {"x"}; }
@@ -234,10 +247,11 @@ class DipSystem : public libcont::HybridSystem {
     coefficients[1] = -DampedOscillator::kFloor;
     return true;
   }
-  void event_gradient(int, int, double, ConstVectorRef, libcont::VectorRef dh_dx,
+  bool event_gradient(int, int, double, ConstVectorRef, libcont::VectorRef dh_dx,
                       double& dh_dt) const override {
     dh_dx << 1.0;
     dh_dt = 0.0;
+    return true;
   }
   // The closed form from x(0) = 0.
   double position(double t) const {

@@ -8,7 +8,10 @@
 #include <cmath>
 #include <string>
 
+#include "libcont/affine_modes.hpp"
 #include "libcont/input_error.hpp"
+#include "libcont/jacobians.hpp"
+#include "libcont/parameter_derivatives.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/poincare_map.hpp"
 #include "libcont/pseudo_arclength.hpp"
@@ -35,7 +38,10 @@ namespace {
 // A forced oscillator x'' + c x' + k x = a cos(w t) under a stop at x = d with
 // restitution r: every parameter but w enters one ingredient the column must carry
 // (k and c: A; a: the forcing; d: the event function; r: the reset).
-class StopOscillator : public libcont::HybridSystem {
+class StopOscillator : public libcont::HybridSystem,
+                       public libcont::AnalyticJacobians,
+                       public libcont::AffineModes,
+                       public libcont::ParameterDerivatives {
  public:
   StopOscillator() {
     parameters_.add("k", 1.0, Constraint::Positive, "stiffness");
@@ -60,8 +66,12 @@ class StopOscillator : public libcont::HybridSystem {
   void vector_field(int, double t, ConstVectorRef x, VectorRef f) const override {
     f << x[1], -k_ * x[0] - c_ * x[1] + a_ * std::cos(w_ * t);
   }
-  void state_jacobian(int, double, ConstVectorRef, MatrixRef jac) const override {
+  const libcont::AnalyticJacobians* analytic_jacobians() const override { return this; }
+  const libcont::AffineModes* affine_modes() const override { return this; }
+  const libcont::ParameterDerivatives* parameter_derivatives() const override { return this; }
+  bool state_jacobian(int, double, ConstVectorRef, MatrixRef jac) const override {
     jac << 0.0, 1.0, -k_, -c_;
+    return true;
   }
   bool affine_mode(int, AffineMode& data) const override {
     data.A << 0.0, 1.0, -k_, -c_;
@@ -76,18 +86,20 @@ class StopOscillator : public libcont::HybridSystem {
     return {"stop", EventDirection::Falling, EventKind::Impact};
   }
   double event_function(int, int, double, ConstVectorRef x) const override { return d_ - x[0]; }
-  void event_gradient(int, int, double, ConstVectorRef, VectorRef dh_dx, double& dh_dt) const override {
+  bool event_gradient(int, int, double, ConstVectorRef, VectorRef dh_dx, double& dh_dt) const override {
     dh_dx << -1.0, 0.0;
     dh_dt = 0.0;
+    return true;
   }
   EventOutcome apply_event(int, int, double, VectorRef x) const override {
     x[1] = -r_ * x[1];
     return {0, EventKind::Impact, false};
   }
-  void reset_jacobian(int, int, const EventOutcome&, double, ConstVectorRef, MatrixRef dg_dx,
+  bool reset_jacobian(int, int, const EventOutcome&, double, ConstVectorRef, MatrixRef dg_dx,
                       VectorRef dg_dt) const override {
     dg_dx << 1.0, 0.0, 0.0, -r_;
     dg_dt.setZero();
+    return true;
   }
 
   enum Id { K, C, A, D, R };

@@ -10,6 +10,8 @@
 
 #include "libcont/flow.hpp"
 #include "libcont/hybrid_system.hpp"
+#include "libcont/integrator_hints.hpp"
+#include "libcont/jacobians.hpp"
 #include "libcont/saltation.hpp"
 #include "libcont/types.hpp"
 
@@ -159,23 +161,27 @@ inline double relative_error(const Matrix& value, const Matrix& reference) {
 // altered: D_t g is replaced by f+ - D_x g f-, which makes the correction term
 // (f+ - D_x g f- - D_t g) (D_x h)^T / (D_x h f- + D_t h) vanish, so S = D_x g (the naive
 // "differentiate the reset only" monodromy). With identity_reset also D_x g = I: S = I.
-class WithoutSaltation : public HybridSystem {
+class WithoutSaltation : public HybridSystem, public libcont::AnalyticJacobians {
  public:
   WithoutSaltation(const HybridSystem& inner, bool identity_reset)
-      : inner_(inner), identity_reset_(identity_reset) {}
+      : inner_(inner), jacobians_(inner), identity_reset_(identity_reset) {}
   std::string name() const override { return inner_.name(); }
   std::vector<std::string> state_names() const override { return inner_.state_names(); }
   int mode_count() const override { return inner_.mode_count(); }
   std::string mode_name(int mode) const override { return inner_.mode_name(mode); }
-  bool is_stiff(int mode) const override { return inner_.is_stiff(mode); }
+  const libcont::IntegratorHints* integrator_hints() const override {
+    return inner_.integrator_hints();
+  }
   double forcing_period() const override { return inner_.forcing_period(); }
   void vector_field(int mode, double t, libcont::ConstVectorRef x,
                     libcont::VectorRef dxdt) const override {
     inner_.vector_field(mode, t, x, dxdt);
   }
-  void state_jacobian(int mode, double t, libcont::ConstVectorRef x,
+  const libcont::AnalyticJacobians* analytic_jacobians() const override { return this; }
+  bool state_jacobian(int mode, double t, libcont::ConstVectorRef x,
                       libcont::MatrixRef jac) const override {
-    inner_.state_jacobian(mode, t, x, jac);
+    jacobians_.state_jacobian(mode, t, x, jac);
+    return true;
   }
   int event_count(int mode) const override { return inner_.event_count(mode); }
   libcont::EventSpec event_spec(int mode, int event) const override {
@@ -185,18 +191,19 @@ class WithoutSaltation : public HybridSystem {
                         libcont::ConstVectorRef x) const override {
     return inner_.event_function(mode, event, t, x);
   }
-  void event_gradient(int mode, int event, double t, libcont::ConstVectorRef x,
+  bool event_gradient(int mode, int event, double t, libcont::ConstVectorRef x,
                       libcont::VectorRef dh_dx, double& dh_dt) const override {
-    inner_.event_gradient(mode, event, t, x, dh_dx, dh_dt);
+    jacobians_.event_gradient(mode, event, t, x, dh_dx, dh_dt);
+    return true;
   }
   libcont::EventOutcome apply_event(int mode, int event, double t,
                                     libcont::VectorRef x) const override {
     return inner_.apply_event(mode, event, t, x);
   }
-  void reset_jacobian(int mode, int event, const libcont::EventOutcome& outcome, double t,
+  bool reset_jacobian(int mode, int event, const libcont::EventOutcome& outcome, double t,
                       libcont::ConstVectorRef x_minus, libcont::MatrixRef dg_dx,
                       libcont::VectorRef dg_dt) const override {
-    inner_.reset_jacobian(mode, event, outcome, t, x_minus, dg_dx, dg_dt);
+    jacobians_.reset_jacobian(mode, event, outcome, t, x_minus, dg_dx, dg_dt);
     if (identity_reset_) dg_dx.setIdentity();
     Vector x_plus = x_minus;
     inner_.apply_event(mode, event, t, x_plus);
@@ -204,11 +211,13 @@ class WithoutSaltation : public HybridSystem {
     inner_.vector_field(mode, t, x_minus, f_minus);
     inner_.vector_field(outcome.next_mode, t, x_plus, f_plus);
     dg_dt = f_plus - dg_dx * f_minus;
+    return true;
   }
   int mode_of(double t, libcont::ConstVectorRef x) const override { return inner_.mode_of(t, x); }
 
  private:
   const HybridSystem& inner_;
+  libcont::ModelJacobians jacobians_;
   bool identity_reset_;
 };
 

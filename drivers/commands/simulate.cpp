@@ -11,6 +11,8 @@
 
 #include "exit_codes.hpp"
 #include "fallback_report.hpp"
+#include "libcont/contact_measures.hpp"
+#include "libcont/derived_outputs.hpp"
 #include "libcont/energy_balance.hpp"
 #include "libcont/flow.hpp"
 #include "libcont/impact_statistics.hpp"
@@ -110,24 +112,26 @@ struct ContactMaxima {
   double force = 0.0;
   double penetration = 0.0;
 };
+// `integrated` must have contact measures.
 ContactMaxima contact_maxima(const libcont::HybridSystem& integrated,
                              const libcont::FlowOptions& flow_options,
                              const std::vector<TrajectoryPoint>& points) {
+  const libcont::ContactMeasures& contact = *integrated.contact_measures();
   const auto force = [&](int mode, double t, libcont::ConstVectorRef x) {
-    return integrated.contact_force(mode, t, x);
+    return contact.contact_force(mode, t, x);
   };
   const auto depth = [&](int mode, double t, libcont::ConstVectorRef x) {
-    return integrated.penetration(mode, t, x);
+    return contact.penetration(mode, t, x);
   };
   return {std::max(0.0, maximum_along(integrated, flow_options, points, force)),
           std::max(0.0, maximum_along(integrated, flow_options, points, depth))};
 }
 
-nlohmann::ordered_json outputs_json(const libcont::HybridSystem& system, int mode, double t,
+nlohmann::ordered_json outputs_json(const libcont::DerivedOutputs& derived, int mode, double t,
                                     const libcont::Vector& x) {
-  const auto names = system.output_names();
+  const auto names = derived.output_names();
   libcont::Vector values(static_cast<Eigen::Index>(names.size()));
-  system.outputs(mode, t, x, values);
+  derived.outputs(mode, t, x, values);
   nlohmann::ordered_json result = nlohmann::ordered_json::object();
   for (size_t i = 0; i < names.size(); ++i) result[names[i]] = values[static_cast<Eigen::Index>(i)];
   return result;
@@ -209,7 +213,7 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   // A model that accounts for its energy is integrated with its energy accounts (two more
   // state components, energy_balance.hpp); everything else reads the model's part.
   std::optional<libcont::EnergyAccountingSystem> accounted;
-  if (system.accounts_energy()) accounted.emplace(system);
+  if (system.energy_account()) accounted.emplace(system);
   const libcont::HybridSystem& integrated =
       accounted ? static_cast<const libcont::HybridSystem&>(*accounted) : system;
   const Eigen::Index n = system.dimension();
@@ -233,8 +237,10 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   write_events_csv(out / "events.csv", integrated, trajectory.events());
   const std::string label = short_label(system);
   // Panels: the model's state and its outputs (not the energy accounts).
+  const libcont::DerivedOutputs* derived = system.derived_outputs();
   std::vector<std::string> plotted = system.state_names();
-  for (const auto& name : system.output_names()) plotted.push_back(name);
+  if (derived)
+    for (const auto& name : derived->output_names()) plotted.push_back(name);
   const TrajectoryPlot plot{out, "timeseries.csv", plotted, ""};
   auto titled = [&](std::string title) {
     TrajectoryPlot p = plot;
@@ -256,7 +262,8 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
        "timeseries");
   draw([&] { return plot_phase_portrait(titled("phase portrait: " + label), "phase"); }, "phase");
   // The model's characteristic curves (hysteresis loops), one plot each.
-  const auto curves = system.characteristic_curves();
+  const auto curves = derived ? derived->characteristic_curves()
+                              : std::vector<libcont::CharacteristicCurve>{};
   for (const auto& curve : curves)
     draw(
         [&] {
@@ -281,16 +288,16 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   s["final_state"] = {{"t", state.t},
                       {"mode", system.mode_name(state.mode)},
                       {"state", state_json(system, final_x)}};
-  if (!system.output_names().empty())
-    s["final_state"]["outputs"] = outputs_json(system, state.mode, state.t, final_x);
+  if (derived && !derived->output_names().empty())
+    s["final_state"]["outputs"] = outputs_json(*derived, state.mode, state.t, final_x);
   s["impacts"] = stats.impacts;
   s["events"] = trajectory.events().size();
   s["steps"] = run.health.report.steps;
   s["fallbacks"] = fallbacks_json(run.health.report);
   std::optional<ContactMaxima> maxima;
-  if (system.measures_contact()) {
-    const bool in_contact = system.contact_force(initial_mode, t_start, initial) > 0.0 ||
-                            system.penetration(initial_mode, t_start, initial) > 0.0;
+  if (const libcont::ContactMeasures* contact = system.contact_measures()) {
+    const bool in_contact = contact->contact_force(initial_mode, t_start, initial) > 0.0 ||
+                            contact->penetration(initial_mode, t_start, initial) > 0.0;
     s["contacts"] = contact_intervals(trajectory.events(), in_contact, t_start);
     maxima = contact_maxima(integrated, flow.options(), trajectory.points());
     s["max_contact_force"] = maxima->force;

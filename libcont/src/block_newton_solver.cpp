@@ -39,7 +39,7 @@ int refresh_newton_matrix(BlockNewton& s) {
       CVodeGetCurrentState(s.cvode_memory, &y) != CV_SUCCESS || !y)
     return SUNLS_MEM_FAIL;
   const Eigen::Map<const Vector> x(N_VGetArrayPointer(y), c.n);
-  c.system->state_jacobian(c.mode, t, x, s.jacobian);
+  c.jacobians.state_jacobian(c.mode, t, x, s.jacobian);
   if (!s.jacobian.allFinite()) return SUNLS_PACKAGE_FAIL_REC;  // CVODE retries smaller
   s.newton = Matrix::Identity(c.n, c.n) - gamma * s.jacobian;
   s.factors.compute(s.newton);

@@ -60,7 +60,7 @@ bool field(void* data, double t, const double* in, double* out) {
   c.system->vector_field(c.mode, t, x, dxdt);
   if (!dxdt.allFinite()) return false;
   if (c.tangent) {
-    c.system->state_jacobian(c.mode, t, x, c.jacobian);
+    c.jacobians.state_jacobian(c.mode, t, x, c.jacobian);
     const double* phi = in + c.n;
     double* dphi = out + c.n;
     switch (c.n) {
@@ -71,7 +71,7 @@ bool field(void* data, double t, const double* in, double* out) {
       default: tangent_product<Eigen::Dynamic>(c.jacobian, phi, dphi, c.n, c.columns);
     }
     if (c.parameter >= 0) {  // (dx/dp)' = D_x f dx/dp + D_p f
-      c.system->field_parameter_derivative(c.parameter, c.mode, t, x, c.df_dp);
+      c.derivatives->field_parameter_derivative(c.parameter, c.mode, t, x, c.df_dp);
       Eigen::Map<Vector>(dphi + static_cast<Eigen::Index>(c.columns - 1) * c.n, c.n) += c.df_dp;
     }
   }
@@ -89,7 +89,7 @@ void roots(void* data, double t, const double* y, double* gout) {
   for (const auto* events : {&c.gap_events, &c.guarded_events})
     for (const int j : *events) {
       double dh_dt = 0.0;
-      c.system->event_gradient(c.mode, j, t, x, c.gradient, dh_dt);
+      c.jacobians.event_gradient(c.mode, j, t, x, c.gradient, dh_dt);
       *out++ = c.gradient.dot(c.field) + dh_dt;  // dh/dt along the flow
     }
 }
@@ -111,12 +111,12 @@ void keep_message(int /*code*/, const char* module, const char* function, char* 
 }  // namespace
 
 CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& options)
-    : system_(system), options_(options) {
+    : system_(system), hints_(system.integrator_hints()), options_(options), mode_context_(system) {
   const int n = system.dimension();
   const int k = options.tangent ? (options.tangent_columns > 0 ? options.tangent_columns : n) : 0;
   if (k > n) throw InputError("more tangent columns than state components");
   const int parameter = options.tangent && !options.parameter_column.empty()
-                            ? system.derivative_parameter(options.parameter_column)
+                            ? derivative_parameter(system, options.parameter_column)
                             : -1;
   if (options.tangent && !options.parameter_column.empty() && parameter < 0)
     throw InputError("model '" + system.name() + "' gives no derivatives in parameter '" +
@@ -135,7 +135,6 @@ CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& 
   double* tol = N_VGetArrayPointer(tolerances_.get());
   for (int i = 0; i < size_; ++i)
     tol[i] = i < n ? options.absolute_tolerance : options.tangent_absolute_tolerance;
-  mode_context_.system = &system;
   mode_context_.n = n;
   mode_context_.tangent = options.tangent;
   mode_context_.columns = columns;
@@ -157,9 +156,13 @@ CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& 
 
 CvodeIntegrator::~CvodeIntegrator() = default;
 
+ModeIntegration CvodeIntegrator::hint(int mode) const {
+  return hints_ ? hints_->integration(mode) : ModeIntegration::Nonstiff;
+}
+
 bool CvodeIntegrator::uses_runge_kutta(int mode) const {
   return options_.method == IntegratorMethod::RungeKutta ||
-         (options_.method == IntegratorMethod::Auto && system_.is_brief_and_rough(mode));
+         (options_.method == IntegratorMethod::Auto && hint(mode) == ModeIntegration::ExplicitPair);
 }
 
 // FlowOptions::max_step, or a sixteenth of the forcing period (no missed impacts); 0: none.
@@ -265,8 +268,9 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
   steps_before_ += current_steps();
   mode_context_.mode = mode;
   const int count = set_up_roots(mode);
-  const bool stiff = force_stiff || options_.method == IntegratorMethod::BDF ||
-                     (options_.method != IntegratorMethod::Adams && system_.is_stiff(mode));
+  const bool stiff =
+      force_stiff || options_.method == IntegratorMethod::BDF ||
+      (options_.method != IntegratorMethod::Adams && hint(mode) == ModeIntegration::Stiff);
   if (!stiff && uses_runge_kutta(mode)) {
     active_ = nullptr;
     runge_kutta_active_ = true;

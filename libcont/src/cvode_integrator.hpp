@@ -2,7 +2,8 @@
 // The one place where libcont touches SUNDIALS' integrators: RAII ownership of the CVODE
 // handles and a checked wrapper of the calls the flow needs. Non-stiff modes go to CVODE's
 // Adams with fixed-point iteration, or to the explicit Runge-Kutta pair (runge_kutta.hpp)
-// where the model calls them brief and rough or IntegratorMethod::RungeKutta asks for it;
+// where the model's hints ask for the explicit pair (integrator_hints.hpp) or
+// IntegratorMethod::RungeKutta does;
 // stiff ones to CVODE's BDF with a block-diagonal Newton solver (block_newton_solver.hpp).
 // The instances are kept, so switching modes never reallocates. The integrated vector is
 // the state x, followed (when the tangent flow is on) by the k columns of Phi and, if
@@ -12,6 +13,9 @@
 #include <vector>
 
 #include "libcont/flow.hpp"
+#include "libcont/integrator_hints.hpp"
+#include "libcont/jacobians.hpp"
+#include "libcont/parameter_derivatives.hpp"
 
 struct _generic_N_Vector;
 struct _generic_SUNLinearSolver;
@@ -35,12 +39,18 @@ struct CvodeMemoryDeleter {
 
 // Right-hand side context handed to CVODE's C callbacks.
 struct ModeContext {
-  const HybridSystem* system = nullptr;
+  explicit ModeContext(const HybridSystem& model)
+      : system(&model), jacobians(model), derivatives(model.parameter_derivatives()) {}
+  const HybridSystem* system;
+  // The model's capabilities, looked up once (the callbacks run in the inner loop).
+  ModelJacobians jacobians;
+  const ParameterDerivatives* derivatives;
   int mode = 0;
   int n = 0;
   bool tangent = false;
   int columns = 0;  // integrated columns: the tangent's k, then dx/dp if carried
-  // The model's id of the parameter p whose dx/dp is the last column, or -1.
+  // The model's id of the parameter p whose dx/dp is the last column (derivatives is then
+  // not null), or -1.
   int parameter = -1;
   Vector df_dp;     // scratch D_p f, preallocated
   Matrix jacobian;  // scratch D_x f, preallocated
@@ -100,10 +110,13 @@ class CvodeIntegrator {
   long current_steps() const;
   int set_up_roots(int mode);
   double max_step() const;
+  // The model's hint for a mode (Nonstiff without hints).
+  ModeIntegration hint(int mode) const;
   // Whether a mode, if not stiff, goes to the Runge-Kutta pair (IntegratorMethod).
   bool uses_runge_kutta(int mode) const;
 
   const HybridSystem& system_;
+  const IntegratorHints* hints_;  // the model's, looked up once; may be null
   FlowOptions options_;
   int size_;
   SundialsHandle<_SUNContext> context_;

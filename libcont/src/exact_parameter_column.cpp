@@ -12,7 +12,8 @@ void size_affine(AffineMode& mode, int n) {
 }  // namespace
 
 ExactParameterColumn::ExactParameterColumn(const HybridSystem& system, int parameter)
-    : system_(system), parameter_(parameter), n_(system.dimension()),
+    : affine_(system.affine_modes()), derivatives_(*system.parameter_derivatives()),
+      parameter_(parameter), n_(system.dimension()),
       flows_(static_cast<size_t>(system.mode_count())) {
   size_affine(data_, n_);
   size_affine(derivative_, n_);
@@ -20,8 +21,8 @@ ExactParameterColumn::ExactParameterColumn(const HybridSystem& system, int param
 }
 
 bool ExactParameterColumn::covers(int mode) {
-  if (!system_.affine_mode(mode, data_) ||
-      !system_.affine_parameter_derivative(parameter_, mode, derivative_))
+  if (!affine_ || !affine_->affine_mode(mode, data_) ||
+      !derivatives_.affine_parameter_derivative(parameter_, mode, derivative_))
     return false;
   paired_ = !derivative_.A.isZero(0.0);
   const int n = n_, size = paired_ ? 2 * n : n;

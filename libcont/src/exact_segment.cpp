@@ -31,6 +31,8 @@ double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
 
 ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& options, int columns)
     : system_(system),
+      affine_(system.affine_modes()),
+      jacobians_(system),
       options_(options),
       n_(system.dimension()),
       columns_(columns),
@@ -46,7 +48,7 @@ ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& option
 
 bool ExactSegment::covers(int mode) {
   if (mode < 0 || mode >= static_cast<int>(flows_.size())) return false;
-  if (!system_.affine_mode(mode, data_)) return false;
+  if (!affine_ || !affine_->affine_mode(mode, data_)) return false;
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.set_mode(data_);
   // The mode's events: directions, and the coefficients of those declared affine.
@@ -64,7 +66,7 @@ bool ExactSegment::covers(int mode) {
     const auto k = static_cast<size_t>(j);
     const EventSpec spec = system_.event_spec(mode, j);
     directions_[k] = spec.direction;
-    affine_events_[k] = system_.affine_event(mode, j, event_coefficients_.col(j)) ? 1 : 0;
+    affine_events_[k] = affine_->affine_event(mode, j, event_coefficients_.col(j)) ? 1 : 0;
     // The model's coefficients multiply (1, cos, sin); the lifted state carries s times those.
     event_coefficients_.col(j).tail(3) /= flow.forcing_scale();
     // d/dt (c . z) = c . M z = (M^T c) . z
@@ -114,7 +116,7 @@ double ExactSegment::rate(int mode, int function, double t, const Matrix& block)
   if (affine_events_[static_cast<size_t>(function)])
     return rate_coefficients_.col(function).dot(block.col(0));
   double dh_dt = 0.0;
-  system_.event_gradient(mode, function, t, block.col(0).head(n_), gradient_, dh_dt);
+  jacobians_.event_gradient(mode, function, t, block.col(0).head(n_), gradient_, dh_dt);
   flows_[static_cast<size_t>(mode)].field(block.col(0), field_);
   return gradient_.dot(field_) + dh_dt;
 }
@@ -141,7 +143,7 @@ ExactSegment::Reference ExactSegment::start_reference(int mode, int event, doubl
   Reference ref;
   ref.value = system_.event_function(mode, event, t0, block_.col(0).head(n_));
   double dh_dt = 0.0;
-  system_.event_gradient(mode, event, t0, block_.col(0).head(n_), gradient_, dh_dt);
+  jacobians_.event_gradient(mode, event, t0, block_.col(0).head(n_), gradient_, dh_dt);
   flows_[static_cast<size_t>(mode)].field(block_.col(0), field_);
   ref.rate = gradient_.dot(field_) + dh_dt;
   // On the surface: within the absolute tolerance, or within rounding of the terms h is

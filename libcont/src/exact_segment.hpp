@@ -1,6 +1,6 @@
 #pragma once
 // The exact path of Flow (flow.cpp) through a mode the model declares affine
-// (HybridSystem::affine_mode): the state and tangent follow the exact flow
+// (affine_modes.hpp): the state and tangent follow the exact flow
 // (exact_linear_flow.hpp) in scan steps, and the events are found on that exact solution:
 // a change of sign of an event function between scan points, or a turning point towards
 // its surface in between that dips through it (a grazing double crossing inside one step),
@@ -20,6 +20,7 @@
 
 #include "libcont/exact_linear_flow.hpp"
 #include "libcont/flow.hpp"
+#include "libcont/jacobians.hpp"
 
 namespace libcont::detail {
 
@@ -34,7 +35,7 @@ class ExactSegment {
   // Whether `mode` follows the exact path; refreshes the mode's data from the model (the
   // caches survive while they are unchanged) and prepares its events and monitors. A mode
   // whose gap minima are asked for while its gap function is not declared affine
-  // (HybridSystem::affine_event) is left to CVODE.
+  // (AffineModes::affine_event) is left to CVODE.
   bool covers(int mode);
 
   // Follows the exact flow of state.mode (the mode covers() last accepted) from `state`
@@ -98,6 +99,9 @@ class ExactSegment {
                     FlowObserver* observer);
 
   const HybridSystem& system_;
+  // The model's capabilities, looked up once; affine_ may be null (nothing is covered).
+  const AffineModes* affine_;
+  ModelJacobians jacobians_;
   FlowOptions options_;
   int n_;
   int columns_;
@@ -109,7 +113,7 @@ class ExactSegment {
   std::vector<EventDirection> directions_;    // of the tracked functions
   int events_ = 0;                            // of the prepared mode
   int expanded_columns_ = 0;  // columns of the expansion about block_ over this interval
-  // Events declared affine (HybridSystem::affine_event): h = c . z, dh/dt = (M^T c) . z.
+  // Events declared affine (AffineModes::affine_event): h = c . z, dh/dt = (M^T c) . z.
   std::vector<char> affine_events_;
   Matrix event_coefficients_, rate_coefficients_;  // (n + 3) x events
   // Monitors of the prepared mode: g = c . z, g' = (M^T c) . z, columns of these.

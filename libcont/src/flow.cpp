@@ -10,6 +10,8 @@
 #include "exact_parameter_column.hpp"
 #include "exact_segment.hpp"
 #include "libcont/input_error.hpp"
+#include "libcont/jacobians.hpp"
+#include "libcont/parameter_derivatives.hpp"
 #include "libcont/saltation.hpp"
 
 namespace libcont {
@@ -39,6 +41,8 @@ constexpr double kStallFraction = 1e-12;
 
 struct Flow::Impl {
   const HybridSystem& system;
+  ModelJacobians jacobians;                   // the model's capabilities, looked up once
+  const ParameterDerivatives* derivatives;
   FlowOptions options;
   detail::CvodeIntegrator integrator;
   int n;
@@ -59,7 +63,8 @@ struct Flow::Impl {
   Matrix tangent_scratch_;
 
   Impl(const HybridSystem& s, const FlowOptions& o)
-      : system(s), options(o), integrator(s, o), n(s.dimension()),
+      : system(s), jacobians(s), derivatives(s.parameter_derivatives()), options(o),
+        integrator(s, o), n(s.dimension()),
         columns(integrator.tangent_columns()),
         tangent_k(o.tangent ? (o.tangent_columns > 0 ? o.tangent_columns : n) : 0),
         parameter(integrator.parameter()),
@@ -151,7 +156,7 @@ struct Flow::Impl {
       return false;
     }
     if (options.tangent) {
-      const Matrix& s = saltation_matrix(system, state.mode, j, outcome, state.t, record.x_minus,
+      const Matrix& s = saltation_matrix(jacobians, state.mode, j, outcome, state.t, record.x_minus,
                                          x, saltation_work_);
       if (!s.allFinite()) {
         report = fail(report, FlowStatus::GrazingEvent,
@@ -163,7 +168,7 @@ struct Flow::Impl {
       tangent_scratch_.noalias() = s * state.tangent;
       state.tangent.swap(tangent_scratch_);
       if (parameter >= 0)
-        parameter_jump(system, parameter, state.mode, j, outcome, state.t, record.x_minus,
+        parameter_jump(*derivatives, parameter, state.mode, j, outcome, state.t, record.x_minus,
                        saltation_work_, parameter_scratch, state.tangent.col(columns - 1));
     }
     state.x = x;
@@ -182,7 +187,7 @@ struct Flow::Impl {
   // d/dt h_j along the current mode's vector field, and the rounding level of that sum.
   double crossing_rate(const FlowState& state, int j, double& rounding) {
     double dh_dt = 0.0;
-    system.event_gradient(state.mode, j, state.t, state.x, dh_dx, dh_dt);
+    jacobians.event_gradient(state.mode, j, state.t, state.x, dh_dx, dh_dt);
     system.vector_field(state.mode, state.t, state.x, f_now);
     rounding = 16.0 * kEpsilon * (dh_dx.cwiseProduct(f_now).cwiseAbs().sum() + std::abs(dh_dt));
     return dh_dx.dot(f_now) + dh_dt;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "libcont/jacobians.hpp"
+
 namespace libcont {
 
 std::string to_string(GrazingKind kind) {
@@ -35,13 +37,14 @@ double gap_acceleration(const HybridSystem& system, int mode, int event, double 
   const double period = system.forcing_period();
   const double step = 1e-5 * (period > 0.0 ? period : 1.0);
   double rates[2];
+  const ModelJacobians jacobians(system);
   for (int side = 0; side < 2; ++side) {
     const double s = side == 0 ? -step : step;
     y = x + s * f;
     Vector g(n);
     system.vector_field(mode, t + s, y, g);
     double dh_dt = 0.0;
-    system.event_gradient(mode, event, t + s, y, dh_dx, dh_dt);
+    jacobians.event_gradient(mode, event, t + s, y, dh_dx, dh_dt);
     rates[side] = dh_dx.dot(g) + dh_dt;
   }
   return (rates[1] - rates[0]) / (2.0 * step);

@@ -13,23 +13,23 @@ void ImpactRecorder::on_event(const EventRecord& e) {
       ++stats_.impacts;
       stats_.impact_times.push_back(e.t);
       stats_.impact_velocities.push_back(
-          system_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus));
+          impact_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus));
       stats_.energy_change +=
-          system_.kinetic_energy(e.t, e.x_plus) - system_.kinetic_energy(e.t, e.x_minus);
+          impact_.kinetic_energy(e.t, e.x_plus) - impact_.kinetic_energy(e.t, e.x_minus);
       break;
     case EventKind::ContactStart:
       ++stats_.impacts;
       stats_.impact_times.push_back(e.t);
       stats_.impact_velocities.push_back(
-          system_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus));
-      contact_entry_energy_ = system_.kinetic_energy(e.t, e.x_minus);
+          impact_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus));
+      contact_entry_energy_ = impact_.kinetic_energy(e.t, e.x_minus);
       in_contact_ = true;
       break;
     case EventKind::ContactEnd:
       // Soft contact: exit minus entry; a contact already open when recording started
       // has no entry value and is left out.
       if (in_contact_)
-        stats_.energy_change += system_.kinetic_energy(e.t, e.x_plus) - contact_entry_energy_;
+        stats_.energy_change += impact_.kinetic_energy(e.t, e.x_plus) - contact_entry_energy_;
       in_contact_ = false;
       break;
     default: break;

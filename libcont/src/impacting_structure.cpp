@@ -52,11 +52,6 @@ std::vector<std::string> default_names(const std::vector<std::string>& given, in
   return names;
 }
 
-double difference_step(double value) {
-  static const double base = std::cbrt(std::numeric_limits<double>::epsilon());
-  return base * (1.0 + std::abs(value));
-}
-
 // The coordinate a contact's gap is closed on exactly after a projection: the largest
 // coefficient of the normal, the last one of equals.
 int snapped_coordinate(const Vector& normal) {
@@ -194,29 +189,33 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   }
   // The integrator the flow picks: a Kelvin-Voigt contact much faster than the structure
   // (its frequency for the mass it moves, 1 / w M^-1 w) is stiff; a Hertz contact, entered
-  // every period and smooth only to low order, goes to the explicit pair.
+  // every period and smooth only to low order, goes to the explicit pair; stiff wins.
+  bool stiff = false, brief_and_rough = false;
   const double structure_frequency = md.soft.empty() && md.with_regimes.empty()
                                          ? 0.0
                                          : std::max(natural_frequencies().maxCoeff(), w);
   for (int j : md.with_regimes) {
     const auto& c = contacts_[j];
-    md.stiff = md.stiff || c.integration == ContactIntegration::StiffSolver ||
-               (c.integration == ContactIntegration::Automatic &&
-                c.regimes()->stiff(regime(mode, j), structure_frequency,
-                                   c.normal.dot(mass_inverse_ * c.normal)));
-    md.brief_and_rough = md.brief_and_rough || c.integration == ContactIntegration::ExplicitPair;
+    stiff = stiff || c.integration == ContactIntegration::StiffSolver ||
+            (c.integration == ContactIntegration::Automatic &&
+             c.regimes()->stiff(regime(mode, j), structure_frequency,
+                                c.normal.dot(mass_inverse_ * c.normal)));
+    brief_and_rough = brief_and_rough || c.integration == ContactIntegration::ExplicitPair;
   }
   for (int j : md.soft) {
     const auto& c = contacts_[j];
     const auto* kv = std::get_if<KelvinVoigtContact>(&c.law);
     const bool automatic = c.integration == ContactIntegration::Automatic;
-    md.stiff = md.stiff || c.integration == ContactIntegration::StiffSolver ||
-               (automatic && kv &&
-                std::sqrt(kv->stiffness * c.normal.dot(mass_inverse_ * c.normal)) >
-                    50.0 * structure_frequency);
-    md.brief_and_rough = md.brief_and_rough || c.integration == ContactIntegration::ExplicitPair ||
-                         (automatic && std::holds_alternative<HertzContact>(c.law));
+    stiff = stiff || c.integration == ContactIntegration::StiffSolver ||
+            (automatic && kv &&
+             std::sqrt(kv->stiffness * c.normal.dot(mass_inverse_ * c.normal)) >
+                 50.0 * structure_frequency);
+    brief_and_rough = brief_and_rough || c.integration == ContactIntegration::ExplicitPair ||
+                      (automatic && std::holds_alternative<HertzContact>(c.law));
   }
+  md.integration = stiff             ? ModeIntegration::Stiff
+                   : brief_and_rough ? ModeIntegration::ExplicitPair
+                                     : ModeIntegration::Nonstiff;
   md.has_cosine = w > 0.0 && !md.bc.isZero(0.0);
   md.has_sine = w > 0.0 && !md.bs.isZero(0.0);
   md.affine = !has_additional_force() && md.with_regimes.empty() &&
@@ -301,9 +300,7 @@ Vector ImpactingStructure::natural_frequencies() const {
   return solver.eigenvalues().cwiseMax(0.0).cwiseSqrt();
 }
 
-bool ImpactingStructure::is_stiff(int mode) const { return modes_[mode].stiff; }
-
-bool ImpactingStructure::is_brief_and_rough(int mode) const { return modes_[mode].brief_and_rough; }
+ModeIntegration ImpactingStructure::integration(int mode) const { return modes_[mode].integration; }
 
 double ImpactingStructure::forcing_period() const {
   return structure_.frequency > 0.0 ? 2.0 * std::numbers::pi / structure_.frequency : 0.0;
@@ -436,7 +433,7 @@ void ImpactingStructure::vector_field(int mode, double t, ConstVectorRef x, Vect
   }
 }
 
-void ImpactingStructure::state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const {
+bool ImpactingStructure::state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const {
   const int n = structure_.size();
   const ModeData& md = modes_[mode];
   const double w = structure_.frequency;
@@ -486,6 +483,7 @@ void ImpactingStructure::state_jacobian(int mode, double t, ConstVectorRef x, Ma
     jac.block(n, 0, n, n) += md.acceleration_map * d_dq;
     jac.block(n, n, n, n) += md.acceleration_map * d_dv;
   }
+  return true;
 }
 
 void ImpactingStructure::additional_force_jacobian(double t, ConstVectorRef q, ConstVectorRef v,
@@ -618,7 +616,7 @@ bool ImpactingStructure::affine_event(int mode, int event, VectorRef coefficient
   return true;
 }
 
-void ImpactingStructure::event_gradient(int mode, int event, double t, ConstVectorRef x,
+bool ImpactingStructure::event_gradient(int mode, int event, double t, ConstVectorRef x,
                                         VectorRef dh_dx, double& dh_dt) const {
   const int n = structure_.size(), d = 2 * n + internal_count_;
   const double w = structure_.frequency;
@@ -633,16 +631,15 @@ void ImpactingStructure::event_gradient(int mode, int event, double t, ConstVect
     dh_dx.segment(n, n) = -g[1] * c.normal;
     for (int l = 0; l < internal_count(j); ++l) dh_dx[internal_offsets_[j] + l] = g[2 + l];
     dh_dt = g[0] * c.surface.velocity(w, t) + g[1] * c.surface.acceleration(w, t);
-    return;
+    return true;
   }
   Vector coefficients(d + 3);
-  if (!affine_event(mode, event, coefficients)) {
-    HybridSystem::event_gradient(mode, event, t, x, dh_dx, dh_dt);
-    return;
-  }
+  // The holding force of a mode that is not affine: central differences.
+  if (!affine_event(mode, event, coefficients)) return false;
   dh_dx = coefficients.head(d);
   dh_dt = w > 0.0 ? w * (coefficients[d + 2] * std::cos(w * t) - coefficients[d + 1] * std::sin(w * t))
                   : 0.0;
+  return true;
 }
 
 ImpactingStructure::Projection ImpactingStructure::derive_projection(std::vector<int> set) const {
@@ -719,13 +716,14 @@ EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, Vect
   return EventOutcome{mode, EventKind::Impact, false};
 }
 
-void ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome& outcome, double t,
+bool ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome& outcome, double t,
                                         ConstVectorRef /*x_minus*/, MatrixRef dg_dx,
                                         VectorRef dg_dt) const {
   dg_dx.setIdentity();
   dg_dt.setZero();
   const EventKind kind = outcome.kind;
-  if (kind != EventKind::Impact && kind != EventKind::StickStart && kind != EventKind::StickEnd) return;
+  if (kind != EventKind::Impact && kind != EventKind::StickStart && kind != EventKind::StickEnd)
+    return true;
   const int n = structure_.size();
   const double w = structure_.frequency;
   const int j = modes_[mode].events[event].contact;
@@ -744,6 +742,7 @@ void ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome&
   if (r != 0.0) dg_dx.block(n, n, n, n).noalias() -= r * p.gain.col(s - 1) * p.constraints.row(s - 1);
   dg_dt.head(n).noalias() = p.gain * velocity;
   dg_dt.segment(n, n).noalias() = p.gain * acceleration;
+  return true;
 }
 
 void ImpactingStructure::force_parameter_derivative(int parameter, double /*t*/, ConstVectorRef,
@@ -844,7 +843,7 @@ double ImpactingStructure::relative_velocity(int mode, int event, double t, Cons
   return gap_rate(j, t, x);
 }
 
-double ImpactingStructure::divergence(int mode, double t, ConstVectorRef x) const {
+std::optional<double> ImpactingStructure::divergence(int mode, double t, ConstVectorRef x) const {
   const ModeData& md = modes_[mode];
   double trace = md.damping_trace;
   for (std::size_t m = 0; m < md.soft.size(); ++m) {
@@ -875,10 +874,12 @@ double ImpactingStructure::divergence(int mode, double t, ConstVectorRef x) cons
   return trace;
 }
 
-bool ImpactingStructure::accounts_energy() const {
+const EnergyAccount* ImpactingStructure::energy_account() const {
   for (const auto& c : contacts_)
-    if (c.hard() || (c.regimes() && !c.regimes()->accounts_energy())) return false;
-  return !has_additional_force() && structure_.stiffness.isApprox(structure_.stiffness.transpose());
+    if (c.hard() || (c.regimes() && !c.regimes()->accounts_energy())) return nullptr;
+  if (has_additional_force() || !structure_.stiffness.isApprox(structure_.stiffness.transpose()))
+    return nullptr;
+  return this;
 }
 
 double ImpactingStructure::mechanical_energy(int mode, double t, ConstVectorRef x) const {
@@ -916,10 +917,10 @@ double ImpactingStructure::supplied_power(int mode, double t, ConstVectorRef x) 
   return power;
 }
 
-bool ImpactingStructure::measures_contact() const {
+const ContactMeasures* ImpactingStructure::contact_measures() const {
   for (const auto& c : contacts_)
-    if (!c.hard()) return true;
-  return false;
+    if (!c.hard()) return this;
+  return nullptr;
 }
 
 double ImpactingStructure::contact_force(int mode, double t, ConstVectorRef x) const {

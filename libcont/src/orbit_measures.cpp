@@ -7,7 +7,7 @@
 namespace libcont {
 
 OrbitMeasurer::OrbitMeasurer(const HybridSystem& system, std::vector<int> coordinates)
-    : system_(system) {
+    : system_(system), impact_(impact_measures_or_zero(system)) {
   measures_.coordinates = std::move(coordinates);
   const auto k = static_cast<Eigen::Index>(measures_.coordinates.size());
   measures_.minimum = Vector::Constant(k, std::numeric_limits<double>::infinity());
@@ -32,7 +32,7 @@ void OrbitMeasurer::on_event(const EventRecord& e) {
   if (e.kind == EventKind::Impact || e.kind == EventKind::StickStart ||
       e.kind == EventKind::ContactStart) {
     ++measures_.impacts;
-    const double speed = std::abs(system_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus));
+    const double speed = std::abs(impact_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus));
     measures_.slowest_impact = std::min(measures_.slowest_impact, speed);
     if (e.kind == EventKind::Impact)
       measures_.approaches.push_back(

@@ -8,6 +8,7 @@
 #include "libcont/grazing_passage.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/minimal_period.hpp"
+#include "libcont/parameter_derivatives.hpp"
 #include "libcont/section_placement.hpp"
 
 namespace libcont {
@@ -29,7 +30,7 @@ FlowOptions with_parameter_column(FlowOptions flow, const std::string& parameter
 PeriodicOrbitProblem::PeriodicOrbitProblem(HybridSystem& system, std::string parameter,
                                            int period, FlowOptions flow, double phase)
     : system_(system), parameter_(std::move(parameter)), period_(period), flow_(flow),
-      column_available_(system.derivative_parameter(parameter_) >= 0),
+      column_available_(derivative_parameter(system, parameter_) >= 0),
       map_(system, with_parameter_column(flow, parameter_, column_available_), phase) {
   if (period_ < 1) throw InputError("orbit period n must be >= 1");
   (void)system_.parameters()[parameter_];  // InputError naming an unknown parameter

@@ -15,12 +15,13 @@ Matrix saltation_matrix(const HybridSystem& system, int mode, int event,
                         const EventOutcome& outcome, double t, ConstVectorRef x_minus,
                         ConstVectorRef x_plus) {
   SaltationWorkspace work;
-  return saltation_matrix(system, mode, event, outcome, t, x_minus, x_plus, work);
+  return saltation_matrix(ModelJacobians(system), mode, event, outcome, t, x_minus, x_plus, work);
 }
 
-const Matrix& saltation_matrix(const HybridSystem& system, int mode, int event,
+const Matrix& saltation_matrix(const ModelJacobians& jacobians, int mode, int event,
                                const EventOutcome& outcome, double t, ConstVectorRef x_minus,
                                ConstVectorRef x_plus, SaltationWorkspace& work) {
+  const HybridSystem& system = jacobians.system();
   const Eigen::Index n = x_minus.size();
   work.dg_dx.resize(n, n);
   work.result.resize(n, n);
@@ -29,10 +30,10 @@ const Matrix& saltation_matrix(const HybridSystem& system, int mode, int event,
   work.jump.resize(n);
   work.dh_dx.resize(n);
   double dh_dt = 0.0;
-  system.reset_jacobian(mode, event, outcome, t, x_minus, work.dg_dx, work.dg_dt);
+  jacobians.reset_jacobian(mode, event, outcome, t, x_minus, work.dg_dx, work.dg_dt);
   system.vector_field(mode, t, x_minus, work.f_minus);
   system.vector_field(outcome.next_mode, t, x_plus, work.jump);  // f+, made the jump below
-  system.event_gradient(mode, event, t, x_minus, work.dh_dx, dh_dt);
+  jacobians.event_gradient(mode, event, t, x_minus, work.dh_dx, dh_dt);
   work.crossing_rate = work.dh_dx.dot(work.f_minus) + dh_dt;
   work.jump.noalias() -= work.dg_dx * work.f_minus;
   work.jump -= work.dg_dt;
@@ -41,13 +42,13 @@ const Matrix& saltation_matrix(const HybridSystem& system, int mode, int event,
   return work.result;
 }
 
-void parameter_jump(const HybridSystem& system, int parameter, int mode, int event,
-                    const EventOutcome& outcome, double t, ConstVectorRef x_minus,
+void parameter_jump(const ParameterDerivatives& derivatives, int parameter, int mode,
+                    int event, const EventOutcome& outcome, double t, ConstVectorRef x_minus,
                     const SaltationWorkspace& work, Vector& scratch, VectorRef column) {
   scratch.resize(x_minus.size());
-  system.reset_parameter_derivative(parameter, mode, event, outcome, t, x_minus, scratch);
+  derivatives.reset_parameter_derivative(parameter, mode, event, outcome, t, x_minus, scratch);
   column += scratch;
-  const double dh_dp = system.event_parameter_derivative(parameter, mode, event, t, x_minus);
+  const double dh_dp = derivatives.event_parameter_derivative(parameter, mode, event, t, x_minus);
   if (dh_dp != 0.0) column += (dh_dp / work.crossing_rate) * work.jump;
 }
 

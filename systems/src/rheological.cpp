@@ -61,8 +61,7 @@ void RheologicalDamperDrop::outputs(int mode, double, ConstVectorRef x,
   values[1] = reaction(mode, x);
 }
 
-std::vector<libcont::HybridSystem::CharacteristicCurve>
-RheologicalDamperDrop::characteristic_curves() const {
+std::vector<libcont::CharacteristicCurve> RheologicalDamperDrop::characteristic_curves() const {
   return {{"hysteresis_R_y", "y", "R"}, {"hysteresis_R_z", "z", "R"}};
 }
 

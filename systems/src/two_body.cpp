@@ -124,14 +124,9 @@ void TwoBodySystem::additional_force_jacobian(double, ConstVectorRef, ConstVecto
   d_dv.setZero();
 }
 
-std::vector<std::string> TwoBodySystem::output_names() const {
-  if (random_) return {"F"};
-  return {};
-}
-
 void TwoBodySystem::outputs(int /*mode*/, double t, ConstVectorRef /*x*/,
                             libcont::VectorRef values) const {
-  if (random_) values[0] = force(t);
+  values[0] = force(t);
 }
 
 }  // namespace systems

@@ -4,15 +4,18 @@
 //   template <class S> void field(int mode, double t, const Eigen::Matrix<S, -1, 1>& x,
 //                                 Eigen::Matrix<S, -1, 1>& dxdt) const;
 // D_x f then comes from Eigen's forward-mode AutoDiff, exact to rounding. Dynamic-size
-// derivatives allocate, so hot models write their Jacobians by hand instead.
+// derivatives allocate, so hot models write their Jacobians by hand instead. The class is
+// the model's AnalyticJacobians (jacobians.hpp): a model may add event_gradient and
+// reset_jacobian to it (else they are differenced).
 #include "libcont/hybrid_system.hpp"
+#include "libcont/jacobians.hpp"
 // After Eigen/Dense (through hybrid_system.hpp): the AutoDiff module needs Eigen/Core.
 #include <unsupported/Eigen/AutoDiff>
 
 namespace libcont {
 
 template <class Model>
-class AutoDiffSystem : public HybridSystem {
+class AutoDiffSystem : public HybridSystem, public AnalyticJacobians {
  public:
   using Dual = Eigen::AutoDiffScalar<Eigen::VectorXd>;
   using DualVector = Eigen::Matrix<Dual, Eigen::Dynamic, 1>;
@@ -24,7 +27,9 @@ class AutoDiffSystem : public HybridSystem {
     dxdt = out;
   }
 
-  void state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const override {
+  const AnalyticJacobians* analytic_jacobians() const override { return this; }
+
+  bool state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const override {
     const Eigen::Index n = x.size();
     DualVector in(n), out(n);
     for (Eigen::Index i = 0; i < n; ++i) in[i] = Dual(x[i], n, i);
@@ -36,6 +41,7 @@ class AutoDiffSystem : public HybridSystem {
       else
         jac.row(i).setZero();
     }
+    return true;
   }
 
  private:

@@ -16,7 +16,7 @@
 // converges to rounding in a few terms. Nothing allocates once a mode is installed.
 #include <array>
 
-#include "libcont/hybrid_system.hpp"
+#include "libcont/affine_modes.hpp"
 #include "libcont/types.hpp"
 
 namespace libcont {

@@ -15,11 +15,12 @@
 
 namespace libcont {
 
-// Auto: CVODE's BDF for modes the model calls stiff, the explicit Runge-Kutta pair (Verner
-// 6(5), src/runge_kutta.hpp) for those it calls brief and rough
-// (HybridSystem::is_brief_and_rough: a Hertz contact), Adams otherwise. RungeKutta: the
-// pair for every non-stiff mode; with its longer steps it is more likely than Adams to
-// miss two monitor roots inside one step, so it is not the default for all modes.
+// Auto: what the model's hints select for each mode (integrator_hints.hpp): CVODE's BDF for
+// Stiff modes, the explicit Runge-Kutta pair (Verner 6(5), src/runge_kutta.hpp) for
+// ExplicitPair modes (a Hertz contact), Adams for Nonstiff ones and without hints.
+// RungeKutta: the pair for every non-stiff mode; with its longer steps it is more likely
+// than Adams to miss two monitor roots inside one step, so it is not the default for all
+// modes.
 // Adams: Adams for every mode, stiff ones included. doc/performance.md.
 enum class IntegratorMethod { Auto, Adams, BDF, RungeKutta };
 
@@ -35,13 +36,13 @@ struct FlowOptions {
   int tangent_columns = 0;
   // With the tangent on: one more column after the tangent's k, dx/dp of this parameter
   // (0 at the start, as dx0/dp), from the model's derivatives in p
-  // (HybridSystem::derivative_parameter; InputError if it gives none). Empty: none.
+  // (ParameterDerivatives::derivative_parameter; InputError if it gives none). Empty: none.
   std::string parameter_column;
   IntegratorMethod method = IntegratorMethod::Auto;
-  // Modes a model declares affine (HybridSystem::affine_mode) follow their exact flow
+  // Modes a model declares affine (AffineModes::affine_mode) follow their exact flow
   // (exact_linear_flow.hpp) instead of CVODE, unless this is false. The monitors are
   // tracked on the exact solution there (gap minima only of gaps declared affine,
-  // HybridSystem::affine_event; a mode with another gap goes to CVODE when they are asked
+  // AffineModes::affine_event; a mode with another gap goes to CVODE when they are asked
   // for). FlowReport::steps then counts the exact path's scan steps.
   bool exact_linear_modes = true;
   double max_step = 0.0;        // 0: a sixteenth of the forcing period (no missed impacts)

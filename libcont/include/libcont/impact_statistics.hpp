@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "libcont/flow.hpp"
+#include "libcont/impact_measures.hpp"
 
 namespace libcont {
 
@@ -21,7 +22,7 @@ struct ImpactStatistics {
 class ImpactRecorder : public FlowObserver {
  public:
   explicit ImpactRecorder(const HybridSystem& system, FlowObserver* next = nullptr)
-      : system_(system), next_(next) {}
+      : impact_(impact_measures_or_zero(system)), next_(next) {}
   void on_event(const EventRecord& event) override;
   void on_sample(double t, ConstVectorRef x, int mode) override {
     if (next_) next_->on_sample(t, x, mode);
@@ -30,7 +31,7 @@ class ImpactRecorder : public FlowObserver {
   void clear() { stats_ = {}; }
 
  private:
-  const HybridSystem& system_;
+  const ImpactMeasures& impact_;  // the model's, looked up once
   FlowObserver* next_;
   ImpactStatistics stats_;
   double contact_entry_energy_ = 0.0;

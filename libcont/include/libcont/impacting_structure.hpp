@@ -19,16 +19,25 @@
 //   - the resets: impulses along M^-1 w that give the restitution law's relative velocity
 //     (with every stuck contact kept), the end of chattering in sticking, the release; their
 //     Jacobians; positions put exactly on the surface at an impact;
-//   - Jacobians of the vector fields and event functions, affine data of every mode whose
-//     forces are linear (the exact flow), parameter derivatives of the forcing, the relative
-//     velocity, contact force and penetration, and the energy account of soft contacts.
+//   - the optional capabilities (hybrid_system.hpp): Jacobians of the vector fields, event
+//     functions and resets, affine data of every mode whose forces are linear (the exact
+//     flow), parameter derivatives of the forcing, the impact measures, contact force and
+//     penetration of soft contacts, the energy account of soft contacts, and the integrator
+//     each mode wants.
 // Forces that are not linear (a pendulum's gravity, a random load) come from
 // additional_force(); the modes are then integrated.
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "libcont/affine_modes.hpp"
+#include "libcont/contact_measures.hpp"
+#include "libcont/energy_account.hpp"
 #include "libcont/hybrid_system.hpp"
+#include "libcont/impact_measures.hpp"
+#include "libcont/integrator_hints.hpp"
+#include "libcont/jacobians.hpp"
+#include "libcont/parameter_derivatives.hpp"
 #include "libcont/unilateral_contact.hpp"
 
 namespace libcont {
@@ -53,7 +62,7 @@ struct ForcingDerivative {
 };
 
 // A parameter the forces depend on, declared so that continuation in it gets dF/dp from the
-// flow (HybridSystem::derivative_parameter): with `harmonic`, the derivative of the
+// flow (ParameterDerivatives::derivative_parameter): with `harmonic`, the derivative of the
 // harmonic forcing (the modes stay affine); without, the model's force_parameter_derivative.
 // Only parameters that leave M, K, C, the contacts and the frequency unchanged qualify.
 struct ForcingParameter {
@@ -61,27 +70,59 @@ struct ForcingParameter {
   std::optional<ForcingDerivative> harmonic;
 };
 
-class ImpactingStructure : public HybridSystem {
+class ImpactingStructure : public HybridSystem,
+                           public AnalyticJacobians,
+                           public AffineModes,
+                           public ParameterDerivatives,
+                           public EnergyAccount,
+                           public ImpactMeasures,
+                           public ContactMeasures,
+                           public IntegratorHints {
  public:
   std::vector<std::string> state_names() const override;
   int mode_count() const override { return static_cast<int>(modes_.size()); }
   std::string mode_name(int mode) const override;
-  bool is_stiff(int mode) const override;
-  bool is_brief_and_rough(int mode) const override;
   double forcing_period() const override;
 
   void vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const override;
-  void state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const override;
-  bool affine_mode(int mode, AffineMode& data) const override;
   int event_count(int mode) const override;
   EventSpec event_spec(int mode, int event) const override;
   double event_function(int mode, int event, double t, ConstVectorRef x) const override;
-  bool affine_event(int mode, int event, VectorRef coefficients) const override;
-  void event_gradient(int mode, int event, double t, ConstVectorRef x, VectorRef dh_dx,
-                      double& dh_dt) const override;
   EventOutcome apply_event(int mode, int event, double t, VectorRef x) const override;
-  void reset_jacobian(int mode, int event, const EventOutcome& outcome, double t,
+
+  // Soft contacts with a negative gap are closed; a hard one is stuck when the state rests
+  // on its surface exactly (gap and gap rate zero) and the holding force pushes; a law with
+  // regimes is in the regime it finds for the state (RegimeContactLaw::regime_of).
+  int mode_of(double t, ConstVectorRef x) const override;
+  std::vector<int> displacement_coordinates() const override;
+
+  // --- capabilities -----------------------------------------------------------------------
+  const AnalyticJacobians* analytic_jacobians() const override { return this; }
+  const AffineModes* affine_modes() const override { return this; }
+  // With declared forcing parameters (declare()).
+  const ParameterDerivatives* parameter_derivatives() const override {
+    return forcing_parameters_.empty() ? nullptr : this;
+  }
+  // Soft contacts only (of the laws with regimes, those that account), linear forces,
+  // symmetric K.
+  const EnergyAccount* energy_account() const override;
+  const ImpactMeasures* impact_measures() const override { return this; }
+  // Any soft contact.
+  const ContactMeasures* contact_measures() const override;
+  const IntegratorHints* integrator_hints() const override { return this; }
+
+  // Analytic, but for the holding force of a mode that is not affine (differences).
+  bool state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const override;
+  bool event_gradient(int mode, int event, double t, ConstVectorRef x, VectorRef dh_dx,
+                      double& dh_dt) const override;
+  bool reset_jacobian(int mode, int event, const EventOutcome& outcome, double t,
                       ConstVectorRef x_minus, MatrixRef dg_dx, VectorRef dg_dt) const override;
+  std::optional<double> divergence(int mode, double t, ConstVectorRef x) const override;
+
+  // Every mode without additional force or law with regimes, whose closed soft contacts are
+  // all unclipped Kelvin-Voigt; the open/closed events (gaps, holding forces) there.
+  bool affine_mode(int mode, AffineMode& data) const override;
+  bool affine_event(int mode, int event, VectorRef coefficients) const override;
 
   int derivative_parameter(std::string_view name) const override;
   void field_parameter_derivative(int parameter, int mode, double t, ConstVectorRef x,
@@ -91,30 +132,26 @@ class ImpactingStructure : public HybridSystem {
   bool affine_parameter_derivative(int parameter, int mode,
                                    AffineMode& derivative) const override;
 
-  // Soft contacts with a negative gap are closed; a hard one is stuck when the state rests
-  // on its surface exactly (gap and gap rate zero) and the holding force pushes; a law with
-  // regimes is in the regime it finds for the state (RegimeContactLaw::regime_of).
-  int mode_of(double t, ConstVectorRef x) const override;
-  std::vector<int> displacement_coordinates() const override;
+  // E = v'Mv/2 + q'Kq/2 - f0.q + the contacts' stored energy; C, the contact dampers and the
+  // laws' sliders dissipate; the harmonic forcing and the moving surfaces (through the
+  // contact forces) supply.
+  double mechanical_energy(int mode, double t, ConstVectorRef x) const override;
+  double dissipated_power(int mode, double t, ConstVectorRef x) const override;
+  double supplied_power(int mode, double t, ConstVectorRef x) const override;
+
   // Kinetic energy of the coordinates that some contact involves.
   double kinetic_energy(double t, ConstVectorRef x) const override;
   // The event's contact's gap rate; a law with regimes gives its approach velocity.
   double relative_velocity(int mode, int event, double t, ConstVectorRef x) const override;
-  double divergence(int mode, double t, ConstVectorRef x) const override;
 
-  // Soft contacts only (of the laws with regimes, those that account), linear forces,
-  // symmetric K: E = v'Mv/2 + q'Kq/2 - f0.q + the contacts' stored energy; C, the contact
-  // dampers and the laws' sliders dissipate; the harmonic forcing and the moving surfaces
-  // (through the contact forces) supply.
-  bool accounts_energy() const override;
-  double mechanical_energy(int mode, double t, ConstVectorRef x) const override;
-  double dissipated_power(int mode, double t, ConstVectorRef x) const override;
-  double supplied_power(int mode, double t, ConstVectorRef x) const override;
-  // Any soft contact: the sum of the closed contacts' forces (a law with regimes: its
-  // regime's), the largest penetration (a law with regimes: the depth it reports).
-  bool measures_contact() const override;
+  // The sum of the closed contacts' forces (a law with regimes: its regime's), the largest
+  // penetration (a law with regimes: the depth it reports).
   double contact_force(int mode, double t, ConstVectorRef x) const override;
   double penetration(int mode, double t, ConstVectorRef x) const override;
+
+  // A stiff contact (ContactIntegration) makes its modes Stiff, else a Hertz contact
+  // ExplicitPair.
+  ModeIntegration integration(int mode) const override;
 
   const LinearStructure& structure() const { return structure_; }
   const std::vector<UnilateralContact>& contacts() const { return contacts_; }
@@ -213,7 +250,7 @@ struct ImpactingStructure::ModeData {
   Matrix aq, av;
   Vector b0, bc, bs;
   bool has_cosine = false, has_sine = false;  // bc, bs not zero
-  bool stiff = false, brief_and_rough = false;  // HybridSystem::is_stiff, is_brief_and_rough
+  ModeIntegration integration = ModeIntegration::Nonstiff;  // IntegratorHints::integration
   std::vector<Vector> contact_acceleration;
   // Affine modes (no additional force, no law with regimes, every closed soft contact
   // Kelvin-Voigt unclipped):

@@ -32,7 +32,7 @@ struct KelvinVoigtContact {
     const double f = stiffness * penetration + damping * penetration_rate;
     return (clip_tension && f < 0.0) ? 0.0 : f;
   }
-  // Energy in the contact spring (energy balances, HybridSystem::accounts_energy).
+  // Energy in the contact spring (energy balances, energy_account.hpp).
   double stored_energy(double penetration) const {
     return 0.5 * stiffness * penetration * penetration;
   }

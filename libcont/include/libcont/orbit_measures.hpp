@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "libcont/flow.hpp"
+#include "libcont/impact_measures.hpp"
 
 namespace libcont {
 
@@ -54,6 +55,7 @@ class OrbitMeasurer : public FlowObserver {
  private:
   void include(ConstVectorRef x);
   const HybridSystem& system_;
+  const ImpactMeasures& impact_;  // the model's, looked up once
   OrbitMeasures measures_;
   size_t chatter_start_ = 0;  // approaches before it belong to earlier impact sequences
   double release_time_ = -std::numeric_limits<double>::infinity();  // the last StickEnd

@@ -3,7 +3,7 @@
 // F(x, lambda) = P^n(x; lambda) - x on the stroboscopic section, lambda any named
 // parameter of the system (forcing intensity, frequency eta, ...). dF/dx is the
 // saltation-corrected monodromy minus identity; dF/dlambda is integrated with it where
-// the model gives its derivatives in lambda (HybridSystem::derivative_parameter; the
+// the model gives its derivatives in lambda (ParameterDerivatives::derivative_parameter; the
 // flow's parameter column), else a forward difference of two maps.
 // Test functions from the Floquet multipliers mu_i of the last evaluation:
 //   period doubling   prod (mu_i + 1)               (a real multiplier through -1)

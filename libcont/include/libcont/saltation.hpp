@@ -4,6 +4,8 @@
 //   S = D_x g + (f+ - D_x g f- - D_t g) (D_x h)^T / (D_x h . f- + D_t h).
 // Without this matrix, a monodromy matrix of an impacting orbit is wrong.
 #include "libcont/hybrid_system.hpp"
+#include "libcont/jacobians.hpp"
+#include "libcont/parameter_derivatives.hpp"
 #include "libcont/types.hpp"
 
 namespace libcont {
@@ -27,16 +29,17 @@ struct SaltationWorkspace {
   Vector dg_dt, f_minus, jump, dh_dx;
   double crossing_rate = 0.0;
 };
-// As above, into work.result (returned).
-const Matrix& saltation_matrix(const HybridSystem& system, int mode, int event,
+// As above, into work.result (returned), with the model's Jacobians looked up once by the
+// caller (the flow: one evaluation per event).
+const Matrix& saltation_matrix(const ModelJacobians& jacobians, int mode, int event,
                                const EventOutcome& outcome, double t, ConstVectorRef x_minus,
                                ConstVectorRef x_plus, SaltationWorkspace& work);
 
 // After saltation_matrix(..., work) for the same event: dx/dp just after it (column in:
 // S times dx/dp just before it), the terms of p's own effect on the event added:
 // D_p g + jump D_p h / crossing_rate. `scratch`: size n, for D_p g.
-void parameter_jump(const HybridSystem& system, int parameter, int mode, int event,
-                    const EventOutcome& outcome, double t, ConstVectorRef x_minus,
+void parameter_jump(const ParameterDerivatives& derivatives, int parameter, int mode,
+                    int event, const EventOutcome& outcome, double t, ConstVectorRef x_minus,
                     const SaltationWorkspace& work, Vector& scratch, VectorRef column);
 
 }  // namespace libcont

@@ -14,22 +14,25 @@
 // itself: dE/dt = -(power dissipated in the damper).
 #include <memory>
 
+#include "libcont/derived_outputs.hpp"
 #include "libcont/impacting_structure.hpp"
 #include "libcont/rheological_damper.hpp"
 
 namespace systems {
 
-class RheologicalDamperDrop : public libcont::ImpactingStructure {
+class RheologicalDamperDrop : public libcont::ImpactingStructure, public libcont::DerivedOutputs {
  public:
   RheologicalDamperDrop();
   std::string name() const override { return "rheological"; }
   void configure() override;
   libcont::Vector default_initial_state() const override;
 
+  // The bumper position y and the reaction R, and their hysteresis loops.
+  const libcont::DerivedOutputs* derived_outputs() const override { return this; }
   std::vector<std::string> output_names() const override { return {"y", "R"}; }
   void outputs(int mode, double t, libcont::ConstVectorRef x,
                libcont::VectorRef values) const override;
-  std::vector<CharacteristicCurve> characteristic_curves() const override;
+  std::vector<libcont::CharacteristicCurve> characteristic_curves() const override;
 
   const libcont::RheologicalDamper& damper() const { return *damper_; }
   double reaction(int mode, libcont::ConstVectorRef x) const;

@@ -15,12 +15,13 @@
 // Declared as a structure with one unilateral contact (libcont/impacting_structure.hpp).
 #include <optional>
 
+#include "libcont/derived_outputs.hpp"
 #include "libcont/impacting_structure.hpp"
 #include "libcont/random_loading.hpp"
 
 namespace systems {
 
-class TwoBodySystem : public libcont::ImpactingStructure {
+class TwoBodySystem : public libcont::ImpactingStructure, public libcont::DerivedOutputs {
  public:
   enum Mode { Free = 0, Joined = 1 };  // Joined: "stick" (newton) or "contact" (hertz)
 
@@ -33,23 +34,17 @@ class TwoBodySystem : public libcont::ImpactingStructure {
   // Derivatives in lambda, the load's intensity (continuation of loading curves).
 
   // Under random loading the load F(t) is an output (a column of the time series).
-  std::vector<std::string> output_names() const override;
+  const libcont::DerivedOutputs* derived_outputs() const override {
+    return random_ ? this : nullptr;
+  }
+  std::vector<std::string> output_names() const override { return {"F"}; }
   void outputs(int mode, double t, libcont::ConstVectorRef x,
                libcont::VectorRef values) const override;
 
   // The model reports no energy account (simulate would integrate two more components and
   // so change its runs) and no contact measures: the structure's are withheld.
-  bool accounts_energy() const override { return false; }
-  bool measures_contact() const override { return false; }
-  double mechanical_energy(int mode, double t, libcont::ConstVectorRef x) const override {
-    return HybridSystem::mechanical_energy(mode, t, x);
-  }
-  double contact_force(int mode, double t, libcont::ConstVectorRef x) const override {
-    return HybridSystem::contact_force(mode, t, x);
-  }
-  double penetration(int mode, double t, libcont::ConstVectorRef x) const override {
-    return HybridSystem::penetration(mode, t, x);
-  }
+  const libcont::EnergyAccount* energy_account() const override { return nullptr; }
+  const libcont::ContactMeasures* contact_measures() const override { return nullptr; }
 
   double hertz_stiffness() const { return hertz_stiffness_; }
   double force(double t) const { return lambda_ * unit_load(t); }

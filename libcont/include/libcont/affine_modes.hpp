@@ -1,0 +1,36 @@
+#pragma once
+// Affine modes: a mode whose vector field is affine in the state with constant and
+// harmonic forcing,
+//   x' = A x + b0 + b_cos cos(w t) + b_sin sin(w t),
+// has a flow known in closed form (exact_linear_flow.hpp); Flow then needs no integrator
+// between events (FlowOptions::exact_linear_modes). A model that has such modes implements
+// AffineModes and returns it from HybridSystem::affine_modes().
+#include "libcont/hybrid_system.hpp"
+
+namespace libcont {
+
+// A, b0, b_cos, b_sin are n x n and n; w >= 0 (b_cos, b_sin unused at 0).
+struct AffineMode {
+  Matrix A;
+  Vector b0, b_cos, b_sin;
+  double frequency = 0.0;  // w
+};
+
+class AffineModes {
+ public:
+  virtual ~AffineModes() = default;
+  // An affine mode returns true and fills `data` (its members come sized n x n and n:
+  // filling them does not allocate); it must agree with vector_field exactly. False: the
+  // mode is integrated.
+  virtual bool affine_mode(int mode, AffineMode& data) const = 0;
+  // In an affine mode an event function may be affine too,
+  //   h(t, x) = c_x . x + c_0 + c_cos cos(w t) + c_sin sin(w t)  (w: the mode's frequency);
+  // the model then returns true and fills `coefficients` = (c_x, c_0, c_cos, c_sin), size
+  // n + 3 (it must agree with event_function exactly). The exact path then evaluates h
+  // and its rate as dot products with the lifted state, without calling the model.
+  virtual bool affine_event(int /*mode*/, int /*event*/, VectorRef /*coefficients*/) const {
+    return false;
+  }
+};
+
+}  // namespace libcont

@@ -1,0 +1,18 @@
+#pragma once
+// Contact measures of a force-carrying contact (soft contact, a damper under a bumper): a
+// model that has one implements ContactMeasures (HybridSystem::contact_measures()) and
+// gives the contact force (>= 0 pushes the bodies apart, 0 out of contact; a Kelvin-Voigt
+// force may pull briefly) and the penetration depth (>= 0, 0 out of contact); reports take
+// their maxima and contact intervals.
+#include "libcont/hybrid_system.hpp"
+
+namespace libcont {
+
+class ContactMeasures {
+ public:
+  virtual ~ContactMeasures() = default;
+  virtual double contact_force(int mode, double t, ConstVectorRef x) const = 0;
+  virtual double penetration(int mode, double t, ConstVectorRef x) const = 0;
+};
+
+}  // namespace libcont
