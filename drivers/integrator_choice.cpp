@@ -5,8 +5,8 @@ namespace vicont {
 void IntegratorChoice::add_option(RunOptions& options) {
   options.add_choice("integrator", name, {"auto", "rk", "adams", "bdf"},
                      "auto (BDF where a mode is stiff, an explicit Runge-Kutta pair where the "
-                     "model calls it brief and rough, such as a Hertz contact, CVODE's Adams "
-                     "elsewhere), rk (the pair for every non-stiff mode), adams (Adams for "
+                     "model's integrator hints ask for it, such as a Hertz contact, CVODE's "
+                     "Adams elsewhere), rk (the pair for every non-stiff mode), adams (Adams for "
                      "every mode) or bdf (BDF for every mode); doc/performance.md");
 }
 
