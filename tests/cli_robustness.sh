@@ -59,14 +59,19 @@ for command in basins diagram continue impact; do
 done
 
 # --- a thread that cannot be started: a clean error naming --threads, no terminate()
-(ulimit -v 1500000 && exec "$vicont" sweep --param eta --from 3 --to 4 --steps 40 --threads 1000 \
-  --transient 5 --periods 5 --out "$work/threads") >"$work/stdout" 2>"$work/stderr"
-status=$?
-if [ $status -ne 0 ]; then
-  [ $status -eq 2 ] || fail "sweep --threads 1000 under ulimit -v: status $status: $(cat "$work/stderr")"
-  grep -q -- "--threads" "$work/stderr" || fail "the thread error does not name --threads: $(cat "$work/stderr")"
+# (not with AddressSanitizer, whose shadow memory cannot be mapped under ulimit -v)
+if ldd "$vicont" 2>/dev/null | grep -q libasan; then
+  echo "skipped: the thread-start check under ulimit -v (AddressSanitizer build)"
+else
+  (ulimit -v 1500000 && exec "$vicont" sweep --param eta --from 3 --to 4 --steps 40 --threads 1000 \
+    --transient 5 --periods 5 --out "$work/threads") >"$work/stdout" 2>"$work/stderr"
+  status=$?
+  if [ $status -ne 0 ]; then
+    [ $status -eq 2 ] || fail "sweep --threads 1000 under ulimit -v: status $status: $(cat "$work/stderr")"
+    grep -q -- "--threads" "$work/stderr" || fail "the thread error does not name --threads: $(cat "$work/stderr")"
+  fi
+  grep -q terminate "$work/stderr" && fail "sweep --threads 1000: terminate: $(cat "$work/stderr")"
 fi
-grep -q terminate "$work/stderr" && fail "sweep --threads 1000: terminate: $(cat "$work/stderr")"
 
 # --- non-finite numbers: every null energy noted in non_finite
 "$vicont" simulate --system rheological --set m=1e308 --json --out "$work/huge" >"$work/stdout" 2>"$work/stderr"

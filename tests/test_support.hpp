@@ -118,16 +118,19 @@ inline MapResult flow_map(const HybridSystem& system, const FlowOptions& options
   return result;
 }
 
-// Central finite differences of a map R^n -> R^n, step h_j = step * scale[j] per column.
+// Central finite differences of a map R^n -> R^m (m from the map's values), step steps[j]
+// in column j.
 inline Matrix central_differences(const std::function<Vector(const Vector&)>& map,
                                   const Vector& x, const Vector& steps) {
   const Eigen::Index n = x.size();
-  Matrix jac(n, n);
+  Matrix jac;
   for (Eigen::Index j = 0; j < n; ++j) {
     Vector up = x, down = x;
     up[j] += steps[j];
     down[j] -= steps[j];
-    jac.col(j) = (map(up) - map(down)) / (2.0 * steps[j]);
+    const Vector column = (map(up) - map(down)) / (2.0 * steps[j]);
+    if (j == 0) jac.resize(column.size(), n);
+    jac.col(j) = column;
   }
   return jac;
 }
