@@ -7,20 +7,19 @@
 namespace libcont {
 
 void HybridSystem::set_parameter(std::string_view name, double value) {
-  const ParameterSet::Saved saved = parameters_.save(name);
+  const ParameterSet::Saved saved[] = {parameters_.save(name)};
   parameters_.set(name, value);
-  commit({saved}, std::string(name) + " = " + number_text(value));
+  commit(saved);
 }
 
 void HybridSystem::set_parameter_text(std::string_view name, std::string_view text) {
-  const ParameterSet::Saved saved = parameters_.save(name);
+  const ParameterSet::Saved saved[] = {parameters_.save(name)};
   parameters_.set_from_text(name, text);
-  commit({saved}, std::string(name) + " = " + std::string(text));
+  commit(saved);
 }
 
 void HybridSystem::set_parameters(const std::vector<ParameterAssignment>& assignments) {
   std::vector<ParameterSet::Saved> saved;
-  std::string changed;
   for (const auto& a : assignments) {
     try {
       const ParameterSet::Saved before = parameters_.save(a.name);
@@ -31,19 +30,23 @@ void HybridSystem::set_parameters(const std::vector<ParameterAssignment>& assign
       if (a.origin.empty()) throw;
       throw InputError(a.origin + ": " + error.what());
     }
-    changed += (changed.empty() ? "" : ", ") + a.name + " = " + a.text;
   }
-  if (!assignments.empty()) commit(saved, changed);
+  if (!saved.empty()) commit(saved);
 }
 
-void HybridSystem::commit(const std::vector<ParameterSet::Saved>& saved,
-                          const std::string& changed) {
+void HybridSystem::commit(std::span<const ParameterSet::Saved> saved) {
   try {
     configure();
     const double period = forcing_period();
-    if (!(period >= 0.0) || !std::isfinite(period))
+    if (!(period >= 0.0) || !std::isfinite(period)) {
+      std::string changed;  // "eta = 1e-308": the values just set
+      for (const auto& s : saved) {
+        const Parameter& p = parameters_.all()[s.index];
+        changed += (changed.empty() ? "" : ", ") + p.name + " = " + parameters_.value_text(p);
+      }
       throw InputError(changed + " gives the forcing period " + number_text(period) +
                        ": it must be finite");
+    }
   } catch (const InputError&) {
     for (auto it = saved.rbegin(); it != saved.rend(); ++it) parameters_.restore(*it);
     try {

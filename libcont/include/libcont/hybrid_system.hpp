@@ -16,6 +16,7 @@
 // wants (integrator_hints.hpp). Users look a capability up once, outside inner loops. A
 // model may withhold one for some parameter sets (an ImpactingStructure has an energy
 // account only while all its contacts are soft).
+#include <span>
 #include <string>
 #include <vector>
 
@@ -130,9 +131,10 @@ class HybridSystem {
   ParameterSet parameters_;
 
  private:
-  // configure() after `saved` were changed (`changed`: "eta = 1e-308" for messages); on an
-  // error the saved values are put back, the model re-derived, the error thrown on.
-  void commit(const std::vector<ParameterSet::Saved>& saved, const std::string& changed);
+  // configure() after the parameters of `saved` were changed; on an error the saved values
+  // are put back, the model re-derived, the error thrown on. The message text is built
+  // only then: continuation sets its parameter at every evaluation.
+  void commit(std::span<const ParameterSet::Saved> saved);
 };
 
 }  // namespace libcont
