@@ -263,12 +263,16 @@ bool PeriodicOrbitProblem::recenter(Vector& u, double lambda, ConstVectorRef dat
 int PeriodicOrbitProblem::minimal_period_of(const BranchPoint& point) {
   if (last_period_.period > 0 && last_period_.lambda == point.lambda)
     return last_period_.period;  // the same orbit, possibly on a moved section
+  // The engine goes on from the point it converged to (recenter follows the orbit at the
+  // system's current parameter): section and parameter are put back afterwards.
   const double phase = map_.phase();
+  const double lambda = system_.parameters()[parameter_];
   int period = period_;
   if (set_lambda(point.lambda)) {
     set_phase(point.chart);
     period = minimal_period(map_, point.u, period_);
     set_phase(phase);
+    set_lambda(lambda);
   }
   last_period_ = {point.lambda, period};
   return period;
