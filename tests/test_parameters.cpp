@@ -209,6 +209,36 @@ TEST_CASE("Parameters set together are checked on the final set, in any order; a
   CHECK(std::isfinite(oscillator->forcing_period()));
 }
 
+TEST_CASE("A parameter that makes derived quantities bad is named, with where it was set",
+          "[parameters]") {
+  using Assignments = std::vector<libcont::HybridSystem::ParameterAssignment>;
+  // A subnormal mass: M^-1 K overflows in the equations of motion, which the exact flow
+  // would refuse later with nothing to name.
+  auto two_body = systems::make_system("two-body");
+  const double m1 = two_body->parameters()["m1"];
+  CHECK_THAT(input_error_message([&] { two_body->set_parameter_text("m1", "1e-308"); }),
+             Contains("m1 = 1e-308 makes the equations of motion of mode"));
+  CHECK(two_body->parameters()["m1"] == m1);
+  CHECK_THAT(input_error_message([&] {
+               two_body->set_parameters(Assignments{{"m2", "4.9e-324", "run.ini:4"}});
+             }),
+             Contains("run.ini:4: m2 = 4.94065645841e-324 makes"));
+  // A rule the contact law checks names the model's parameter, not "the first body".
+  auto platform = systems::make_system("platform");
+  CHECK_THAT(input_error_message([&] {
+               platform->set_parameters(Assignments{{"m1", "3", ""}, {"mu2", "2", ""}});
+             }),
+             Contains("parameter 'mu2' (Poisson ratio of the second body) must lie in [0, 0.5)"));
+  CHECK(platform->parameters()["m1"] != 3.0);
+  // A rule that knows no name gets the values just set put before it.
+  auto friction = systems::make_system("hertz-friction");
+  CHECK_THAT(input_error_message([&] {
+               friction->set_parameters(
+                   Assignments{{"geometry", "spheres", ""}, {"E1", "4.9e-324", ""}});
+             }),
+             Contains("E1 = 4.94065645841e-324"));
+}
+
 TEST_CASE("The catalogue names an unknown system", "[parameters]") {
   CHECK_THAT(input_error_message([] { (void)systems::make_system("nosuch"); }),
              Contains("nosuch"));

@@ -11,13 +11,20 @@ namespace {
 
 double compliance(const ElasticBody& body, const char* which) {
   if (!(body.young_modulus > 0.0) || !std::isfinite(body.young_modulus))
-    throw InputError(std::string("Young's modulus of the ") + which + " body must be positive");
+    throw InputError(elastic_constant_name(body.young_name, "Young's modulus", which) +
+                     " must be positive and finite (got " + number_text(body.young_modulus) + ")");
   if (!(body.poisson_ratio >= 0.0 && body.poisson_ratio < 0.5))
-    throw InputError(std::string("Poisson ratio of the ") + which + " body must lie in [0, 0.5)");
+    throw InputError(elastic_constant_name(body.poisson_name, "Poisson ratio", which) +
+                     " must lie in [0, 0.5) (got " + number_text(body.poisson_ratio) + ")");
   return (1.0 - body.poisson_ratio * body.poisson_ratio) / (std::numbers::pi * body.young_modulus);
 }
 
 }  // namespace
+
+std::string elastic_constant_name(std::string_view name, const char* what, const char* which) {
+  const std::string described = std::string(what) + " of the " + which + " body";
+  return name.empty() ? described : "parameter '" + std::string(name) + "' (" + described + ")";
+}
 
 double hertz_stiffness(const ElasticBody& first, const ElasticBody& second, double curvature_a,
                        double curvature_b, double q) {

@@ -13,15 +13,16 @@ namespace {
 
 void require_positive(double value, const std::string& what) {
   if (!(value > 0.0) || !std::isfinite(value))
-    throw InputError(what + " must be finite and > 0 (got " + std::to_string(value) + ")");
+    throw InputError(what + " must be finite and > 0 (got " + number_text(value) + ")");
 }
 
 // Q = (1 - nu^2) / E: the body's share of the plane-strain compliance.
-double plane_strain_compliance(const ElasticBody& body, const std::string& which) {
-  require_positive(body.young_modulus, "Young's modulus of the " + which + " body");
+double plane_strain_compliance(const ElasticBody& body, const char* which) {
+  require_positive(body.young_modulus,
+                   elastic_constant_name(body.young_name, "Young's modulus", which));
   if (!(body.poisson_ratio >= 0.0 && body.poisson_ratio <= 0.5))
-    throw InputError("Poisson ratio of the " + which + " body must lie in [0, 0.5] (got " +
-                     std::to_string(body.poisson_ratio) + ")");
+    throw InputError(elastic_constant_name(body.poisson_name, "Poisson ratio", which) +
+                     " must lie in [0, 0.5] (got " + number_text(body.poisson_ratio) + ")");
   return (1.0 - body.poisson_ratio * body.poisson_ratio) / body.young_modulus;
 }
 

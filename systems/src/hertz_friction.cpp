@@ -96,8 +96,8 @@ void HertzFrictionImpactSystem::configure() {
                                 which + " (alpha = 1 + 1/n = " + number_text(implied) +
                                 "); leave alpha unset");
     alpha = implied;
-    stiffness = libcont::profile_contact_stiffness(profile, {p["E1"], p["nu1"]},
-                                                   {p["E2"], p["nu2"]});
+    stiffness = libcont::profile_contact_stiffness(profile, {p["E1"], p["nu1"], "E1", "nu1"},
+                                                   {p["E2"], p["nu2"], "E2", "nu2"});
   }
   if (!(p["Kr"] <= 1.0))
     throw libcont::InputError("parameter 'Kr' must lie in (0, 1] (got " + number_text(p["Kr"]) +

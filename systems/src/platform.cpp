@@ -51,8 +51,8 @@ void VibroImpactPlatform::configure() {
   s.frequency = p["omega"];
   const double curvature = 0.5 / p["R"];
   hertz_stiffness_ = p.given("K") ? p["K"]
-                                  : libcont::hertz_stiffness({p["E1"], p["mu1"]},
-                                                             {p["E2"], p["mu2"]}, curvature,
+                                  : libcont::hertz_stiffness({p["E1"], p["mu1"], "E1", "mu1"},
+                                                             {p["E2"], p["mu2"], "E2", "mu2"}, curvature,
                                                              curvature, p["q"]);
   libcont::UnilateralContact block;  // gap y2 - y1 - h = -z
   block.name = "block";

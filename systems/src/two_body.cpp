@@ -66,7 +66,7 @@ void TwoBodySystem::configure() {
   f0_ = p["F0"];
   lambda_ = p["lambda"];
   random_ = random_load(p);
-  const libcont::ElasticBody body{p["E"], p["mu"]};
+  const libcont::ElasticBody body{p["E"], p["mu"], "E", "mu"};
   hertz_stiffness_ = p.given("K") ? p["K"] : libcont::hertz_stiffness(body, body, p["A"], p["B"], p["q"]);
   // The main body's spring and damper hold it to the ground; the coupling's (k2 = m2 w2^2,
   // c2 = 2 m2 xi2 w2) act on x1 - x2 + D and v1 - v2.

@@ -4,6 +4,8 @@
 //   K = (4/3) q / ((d1 + d2) sqrt(A + B)),  d_i = (1 - mu_i^2) / (pi E_i),
 // A, B the curvature constants of the contacting surfaces and q a tabulated function of
 // A/B, q(A/B = 1) = 0.318.
+#include <string>
+#include <string_view>
 #include <cmath>
 
 namespace libcont {
@@ -11,7 +13,13 @@ namespace libcont {
 struct ElasticBody {
   double young_modulus = 0.0;  // E
   double poisson_ratio = 0.0;  // mu
+  // The model's names of the two (messages name them); empty: "the first body's ...".
+  std::string_view young_name = {}, poisson_name = {};
 };
+
+// How messages name a constant of a body: "parameter 'mu1' (Poisson ratio of the first
+// body)", or without a model name "Poisson ratio of the first body".
+std::string elastic_constant_name(std::string_view name, const char* what, const char* which);
 
 // Throws InputError naming the bad constant.
 double hertz_stiffness(const ElasticBody& first, const ElasticBody& second, double curvature_a,
