@@ -41,5 +41,9 @@ for system in moving-base drop; do
   expect_bad hertz-friction impact --system "$system" --out "$work/b"
 done
 expect_bad Kr impact --set Kr=1.5 --out "$work/b"
+# An impact velocity whose square underflows (or a compression that overflows): refused by
+# name, not an Ateb argument of 0/0.
+expect_bad v0 impact --set v0=4.9e-324 --out "$work/b"
+expect_bad v0 impact --set v0=1e300 --out "$work/b"
 
 finish "impact"

@@ -114,6 +114,15 @@ HertzFrictionImpact::HertzFrictionImpact(const HertzFrictionContact& contact, do
   r.P_c = c1 * std::pow(r.x_c, alpha);
   r.P_c_star = c2 * std::pow(r.x_c, alpha);
   r.t_c = ateb_.quarter_integral() * r.x_c / v0;
+  // Extreme data under- or overflow here (v0^2 of a subnormal v0 is 0), and every phase
+  // of the closed form would be 0/0: refuse the data by name.
+  if (!(r.x_c > 0.0) || !std::isfinite(r.x_c) || !(r.t_c > 0.0) || !std::isfinite(r.t_c) ||
+      !std::isfinite(r.P_c) || !std::isfinite(r.P_c_star))
+    throw InputError("impact velocity v0 = " + number_text(v0) + " with mass M = " +
+                     number_text(mass_) + " and stiffness c = " + number_text(c1) +
+                     " gives the maximum compression x_c = " + number_text(r.x_c) +
+                     " and contact time t_c = " + number_text(r.t_c) +
+                     ": not representable (under- or overflow)");
   // The separation is the approach run backwards with speed K_r v0 (energy of c2).
   r.t_y = r.t_c + r.t_c / contact_.restitution();
   r.rebound_velocity = -contact_.restitution() * v0;
