@@ -83,7 +83,7 @@ void matrix_exponential(ConstMatrixRef X, Matrix& result, std::array<Matrix, 3>&
     for (Eigen::Index i = 0; i < n; ++i) {
       const double column = balanced.col(i).cwiseAbs().sum() - std::abs(balanced(i, i));
       const double row = balanced.row(i).cwiseAbs().sum() - std::abs(balanced(i, i));
-      if (column == 0.0 || row == 0.0) continue;
+      if (column == 0.0 || row == 0.0 || !std::isfinite(column + row)) continue;
       double f = 1.0;
       double c = column, r = row;
       while (c < r / 2) c *= 2, r /= 2, f *= 2;
@@ -99,6 +99,8 @@ void matrix_exponential(ConstMatrixRef X, Matrix& result, std::array<Matrix, 3>&
   }
   term = balanced;  // B, while result becomes the sum
   const double norm = term.cwiseAbs().colwise().sum().maxCoeff();  // 1-norm
+  if (!std::isfinite(norm))  // set_mode refuses such data; the count below would overflow
+    throw InputError("matrix exponential: the matrix's norm is not finite");
   int squarings = 0;
   if (norm > 0.25) squarings = static_cast<int>(std::ceil(std::log2(norm / 0.25)));
   const double scale = std::ldexp(1.0, -squarings);
@@ -133,7 +135,7 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
   if (mode.A.cols() != n || mode.b0.size() != n || mode.b_cos.size() != n ||
       mode.b_sin.size() != n || !(mode.frequency >= 0.0) || !mode.A.allFinite() ||
       !mode.b0.allFinite() || !mode.b_cos.allFinite() || !mode.b_sin.allFinite() ||
-      !std::isfinite(mode.frequency))
+      !std::isfinite(mode.frequency) || !std::isfinite(mode.A.cwiseAbs().sum()))
     throw InputError("affine mode: A must be n x n, b0, b_cos, b_sin of size n, w >= 0, finite");
   n_ = static_cast<int>(n);
   mode_ = mode;
