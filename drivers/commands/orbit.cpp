@@ -21,9 +21,12 @@ namespace vicont {
 
 namespace {
 
-// Above this state dimension only the leading multipliers are computed, matrix-free
-// (Arnoldi on the monodromy operator); below it all of them, from the monodromy matrix.
-constexpr int full_spectrum_limit = 40;
+// The shooting forms the monodromy matrix; up to this state dimension all multipliers come
+// from it by a dense eigensolve (a 200 x 200 one takes milliseconds, and it needs no gap
+// in modulus, which a uniformly damped chain lacks: Arnoldi did not converge there). Above
+// it, or without the matrix, only the leading ones, matrix-free (Arnoldi on the
+// monodromy operator).
+constexpr int full_spectrum_limit = 1000;
 constexpr int leading_count = 6;
 
 struct Multipliers {
@@ -35,7 +38,8 @@ struct Multipliers {
 Multipliers multipliers_of(const libcont::HybridSystem& system, const libcont::ShootingResult& orbit,
                            int period, double phase, const libcont::FlowOptions& flow) {
   Multipliers m;
-  if (system.dimension() <= full_spectrum_limit) {
+  const int n = system.dimension();
+  if (n <= full_spectrum_limit && orbit.monodromy.rows() == n && orbit.monodromy.cols() == n) {
     m.values = libcont::floquet_multipliers(orbit.monodromy).multipliers;
     return m;
   }
@@ -138,10 +142,10 @@ std::string render_text(const OrbitSummary& summary) {
   text << (orbit.x.size() > 8 ? ", ... (all in orbit.json)" : "") << '\n';
   text << "multipliers ";
   const Eigen::VectorXcd& mu = summary.multipliers.values;
-  for (Eigen::Index i = 0; i < mu.size(); ++i)
+  for (Eigen::Index i = 0; i < mu.size() && i < 8; ++i)
     text << (i ? "; " : "") << complex_text(mu[i]) << " (|mu| " << rounded_text(std::abs(mu[i]), 10)
          << ")";
-  text << '\n'
+  text << (mu.size() > 8 ? "; ... (" + std::to_string(mu.size()) + " in orbit.json)" : "") << '\n'
        << "stability   " << (orbit.converged ? (summary.stable() ? "stable" : "unstable") : "-")
        << '\n'
        << "amplitudes  ";
