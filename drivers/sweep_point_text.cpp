@@ -123,6 +123,7 @@ std::string point_text(const libcont::SweepPoint& p) {
   for (const auto& sample : p.samples) out << "sample " << numbers_text(sample) << '\n';
   out << "impact_velocities " << numbers_text(p.impact_velocities) << '\n'
       << "final_state " << numbers_text(p.final_state) << '\n'
+      << "fallbacks " << p.fallbacks << ' ' << number_text(p.first_fallback_time) << '\n'
       << "end\n";
   return out.str();
 }
@@ -208,6 +209,11 @@ std::optional<libcont::SweepPoint> parse_point_text(const std::string& text, std
     p.velocities.slowest = w.number();
   });
   read("averaged_periods", [&](Words& w) { p.averaged_periods = static_cast<int>(w.whole()); });
+  if (fields.count("fallbacks"))  // absent from the points of earlier versions: none counted
+    read("fallbacks", [&](Words& w) {
+      p.fallbacks = w.whole();
+      p.first_fallback_time = w.number();
+    });
   long sample_count = 0;
   read("samples", [&](Words& w) { sample_count = w.whole(); });
   for (const auto& sample : samples) {

@@ -54,6 +54,18 @@ check "lyapunov reports fallbacks" "'fallbacks' in d and d['fallbacks']['count']
 "$vicont" orbit --integrator adams --transient 50 --json --out "$work/orbit" >"$work/stdout" 2>"$work/stderr" ||
   fail "orbit --integrator adams: $(cat "$work/stderr")"
 check "orbit reports fallbacks" "'fallbacks' in d"
+# Runs of many integrations add their fallbacks up: the two-body Hertz motion at lambda = 1
+# needs one from t = 2671 on (3,000 periods reach t = 3142).
+"$vicont" sweep --system two-body --param lambda --from 1 --to 1 --steps 1 --transient 1000 \
+  --periods 2000 --json --out "$work/sweep-fallbacks" >"$work/stdout" 2>"$work/stderr" ||
+  fail "sweep with a fallback: $(cat "$work/stderr")"
+check "sweep adds up its points' fallbacks" \
+  "d['fallbacks']['count'] >= 1 and d['fallbacks']['points'] == 1 and d['fallbacks']['first_at'] == 'lambda = 1' and 2000 < d['fallbacks']['first_time'] < 3142 and d['points'][0]['fallbacks'] == d['fallbacks']['count']"
+"$vicont" basins --system two-body --transient 3000 --max-period 2 --x x1:0:0:1 --y v1:0:0:1 \
+  --json --out "$work/basins-fallbacks" >"$work/stdout" 2>"$work/stderr" ||
+  fail "basins with a fallback: $(cat "$work/stderr")"
+check "basins adds up its cells' fallbacks" \
+  "d['fallbacks']['count'] >= 1 and d['fallbacks']['cells'] == 1 and d['fallbacks']['first_at'].startswith('cell x1 = 0')"
 for command in basins diagram continue impact; do
   "$vicont" $command --help | grep -q -- "--integrator" || fail "$command has no --integrator"
 done

@@ -9,6 +9,7 @@
 #include "atomic_file.hpp"
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
+#include "fallback_report.hpp"
 #include "integrator_choice.hpp"
 #include "libcont/basins.hpp"
 #include "output.hpp"
@@ -107,6 +108,15 @@ struct BasinsSummary {
   std::string axis_name(const libcont::BasinAxis& axis) const {
     return system.state_names()[static_cast<size_t>(axis.coordinate)];
   }
+  // Cells in the order of basins.csv; a cell named by its initial coordinates.
+  FallbackTally fallbacks() const {
+    FallbackTally tally;
+    for (const auto& cell : result.cells)
+      tally.add(cell.fallbacks, cell.first_fallback_time,
+                "cell " + axis_name(options.x) + " = " + number_text(cell.x) + ", " +
+                    axis_name(options.y) + " = " + number_text(cell.y));
+    return tally;
+  }
 };
 
 nlohmann::ordered_json render_json(const BasinsSummary& summary) {
@@ -136,6 +146,7 @@ nlohmann::ordered_json render_json(const BasinsSummary& summary) {
   s["attractors"] = attractors;
   s["non_periodic_cells"] = r.non_periodic;
   s["failed_cells"] = r.failed;
+  s["fallbacks"] = fallbacks_json(summary.fallbacks(), "cells");
   return s;
 }
 
@@ -155,7 +166,7 @@ std::string render_text(const BasinsSummary& summary) {
     text << "            " << attractor_label(r.attractors[a], a) << ": " << r.attractors[a].cells
          << " cells\n";
   text << "other       " << r.non_periodic << " non-periodic, " << r.failed << " failed cells\n"
-       << "files       " << summary.out.string()
+       << fallbacks_text(summary.fallbacks(), "cell") << "files       " << summary.out.string()
        << "/{basins.csv, attractors.csv, basins.png, basins.gp, basins.json}\n";
   return text.str();
 }

@@ -9,6 +9,7 @@
 #include "atomic_file.hpp"
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
+#include "fallback_report.hpp"
 #include "integrator_choice.hpp"
 #include "libcont/hybrid_diagram.hpp"
 #include "output.hpp"
@@ -219,6 +220,7 @@ nlohmann::ordered_json render_json(const DiagramSummary& summary) {
                      {"largest_lambda_1", band.largest_exponent}});
   s["chaotic_bands"] = bands;
   s["failed"] = d.failed;
+  s["fallbacks"] = fallbacks_json(points_fallbacks(d.integration, o.parameter), "points");
   return s;
 }
 
@@ -238,7 +240,8 @@ std::string render_text(const DiagramSummary& summary) {
          << ", stable until " << rounded_text(b.stable_until, 8) << " (" << b.lost_by << "), "
          << b.branch.points.size() << " points, " << b.branch.special_points.size()
          << " special points\n";
-  text << "integrated  " << d.integration.size() << " points, " << d.failed << " failed\n";
+  text << "integrated  " << d.integration.size() << " points, " << d.failed << " failed\n"
+       << fallbacks_text(points_fallbacks(d.integration, o.parameter), "point");
   for (const auto& band : summary.bands)
     text << "chaos       " << o.parameter << ' ' << rounded_text(band.from) << " to "
          << rounded_text(band.to) << ": largest lambda_1 " << rounded_text(band.largest_exponent)

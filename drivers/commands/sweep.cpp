@@ -14,6 +14,7 @@
 
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
+#include "fallback_report.hpp"
 #include "integrator_choice.hpp"
 #include "libcont/sweep.hpp"
 #include "mpi_session.hpp"
@@ -260,6 +261,7 @@ struct SweepSummary {
     return std::count_if(result.points.begin(), result.points.end(),
                          [](const libcont::SweepPoint& p) { return p.chaotic(); });
   }
+  FallbackTally fallbacks() const { return points_fallbacks(result.points, options.parameter); }
 };
 
 // sweep.json: the settings, the periodic windows and every point.
@@ -287,6 +289,7 @@ nlohmann::ordered_json render_json(const SweepSummary& summary) {
   s["point_count"] = points.size();
   s["failed"] = summary.result.failed();
   s["chaotic"] = summary.chaotic();
+  s["fallbacks"] = fallbacks_json(summary.fallbacks(), "points");
   nlohmann::ordered_json windows = nlohmann::ordered_json::array();
   for (const auto& w : periodic_windows(points))
     windows.push_back({{"direction", libcont::to_string(w.pass)},
@@ -312,7 +315,8 @@ nlohmann::ordered_json render_json(const SweepSummary& summary) {
                     {"p", p.p},
                     {"n", p.n},
                     {"exponents", exponents},
-                    {"status", libcont::to_string(p.status)}});
+                    {"status", libcont::to_string(p.status)},
+                    {"fallbacks", p.fallbacks}});
   }
   s["points"] = list;
   if (!notes_json.empty()) {
@@ -364,6 +368,7 @@ std::string render_text(const SweepSummary& summary) {
   text << "chaotic     " << summary.chaotic() << " points with lambda_1 > 0 and no period up to "
        << o.lyapunov.max_detected_period << '\n'
        << "failed      " << r.failed() << '\n'
+       << fallbacks_text(summary.fallbacks(), "point")
        << "files       " << summary.out.string()
        << "/{sweep.csv, sweep_samples.csv, sweep_impacts.csv, sweep.png, sweep.gp, sweep.json, "
           "points/}\n";

@@ -71,14 +71,18 @@ Basins::Outcome Basins::compute_cell(int i, int j) const {
   const double period = system->forcing_period();
   FlowState state = flow.initial_state(options_.phase, x0);
   FlowReport report = flow.advance(state, options_.phase + options_.transient_periods * period);
+  FlowReport work = report;  // the whole cell's, for its fallbacks
   // Enough section samples for detect_period to tell n = max_period from 2 n.
   std::vector<Vector> samples{state.x};
   ImpactRecorder impacts(*system);
   for (int k = 0; k < 3 * options_.max_period && report.ok(); ++k) {
     report = flow.advance(state, state.t + period, &impacts);
+    work.add_work(report);
     samples.push_back(state.x);
   }
   cell.status = report.status;
+  cell.fallbacks = work.fallbacks;
+  cell.first_fallback_time = work.first_fallback_time;
   cell.final_state = state.x;
   if (!report.ok() || report.status == FlowStatus::TerminalEvent) {
     cell.attractor = BasinCell::failed;

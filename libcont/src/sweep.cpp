@@ -185,6 +185,8 @@ SweepPoint Sweep::compute_point(const SweepPointKey& key, ConstVectorRef start) 
   point.samples = last_entries(r.poincare_samples, options_.kept_samples);
   point.impact_velocities = last_entries(r.impacts.impact_velocities, options_.kept_samples);
   point.final_state = r.final_state.x;
+  point.fallbacks = r.report.fallbacks;
+  point.first_fallback_time = r.report.first_fallback_time;
   return point;
 }
 

@@ -8,6 +8,7 @@
 //
 // Cells are independent: they run on a thread pool (task_pool.hpp). Attractors are
 // numbered afterwards, in cell order, so the labels do not depend on the thread count.
+#include <limits>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -56,6 +57,9 @@ struct BasinCell {
   int p = 0, n = 0;
   FlowStatus status = FlowStatus::Success;
   Vector final_state;          // on the section after the transient and the sampling
+  // Steps retried on BDF (FlowReport::fallbacks) and the time of the first, NaN if none.
+  long fallbacks = 0;
+  double first_fallback_time = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct BasinResult {

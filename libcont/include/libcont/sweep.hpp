@@ -15,6 +15,7 @@
 // state and options, never on the thread or the order: results are bit-identical to the
 // serial run whatever the thread count (and whatever the split over processes,
 // SweepOptions::partition).
+#include <limits>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -74,6 +75,9 @@ struct SweepPoint {
   std::vector<Vector> samples;   // the last kept Poincare samples x(t0 + kT)
   std::vector<double> impact_velocities;  // the last kept relative velocities at impact
   Vector final_state;            // where a following chain goes on from
+  // Steps retried on BDF (FlowReport::fallbacks) and the time of the first, NaN if none.
+  long fallbacks = 0;
+  double first_fallback_time = std::numeric_limits<double>::quiet_NaN();
   bool ok() const { return status == FlowStatus::Success || status == FlowStatus::TerminalEvent; }
   // No period up to the largest n tried and a positive largest exponent.
   bool chaotic() const { return ok() && n == 0 && exponents.size() > 0 && exponents[0] > 0.0; }
