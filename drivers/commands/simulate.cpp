@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -39,21 +41,22 @@ std::string state_text(const libcont::HybridSystem& system, const libcont::Vecto
 }
 
 // The contacts of a run as [t_in, t_out] pairs, from its contact-start and contact-end
-// events: a contact under way at the start opens at t_start, one still under way at the
-// end has t_out = null.
+// events: a contact under way at the start opens at t_start (as does one whose end comes
+// with no start before it: it was under way from the start), one still under way at the
+// end has t_out = null. Contacts end in the order they began.
 nlohmann::ordered_json contact_intervals(const std::vector<libcont::EventRecord>& events,
                                          bool in_contact_at_start, double t_start) {
   auto intervals = nlohmann::ordered_json::array();
-  std::optional<double> opened;
-  if (in_contact_at_start) opened = t_start;
+  std::deque<double> open;
+  if (in_contact_at_start) open.push_back(t_start);
   for (const auto& e : events) {
-    if (e.kind == libcont::EventKind::ContactStart) opened = e.t;
+    if (e.kind == libcont::EventKind::ContactStart) open.push_back(e.t);
     if (e.kind != libcont::EventKind::ContactEnd) continue;
-    intervals.push_back({opened ? nlohmann::ordered_json(*opened) : nlohmann::ordered_json(nullptr),
-                         e.t});
-    opened.reset();
+    const double t_in = open.empty() ? t_start : open.front();
+    if (!open.empty()) open.pop_front();
+    intervals.push_back({t_in, e.t});
   }
-  if (opened) intervals.push_back({*opened, nullptr});
+  for (const double t_in : open) intervals.push_back({t_in, nullptr});
   return intervals;
 }
 
@@ -139,9 +142,14 @@ nlohmann::ordered_json outputs_json(const libcont::DerivedOutputs& derived, int 
 
 // The balance relative to the largest energy involved (the initial energy may be zero,
 // as for a body starting at rest in its equilibrium).
+// NaN when one of them is NaN (std::max would drop it or not, by its place).
 double energy_scale(const libcont::EnergyBalance& b) {
-  return std::max({std::abs(b.initial), std::abs(b.current), std::abs(b.dissipated),
-                   std::abs(b.supplied)});
+  double scale = 0.0;
+  for (const double e : {b.initial, b.current, b.dissipated, b.supplied}) {
+    if (std::isnan(e)) return e;
+    scale = std::max(scale, std::abs(e));
+  }
+  return scale;
 }
 
 class SimulateCommand : public SystemCommand {
@@ -296,9 +304,8 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   s["fallbacks"] = fallbacks_json(run.health.report);
   std::optional<ContactMaxima> maxima;
   if (const libcont::ContactMeasures* contact = system.contact_measures()) {
-    const bool in_contact = contact->contact_force(initial_mode, t_start, initial) > 0.0 ||
-                            contact->penetration(initial_mode, t_start, initial) > 0.0;
-    s["contacts"] = contact_intervals(trajectory.events(), in_contact, t_start);
+    s["contacts"] = contact_intervals(trajectory.events(),
+                                      contact->in_contact(initial_mode, t_start, initial), t_start);
     maxima = contact_maxima(integrated, flow.options(), trajectory.points());
     s["max_contact_force"] = maxima->force;
     s["max_penetration"] = maxima->penetration;
@@ -313,8 +320,10 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
                    {"dissipated", balance->dissipated},
                    {"supplied", balance->supplied},
                    {"balance_error", balance->residual()},
-                   {"relative_balance_error", scale > 0.0 ? nlohmann::ordered_json(balance->residual() / scale)
-                                                          : nlohmann::ordered_json(nullptr)}};
+                   // null only when every energy is 0; an energy that is not finite
+                   // makes it NaN, noted in non_finite as the energy is.
+                   {"relative_balance_error", scale == 0.0 ? nlohmann::ordered_json(nullptr)
+                                                           : nlohmann::ordered_json(balance->residual() / scale)}};
   }
   run.health.add_to(s);
   s["files"] = files;

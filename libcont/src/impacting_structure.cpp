@@ -935,6 +935,51 @@ double ImpactingStructure::force_of(int mode, int contact, double t, ConstVector
   return closed(mode, contact) ? c.force(-gap(contact, t, x), -gap_rate(contact, t, x)) : 0.0;
 }
 
+namespace {
+
+// The regimes of a law in which its contact is under way, from its switches: those a
+// contact start leads to or a contact end leaves, and every regime the law's mode switches
+// reach from one of them.
+std::vector<bool> contact_regimes(const RegimeContactLaw& law) {
+  const int count = law.regime_count();
+  std::vector<bool> touching(static_cast<size_t>(count), false);
+  std::vector<int> reached;
+  const auto mark = [&](int regime) {
+    if (regime < 0 || regime >= count || touching[static_cast<size_t>(regime)]) return;
+    touching[static_cast<size_t>(regime)] = true;
+    reached.push_back(regime);
+  };
+  for (int r = 0; r < count; ++r)
+    for (int k = 0; k < law.switch_count(r); ++k) {
+      const RegimeSwitchSpec s = law.switch_spec(r, k);
+      if (s.kind == EventKind::ContactEnd) mark(r);
+      if (s.kind == EventKind::ContactStart) mark(s.next);
+    }
+  while (!reached.empty()) {
+    const int r = reached.back();
+    reached.pop_back();
+    for (int k = 0; k < law.switch_count(r); ++k) {
+      const RegimeSwitchSpec s = law.switch_spec(r, k);
+      if (s.kind == EventKind::ModeSwitch) mark(s.next);
+    }
+  }
+  return touching;
+}
+
+}  // namespace
+
+bool ImpactingStructure::in_contact(int mode, double, ConstVectorRef) const {
+  for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
+    if (contacts_[j].hard()) continue;
+    if (const auto* law = contacts_[j].regimes()) {
+      if (contact_regimes(*law)[static_cast<size_t>(regime(mode, j))]) return true;
+    } else if (closed(mode, j)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 double ImpactingStructure::penetration(int mode, double t, ConstVectorRef x) const {
   double depth = 0.0;
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {

@@ -127,6 +127,9 @@ class EnergyAccountingSystem : public HybridSystem,
   double penetration(int mode, double t, ConstVectorRef x) const override {
     return contact_->penetration(mode, t, x.head(n_));
   }
+  bool in_contact(int mode, double t, ConstVectorRef x) const override {
+    return contact_->in_contact(mode, t, x.head(n_));
+  }
   std::vector<std::string> output_names() const override { return outputs_->output_names(); }
   void outputs(int mode, double t, ConstVectorRef x, VectorRef values) const override {
     outputs_->outputs(mode, t, x.head(n_), values);

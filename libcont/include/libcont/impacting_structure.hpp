@@ -148,6 +148,10 @@ class ImpactingStructure : public HybridSystem,
   // penetration (a law with regimes: the depth it reports).
   double contact_force(int mode, double t, ConstVectorRef x) const override;
   double penetration(int mode, double t, ConstVectorRef x) const override;
+  // Whether a soft contact is under way in `mode`: closed, or (a law with regimes) in a
+  // regime of contact, one that a contact start leads to or a contact end leaves, or that
+  // the law's other switches reach from one of those.
+  bool in_contact(int mode, double t, ConstVectorRef x) const override;
 
   // A stiff contact (ContactIntegration) makes its modes Stiff, else a Hertz contact
   // ExplicitPair.
