@@ -63,7 +63,8 @@ RunInputs::RunInputs(CLI::App& command, RunOptions& options, SystemChoice choice
   if (choice_ != SystemChoice::Fixed) {
     std::vector<std::string> known;
     for (const auto& entry : systems::catalogue()) known.push_back(entry.name);
-    command
+    system_option_ =
+        command
         .add_option(
             "--system", system_on_command_line_,
             "system to run (" + joined(known) + ")" +
@@ -74,7 +75,8 @@ RunInputs::RunInputs(CLI::App& command, RunOptions& options, SystemChoice choice
   command
       .add_option("--set", assignments_, "set a system parameter (repeatable; wins over --config)")
       ->type_name("NAME=VALUE");
-  command
+  config_option_ =
+      command
       .add_option("--config", config_path_,
                   "read system, parameters and run options from FILE (doc/cli.md)")
       ->type_name("FILE");
@@ -125,6 +127,14 @@ std::function<std::unique_ptr<libcont::HybridSystem>()> RunInputs::system_factor
 }
 
 std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
+  // An empty value would read as "not given" below: refused, as an empty word.
+  if (system_option_ && system_option_->count() > 0 && system_on_command_line_.empty()) {
+    std::vector<std::string> known;
+    for (const auto& entry : systems::catalogue()) known.push_back(entry.name);
+    throw libcont::InputError("--system: empty name (known: " + joined(known) + ")");
+  }
+  if (config_option_ && config_option_->count() > 0 && config_path_.empty())
+    throw libcont::InputError("--config: empty file name");
   if (!config_path_.empty()) config_ = read_config_file(config_path_);
   apply_config_options();
   options_.apply_command_line();

@@ -16,7 +16,8 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace vicont {
 
@@ -62,6 +63,10 @@ class RunInputs {
   RunOptions& options_;
   SystemChoice choice_;
   std::string system_on_command_line_;
+  // --system and --config as CLI11 holds them: whether they were given (with an empty
+  // value, which is refused, as much as with a name).
+  CLI::Option* system_option_ = nullptr;
+  CLI::Option* config_option_ = nullptr;
   std::vector<std::string> assignments_;  // --set NAME=VALUE, in order
   struct SavedSystem {
     std::string system;

@@ -76,7 +76,11 @@ void RunOptions::add_count(std::string name, int& target, int minimum, std::stri
 
 void RunOptions::add_path(std::string name, std::filesystem::path& target, std::string help) {
   add(std::move(name), std::move(help), "DIR", false).parse =
-      [&target](std::string_view text, const std::string&) { target = text; };
+      [&target](std::string_view text, const std::string& label) {
+        // "" is no directory; as "." it would write into the current one unasked.
+        if (text.empty()) throw libcont::InputError(label + ": empty path");
+        target = text;
+      };
 }
 
 void RunOptions::add_flag(std::string name, bool& target, std::string help) {
