@@ -159,9 +159,13 @@ nlohmann::ordered_json with_version(const nlohmann::ordered_json& document) {
   return result;
 }
 
+std::string json_text(const nlohmann::ordered_json& document) {
+  return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_json& value) {
   write_file_atomically(file,
-                        [&](std::ostream& out) { out << with_version(value).dump(2) << '\n'; });
+                        [&](std::ostream& out) { out << json_text(with_version(value)) << '\n'; });
 }
 
 nlohmann::ordered_json finite_or_null(double value, const std::string& path,

@@ -45,6 +45,10 @@ void write_impacts_csv(const std::filesystem::path& file, const libcont::ImpactS
 // Every JSON document vicont writes (files and --json on stdout) starts with "version":
 // the version of vicont and libcont that wrote it. write_json_file adds it.
 nlohmann::ordered_json with_version(const nlohmann::ordered_json& document);
+// The text of a JSON document as vicont writes it (indented by 2). JSON text is UTF-8, but
+// a path on Linux is bytes: a string that is not valid UTF-8 (an --out of bytes) has each
+// invalid byte written as U+FFFD instead of failing the run.
+std::string json_text(const nlohmann::ordered_json& document);
 void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_json& value);
 
 // JSON has no infinities: a non-finite number becomes null, and `notes[path]` records what

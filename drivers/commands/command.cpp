@@ -54,7 +54,7 @@ void write_summary(const std::filesystem::path& file, nlohmann::ordered_json& su
 
 void print_summary(bool json, const nlohmann::ordered_json& summary, const std::string& text) {
   if (json)
-    std::cout << with_version(summary).dump(2) << std::endl;
+    std::cout << json_text(with_version(summary)) << std::endl;
   else
     std::cout << text << std::flush;
 }
