@@ -7,7 +7,10 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "atomic_file.hpp"
 #include "gnuplot_process.hpp"
@@ -60,6 +63,181 @@ bool has_rows(const std::filesystem::path& csv) {
   std::string line;
   return std::getline(in, line) && std::getline(in, line) && !line.empty();
 }
+
+// Ranges for data gnuplot cannot autoscale. gnuplot takes values beyond about 9e307 (and
+// inf, nan) for undefined and fails a plot whose points are all undefined ("all points y
+// value undefined!", "x range is invalid"), and cannot widen a constant range of a tiny
+// value (5e-324: "y_min should not equal y_max!") nor label one of subnormal width. A run whose data are so is still a
+// result: its figure is drawn on fixed ranges around the drawable points, a panel without
+// any saying "no finite data within +-1e307". Data gnuplot copes with keep its own ranges.
+constexpr double kDrawable = 1e307;   // |v| up to this is drawn, with room for tics
+constexpr double kTinyValue = 1e-290;  // values below this are no range gnuplot can widen
+
+// The drawable values of one axis: those of the points drawn (both coordinates
+// drawable), and those drawable by themselves, which place the axis of a panel whose
+// points are all undrawable (the time axis of a height of 1e308).
+struct Extent {
+  struct Span {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+    long count = 0;
+    void add(double v) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      ++count;
+    }
+    void add(const Span& other) {
+      if (other.count == 0) return;
+      lo = std::min(lo, other.lo);
+      hi = std::max(hi, other.hi);
+      count += other.count;
+    }
+    Span scaled(double factor) const {
+      Span s;
+      if (count == 0) return s;
+      const double a = lo * factor, b = hi * factor;
+      if (!drawable(a) || !drawable(b)) return s;
+      s.lo = std::min(a, b);
+      s.hi = std::max(a, b);
+      s.count = count;
+      return s;
+    }
+  };
+  Span drawn;               // values of drawn points
+  Span alone;               // values drawable by themselves
+  bool undrawable = false;  // some value was not drawable
+  static bool drawable(double v) { return std::isfinite(v) && std::abs(v) <= kDrawable; }
+  long count() const { return drawn.count; }
+  void add(const Extent& other) {
+    drawn.add(other.drawn);
+    alone.add(other.alone);
+    undrawable = undrawable || other.undrawable;
+  }
+  // The extent of the values times `factor` (a plot in mm of data in m).
+  Extent scaled(double factor) const {
+    Extent e;
+    e.drawn = drawn.scaled(factor);
+    e.alone = alone.scaled(factor);
+    e.undrawable = undrawable || e.drawn.count < drawn.count;
+    return e;
+  }
+  // Whether gnuplot's autoscaling would fail (or draw past its limit).
+  bool needs_range() const {
+    if (drawn.count == 0 || undrawable) return true;
+    const double size = std::max(std::abs(drawn.lo), std::abs(drawn.hi));
+    return size > 0.0 && size < kTinyValue;
+  }
+  // "set AXISrange [a:b]" around the drawable values; [-1:1] without any.
+  std::string range(const std::string& axis) const {
+    double a = -1.0, b = 1.0;
+    const Span& span = drawn.count > 0 ? drawn : alone;
+    if (span.count > 0) {
+      a = span.lo;
+      b = span.hi;
+      // A constant, or values all below kTinyValue (0 on any scale gnuplot can label).
+      if (!(b - a > 0.0) || std::max(std::abs(a), std::abs(b)) < kTinyValue) {
+        const double centre = span.lo / 2.0 + span.hi / 2.0;
+        const double half = std::abs(centre) >= kTinyValue ? 0.01 * std::abs(centre) : 1.0;
+        a = centre - half;
+        b = centre + half;
+      }
+    }
+    std::ostringstream s;
+    s.precision(17);
+    s << "set " << axis << "range [" << a << ':' << b << "]\n";
+    return s.str();
+  }
+};
+
+// The extents of (x, y) column pairs of a CSV, over the rows where both are numbers; a
+// value that is not drawable leaves its row out (gnuplot skips it too). Missing files and
+// columns give empty extents.
+struct PairExtent {
+  Extent x, y;
+};
+std::vector<PairExtent> pair_extents(const std::filesystem::path& csv,
+                                     const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::vector<PairExtent> result(pairs.size());
+  std::ifstream in(pending_files::current(csv));
+  std::string line;
+  if (!std::getline(in, line)) return result;
+  const auto split = [](const std::string& text, std::vector<std::string_view>& cells) {
+    cells.clear();
+    size_t begin = 0;
+    for (;;) {
+      const size_t comma = text.find(',', begin);
+      cells.emplace_back(text.data() + begin,
+                         (comma == std::string::npos ? text.size() : comma) - begin);
+      if (comma == std::string::npos) break;
+      begin = comma + 1;
+    }
+  };
+  std::vector<std::string_view> cells;
+  split(line, cells);
+  const std::vector<std::string> header(cells.begin(), cells.end());
+  const auto index = [&](const std::string& name) {
+    const auto found = std::find(header.begin(), header.end(), name);
+    return found == header.end() ? -1L : static_cast<long>(found - header.begin());
+  };
+  std::vector<std::pair<long, long>> columns;
+  for (const auto& [x, y] : pairs) columns.emplace_back(index(x), index(y));
+  // A field's number; none for text (a mode, an event's name) or an empty field.
+  const auto number = [](std::string_view text) -> std::optional<double> {
+    const std::string copy(text);
+    char* end = nullptr;
+    const double value = std::strtod(copy.c_str(), &end);
+    if (copy.empty() || end != copy.c_str() + copy.size()) return std::nullopt;
+    return value;
+  };
+  while (std::getline(in, line)) {
+    split(line, cells);
+    for (size_t k = 0; k < columns.size(); ++k) {
+      const auto [cx, cy] = columns[k];
+      if (cx < 0 || cy < 0 || static_cast<size_t>(std::max(cx, cy)) >= cells.size()) continue;
+      const auto x = number(cells[static_cast<size_t>(cx)]);
+      const auto y = number(cells[static_cast<size_t>(cy)]);
+      if (!x || !y) continue;
+      const bool x_drawable = Extent::drawable(*x), y_drawable = Extent::drawable(*y);
+      Extent& ex = result[k].x;
+      Extent& ey = result[k].y;
+      if (x_drawable && y_drawable) {
+        ex.drawn.add(*x);
+        ey.drawn.add(*y);
+      }
+      if (x_drawable) ex.alone.add(*x); else ex.undrawable = true;
+      if (y_drawable) ey.alone.add(*y); else ey.undrawable = true;
+    }
+  }
+  return result;
+}
+
+// The settings of one panel's axes: a fixed range where gnuplot cannot autoscale (and a
+// note in the panel when it has no drawable point), else `autoscale` (what the plot
+// otherwise uses, e.g. "set autoscale xfix\n"). `after()` undoes the note once the panel
+// is plotted.
+struct PanelAxes {
+  std::vector<std::pair<std::string, Extent>> axes;  // "x", "y", "y2" with their data
+  std::string settings(const std::vector<std::string>& autoscale) const {
+    std::string s;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      const auto& [axis, extent] = axes[i];
+      // A second axis with nothing on it is no trouble: gnuplot leaves it alone.
+      const bool unused = axis == "y2" && extent.count() == 0 && !extent.undrawable;
+      s += extent.needs_range() && !unused
+               ? extent.range(axis)
+               : (i < autoscale.size() ? autoscale[i] : std::string());
+    }
+    if (empty())
+      s += "set label 99 'no finite data within +-1e307' at graph 0.5, 0.5 center front\n";
+    return s;
+  }
+  std::string after() const { return empty() ? "unset label 99\n" : ""; }
+  bool empty() const {
+    for (const auto& [axis, extent] : axes)
+      if (axis != "y2" && extent.count() == 0) return true;
+    return false;
+  }
+};
 
 // A directory of its own inside a plot's directory, holding the run's files that wait
 // below that directory under their final names (hard links, copies where links fail);
@@ -153,13 +331,22 @@ PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) 
     const size_t variables = plot.state_names.size();
     const size_t per_panel = (variables + kMaxPanels - 1) / kMaxPanels;
     const int panels = static_cast<int>((variables + per_panel - 1) / per_panel);
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (const auto& name : plot.state_names) pairs.emplace_back("t", name);
+    const auto extents = pair_extents(plot.directory / plot.csv, pairs);
     std::ostringstream s;
     s << preamble(png_name, 1000, 300 * panels + 60) << "set multiplot layout " << panels
-      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
-      << "set autoscale xfix\n";  // the time axis spans the run, not the next round number
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n";
     for (int i = 0; i < panels; ++i) {
       const size_t first = static_cast<size_t>(i) * per_panel;
       const size_t last = std::min(first + per_panel, variables) - 1;
+      PanelAxes axes{{{"x", {}}, {"y", {}}}};
+      for (size_t v = first; v <= last; ++v) {
+        axes.axes[0].second.add(extents[v].x);
+        axes.axes[1].second.add(extents[v].y);
+      }
+      // The time axis spans the run, not the next round number (xfix).
+      s << axes.settings({"set autoscale xfix\n", "set autoscale y\n"});
       const std::string& name = plot.state_names[first];
       const std::string label =
           first == last ? name : name + " ... " + plot.state_names[last];
@@ -173,7 +360,8 @@ PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) 
           << (first == last ? " lc rgb '#1f4e9a'" : "") << " title "
           << quoted(plot.state_names[v]);
       s << ", \\\n     '' using 't':" << event_rows(name)
-        << " with points pt 7 ps 0.5 lc rgb '#c0392b' title 'events'\n";
+        << " with points pt 7 ps 0.5 lc rgb '#c0392b' title 'events'\n"
+        << axes.after();
     }
     s << "unset multiplot\n";
     return s.str();
@@ -185,10 +373,19 @@ PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& ste
   return render(plot.directory, stem, [&](const std::string& png_name) {
     const std::string& horizontal = plot.state_names.at(0);
     const std::string& vertical = plot.state_names.at(1);
+    PanelAxes axes{{{"x", {}}, {"y", {}}}};
+    auto add = [&](const std::filesystem::path& csv) {
+      const PairExtent e = pair_extents(csv, {{horizontal, vertical}}).front();
+      axes.axes[0].second.add(e.x);
+      axes.axes[1].second.add(e.y);
+    };
+    add(plot.directory / plot.csv);
+    if (!poincare_csv.empty()) add(plot.directory / poincare_csv);
     std::ostringstream s;
     s << preamble(png_name, 900, 700) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
       << "set xlabel " << quoted(horizontal) << "\n"
       << "set ylabel " << quoted(vertical) << "\n"
+      << axes.settings({})
       << "plot " << quoted(plot.csv) << " using " << quoted(horizontal) << ':' << quoted(vertical)
       << " with lines lw 1.2 lc rgb '#1f4e9a' title 'trajectory', \\\n"
       << "     '' using " << quoted(horizontal) << ':' << event_rows(vertical)
@@ -313,7 +510,15 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
             << "' front\n";
         }
       }
-      s << (i + 1 == panels ? "set xlabel " + x + "\n" : std::string("unset xlabel\n"))
+      PanelAxes axes{{{"x", {}}, {"y", {}}}};
+      for (const auto& branch : plot.branches)
+        for (const auto& csv : {branch.branch_csv, branch.specials_csv}) {
+          const PairExtent e = pair_extents(plot.directory / csv, {{plot.parameter, column}}).front();
+          axes.axes[0].second.add(e.x);
+          axes.axes[1].second.add(e.y);
+        }
+      s << axes.settings({"set autoscale x\n", "set autoscale y\n"})
+        << (i + 1 == panels ? "set xlabel " + x + "\n" : std::string("unset xlabel\n"))
         << "set ylabel " << y << "\n"
         << "plot ";
       const auto curve = [&](size_t b, const std::string& draw, const std::string& colour,
@@ -335,7 +540,7 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
           << " with points pt 7 ps " << (b == 0 ? "1.1" : "0.9") << " lc rgb '"
           << (b == 0 ? "black" : colours[(b - 1) % 6]) << "' "
           << (b == 0 ? "title 'special points'" : "notitle");
-      s << "\nunset label\n";
+      s << "\nunset label\n";  // the special points' and the note of PanelAxes
     }
     s << "unset multiplot\n";
     return s.str();
@@ -353,12 +558,22 @@ PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
       return e.str();
     };
     const char* colours[] = {"#1f4e9a", "#c0392b", "#27ae60", "#8e44ad", "#d35400"};
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (const auto& panel : plot.panels)
+      for (const auto& curve : panel.curves) pairs.emplace_back(plot.x_column, curve.column);
+    const auto extents = pair_extents(plot.directory / plot.csv, pairs);
     std::ostringstream s;
     s << preamble(png_name, 1000, 360 * panels + 60) << "set multiplot layout " << panels
-      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
-      << "set autoscale xfix\n";
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n";
+    size_t pair = 0;
     for (int i = 0; i < panels; ++i) {
       const CurvePanel& panel = plot.panels[static_cast<size_t>(i)];
+      PanelAxes axes{{{"x", {}}, {"y", {}}}};
+      for (const auto& curve : panel.curves) {
+        axes.axes[0].second.add(extents[pair].x.scaled(plot.x_scale));
+        axes.axes[1].second.add(extents[pair++].y.scaled(curve.scale));
+      }
+      s << axes.settings({"set autoscale xfix\n", "set autoscale y\n"});
       s << (i + 1 == panels ? "set xlabel " + quoted(plot.xlabel) + "\n"
                             : std::string("unset xlabel\n"))
         << "set ylabel " << quoted(panel.ylabel) << "\n"
@@ -371,7 +586,7 @@ PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
           << (curve.points ? " with points pt 6 ps 0.8" : " with lines lw 1.6") << " lc rgb '"
           << colours[k % 5] << "' title " << quoted(curve.title);
       }
-      s << "\n";
+      s << "\n" << axes.after();
     }
     s << "unset multiplot\n";
     return s.str();
@@ -392,19 +607,47 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
       return "black";
     };
     const char* exponent_colours[] = {"#1f4e9a", "#27ae60", "#8e44ad", "#d35400"};
+    // Each panel's data, for its ranges (PanelAxes).
+    const std::vector<std::string> autoscale = {"set autoscale xfix\n", "set autoscale y\n",
+                                                "set autoscale y2\n"};
+    const auto points_csv = plot.directory / plot.points_csv;
+    PanelAxes samples{{{"x", {}}, {"y", {}}}};
+    const PairExtent sampled =
+        pair_extents(plot.directory / plot.samples_csv, {{plot.parameter, plot.coordinate}}).front();
+    samples.axes[0].second = sampled.x;
+    samples.axes[1].second = sampled.y;
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (const auto& column : plot.exponent_columns) pairs.emplace_back(plot.parameter, column);
+    pairs.emplace_back(plot.parameter, "a_e");
+    pairs.emplace_back(plot.parameter, "a_i");
+    const auto at_points = pair_extents(points_csv, pairs);
+    PanelAxes exponents{{{"x", {}}, {"y", {}}, {"y2", {}}}};
+    for (size_t i = 0; i < plot.exponent_columns.size(); ++i) {
+      exponents.axes[0].second.add(at_points[i].x);
+      exponents.axes[1].second.add(at_points[i].y);
+    }
+    const PairExtent& energy = at_points[plot.exponent_columns.size()];
+    exponents.axes[0].second.add(energy.x);
+    exponents.axes[2].second = energy.y;
+    const PairExtent& rate = at_points[plot.exponent_columns.size() + 1];
+    const PairExtent velocities =
+        pair_extents(plot.directory / plot.impacts_csv, {{plot.parameter, "v_r"}}).front();
+    PanelAxes impact_panel{{{"x", rate.x}, {"y", rate.y}, {"y2", velocities.y}}};
+    impact_panel.axes[0].second.add(velocities.x);
     std::ostringstream s;
     s << preamble(png_name, 1100, 1260) << "set multiplot layout 3,1 title " << quoted(plot.title)
       << " font 'sans,12'\n"
-      << "set autoscale xfix\nunset xlabel\n";
+      << "unset xlabel\n";
     // (a) the Poincare samples: the bifurcation diagram proper.
-    s << "set ylabel " << quoted(plot.coordinate + " at the Poincare section") << "\nplot ";
+    s << samples.settings(autoscale)
+      << "set ylabel " << quoted(plot.coordinate + " at the Poincare section") << "\nplot ";
     for (size_t d = 0; d < plot.directions.size(); ++d)
       s << (d ? ", \\\n     " : "") << quoted(plot.samples_csv) << " using " << x << ':'
         << of_direction(plot.directions[d], plot.coordinate) << " with points pt 7 ps 0.25 lc rgb '"
         << colour(plot.directions[d]) << "' title " << quoted(plot.directions[d]);
-    s << "\n";
+    s << "\n" << samples.after();
     // (b) the exponents, a_e on the right axis.
-    s << "set ylabel 'Lyapunov exponents'\nset y2label 'a_e (energy change per period)'\n"
+    s << exponents.settings(autoscale) << "set ylabel 'Lyapunov exponents'\nset y2label 'a_e (energy change per period)'\n"
       << "set y2tics\nset ytics nomirror\nplot ";
     for (size_t i = 0; i < plot.exponent_columns.size(); ++i)
       s << (i ? ", \\\n     '' " : quoted(plot.points_csv) + " ") << "using " << x << ':'
@@ -412,9 +655,10 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
         << exponent_colours[i % 4] << "' title " << quoted(plot.exponent_columns[i]);
     s << ", \\\n     '' using " << x
       << ":'a_e' axes x1y2 with points pt 6 ps 0.4 lc rgb '#c0392b' title 'a_e', \\\n"
-      << "     0 axes x1y1 with lines lw 0.8 lc rgb 'gray' notitle\n";
+      << "     0 axes x1y1 with lines lw 0.8 lc rgb 'gray' notitle\n"
+      << exponents.after();
     // (c) impacts per period, the impact velocities on the right axis.
-    s << "set xlabel " << x << "\nset ylabel 'a_i (impacts per period)'\n"
+    s << impact_panel.settings(autoscale) << "set xlabel " << x << "\nset ylabel 'a_i (impacts per period)'\n"
       << "set y2label 'v_r at impacts'\n";
     const bool impacts = has_rows(plot.directory / plot.impacts_csv);
     if (!impacts) s << "set label 1 'no impacts: no v_r' at graph 0.5, 0.5 center\n";
@@ -423,7 +667,7 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
     if (impacts)
       s << ", \\\n     " << quoted(plot.impacts_csv) << " using " << x
         << ":'v_r' axes x1y2 with points pt 7 ps 0.25 lc rgb '#e67e22' title 'v_r'";
-    s << "\n" << (impacts ? "" : "unset label 1\n") << "unset multiplot\n";
+    s << "\n" << (impacts ? "" : "unset label 1\n") << impact_panel.after() << "unset multiplot\n";
     return s.str();
   });
 }
@@ -437,7 +681,14 @@ PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
     s.precision(17);
     s << preamble(png_name, 1000, 800) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
       << "set xlabel " << x << "\nset ylabel " << y << "\n"
-      << "set autoscale fix\nset style fill solid 1.0 noborder\nplot ";
+      << "set autoscale fix\n";
+    PanelAxes axes{{{"x", {}}, {"y", {}}}};
+    for (const auto& csv : {plot.cells_csv, plot.attractors_csv}) {
+      const PairExtent e = pair_extents(plot.directory / csv, {{plot.x_name, plot.y_name}}).front();
+      axes.axes[0].second.add(e.x);
+      axes.axes[1].second.add(e.y);
+    }
+    s << axes.settings({}) << "set style fill solid 1.0 noborder\nplot ";
     // One filled box per cell, one plot command per label so that the key names them.
     for (size_t k = 0; k < plot.labels.size(); ++k) {
       const auto& [id, label] = plot.labels[k];
@@ -465,9 +716,24 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
              quoted(column) + ") : NaN) with lines " + style + " title (b == 0 ? " +
              quoted(title) + " : '')";
     };
+    const std::vector<std::string> autoscale = {"set autoscale xfix\n", "set autoscale y\n"};
+    const auto panel_axes = [&](const std::vector<std::pair<std::string, std::string>>& sources) {
+      PanelAxes axes{{{"x", {}}, {"y", {}}}};
+      for (const auto& [csv, column] : sources) {
+        const PairExtent e = pair_extents(plot.directory / csv, {{plot.parameter, column}}).front();
+        axes.axes[0].second.add(e.x);
+        axes.axes[1].second.add(e.y);
+      }
+      return axes;
+    };
+    const PanelAxes section = panel_axes({{plot.branches_csv, plot.coordinate},
+                                          {plot.samples_csv, plot.coordinate},
+                                          {plot.specials_csv, plot.coordinate}});
+    const PanelAxes largest = panel_axes({{plot.branches_csv, "largest_exponent"},
+                                          {plot.integration_csv, "lambda_1"}});
     std::ostringstream s;
     s << preamble(png_name, 1100, 900) << "set multiplot layout 2,1 title " << quoted(plot.title)
-      << " font 'sans,12'\nset autoscale xfix\nunset xlabel\n"
+      << " font 'sans,12'\nunset xlabel\n" << section.settings(autoscale)
       << "set ylabel " << quoted(plot.coordinate + " at the Poincare section") << "\nplot ";
     if (plot.branches > 0)
       s << branches(plot.coordinate, "column('stable') > 0", "lw 2 lc rgb '#1f4e9a'",
@@ -482,14 +748,16 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
       s << ", \\\n     " << quoted(plot.specials_csv) << " using " << p << ':' << x
         << " with points pt 6 ps 1.3 lc rgb '#27ae60' title 'special points', \\\n     '' using "
         << p << ':' << x << ":(strcol('type')) with labels offset 0,1 font 'sans,8' notitle";
-    s << "\nset xlabel " << p << "\nset ylabel 'largest Lyapunov exponent'\nplot ";
+    s << "\n" << section.after() << largest.settings(autoscale) << "set xlabel " << p
+      << "\nset ylabel 'largest Lyapunov exponent'\nplot ";
     if (plot.branches > 0)
       s << branches("largest_exponent", "1", "lw 1.6 lc rgb '#27ae60'",
                     "ln|mu_1| / (n T) on the branches (Floquet)")
         << ", \\\n     ";
     s << quoted(plot.integration_csv) << " using " << p
       << ":'lambda_1' with points pt 7 ps 0.6 lc rgb '#1f4e9a' title 'lambda_1 (direct integration)', \\\n"
-      << "     0 with lines lw 0.8 lc rgb 'gray' notitle\nunset multiplot\n";
+      << "     0 with lines lw 0.8 lc rgb 'gray' notitle\n"
+      << largest.after() << "unset multiplot\n";
     return s.str();
   });
 }
