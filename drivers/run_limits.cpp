@@ -1,5 +1,7 @@
 #include "run_limits.hpp"
 
+#include <cmath>
+
 #include "libcont/input_error.hpp"
 #include "output.hpp"
 #include "system_report.hpp"
@@ -14,6 +16,21 @@ void check_forcing_period(const libcont::HybridSystem& system, const std::string
                             number_text(period) + " with " + source + "; vicont takes periods from " +
                             number_text(limits::min_period) + " to " +
                             number_text(limits::max_period) + " (doc/cli.md, Limits)");
+}
+
+void check_initial_state(const libcont::HybridSystem& system, const std::string& source) {
+  const libcont::Vector x = system.default_initial_state();
+  if (x.allFinite()) return;
+  const auto names = system.state_names();
+  std::string shown;
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i]))
+      shown += (shown.empty() ? "" : ", ") +
+               (static_cast<size_t>(i) < names.size() ? names[static_cast<size_t>(i)]
+                                                      : "x" + std::to_string(i)) +
+               " = " + number_text(x[i]);
+  throw libcont::InputError("the initial state of " + system.name() + " is not finite (" + shown +
+                            ") with " + source + ": there is no state to start from");
 }
 
 void check_forcing_period_over(const std::function<std::unique_ptr<libcont::HybridSystem>()>& make,

@@ -42,6 +42,12 @@ inline constexpr double min_period = 1e-12, max_period = 1e12;
 // autonomous system passes.
 void check_forcing_period(const libcont::HybridSystem& system, const std::string& source);
 
+// Throws InputError unless the system's default initial state (where every run starts:
+// platform's static equilibrium, drop's height H0) is a finite state, naming `source` as
+// check_forcing_period does: parameters whose starting state overflows (platform's
+// deflection m g / k with k0 = 1e-308) leave nothing to integrate from.
+void check_initial_state(const libcont::HybridSystem& system, const std::string& source);
+
 // The forcing period at the ends of a range of `parameter` (each end with the option that
 // gave it, "--from"), on fresh systems from `make`, as check_forcing_period.
 void check_forcing_period_over(const std::function<std::unique_ptr<libcont::HybridSystem>()>& make,

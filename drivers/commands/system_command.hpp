@@ -32,11 +32,13 @@ class SystemCommand : public Command {
     options_.attach_to(command_);
   }
 
-  // After parsing: the configured system, its forcing period within the limits
-  // (run_limits.hpp; a bad one named by the parameters that were set).
+  // After parsing: the configured system, its forcing period within the limits and its
+  // initial state finite (run_limits.hpp; a bad one named by the parameters that were set).
   std::unique_ptr<libcont::HybridSystem> resolve_checked() {
     auto system = inputs_.resolve();
-    check_forcing_period(*system, parameter_values_text(*system, inputs_.assigned_parameters()));
+    const std::string source = parameter_values_text(*system, inputs_.assigned_parameters());
+    check_forcing_period(*system, source);
+    check_initial_state(*system, source);
     return system;
   }
 

@@ -57,7 +57,8 @@ SANITIZER_MARKS = ["runtime error:", "AddressSanitizer", "LeakSanitizer",
 #   - an element of "exponents" and "exponent_sum": a Lyapunov exponent is -inf when
 #     sticking collapsed the tangent space ("null for -inf"; lyapunov lists it in
 #     "non_finite", sweep points do not),
-#   - a key listed in the same object's "non_finite" map, which says what it was,
+#   - a key path listed in the "non_finite" map of the same or an enclosing object, which
+#     says what it was ("energy.initial": "inf" at the top of a simulate summary),
 #   - "z" of a motion that is not periodic, "t_out" of a contact still open at the end
 #     (the second element of a "contacts" pair), "relative_balance_error" when all
 #     energies are 0, "value" of a parameter in the systems listing that has none (an
@@ -88,34 +89,38 @@ def json_problems(text, require_ok=None):
     return None, doc
 
 
-def nulls(doc, path="", explained=()):
-    """Paths of the nulls that no rule of FINITE allows."""
+def nulls(doc, path="", explained=(), documented=frozenset()):
+    """Paths of the nulls that no rule of FINITE allows. DOCUMENTED holds the full paths
+    that an enclosing object's "non_finite" map lists: vicont records a key path relative
+    to the object that holds the map ("energy.initial", "exponents[1]", doc/cli.md)."""
     found = []
     if isinstance(doc, dict):
         listed = set(doc.get("non_finite", {}) or {}) if isinstance(doc.get("non_finite"),
                                                                     dict) else set()
+        prefix = path + "." if path else ""
+        documented = documented | {prefix + key for key in listed}
         for key, value in doc.items():
             sub = path + "." + key if path else key
             if value is None:
-                if key in NULLABLE_KEYS or key in listed:
+                if key in NULLABLE_KEYS or key in listed or sub in documented:
                     continue
                 if key == "value" and "rule" in doc:  # optional or required: no value yet
                     continue
                 found.append(sub)
             else:
-                found += nulls(value, sub, "any" if key == "exponents" else listed)
+                found += nulls(value, sub, "any" if key == "exponents" else listed, documented)
     elif isinstance(doc, list):
         for i, value in enumerate(doc):
             sub = "%s[%d]" % (path, i)
             if value is None:
                 leaf = sub.rsplit(".", 1)[-1]
-                if explained == "any" or leaf in explained:
+                if explained == "any" or leaf in explained or sub in documented:
                     continue
                 if re.search(r"contacts\[\d+\]\[1\]$", sub):
                     continue
                 found.append(sub)
             else:
-                found += nulls(value, sub, explained)
+                found += nulls(value, sub, explained, documented)
     return found
 
 
