@@ -368,8 +368,12 @@ std::string render_text(const SweepSummary& summary) {
   text << "chaotic     " << summary.chaotic() << " points with lambda_1 > 0 and no period up to "
        << o.lyapunov.max_detected_period << '\n'
        << "failed      " << r.failed() << '\n'
-       << fallbacks_text(summary.fallbacks(), "point")
-       << "files       " << summary.out.string()
+       << fallbacks_text(summary.fallbacks(), "point");
+  // Notes about the checkpoint are part of the summary (and of --json's run.notes), not
+  // messages on stderr: stderr is for errors, numerical failures and failed plots.
+  for (size_t i = 0; i < summary.notes.size(); ++i)
+    text << (i == 0 ? "notes       " : "            ") << summary.notes[i] << '\n';
+  text << "files       " << summary.out.string()
        << "/{sweep.csv, sweep_samples.csv, sweep_impacts.csv, sweep.png, sweep.gp, sweep.json, "
           "points/}\n";
   return text.str();
@@ -521,7 +525,6 @@ class SweepCommand : public SystemCommand {
     nlohmann::ordered_json json = render_json(summary);
     write_summary(out_ / "sweep.json", json, summary.health, summary.files);
     json["run"] = run_json(summary);
-    for (const auto& note : summary.notes) std::cerr << "vicont: " << note << '\n';
     return report(json, render_text(summary), summary.health);
   }
 
