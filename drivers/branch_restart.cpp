@@ -9,9 +9,11 @@
 
 #include "atomic_file.hpp"
 #include "branch_output.hpp"
+#include "input_file.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/parameters.hpp"
 #include "output.hpp"
+#include "shown_text.hpp"
 
 namespace vicont {
 
@@ -52,12 +54,9 @@ std::vector<std::string> fields(const std::string& line) {
   return result;
 }
 
+// A file of the saved run: a regular file (a FIFO in its place would block the read).
 std::string file_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError("--restart: cannot read '" + file.string() + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return read_input_file(file, {"--restart file '" + shown_text(file.string(), 300) + "'"});
 }
 
 CsvTable read_csv(const std::filesystem::path& file) {

@@ -1,14 +1,9 @@
 #include "config_file.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <sstream>
 #include <string_view>
 
+#include "input_file.hpp"
 #include "libcont/input_error.hpp"
 #include "shown_text.hpp"
 
@@ -34,51 +29,6 @@ void reject_duplicate(const std::vector<ConfigFile::Entry>& entries,
                                 ")");
 }
 
-std::string kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
-// The whole file, checked before a byte is read: opened without blocking (open() on a FIFO
-// with no writer would wait forever) and refused unless it is a regular file of sensible
-// size (a device such as /dev/zero never ends).
-std::string file_contents(const std::filesystem::path& path) {
-  const std::string name = "config file '" + shown_text(path.string()) + "'";
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw libcont::InputError("cannot read " + name + ": " + std::strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat status {};
-  if (::fstat(fd, &status) != 0)
-    throw libcont::InputError("cannot read " + name + ": " + std::strerror(errno));
-  if (!S_ISREG(status.st_mode))
-    throw libcont::InputError(name + " is " + kind_of(status.st_mode) +
-                              ", not a regular file");
-  if (status.st_size > max_config_bytes)
-    throw libcont::InputError(name + " has " + std::to_string(status.st_size) +
-                              " bytes; a config file has at most " +
-                              std::to_string(max_config_bytes));
-  std::string contents;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw libcont::InputError("error reading " + name + ": " + std::strerror(errno));
-    if (got == 0) break;
-    contents.append(buffer, static_cast<size_t>(got));
-    // A file growing while read is held to the same bound.
-    if (contents.size() > static_cast<size_t>(max_config_bytes))
-      throw libcont::InputError(name + " has more than " + std::to_string(max_config_bytes) +
-                                " bytes");
-  }
-  return contents;
-}
-
 // Binary data or a runaway line is no configuration; refused before any of it is quoted.
 void check_line(std::string_view line, const std::string& where) {
   if (line.size() > max_config_line)
@@ -96,7 +46,8 @@ void check_line(std::string_view line, const std::string& where) {
 }  // namespace
 
 ConfigFile read_config_file(const std::filesystem::path& path) {
-  std::istringstream in(file_contents(path));
+  std::istringstream in(read_input_file(
+      path, {"config file '" + shown_text(path.string()) + "'", max_config_bytes, "a config file"}));
   ConfigFile config;
   std::vector<ConfigFile::Entry>* section = &config.options;
   std::string text;
