@@ -112,4 +112,60 @@ left=$(find "$work/shared" -name '.*' -print)
 [ -z "$left" ] || fail "private files left in a shared --out: $left"
 expect_files "$work/shared" timeseries.png phase.png timeseries.csv simulate.json
 
+# --- found by the fuzz corpus (issue 14, tests/fuzz)
+# A contact under way at t = 0 (the Hertz impact starts at the touch, at zero depth and
+# force) opens at t = 0, also when the run ends before it does.
+"$vicont" simulate --system hertz-friction --json --out "$work/hf" >"$work/stdout" 2>"$work/stderr" ||
+  fail "simulate hertz-friction: status $?: $(cat "$work/stderr")"
+check "a contact under way at t = 0 starts at 0" \
+  "len(d['contacts']) == 1 and d['contacts'][0][0] == 0 and d['contacts'][0][1] is not None"
+"$vicont" simulate --system hertz-friction --t-end 1e-5 --sample-step 1e-6 --json --out "$work/hf-short" \
+  >"$work/stdout" 2>"$work/stderr" || fail "simulate hertz-friction --t-end 1e-5: status $?: $(cat "$work/stderr")"
+check "a contact under way from start to end is [0, null]" "d['contacts'] == [[0, None]]"
+# An empty name is no name: refused, naming the option.
+expect_bad --system simulate --system "" --out "$work/o"
+expect_bad --system systems --system ""
+expect_bad --config lyapunov --config "" --out "$work/o"
+expect_bad --out simulate --out ""
+# A --out of bytes that are not UTF-8: the run succeeds, its JSON says U+FFFD for them.
+bytes_out="$work/$(printf '\377\376')"
+"$vicont" simulate --t-end 1 --json --out "$bytes_out" >"$work/stdout" 2>"$work/stderr" ||
+  fail "simulate --out with invalid UTF-8: status $?: $(cat "$work/stderr")"
+check "a path of invalid UTF-8 is written with U+FFFD" "'\ufffd\ufffd/simulate.json' in ' '.join(d['files'])"
+[ -s "$bytes_out/simulate.json" ] || fail "simulate --out with invalid UTF-8 wrote no simulate.json"
+# Data that gnuplot cannot autoscale (a constant 5e-324, values beyond 9e307) are drawn on
+# fixed ranges: the figure is no failure of the run.
+if command -v gnuplot >/dev/null 2>&1; then
+  for run in "simulate --system hertz-friction --set v0=4.9e-324" \
+             "lyapunov --system hertz-friction --set v0=4.9e-324 --transient 5 --periods 5" \
+             "simulate --system drop --set H0=1e308" \
+             "simulate --system rheological --set x0=-1e308 --t-end 0.1" \
+             "sweep --system drop --param H0 --from 1 --to 1e308 --steps 3 --transient 5 --periods 5"; do
+    $vicont $run --out "$work/extreme" >/dev/null 2>"$work/stderr"
+    status=$?
+    { [ $status -eq 0 ] || [ $status -eq 3 ]; } || fail "$run: status $status: $(cat "$work/stderr")"
+    grep -q "plot failed" "$work/stderr" && fail "$run: $(cat "$work/stderr")"
+  done
+  expect_files "$work/extreme" sweep.png
+fi
+# A starting state that overflows (platform's static deflection with k0 = 5e-324) is bad
+# input naming the parameter; an energy that overflows with a finite state is noted.
+expect_bad k0 simulate --system platform --set k0=4.9e-324 --out "$work/o"
+expect_bad g simulate --system platform --set g=1e308 --out "$work/o"
+"$vicont" simulate --system platform --set m2=1e300 --json --out "$work/platform" >"$work/stdout" 2>"$work/stderr"
+check "overflowing energies of a finite state are noted in non_finite" \
+  "all(('energy.' + k) in d.get('non_finite', {}) for k, v in d['energy'].items() if v is None) and all(isinstance(v, float) for v in d['final_state']['state'].values())"
+# --resume without a checkpoint is a note of the summary, not a message on stderr.
+"$vicont" sweep --param eta --from 3 --to 4 --steps 2 --transient 5 --periods 5 --resume --json \
+  --out "$work/fresh" >"$work/stdout" 2>"$work/stderr" || fail "sweep --resume afresh: status $?: $(cat "$work/stderr")"
+[ -s "$work/stderr" ] && fail "sweep --resume afresh wrote on stderr: $(cat "$work/stderr")"
+check "sweep --resume afresh notes it in run.notes" "any('no checkpoint' in n for n in d['run']['notes'])"
+# A FIFO (or a directory) in place of a saved run's continue.json is refused, not read.
+mkdir -p "$work/saved"
+mkfifo "$work/saved/continue.json"
+expect_bad FIFO continue --restart "$work/saved:PD1" --to 4.1 --out "$work/o"
+rm -f "$work/saved/continue.json"
+mkdir -p "$work/saved/continue.json"
+expect_bad directory continue --restart "$work/saved:PD1" --to 4.1 --out "$work/o"
+
 finish robustness
