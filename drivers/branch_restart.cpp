@@ -56,7 +56,7 @@ std::vector<std::string> fields(const std::string& line) {
 
 // A file of the saved run: a regular file (a FIFO in its place would block the read).
 std::string file_text(const std::filesystem::path& file) {
-  return read_input_file(file, {"--restart file '" + shown_text(file.string(), 300) + "'"});
+  return read_input_file(file, {"--restart file '" + shown_text(file.string(), 300) + "'", 0, ""});
 }
 
 CsvTable read_csv(const std::filesystem::path& file) {
