@@ -582,6 +582,38 @@ inline std::vector<NonimpactingGrazing> nonimpacting_grazing(const ImpactOscilla
 }
 
 // ---------------------------------------------------------------------------------------------
+// The one-parameter fold or period doubling of the z = 1/n family along `name` nearest to
+// `guess`, within guess +- window (other parameters as in `base`): the sign changes of the
+// existence function |Z| - |K1 d| (fold) or of det(M + I) on either branch of the phase
+// equation (period doubling) on `samples` + 1 values, refined by Brent to rounding; NaN if
+// there is none. For checking two-parameter curves: at a point (p1, p2) of a fold curve
+// the fold in p1 at fixed p2 is p1.
+inline double one_parameter_point_near(const ImpactOscillatorParameters& base,
+                                       const std::string& name, int n, bool fold, double guess,
+                                       double window, int samples = 200) {
+  const auto model = [&](double v) { return ImpactOscillatorClosedForm(base.with(name, v)); };
+  std::vector<double> roots;
+  if (fold) {
+    roots = scan_roots([&](double v) { return model(v).phase_equation(n).existence(); },
+                       guess - window, guess + window, samples);
+  } else {
+    for (int branch = 0; branch < 2; ++branch) {
+      const auto det_plus = [&](double v) {
+        ImpactingOrbit orbit;
+        return model(v).impacting_orbit(n, branch, orbit) ? orbit.det_plus
+                                                          : std::numeric_limits<double>::quiet_NaN();
+      };
+      for (double v : scan_roots(det_plus, guess - window, guess + window, samples))
+        roots.push_back(v);
+    }
+  }
+  double nearest = std::numeric_limits<double>::quiet_NaN();
+  for (double v : roots)
+    if (!(std::abs(v - guess) >= std::abs(nearest - guess))) nearest = v;
+  return nearest;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Special points of the z = 1/n family along `name` from `from` to `to` (others fixed),
 // from the closed form only. The two branches of the phase equation are continuous in the
 // parameter while they exist (tau follows arcsin and arg Z continuously), so the family is

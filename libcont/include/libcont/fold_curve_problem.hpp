@@ -1,0 +1,37 @@
+#pragma once
+// The fold (saddle-node) curve of periodic orbits in two parameters: P^n(x) - x = 0 and the
+// bordered test function of M - I (real_multiplier_curve_problem.hpp), continued in
+// (p1, p2) by the pseudo-arclength engine. Codimension-two tests along it:
+//   cusp       the fold's quadratic coefficient a = w^T D^2 P^n (v, v) / 2 (v, w the right
+//              and left null vectors of M - I, w^T v = 1, v oriented along the border)
+//              changes sign; from a central second difference of P^n along v;
+//   fold-flip  Re prod (mu_i + 1): another multiplier at -1.
+// Example (doc/library.md, section 10):
+//   libcont::FoldCurveProblem problem(system, "eta", "d", 1, {}, phase);
+//   problem.refit_borders(u0, eta0);   // u0 = (x, d) of a fold of a branch in eta
+//   auto curve = libcont::PseudoArclength(problem, options).run(u0, eta0);
+#include "libcont/real_multiplier_curve_problem.hpp"
+
+namespace libcont {
+
+class FoldCurveProblem : public RealMultiplierCurveProblem {
+ public:
+  enum Test { Cusp = 0, FoldFlip = 1 };
+  FoldCurveProblem(HybridSystem& system, std::string first, std::string second, int period,
+                   FlowOptions flow = {}, double phase = 0.0)
+      : RealMultiplierCurveProblem(1.0, system, std::move(first), std::move(second), period,
+                                   flow, phase) {}
+  // Relative to the state's largest component, the step of the second difference: its
+  // truncation error goes with its square, rounding (the map's, ~1e-14 relative on the exact
+  // flow) with its inverse square.
+  double quadratic_step = 1e-3;
+
+ protected:
+  std::vector<TestFunction> own_tests() const override;
+  Vector own_test_values(ConstVectorRef u, double lambda) override;
+
+ private:
+  double quadratic_coefficient(ConstVectorRef u, double lambda);
+};
+
+}  // namespace libcont
