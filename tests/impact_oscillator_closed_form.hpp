@@ -592,24 +592,28 @@ inline double one_parameter_point_near(const ImpactOscillatorParameters& base,
                                        const std::string& name, int n, bool fold, double guess,
                                        double window, int samples = 200) {
   const auto model = [&](double v) { return ImpactOscillatorClosedForm(base.with(name, v)); };
-  std::vector<double> roots;
-  if (fold) {
-    roots = scan_roots([&](double v) { return model(v).phase_equation(n).existence(); },
-                       guess - window, guess + window, samples);
-  } else {
-    for (int branch = 0; branch < 2; ++branch) {
-      const auto det_plus = [&](double v) {
-        ImpactingOrbit orbit;
-        return model(v).impacting_orbit(n, branch, orbit) ? orbit.det_plus
-                                                          : std::numeric_limits<double>::quiet_NaN();
-      };
-      for (double v : scan_roots(det_plus, guess - window, guess + window, samples))
-        roots.push_back(v);
-    }
-  }
   double nearest = std::numeric_limits<double>::quiet_NaN();
-  for (double v : roots)
-    if (!(std::abs(v - guess) >= std::abs(nearest - guess))) nearest = v;
+  // Windows shrinking by 10 around the guess: next to a grazing the root lies close to the
+  // pole of det(M + I) (v_r- -> 0), which a coarse scan cannot tell apart from it.
+  for (double w = window; w >= 1e-6 * window; w *= 0.1) {
+    std::vector<double> roots;
+    if (fold) {
+      roots = scan_roots([&](double v) { return model(v).phase_equation(n).existence(); },
+                         guess - w, guess + w, samples);
+    } else {
+      for (int branch = 0; branch < 2; ++branch) {
+        const auto det_plus = [&](double v) {
+          ImpactingOrbit orbit;
+          return model(v).impacting_orbit(n, branch, orbit)
+                     ? orbit.det_plus
+                     : std::numeric_limits<double>::quiet_NaN();
+        };
+        for (double v : scan_roots(det_plus, guess - w, guess + w, samples)) roots.push_back(v);
+      }
+    }
+    for (double v : roots)
+      if (!(std::abs(v - guess) >= std::abs(nearest - guess))) nearest = v;
+  }
   return nearest;
 }
 

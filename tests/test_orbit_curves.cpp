@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <ctime>
+#include <memory>
 #include <iomanip>
 #include <sstream>
 #include <string>
@@ -124,4 +125,138 @@ TEST_CASE("period-doubling curves of z = 1/1 orbits against the closed form", "[
                0.002, 2.0, 3.5});
   check_curve({"period doubling (eta, r)", p, libcont::CurveKind::PeriodDoubling, 1, 1, "r",
                0.6, 2.0, 3.5});
+}
+
+TEST_CASE("a period-doubling curve ends where it meets the grazing curve (resonant grazing)",
+          "[curves]") {
+  // The z = 1/1 orbit's det(M + I) = 1 + det M - r (E00 + E11) + E01 s10, with E = exp(A T)
+  // and s10 ~ 1/v_r of the saltation matrix (impact_oscillator_closed_form.hpp): along a
+  // period-doubling curve that reaches a grazing (v_r -> 0) E01 = exp(-c T/2m) sin(w_d T)/w_d
+  // must vanish with v_r, so the curve meets the grazing curve where the forcing period is
+  // a multiple of half the damped natural period: eta* = 2 w_d / j. From the period
+  // doubling at eta = 0.9453 (d = -0.005, r = 1) the curve in (eta, d) runs into j = 2,
+  // eta* = w_d, at the grazing clearance d* = -|a - H(eta*)|.
+  ImpactOscillatorParameters p;
+  p.r = 1.0;
+  p.d = -0.005;
+  p.eta = 0.93;
+  auto system = library_system(p);
+  const Start start = closed_form_start(p, 1, 1);
+  const libcont::OrbitBranch branch = libcont::trace_orbit_branch(
+      system, 1, start.phase, start.x, libcont::OrbitBranchOptions("eta", 0.93, 0.96));
+  REQUIRE(branch.ok());
+  const libcont::SpecialPoint* flip = nullptr;
+  for (const auto& s : branch.special_points)
+    if (s.type == libcont::SpecialPointType::PeriodDoubling) flip = &s;
+  REQUIRE(flip != nullptr);
+  CHECK(std::abs(flip->lambda - 0.9452849121) <= 1e-8);
+
+  const double begin = cpu_seconds();
+  const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
+      system, branch, *flip, libcont::OrbitCurveOptions("d", -0.005, -0.012, 0.8, 1.2));
+  const double seconds = cpu_seconds() - begin;
+  INFO(curve.stop_reason << " " << curve.failure);
+  REQUIRE(curve.ok());
+  CHECK(curve.status == libcont::ContinuationStatus::EndedAtBoundary);
+  REQUIRE(!curve.points.empty());
+  const libcont::CurvePoint& end = curve.points.back();
+  CHECK(end.type == "grazing");
+  const double wd = std::sqrt(p.k / p.m - std::pow(p.c / (2.0 * p.m), 2));
+  const double d_star =
+      -std::abs(p.a - ImpactOscillatorClosedForm(p.with("eta", wd)).response());
+  // Every row is on the closed form's period-doubling curve, as in the tests above.
+  double worst = 0.0;
+  for (const libcont::CurveRow& row : curve.rows) {
+    const double reference = test_support::one_parameter_point_near(
+        p.with("d", row.second), "eta", 1, false, row.first, 0.02);
+    INFO("row at eta = " << std::setprecision(14) << row.first << ", d = " << row.second);
+    CHECK(std::abs(row.first - reference) <= 1e-8);
+    worst = std::max(worst, std::abs(row.first - reference));
+  }
+  std::ostringstream line;
+  line << std::setprecision(12) << "period-doubling curve (eta, d) from eta = " << flip->lambda
+       << ": " << curve.rows.size() << " rows, ends at a grazing at eta = " << end.first
+       << ", d = " << end.second << " (closed form " << wd << ", " << d_star
+       << std::setprecision(3) << "; deviations " << end.first - wd << ", "
+       << end.second - d_star << ", estimate " << end.error_estimate
+       << "); rows: max |eta - closed form| = " << worst << ", " << seconds << " CPU s";
+  WARN(line.str());
+  CHECK(std::abs(end.first - wd) <= 1e-6);
+  CHECK(std::abs(end.second - d_star) <= 1e-6 * std::abs(d_star));
+}
+
+TEST_CASE("the bordered test functions' derivatives against independent differences",
+          "[curves]") {
+  // evaluate() takes the conditions' derivatives as -w^T dM v, dM from central differences
+  // of the tangent flow's monodromy. Checked against (a) the same with a step ten times
+  // longer, (b) central differences of the condition g itself (the bordered system solved
+  // again at each shifted point, the borders kept), at a fold, at a period doubling and at a
+  // period doubling 3e-4 in impact speed from a grazing, where the monodromy grows like
+  // 1/v_r and differences are most delicate.
+  struct Point {
+    const char* label;
+    ImpactOscillatorParameters p;
+    bool fold;
+    int branch;
+    double step_tolerance, direct_tolerance;
+  };
+  ImpactOscillatorParameters fold, flip, near_grazing;
+  fold.r = 1.0, fold.d = -0.005, fold.eta = 1.848;
+  flip.r = 0.8, flip.d = 0.0, flip.eta = 2.6653749532;
+  near_grazing.r = 1.0, near_grazing.d = -0.011, near_grazing.eta = 0.99212;
+  for (const Point& point : {Point{"fold", fold, true, 0, 1e-6, 1e-6},
+                             Point{"period doubling", flip, false, 1, 1e-6, 1e-6},
+                             Point{"period doubling near grazing", near_grazing, false, 1, 1e-3, 1e-5}}) {
+    auto system = library_system(point.p);
+    const Start start = closed_form_start(point.p, 1, point.branch);
+    std::unique_ptr<libcont::RealMultiplierCurveProblem> problem;
+    if (point.fold)
+      problem = std::make_unique<libcont::FoldCurveProblem>(system, "eta", "d", 1,
+                                                            libcont::FlowOptions{}, start.phase);
+    else
+      problem = std::make_unique<libcont::PeriodDoublingCurveProblem>(
+          system, "eta", "d", 1, libcont::FlowOptions{}, start.phase);
+    problem->second_scale = 0.005;  // d's scale, as trace_orbit_curve sets it from a range
+    libcont::Vector u(3);
+    u << start.x, point.p.d;
+    const double eta = point.p.eta;
+    REQUIRE(problem->refit_borders(u, eta));
+    const auto condition_row = [&](double step) {
+      libcont::Vector residual, dlambda;
+      libcont::Matrix du;
+      problem->difference_step = step;
+      REQUIRE(problem->evaluate(u, eta, residual, du, dlambda));
+      libcont::Vector row(4);
+      row << du.row(2).transpose(), dlambda[2];
+      return row;
+    };
+    const libcont::Vector row = condition_row(1e-6), longer = condition_row(1e-5);
+    // (b): g at u +- h e_j; steps of 1e-7 of each unknown's scale (the state's size, d's
+    // scale 5e-3 times the impact's distance to grazing, eta).
+    const double distance = std::min(1.0, 2.0 * problem->test_values(u, eta)[problem->test_functions().size() - 1]);
+    libcont::Vector direct(4);
+    for (int j = 0; j < 4; ++j) {
+      const double h = 1e-7 * (j < 2 ? start.x.cwiseAbs().maxCoeff() : j == 2 ? 5e-3 * distance : eta);
+      libcont::Vector up = u, um = u;
+      double lp = eta, lm = eta;
+      (j < 3 ? up[j] : lp) += h;
+      (j < 3 ? um[j] : lm) -= h;
+      libcont::Vector gp, gm;
+      REQUIRE(problem->condition_values(up, lp, gp));
+      REQUIRE(problem->condition_values(um, lm, gm));
+      direct[j] = (gp[0] - gm[0]) / (2.0 * h);
+    }
+    const double step_difference = (row - longer).cwiseAbs().cwiseQuotient(row.cwiseAbs()).maxCoeff();
+    const double direct_difference = (row - direct).cwiseAbs().cwiseQuotient(row.cwiseAbs()).maxCoeff();
+    std::ostringstream line;
+    line << std::setprecision(10) << point.label << ": dg/d(x, v, d, eta) = " << row.transpose()
+         << std::setprecision(3) << "; largest relative difference to the tenfold step "
+         << step_difference << ", to differences of g " << direct_difference;
+    WARN(line.str());
+    // Truncation errors go with the square of the step: the tenfold step's is a hundred
+    // times the default's, so their difference is the longer step's error; near the
+    // grazing it is 3e-4 (the default's then 3e-6, as the direct differences say).
+    CHECK(step_difference <= point.step_tolerance);
+    CHECK(direct_difference <= point.direct_tolerance);
+  }
 }

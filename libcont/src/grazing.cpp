@@ -78,4 +78,13 @@ std::optional<ContactApproach> approach_near(const OrbitMeasures& measures, doub
   return nearest;
 }
 
+Vector extrapolate_to_zero(const std::vector<double>& s, const std::vector<Vector>& y) {
+  std::vector<Vector> p = y;
+  const size_t k = s.size();
+  for (size_t level = 1; level < k; ++level)
+    for (size_t i = 0; i + level < k; ++i)
+      p[i] = (s[i + level] * p[i] - s[i] * p[i + 1]) / (s[i + level] - s[i]);
+  return p[0];
+}
+
 }  // namespace libcont

@@ -11,16 +11,6 @@ namespace {
 
 double sign_of(double v) { return (v > 0.0) - (v < 0.0); }
 
-// Neville's polynomial through (s_i, y_i), evaluated at s = 0.
-Vector extrapolate_to_zero(const std::vector<double>& s, const std::vector<Vector>& y) {
-  std::vector<Vector> p = y;
-  const size_t k = s.size();
-  for (size_t level = 1; level < k; ++level)
-    for (size_t i = 0; i + level < k; ++i)
-      p[i] = (s[i + level] * p[i] - s[i] * p[i + 1]) / (s[i + level] - s[i]);
-  return p[0];
-}
-
 // The orbits of one family near a grazing as functions of its grazing coordinate sigma:
 // P^n(x) - x = 0 together with c(x, lambda) = target(sigma), where c is read off the
 // orbit's approach nearest the grazing's phase (grazing.hpp): its signed squared normal

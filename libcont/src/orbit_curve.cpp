@@ -158,6 +158,9 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
   problem->second_min = std::min(options.from, options.to);
   problem->second_max = std::max(options.from, options.to);
   problem->grazing = options.grazing;
+  // Difference steps on the scale of the ranges (a clearance d of millimetres).
+  problem->second_scale = std::abs(options.to - options.from);
+  problem->first_scale = options.first_max - options.first_min;
   OrbitCurve curve;
   curve.kind = kind;
   curve.first = first;
@@ -224,7 +227,7 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
     point.tests = located.tests;
     point.multipliers = located.multipliers;
     point.after_row = s.after_point;
-    if (s.type == SpecialPointType::Grazing && s.data.size() > 0) point.error_estimate = 0.0;
+    if (s.type == SpecialPointType::Grazing) point.error_estimate = problem->grazing_error();
   }
   curve.status = result.status;
   curve.stop_reason = result.stop_reason;

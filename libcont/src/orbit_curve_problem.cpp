@@ -107,9 +107,13 @@ bool OrbitCurveProblem::evaluate(ConstVectorRef u, double lambda, Vector& residu
   // grazing, where the map is not differentiable: it is shortened. Where one side leaves a
   // parameter's valid range (r = 1), the second-order one-sided difference from the centre
   // and two points on the other side.
+  // Near a grazing the map's derivatives change on the scale of the grazing distance
+  // (its Jacobian grows like 1/|v_r|): the parameters' steps shrink with it, so that their
+  // truncation error stays a fixed fraction.
+  const double nearness = std::min(1.0, 2.0 * grazing_distance_of(measures_));
   Vector change(k);
   for (int j = 0; j <= n + 1; ++j) {
-    double h = step_of(j, u, lambda);
+    double h = step_of(j, u, lambda) * (j < n ? 1.0 : std::max(nearness, 1e-4));
     MapEvaluation first, second;
     double side = 0.0;  // 0: central (first at +h, second at -h); +-1: first at +-h, second at +-2h
     const auto shifted = [&](double offset, MapEvaluation& e) {

@@ -10,6 +10,7 @@
 // multipliers. Both coordinates are made dimensionless by the orbit's own scales.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "libcont/grazing_kind.hpp"
 #include "libcont/hybrid_system.hpp"
@@ -59,5 +60,10 @@ std::optional<ContactApproach> nearest_grazing(const OrbitMeasures& measures,
 // about the same time. None if there is none within `window` of t.
 std::optional<ContactApproach> approach_near(const OrbitMeasures& measures, double t, double span,
                                              double window);
+
+// Neville's polynomial through (s_i, y_i), evaluated at s = 0: a grazing point from orbits
+// that approach it in their grazing coordinate s, in which they are smooth
+// (grazing_passage.hpp, orbit_curve_problem.hpp).
+Vector extrapolate_to_zero(const std::vector<double>& s, const std::vector<Vector>& y);
 
 }  // namespace libcont

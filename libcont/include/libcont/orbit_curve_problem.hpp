@@ -65,6 +65,9 @@ class OrbitCurveProblem : public ZeroProblem {
   bool condition_values(ConstVectorRef u, double lambda, Vector& values);
   // Refits the borders at (u, lambda) (evaluated there): before a curve starts.
   bool refit_borders(ConstVectorRef u, double lambda);
+  // The error estimate of the last grazing pass_boundary located: the difference in p1 of
+  // two successive extrapolation orders.
+  double grazing_error() const { return grazing_error_; }
 
   int state_dimension() const { return system_.dimension(); }
   int period() const { return period_; }
@@ -78,7 +81,9 @@ class OrbitCurveProblem : public ZeroProblem {
 
   double second_min = -1e300, second_max = 1e300;
   // Central differences: the step of a state component is difference_step times the
-  // state's largest component, that of parameter p difference_step (|p| + scale_p).
+  // state's largest component, that of parameter p difference_step (|p| + scale_p), times
+  // twice the grazing distance where that is below 1/2 (trace_orbit_curve sets the scales
+  // to the sizes of the parameters' ranges).
   double difference_step = 1e-6;
   double first_scale = 1.0, second_scale = 1.0;
   bool moving_section = true;
@@ -115,6 +120,10 @@ class OrbitCurveProblem : public ZeroProblem {
   bool move_section(Vector& u, double lambda, Vector& tangent);
   bool follow(ConstVectorRef x, double to, Vector& image, Matrix* phi);
   double grazing_distance_of(const OrbitMeasures& measures) const;
+  // The value (|v_r| or gap) at (u, lambda) of the orbit's approach of type `type` nearest
+  // in time to t (within a quarter period); false if there is none.
+  bool approach_value(ConstVectorRef u, double lambda, ContactApproach::Type type, double t,
+                      double& value);
 
   std::string first_, second_;
   int period_;
@@ -122,6 +131,7 @@ class OrbitCurveProblem : public ZeroProblem {
   Matrix monodromy_;
   OrbitMeasures measures_;
   std::string failure_;
+  double grazing_error_ = 0.0;
 };
 
 }  // namespace libcont
