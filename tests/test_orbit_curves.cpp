@@ -185,6 +185,58 @@ TEST_CASE("a period-doubling curve ends where it meets the grazing curve (resona
   CHECK(std::abs(end.second - d_star) <= 1e-6 * std::abs(d_star));
 }
 
+TEST_CASE("the grazing curve of the non-impacting orbit against the closed form", "[curves]") {
+  // The non-impacting orbit's gap is Im((H - a) e^{i eta t}) - d: it touches the base where
+  // |a - H(eta)| = -d. From its grazing at eta = 1.3852573174 (d = -0.005, r = 1) the curve
+  // of tangencies in (eta, d), each row checked against the closed form's grazing in eta at
+  // the row's d, and its touching time against the closed form's time of the gap minimum.
+  ImpactOscillatorParameters p;
+  p.r = 1.0;
+  p.d = -0.005;
+  p.eta = 1.3852573174;
+  auto system = library_system(p);
+  const ImpactOscillatorClosedForm cf(p);
+  const double phase = ImpactOscillatorClosedForm::wrap(
+      cf.nonimpacting_time_of_min_gap() + 0.5 * cf.period(), cf.period());
+  for (const double to : {-0.004, -0.009}) {
+    const double begin = cpu_seconds();
+    const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
+        system, libcont::CurveKind::Grazing, "eta", p.eta, 1, phase, cf.nonimpacting_state(phase),
+        libcont::OrbitCurveOptions("d", p.d, to, 0.8, 3.0));
+    const double seconds = cpu_seconds() - begin;
+    INFO(curve.stop_reason << " " << curve.failure);
+    REQUIRE(curve.ok());
+    CHECK(curve.status == libcont::ContinuationStatus::ReachedBound);
+    REQUIRE(curve.rows.size() >= 5);
+    CHECK(std::abs(curve.rows.back().second - to) <= 1e-15);
+    double worst = 0.0, worst_time = 0.0;
+    for (const libcont::CurveRow& row : curve.rows) {
+      const auto at_row = p.with("d", row.second);
+      double reference = NAN;
+      for (const auto& g :
+           test_support::nonimpacting_grazing(at_row, "eta", row.first - 0.01, row.first + 0.01, 20))
+        reference = g.value;
+      INFO("row at eta = " << std::setprecision(14) << row.first << ", d = " << row.second);
+      REQUIRE(std::isfinite(reference));
+      CHECK(std::abs(row.first - reference) <= 1e-8);
+      worst = std::max(worst, std::abs(row.first - reference));
+      // The touching time s after the section, against the closed form's (mod T).
+      const ImpactOscillatorClosedForm at(at_row.with("eta", row.first));
+      const double shift = std::remainder(row.phase + row.auxiliary[0] -
+                                              at.nonimpacting_time_of_min_gap(), at.period());
+      CHECK(std::abs(shift) <= 1e-7);
+      worst_time = std::max(worst_time, std::abs(shift));
+    }
+    std::ostringstream line;
+    line << std::setprecision(3) << "grazing curve (eta, d) to d = " << to << ": "
+         << curve.rows.size() << " rows, eta " << std::setprecision(8) << curve.rows.front().first
+         << " -> " << curve.rows.back().first << std::setprecision(3)
+         << "; max |eta - closed form| = " << worst << ", touching time " << worst_time << ", "
+         << seconds << " CPU s";
+    WARN(line.str());
+  }
+}
+
 TEST_CASE("the bordered test functions' derivatives against independent differences",
           "[curves]") {
   // evaluate() takes the conditions' derivatives as -w^T dM v, dM from central differences

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "libcont/fold_curve_problem.hpp"
+#include "libcont/grazing_curve_problem.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/period_doubling_curve_problem.hpp"
 #include "libcont/pseudo_arclength.hpp"
@@ -70,37 +72,84 @@ void OrbitCurveOptions::validate() const {
 
 namespace {
 
-std::unique_ptr<OrbitCurveProblem> make_problem(HybridSystem& system, CurveKind kind,
-                                                const std::string& first,
-                                                const OrbitCurveOptions& options, int period,
-                                                double phase) {
+// The extended problem of a curve and its first point u0 = (x, p2, auxiliary unknowns).
+struct Setup {
+  std::unique_ptr<ZeroProblem> problem;
+  OrbitCurveProblem* bordered = nullptr;  // fold, period doubling, Neimark-Sacker
+  GrazingCurveProblem* tangency = nullptr;
+  Vector u0;
+  std::string failure() const {
+    return bordered ? bordered->failure() : tangency ? tangency->failure() : std::string();
+  }
+};
+
+Setup make_problem(HybridSystem& system, CurveKind kind, const std::string& first,
+                   const OrbitCurveOptions& options, int period, double phase, ConstVectorRef x) {
+  Setup setup;
+  const int n = system.dimension();
+  const double p2 = system.parameters()[options.second];
+  const double scale = std::abs(options.to - options.from);
+  if (kind == CurveKind::Grazing) {
+    auto problem = std::make_unique<GrazingCurveProblem>(system, first, options.second, period,
+                                                         options.flow, phase);
+    problem->second_min = std::min(options.from, options.to);
+    problem->second_max = std::max(options.from, options.to);
+    problem->second_scale = scale;
+    problem->first_scale = options.first_max - options.first_min;
+    problem->time_unit = period * system.forcing_period() / scale;
+    double s = 0.0;
+    if (!problem->smallest_gap_time(x, s)) s = 0.0;
+    setup.u0.resize(n + 2);
+    setup.u0 << x, p2, s / problem->time_unit;
+    setup.tangency = problem.get();
+    setup.problem = std::move(problem);
+    return setup;
+  }
+  std::unique_ptr<OrbitCurveProblem> problem;
   switch (kind) {
     case CurveKind::Fold:
-      return std::make_unique<FoldCurveProblem>(system, first, options.second, period,
-                                                options.flow, phase);
+      problem = std::make_unique<FoldCurveProblem>(system, first, options.second, period,
+                                                   options.flow, phase);
+      break;
     case CurveKind::PeriodDoubling:
-      return std::make_unique<PeriodDoublingCurveProblem>(system, first, options.second, period,
-                                                          options.flow, phase);
+      problem = std::make_unique<PeriodDoublingCurveProblem>(system, first, options.second, period,
+                                                             options.flow, phase);
+      break;
     default:
       throw InputError("curves of " + to_string(kind) + " points are not available yet");
   }
+  problem->second_min = std::min(options.from, options.to);
+  problem->second_max = std::max(options.from, options.to);
+  problem->grazing = options.grazing;
+  // Difference steps on the scale of the ranges (a clearance d of millimetres).
+  problem->second_scale = scale;
+  problem->first_scale = options.first_max - options.first_min;
+  setup.u0.resize(problem->dimension());
+  setup.u0.head(n) = x;
+  setup.u0[n] = p2;
+  setup.bordered = problem.get();
+  setup.problem = std::move(problem);
+  return setup;
 }
 
-// Reads a recorded point's data (OrbitCurveProblem::point_data_names).
-void fill(const OrbitCurveProblem& problem, const BranchPoint& p, CurveRow& row) {
-  const int n = problem.state_dimension();
+// Reads a recorded point's data by name (the problems' point_data_names).
+void fill(const std::vector<std::string>& names, int n, const BranchPoint& p, CurveRow& row) {
   row.first = p.lambda;
   row.second = p.u[n];
   row.x = p.u.head(n);
   row.auxiliary = p.u.tail(p.u.size() - n - 1);
   row.phase = p.chart;
   row.tests = p.tests;
-  if (p.data.size() < 5) return;
-  row.impacts = static_cast<int>(p.data[0]);
-  row.slowest_impact = p.data[1];
-  row.min_gap = p.data[2];
-  for (Eigen::Index k = 5; k + 1 < p.data.size(); k += 2)
-    row.multipliers.emplace_back(p.data[k], p.data[k + 1]);
+  row.slowest_impact = row.min_gap = std::numeric_limits<double>::infinity();
+  for (size_t k = 0; k < names.size() && static_cast<Eigen::Index>(k) < p.data.size(); ++k) {
+    const double value = p.data[static_cast<Eigen::Index>(k)];
+    if (names[k] == "impacts") row.impacts = static_cast<int>(value);
+    if (names[k] == "slowest_impact") row.slowest_impact = value;
+    if (names[k] == "min_gap") row.min_gap = value;
+    if (names[k] == "tangency_time") row.auxiliary = Vector::Constant(1, value);
+    if (names[k].ends_with(":re") && k + 1 < names.size())
+      row.multipliers.emplace_back(value, p.data[static_cast<Eigen::Index>(k) + 1]);
+  }
 }
 
 std::string point_type(const SpecialPoint& s) {
@@ -113,9 +162,9 @@ std::string point_type(const SpecialPoint& s) {
 
 // The curve's last point on the bound p2 = bound, from `last` (inside) towards `beyond`
 // (outside): Newton on (x, auxiliary, p1) with p2 fixed, from their interpolation.
-bool land_on_second(OrbitCurveProblem& problem, const BranchPoint& last, const BranchPoint& beyond,
+bool land_on_second(ZeroProblem& problem, int n, const BranchPoint& last, const BranchPoint& beyond,
                     double bound, double tolerance, BranchPoint& landed) {
-  const int n = problem.state_dimension(), m = problem.dimension();
+  const int m = problem.dimension();
   const double fraction = (bound - last.u[n]) / (beyond.u[n] - last.u[n]);
   Vector u = last.u + fraction * (beyond.u - last.u);
   double lambda = last.lambda + fraction * (beyond.lambda - last.lambda);
@@ -154,49 +203,44 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
                              const OrbitCurveOptions& options) {
   options.validate();
   if (x.size() != system.dimension()) throw InputError("curve start has the wrong dimension");
-  auto problem = make_problem(system, kind, first, options, period, phase);
-  problem->second_min = std::min(options.from, options.to);
-  problem->second_max = std::max(options.from, options.to);
-  problem->grazing = options.grazing;
-  // Difference steps on the scale of the ranges (a clearance d of millimetres).
-  problem->second_scale = std::abs(options.to - options.from);
-  problem->first_scale = options.first_max - options.first_min;
+  Setup setup = make_problem(system, kind, first, options, period, phase, x);
+  ZeroProblem& problem = *setup.problem;
   OrbitCurve curve;
   curve.kind = kind;
   curve.first = first;
   curve.second = options.second;
   curve.period = period;
-  for (const TestFunction& t : problem->test_functions()) curve.test_names.push_back(t.name);
+  for (const TestFunction& t : problem.test_functions()) curve.test_names.push_back(t.name);
+  const std::vector<std::string> names = problem.point_data_names();
 
   const int n = system.dimension();
-  Vector u0(problem->dimension());
-  u0.head(n) = x;
-  u0[n] = system.parameters()[options.second];
-  if (!problem->refit_borders(u0, first_value)) {
-    curve.stop_reason = "the start cannot be evaluated: " + problem->failure();
-    curve.failure = problem->failure();
+  const Vector& u0 = setup.u0;
+  if (setup.bordered && !setup.bordered->refit_borders(u0, first_value)) {
+    curve.failure = setup.failure();
+    curve.stop_reason = "the start cannot be evaluated: " + curve.failure;
     return curve;
   }
   // The first point corrected at fixed p1; its tangent turned towards `to` in p2.
   ContinuationOptions engine = options.continuation();
   ContinuationOptions start = engine;
   start.max_points = 1;
-  const ContinuationResult first_run = PseudoArclength(*problem, start).run(u0, first_value);
+  const ContinuationResult first_run = PseudoArclength(problem, start).run(u0, first_value);
   if (first_run.points.empty()) {
     curve.status = first_run.status;
-    curve.stop_reason = first_run.stop_reason + (problem->failure().empty() ? "" : ": " + problem->failure());
-    curve.failure = problem->failure();
+    curve.failure = setup.failure();
+    curve.stop_reason = first_run.stop_reason + (curve.failure.empty() ? "" : ": " + curve.failure);
     return curve;
   }
   BranchPoint origin = first_run.points.front();
   if (origin.tangent[n] * (options.to - options.from) < 0.0) origin.tangent = -origin.tangent;
-  ContinuationResult result = PseudoArclength(*problem, engine).run_from(origin);
+  ContinuationResult result = PseudoArclength(problem, engine).run_from(origin);
 
   if (result.status == ContinuationStatus::LeftFamily && result.beyond && !result.points.empty()) {
     const double p2 = result.beyond->u[n];
-    const double bound = p2 > problem->second_max ? problem->second_max : problem->second_min;
+    const double bound = p2 > std::max(options.from, options.to) ? std::max(options.from, options.to)
+                                                                 : std::min(options.from, options.to);
     BranchPoint landed;
-    if (land_on_second(*problem, result.points.back(), *result.beyond, bound,
+    if (land_on_second(problem, n, result.points.back(), *result.beyond, bound,
                        options.corrector_tolerance, landed)) {
       result.points.push_back(std::move(landed));
       result.status = ContinuationStatus::ReachedBound;
@@ -207,7 +251,7 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
                            " (the last row is short of its bound: the landing failed)";
     }
   }
-  for (const BranchPoint& p : result.points) fill(*problem, p, curve.rows.emplace_back());
+  for (const BranchPoint& p : result.points) fill(names, n, p, curve.rows.emplace_back());
   for (const SpecialPoint& s : result.special_points) {
     CurveRow located;
     BranchPoint as_point;
@@ -216,7 +260,7 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
     as_point.chart = s.chart;
     as_point.tests = s.tests;
     as_point.data = s.data;
-    fill(*problem, as_point, located);
+    fill(names, n, as_point, located);
     CurvePoint& point = curve.points.emplace_back();
     point.type = point_type(s);
     point.first = located.first;
@@ -227,11 +271,12 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
     point.tests = located.tests;
     point.multipliers = located.multipliers;
     point.after_row = s.after_point;
-    if (s.type == SpecialPointType::Grazing) point.error_estimate = problem->grazing_error();
+    if (s.type == SpecialPointType::Grazing && setup.bordered)
+      point.error_estimate = setup.bordered->grazing_error();
   }
   curve.status = result.status;
   curve.stop_reason = result.stop_reason;
-  curve.failure = problem->failure();
+  curve.failure = setup.failure();
   return curve;
 }
 

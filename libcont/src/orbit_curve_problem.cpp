@@ -25,15 +25,20 @@ OrbitCurveProblem::OrbitCurveProblem(HybridSystem& system, std::string first, st
 
 int OrbitCurveProblem::dimension() const { return system_.dimension() + 1 + auxiliary_count(); }
 
-bool OrbitCurveProblem::set_point(ConstVectorRef u, double lambda) {
+bool set_curve_point(HybridSystem& system, const std::string& first, double p1,
+                     const std::string& second, double p2, std::string& failure) {
   try {
-    system_.set_parameter(first_, lambda);
-    system_.set_parameter(second_, u[system_.dimension()]);
+    system.set_parameter(first, p1);
+    system.set_parameter(second, p2);
     return true;
   } catch (const InputError& e) {
-    failure_ = e.what();
+    failure = e.what();
     return false;
   }
+}
+
+bool OrbitCurveProblem::set_point(ConstVectorRef u, double lambda) {
+  return set_curve_point(system_, first_, lambda, second_, u[system_.dimension()], failure_);
 }
 
 bool OrbitCurveProblem::map_at(ConstVectorRef u, double lambda, bool jacobian, MapEvaluation& e) {

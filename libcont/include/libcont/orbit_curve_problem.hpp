@@ -30,6 +30,11 @@
 
 namespace libcont {
 
+// Sets p1 and p2 of a curve's point; false, with the system's message in `failure`, where the
+// system refuses either (the value it had stays).
+bool set_curve_point(HybridSystem& system, const std::string& first, double p1,
+                     const std::string& second, double p2, std::string& failure);
+
 class OrbitCurveProblem : public ZeroProblem {
  public:
   OrbitCurveProblem(HybridSystem& system, std::string first, std::string second, int period,

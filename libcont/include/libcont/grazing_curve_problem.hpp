@@ -1,0 +1,72 @@
+#pragma once
+// The grazing curve of an orbit without impacts in two parameters (doc/theory.md, 6.4):
+// the orbit touches a hard-impact surface with zero normal speed, an interior tangency
+// h = 0, h' = 0 at a time s after its section. The unknown is u = (x, p2, s / time_unit), x
+// the orbit's point on the section t = phase (mod T); lambda is p1; the equations are
+//     Q^n(x) - x = 0,   h(t0 + s, Q_s(x)) = 0,   h'(t0 + s, Q_s(x)) = 0,
+// with Q the flow without events (event_free_view.hpp): the grazing orbit is an orbit of
+// it, and it is smooth where the real flow's impacts are not (a speed like the square
+// root of the penetration). D_x Q^n - I from its tangent flow; everything else from
+// central differences of flows. On the moving-base oscillator the curve is |a - H(eta)| =
+// -d (test_orbit_curves). For an impacting orbit of a single impact per period whose
+// impact's speed goes to zero (n = 1, the z = 1/1 family at its grazing) the grazing orbit
+// is the same touching orbit, so this curve is that family's grazing curve too.
+#include <string>
+
+#include "libcont/event_free_view.hpp"
+#include "libcont/flow.hpp"
+#include "libcont/zero_problem.hpp"
+
+namespace libcont {
+
+class GrazingCurveProblem : public ZeroProblem {
+ public:
+  // `event`: the model's event of the surface in the orbit's mode; -1: its first event of
+  // kind Impact.
+  GrazingCurveProblem(HybridSystem& system, std::string first, std::string second, int period,
+                      FlowOptions flow = {}, double phase = 0.0, int event = -1);
+
+  int dimension() const override { return system_.dimension() + 2; }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override;
+  bool residual(ConstVectorRef u, double lambda, Vector& residual) override;
+  // "tangency_time" (s), then the Floquet multipliers of the touching
+  // orbit by decreasing modulus "mu<k>:re", "mu<k>:im".
+  std::vector<std::string> point_data_names() const override;
+  Vector point_data(ConstVectorRef u, double lambda) override;
+  double chart() const override { return phase_; }
+  void set_chart(double chart) override { phase_ = chart; }
+  // False where `to` lies outside [second_min, second_max] (as OrbitCurveProblem).
+  bool same_family(const BranchPoint& from, const BranchPoint& to, std::string& why) override;
+
+  // The time s after the section where the gap of the orbit through x is smallest, to
+  // start the curve from (u's last entry is s / time_unit): the smallest of 256 samples
+  // over the n periods.
+  bool smallest_gap_time(ConstVectorRef x, double& s);
+  double second_min = -1e300, second_max = 1e300;
+  double difference_step = 1e-6;  // as OrbitCurveProblem's
+  double first_scale = 1.0, second_scale = 1.0;
+  // The unit of s in u: the arclength weighs s / time_unit like the state and p2
+  // (trace_orbit_curve sets it to n T / |to - from|, so that s spans what p2 does).
+  double time_unit = 1.0;
+  const std::string& failure() const { return failure_; }
+
+ private:
+  bool set_point(ConstVectorRef u, double lambda);
+  // The flow without events from the section over `duration`, with its tangent if asked.
+  bool flow_for(ConstVectorRef x, double duration, Vector& end, int& mode, Matrix* tangent);
+  // F at (u, lambda) with the parameters set.
+  bool equations(ConstVectorRef u, VectorRef f, Matrix* monodromy);
+
+  HybridSystem& system_;
+  EventFreeView view_;
+  std::string first_, second_;
+  int period_;
+  FlowOptions flow_;
+  double phase_;
+  int event_;
+  Matrix monodromy_;
+  std::string failure_;
+};
+
+}  // namespace libcont
