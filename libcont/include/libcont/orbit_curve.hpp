@@ -1,16 +1,15 @@
 #pragma once
 // Two-parameter curves of codimension-one points of periodic orbits, started from a special
-// point of a one-parameter branch (orbit_branch.hpp): a fold, a period doubling or a
-// Neimark-Sacker point of a branch in p1 is continued in (p1, p2) as the zero set of an
-// extended problem (fold_curve_problem.hpp, period_doubling_curve_problem.hpp,
-// neimark_sacker_curve_problem.hpp) by the pseudo-arclength engine, and a grazing of a
-// non-impacting orbit as the curve of tangencies (grazing_curve_problem.hpp). The curve's
+// point of a one-parameter branch (orbit_branch.hpp): a fold or a period doubling of a
+// branch in p1 is continued in (p1, p2) as the zero set of an extended problem
+// (fold_curve_problem.hpp, period_doubling_curve_problem.hpp) by the pseudo-arclength
+// engine, and a grazing of a non-impacting orbit as the curve of tangencies
+// (grazing_curve_problem.hpp). Neimark-Sacker curves are not available yet. The curve's
 // rows carry both parameters, the orbit's point, the test values and the multipliers, and
 // the codimension-two points met on the way are located (doc/theory.md, 6.4):
 //   fold curve              cusp, fold-flip
 //   period-doubling curve   fold-flip
-//   Neimark-Sacker curve    resonance-1:1, resonance-1:2, resonance-1:3, resonance-1:4
-//   fold, PD and NS curves  grazing: the curve runs into a grazing of a hard impact of its
+//   fold and PD curves      grazing: the curve runs into a grazing of a hard impact of its
 //                           orbit (the slowest impact's speed or a gap minimum reaches
 //                           zero), where it ends
 //   every curve             turning-point: the curve turns back in p1 (at a cusp it turns
@@ -64,7 +63,8 @@ struct CurveRow {
   double first = 0.0, second = 0.0;  // p1, p2
   Vector x;                          // the orbit's point on the section t = phase (mod T)
   double phase = 0.0;
-  Vector auxiliary;                  // kappa on a Neimark-Sacker curve; empty otherwise
+  Vector auxiliary;                  // the grazing curve's touching time after the section
+                                     // (time units); empty on other curves
   Vector tests;                      // the problem's test values (OrbitCurve::test_names)
   int impacts = 0;
   double slowest_impact = 0.0;       // inf: no impact
@@ -99,11 +99,11 @@ struct OrbitCurve {
   bool ok() const;
 };
 
-// From a special point of `branch` (Fold, PeriodDoubling, NeimarkSacker, or a Grazing of
-// kind NonImpactingGap), its state on its own section, at the system's other parameters as
+// From a special point of `branch` (Fold, PeriodDoubling, or a Grazing of an orbit without
+// impacts, kind NonImpactingGap), its state on its own section, at the system's other parameters as
 // they are; the system's p1 and p2 are left where the last map was evaluated. Throws
 // InputError for bad options, an unknown parameter, p2 equal to the branch's parameter or a
-// special point of another type.
+// special point of another type (a Neimark-Sacker point among them, for now).
 OrbitCurve trace_orbit_curve(HybridSystem& system, const OrbitBranch& branch,
                              const SpecialPoint& point, const OrbitCurveOptions& options);
 // From a point x of a z = p/n orbit (n = period) on the section t = phase (mod T) at
