@@ -660,8 +660,13 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
     // (c) impacts per period, the impact velocities on the right axis.
     s << impact_panel.settings(autoscale) << "set xlabel " << x << "\nset ylabel 'a_i (impacts per period)'\n"
       << "set y2label 'v_r at impacts'\n";
-    const bool impacts = has_rows(plot.directory / plot.impacts_csv);
-    if (!impacts) s << "set label 1 'no impacts: no v_r' at graph 0.5, 0.5 center\n";
+    // v_r is plotted only where some of its points can be drawn: gnuplot fails on a series
+    // with none inside the ranges (impacts at parameter values beyond +-1e307).
+    const bool impacts = velocities.y.count() > 0;
+    if (!impacts)
+      s << "set label 1 '" << (has_rows(plot.directory / plot.impacts_csv) ? "no drawable v_r"
+                                                                          : "no impacts: no v_r")
+        << "' at graph 0.5, 0.5 center\n";
     s << "plot " << quoted(plot.points_csv) << " using " << x
       << ":'a_i' with points pt 7 ps 0.5 lc rgb '#1f4e9a' title 'a_i'";
     if (impacts)
