@@ -88,7 +88,8 @@ void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Fie
   context_ = context;
   directions_ = directions;  // the containers below keep their storage from start to start
   message_.clear();
-  t0_ = t1_ = t_reference_ = start_time_ = t;
+  origin_ = t;
+  t0_ = t1_ = t_reference_ = start_time_ = 0.0;
   y1_ = Eigen::Map<const Vector>(y, size_);
   y0_ = y1_;
   returned_ = y1_;
@@ -110,7 +111,7 @@ bool ExplicitRungeKutta::stages_of_size(double t, const double* y, double h, dou
   const ARKodeButcherTableMem& b = *table_;
   for (int i = 1; i < b.stages; ++i) {
     combine_stages<N>(stage_terms_[static_cast<size_t>(i)], h, k_.data(), y, scratch_.data(), size_);
-    if (!f_(context_, t + b.c[i] * h, scratch_.data(), k_.col(i).data())) return false;
+    if (!field(t + b.c[i] * h, scratch_.data(), k_.col(i).data())) return false;
   }
   combine_stages<N>(solution_terms_, h, k_.data(), y, y_out, size_);
   if (error) combine_stages<N>(error_terms_, h, k_.data(), nullptr, error, size_);
@@ -166,6 +167,10 @@ double ExplicitRungeKutta::initial_step(const Vector& f) const {
 }
 
 bool ExplicitRungeKutta::interpolate(double t, double* y) {
+  return interpolate_local(t - origin_, y);
+}
+
+bool ExplicitRungeKutta::interpolate_local(double t, double* y) {
   if (t == t1_) {
     std::copy(y1_.data(), y1_.data() + size_, y);
     return true;
@@ -184,8 +189,10 @@ bool ExplicitRungeKutta::interpolate(double t, double* y) {
 // direction there, located to rounding in time and taken on the far side; root_info_
 // marks every function with a root at that time.
 bool ExplicitRungeKutta::find_root(double& t_root) {
+  // On the scale of the absolute time, which an event's time is rounded to anyway: a root
+  // located finer than that would be found again from its far side.
   const double tolerance = 100.0 * std::numeric_limits<double>::epsilon() *
-                           (std::abs(t1_) + std::abs(t1_ - t0_));
+                           (std::abs(origin_ + t1_) + std::abs(t1_ - t0_));
   std::fill(root_info_.begin(), root_info_.end(), 0);
   std::vector<double>& found = root_times_;
   found.assign(directions_.size(), std::numeric_limits<double>::infinity());
@@ -218,8 +225,8 @@ bool ExplicitRungeKutta::find_root(double& t_root) {
       } else {
         nudged = false;
       }
-      if (!interpolate(t, scratch_root_.data())) return false;
-      g_(context_, t, scratch_root_.data(), g_mid_.data());
+      if (!interpolate_local(t, scratch_root_.data())) return false;
+      roots(t, scratch_root_.data(), g_mid_.data());
       const double g = g_mid_[k];
       if ((g < 0.0) == (a < 0.0) && g != 0.0) {
         lo = t;
@@ -256,7 +263,7 @@ bool ExplicitRungeKutta::controlled_step(double& t, Vector& y, const Vector& f, 
     step = (t + step) - t;
     if (rejections > kMaxRejections ||
         !(step > 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0))) {
-      message_ = "step size " + number_text(step) + " too small at t = " + number_text(t) +
+      message_ = "step size " + number_text(step) + " too small at t = " + number_text(origin_ + t) +
                  " after " + std::to_string(rejections) + " rejected steps";
       return false;
     }
@@ -297,7 +304,7 @@ bool ExplicitRungeKutta::integrate_to(double t_root, Vector& y) {
   // steps by more than 5 %: a guard for fields whose singularity the estimate misses.)
   const double finest = std::max(1e-6 * (t1_ - t0_), time_resolution(t_root));
   while (t < t_root) {
-    if (!f_(context_, t, y.data(), f.data())) return false;
+    if (!field(t, y.data(), f.data())) return false;
     const double left = t_root - t;
     double graded = left > finest ? std::min(h, 0.5 * left) : h;
     if (!controlled_step(t, y, f, graded, left > finest ? t + graded : t_root)) return false;
@@ -307,6 +314,14 @@ bool ExplicitRungeKutta::integrate_to(double t_root, Vector& y) {
 }
 
 ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_reached) {
+  const double stop = t_stop - origin_;
+  double reached = 0.0;
+  const Result result = step_local(stop, reached);
+  t_reached = reached >= stop ? t_stop : origin_ + reached;
+  return result;
+}
+
+ExplicitRungeKutta::Result ExplicitRungeKutta::step_local(double t_stop, double& t_reached) {
   const auto roots_at_end = [&](Result fallback) {
     g_reference_ = g_end_;
     t_reference_ = t1_;
@@ -317,7 +332,7 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_rea
   const auto root_inside = [&](double& t_root) {
     if (!find_root(t_root)) return false;
     if (!integrate_to(t_root, returned_)) return false;
-    g_(context_, t_root, returned_.data(), g_reference_.data());
+    roots(t_root, returned_.data(), g_reference_.data());
     t_reference_ = t_root;
     inside_step_ = true;
     return true;
@@ -334,8 +349,8 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_rea
   if (t1_ >= t_stop) return roots_at_end(Result::Step);
 
   // f at the step's start: stage 0, kept for the dense output.
-  if (!f_(context_, t1_, y1_.data(), f_start_.data())) {
-    message_ = "the vector field is not finite at t = " + number_text(t1_);
+  if (!field(t1_, y1_.data(), f_start_.data())) {
+    message_ = "the vector field is not finite at t = " + number_text(origin_ + t1_);
     return Result::Failure;
   }
   if (h_ <= 0.0) h_ = initial_step(f_start_);
@@ -355,7 +370,7 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_rea
   t0_ = t_start;
   f0_ = f_start_;
   if (!directions_.empty()) {
-    g_(context_, t1_, y1_.data(), g_end_.data());
+    roots(t1_, y1_.data(), g_end_.data());
     double t_root = 0.0;
     if (root_inside(t_root)) {
       t_reached = t_root;
