@@ -83,8 +83,10 @@ class HybridSystem {
 
   const ParameterSet& parameters() const { return parameters_; }
   // Sets one parameter by name (validated, InputError naming it) and re-derives the model
-  // (configure). A value the model's rules refuse, or one that leaves the forcing period
-  // not finite, throws InputError naming it, and the old value is kept.
+  // (configure). A value the model's rules refuse, one that leaves the forcing period not
+  // finite, or one that makes an affine mode's equations of motion overflow throws
+  // InputError naming it (a rule of configure() that names no parameter gets the values
+  // just set put before its message), and the old value is kept.
   void set_parameter(std::string_view name, double value);
   void set_parameter_text(std::string_view name, std::string_view text);
   // Several parameters from text, in order, the model re-derived once at the end: rules
