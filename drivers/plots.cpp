@@ -405,7 +405,9 @@ namespace {
 std::vector<std::vector<std::string>> csv_columns(const std::filesystem::path& file,
                                                   const std::vector<std::string>& names) {
   std::vector<std::vector<std::string>> columns(names.size());
-  std::ifstream in(file);
+  // The run's own file while it waits to be published (pending_files.hpp): under its
+  // final name there is nothing yet, or an earlier run's.
+  std::ifstream in(pending_files::current(file));
   std::string line;
   if (!std::getline(in, line)) return columns;
   const auto split = [](const std::string& text) {
