@@ -171,6 +171,12 @@ SavedRun read_saved_run(const std::string& restart) {
   };
   run.system = text("system");
   run.parameter = text("parameter");
+  // The range of the run (a curve's default range of the branch's parameter).
+  for (const auto& [key, target] : {std::pair{"from", &run.from}, std::pair{"to", &run.to}})
+    if (saved.is_object() && saved.contains(key) && saved[key].is_number()) {
+      const double value = saved[key].get<double>();
+      if (std::isfinite(value)) *target = value;
+    }
   if (!saved.contains("parameters") || !saved["parameters"].is_object())
     throw InputError(file.string() + ": no 'parameters' (an object)");
   for (const auto& [name, value] : saved["parameters"].items()) {
@@ -208,7 +214,8 @@ SavedPoint row_point(const SavedRun& run, double wanted, const std::vector<std::
 
 }  // namespace
 
-SavedPoint read_saved_point(const SavedRun& run, const std::vector<std::string>& state_names) {
+SavedPoint read_saved_point(const SavedRun& run, const std::vector<std::string>& state_names,
+                            GrazingStart grazing) {
   const std::string item = "--restart " + run.directory.string() + ":" + run.label;
   if (is_row_index(run.label))
     return row_point(run, libcont::parse_number(run.label, item), state_names, item);
@@ -226,7 +233,8 @@ SavedPoint read_saved_point(const SavedRun& run, const std::vector<std::string>&
       saved.kind = specials.rows[r][static_cast<size_t>(kind)];
     const double after = specials.number(r, "after_point");
     saved.row = static_cast<int>(after);
-    if (saved.type != libcont::SpecialPointType::Grazing) return saved;
+    if (saved.type != libcont::SpecialPointType::Grazing || grazing == GrazingStart::AsSaved)
+      return saved;
     // At a grazing the map is not differentiable: the branch starts from the row before
     // it, whose continuation passes the grazing again onto the other family (or, towards
     // --to the other way, goes back along its own).

@@ -20,6 +20,7 @@ struct SavedRun {
   std::string system;               // catalogue name
   std::vector<std::pair<std::string, std::string>> parameters;  // name, value as text
   std::string parameter;            // the continued one
+  std::optional<double> from, to;   // its range in the run (none in a file without them)
 };
 
 struct SavedPoint {
@@ -38,10 +39,16 @@ struct SavedPoint {
 // libcont::InputError naming what is missing or malformed.
 SavedRun read_saved_run(const std::string& restart);
 
+// How a grazing point (GRk) is read: as the branch row before it, where a branch can
+// start (the map is not differentiable at the grazing itself), or as saved, the grazing
+// orbit itself (the start of a curve of grazings, vicont curve).
+enum class GrazingStart { RowBefore, AsSaved };
+
 // The point LABEL of the run, its state in the columns `state_names`. Throws
 // libcont::InputError for a label or row that does not exist (listing the labels that
 // do, or the rows' range) and for a malformed file.
-SavedPoint read_saved_point(const SavedRun& run, const std::vector<std::string>& state_names);
+SavedPoint read_saved_point(const SavedRun& run, const std::vector<std::string>& state_names,
+                            GrazingStart grazing = GrazingStart::RowBefore);
 
 // Copies the run's branch.csv and special_points.csv into `directory` (created), so that
 // a branch switched from it is drawn with its parent.

@@ -549,6 +549,67 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
   });
 }
 
+PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) {
+  return render(plot.directory, stem, [&](const std::string& png_name) {
+    const std::string x = quoted(plot.first), y = quoted(plot.second);
+    PanelAxes axes{{{"x", {}}, {"y", {}}}};
+    for (const auto& csv : {plot.curve_csv, plot.points_csv}) {
+      const PairExtent e = pair_extents(plot.directory / csv, {{plot.first, plot.second}}).front();
+      axes.axes[0].second.add(e.x);
+      axes.axes[1].second.add(e.y);
+    }
+    // The points' labels, those that coincide on the plot's scale joined ("GR1 TP2").
+    const auto rows = csv_columns(plot.directory / plot.curve_csv, {plot.first, plot.second});
+    const auto points =
+        csv_columns(plot.directory / plot.points_csv, {plot.first, plot.second, "label"});
+    double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
+    for (size_t r = 0; r < rows[0].size(); ++r) {
+      const double px = number_or_nan(rows[0][r]), py = number_or_nan(rows[1][r]);
+      if (!std::isfinite(px) || !std::isfinite(py)) continue;
+      x_lo = std::min(x_lo, px);
+      x_hi = std::max(x_hi, px);
+      y_lo = std::min(y_lo, py);
+      y_hi = std::max(y_hi, py);
+    }
+    const double x_near = 0.02 * std::max(x_hi - x_lo, 1e-300);
+    const double y_near = 0.03 * std::max(y_hi - y_lo, 1e-300);
+    std::ostringstream s;
+    s.precision(17);
+    s << preamble(png_name, 1000, 700) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
+      << "set xlabel " << x << "\nset ylabel " << y << "\n"
+      << axes.settings({"set autoscale x\n", "set autoscale y\n"})
+      << "set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06\n";
+    std::vector<bool> taken(points[0].size(), false);
+    for (size_t p = 0; p < points[0].size(); ++p) {
+      const double px = number_or_nan(points[0][p]), py = number_or_nan(points[1][p]);
+      if (taken[p] || !std::isfinite(px) || !std::isfinite(py)) continue;
+      std::string text = points[2][p];
+      for (size_t q = p + 1; q < points[0].size(); ++q)
+        if (!taken[q] && std::abs(number_or_nan(points[0][q]) - px) < x_near &&
+            std::abs(number_or_nan(points[1][q]) - py) < y_near) {
+          text += " " + points[2][q];
+          taken[q] = true;
+        }
+      s << "set label " << quoted(text) << " at first " << px << ", first " << py
+        << " left offset 1,0.8 font 'sans,10' tc rgb '#c0392b' front\n";
+    }
+    if (!rows[0].empty() && std::isfinite(number_or_nan(rows[0][0])) &&
+        std::isfinite(number_or_nan(rows[1][0])))
+      s << "set label " << quoted(plot.start_label) << " at first " << number_or_nan(rows[0][0])
+        << ", first " << number_or_nan(rows[1][0])
+        << " right offset -1,0.8 font 'sans,10' tc rgb 'black' front\n";
+    s << "plot " << quoted(plot.curve_csv) << " using " << x << ':' << y
+      << " with linespoints lw 1.6 pt 7 ps 0.45 lc rgb '#1f4e9a' title 'curve (rows)', \\\n"
+      << "     '' every ::0::0 using " << x << ':' << y
+      << " with points pt 6 ps 2.2 lw 1.5 lc rgb 'black' title " << quoted("start: " + plot.start_label);
+    if (has_rows(plot.directory / plot.points_csv))
+      s << ", \\\n     " << quoted(plot.points_csv) << " using " << x << ':' << y
+        << " with points pt 5 ps 1.4 lc rgb '#c0392b' title 'codimension-two points'";
+    s << "\n" << axes.after();
+    return s.str();
+  });
+}
+
 PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
   return render(plot.directory, stem, [&](const std::string& png_name) {
     const int panels = static_cast<int>(plot.panels.size());

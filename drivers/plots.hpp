@@ -52,6 +52,19 @@ struct BranchPlot {
 };
 PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem);
 
+// A two-parameter curve from `vicont curve` (curve_output.hpp) in the plane (p1, p2): the
+// curve through its rows, its first row (the special point it starts from) circled and
+// named, its codimension-two points (curve_points.csv) marked and named by their labels
+// (CP1, LPPD1, GR1, TP1 ...; points that coincide on the plot's scale share one label).
+struct CurvePlanePlot {
+  std::filesystem::path directory;
+  std::string curve_csv, points_csv;  // file names inside directory
+  std::string first, second;          // the parameters: the x and y axes
+  std::string start_label;            // e.g. "PD1 of run"
+  std::string title;
+};
+PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem);
+
 // Panels of curves from one CSV against a shared horizontal column, e.g. a closed form
 // (lines) and a numerical run (points) on top of each other. Columns are drawn times
 // their scale, so that a file in SI units can be shown in mm and ms.
