@@ -152,9 +152,17 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
     } catch (const libcont::InputError& error) {
       throw libcont::InputError(saved_->where + ": " + error.what());
     }
-    if (!named.empty() && systems::make_system(named)->name() != system->name())
-      throw libcont::InputError(option + " " + named + " is not the system of the restarted run (" +
-                                system->name() + ", " + saved_->where + ")");
+    if (!named.empty()) {
+      std::string named_system;
+      try {
+        named_system = systems::make_system(named)->name();
+      } catch (const libcont::InputError& error) {
+        throw libcont::InputError(option + ": " + error.what());  // the config file's line
+      }
+      if (named_system != system->name())
+        throw libcont::InputError(option + " " + named + " is not the system of the restarted run (" +
+                                  system->name() + ", " + saved_->where + ")");
+    }
     apply_saved_parameters(*system, saved_->parameters, saved_->where);
   } else if (!system_on_command_line_.empty()) {
     system = systems::make_system(system_on_command_line_);
