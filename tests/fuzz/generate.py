@@ -38,6 +38,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 
 SEED = "libcont-fuzz-1"
@@ -82,6 +83,34 @@ def discover(vicont):
         commands[sub] = parse_help(run_help(vicont, [sub, "--help"]))[0]
     catalogue = json.loads(run_help(vicont, ["systems", "--json"]))["systems"]
     return commands, catalogue
+
+
+# The saved run that commands starting from one (curve: --restart RUN_DIR:LABEL, and no
+# --param of their own) find as RUN_DIR "run" in their cases: made by the program itself
+# (about a second), with GR1 (a grazing of the orbit without impacts), PD1, LP1 and GR2 (an
+# impact's grazing) on the branch of doc/cli.md.
+SAVED_RUN = ["continue", "--set", "d=-0.005", "--param", "eta", "--from", "0.5", "--to", "2.5"]
+RESTART_COMMANDS = {"curve"}
+
+
+def saved_run(vicont):
+    """{file name: bytes} of the saved run: continue.json reduced to what a restart reads
+    (so that the corpus does not depend on where it was made), special_points.csv and
+    branch.csv."""
+    with tempfile.TemporaryDirectory() as directory:
+        out = subprocess.run([vicont] + SAVED_RUN + ["--out", directory, "--json"],
+                             capture_output=True, text=True, timeout=120)
+        if out.returncode != 0:
+            raise RuntimeError("%s %s failed: %s" % (vicont, " ".join(SAVED_RUN), out.stderr))
+        with open(directory + "/continue.json") as f:
+            saved = json.load(f)
+        files = {"continue.json": json.dumps({k: saved[k] for k in
+                                              ("system", "parameters", "parameter", "from",
+                                               "to")}).encode()}
+        for name in ("special_points.csv", "branch.csv"):
+            with open(directory + "/" + name, "rb") as f:
+                files[name] = f.read()
+        return files
 
 
 # --- values -------------------------------------------------------------------------------
@@ -162,6 +191,9 @@ CHEAP = {
                 ("--max-period", "4")],
     "basins": [("--transient", "5"), ("--max-period", "4")],
     "impact": [("--samples", "20")],
+    # PD1 of the saved run (SAVED_RUN): its period-doubling curve a little way in d.
+    "curve": [("--restart", "run:PD1"), ("--param2", "d"), ("--from", "-0.005"),
+              ("--to", "-0.0049"), ("--max-points", "5")],
 }
 # Parameters set first for a cheap or valid run (a later --set of the same name wins).
 SYSTEM_BASE = {"chain": ["N=3"], "cantilever-2dof": ["e=0.1"]}
@@ -172,11 +204,16 @@ NEEDS_PERIOD = {"orbit", "continue", "basins", "diagram"}
 
 
 class Corpus:
-    def __init__(self, commands, catalogue):
+    def __init__(self, commands, catalogue, saved=None):
         self.commands = commands
         self.systems = {s["name"]: s for s in catalogue}
         self.cases = []
         self.ids = set()
+        # The saved run "run" of the RESTART_COMMANDS' cases (saved_run), written first
+        # into each unless the case makes its own "run".
+        self.saved = saved or {}
+        self.saved_setup = [write("run/" + name, data) for name, data in self.saved.items()
+                            if name != "branch.csv"]
 
     # -- helpers --
 
@@ -200,8 +237,8 @@ class Corpus:
     def systems_for(self, command):
         if command == "impact":
             return [s for s in self.systems if s == "hertz-friction"] or list(self.systems)[:1]
-        if command == "":
-            return ["moving-base"]
+        if command == "" or command in RESTART_COMMANDS:
+            return ["moving-base"]  # the main job's; the saved run's
         if command in NEEDS_PERIOD:
             return [s for s, d in self.systems.items() if d["forcing_period"] > 0]
         return list(self.systems)
@@ -246,6 +283,9 @@ class Corpus:
             case_id = "%s#%d" % (case_id.split("#")[0], n)
             n += 1
         self.ids.add(case_id)
+        if argv[:1] and argv[0] in RESTART_COMMANDS and not any(
+                op["path"] == "run" or op["path"].startswith("run/") for op in setup):
+            setup = self.saved_setup + list(setup)
         case = {"id": case_id, "family": family, "argv": argv, "expect": sorted(expect),
                 "names": list(names), "setup": list(setup)}
         if pair is not None:
@@ -558,10 +598,12 @@ class Corpus:
                              base + first, {0, 2}, [a, b], pair=base + second)
 
     def restart(self):
-        """continue --restart with missing and malformed saved runs."""
-        if "--restart" not in self.commands.get("continue", {}):
-            return
-        base = ["continue", "--to", "4.1", "--max-points", "5", "--out", "out", "--json"]
+        """--restart with missing and malformed saved runs (continue, curve), and curve's
+        start at each kind of point of the saved run."""
+        bases = {"continue": ["continue", "--to", "4.1", "--max-points", "5", "--out", "out",
+                              "--json"]}
+        if "curve" in self.commands:
+            bases["curve"] = self.base("curve", "moving-base", drop=("--restart",))
         runs = [
             ("missing-dir", [], "nosuch:PD1", ["nosuch"]),
             ("no-colon", [mkdir("run")], "run", ["run", "--restart"]),
@@ -591,9 +633,32 @@ class Corpus:
              ["continue.json"]),
             ("json-directory", [mkdir("run/continue.json")], "run:PD1", ["continue.json"]),
         ]
-        for label, setup, value, names in runs:
-            self.add("restart", ["continue", label], base + ["--restart", value], {2},
-                     names + ["--restart", "--param"], setup)
+        for command, base in bases.items():
+            if "--restart" not in self.commands.get(command, {}):
+                continue
+            for label, setup, value, names in runs:
+                self.add("restart", [command, label], base + ["--restart", value], {2},
+                         names + ["--restart", "--param"], setup)
+        if "curve" not in bases or not self.saved:
+            return
+        # The saved run's points: those a curve starts from, and those it refuses (a row,
+        # an impact's grazing, a Neimark-Sacker point, one that is not there).
+        specials = self.saved["special_points.csv"]
+        as_ns = specials.replace(b"PD1,period-doubling", b"NS1,neimark-sacker")
+        whole = [write("run/" + name, data) for name, data in self.saved.items()]
+        for label, value, expect, names, setup in [
+                ("PD1", "run:PD1", {0, 3}, [], []),
+                ("pd1-lower-case", "run:pd1", {0, 3}, [], []),
+                ("LP1", "run:LP1", {0, 3}, [], []),
+                ("GR1-no-impact", "run:GR1", {0, 3}, [], []),
+                ("GR2-impact", "run:GR2", {2}, ["GR2", "impact-velocity"], []),
+                ("row", "run:3", {2}, ["run:3", "row"], whole),
+                ("missing-label", "run:LP9", {2}, ["LP9"], []),
+                ("neimark-sacker", "run:NS1", {2}, ["NS1", "neimark-sacker"],
+                 [write("run/continue.json", self.saved["continue.json"]),
+                  write("run/special_points.csv", as_ns)])]:
+            self.add("restart", ["curve", "label-" + label], bases["curve"] + ["--restart", value],
+                     expect, names + ["--restart"], setup)
 
     def structured_values(self):
         """Values with an inner syntax: basins axes, sweep initial states."""
@@ -661,7 +726,8 @@ def chmod(path, mode):
 
 def generate(vicont):
     commands, catalogue = discover(vicont)
-    return Corpus(commands, catalogue).build()
+    saved = saved_run(vicont) if RESTART_COMMANDS & set(commands) else None
+    return Corpus(commands, catalogue, saved).build()
 
 
 def in_sample(case_id, every):
