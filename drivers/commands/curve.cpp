@@ -204,8 +204,11 @@ std::string render_text(const CurveSummary& summary) {
            << p.after_row << '\n';
     }
   }
-  text << "files       " << summary.out.string()
-       << "/{curve.csv, curve_points.csv, curve.png, curve.gp, curve.json}\n";
+  // Those written: no plot of a curve without rows, or where gnuplot failed.
+  std::string names;
+  for (const auto& file : summary.files)
+    names += (names.empty() ? "" : ", ") + std::filesystem::path(file).filename().string();
+  text << "files       " << summary.out.string() << "/{" << names << "}\n";
   return text.str();
 }
 
