@@ -8,6 +8,7 @@
 #include "libcont/fold_curve_problem.hpp"
 #include "libcont/grazing_curve_problem.hpp"
 #include "libcont/input_error.hpp"
+#include "libcont/neimark_sacker_curve_problem.hpp"
 #include "libcont/period_doubling_curve_problem.hpp"
 #include "libcont/pseudo_arclength.hpp"
 
@@ -78,13 +79,15 @@ struct Setup {
   OrbitCurveProblem* bordered = nullptr;  // fold, period doubling, Neimark-Sacker
   GrazingCurveProblem* tangency = nullptr;
   Vector u0;
+  std::string start_failure;  // why the start's auxiliary unknowns could not be set
   std::string failure() const {
     return bordered ? bordered->failure() : tangency ? tangency->failure() : std::string();
   }
 };
 
 Setup make_problem(HybridSystem& system, CurveKind kind, const std::string& first,
-                   const OrbitCurveOptions& options, int period, double phase, ConstVectorRef x) {
+                   double first_value, const OrbitCurveOptions& options, int period, double phase,
+                   ConstVectorRef x) {
   Setup setup;
   const int n = system.dimension();
   const double p2 = system.parameters()[options.second];
@@ -115,6 +118,10 @@ Setup make_problem(HybridSystem& system, CurveKind kind, const std::string& firs
       problem = std::make_unique<PeriodDoublingCurveProblem>(system, first, options.second, period,
                                                              options.flow, phase);
       break;
+    case CurveKind::NeimarkSacker:
+      problem = std::make_unique<NeimarkSackerCurveProblem>(system, first, options.second, period,
+                                                            options.flow, phase);
+      break;
     default:
       throw InputError("curves of " + to_string(kind) + " points are not available yet");
   }
@@ -127,6 +134,15 @@ Setup make_problem(HybridSystem& system, CurveKind kind, const std::string& firs
   setup.u0.resize(problem->dimension());
   setup.u0.head(n) = x;
   setup.u0[n] = p2;
+  if (auto* ns = dynamic_cast<NeimarkSackerCurveProblem*>(problem.get())) {
+    // kappa = cos theta of the start's complex pair nearest to the unit circle.
+    double kappa = 0.0;
+    if (!ns->critical_kappa(x, first_value, p2, kappa))
+      setup.start_failure = ns->failure().empty()
+                                ? "the start's monodromy has no complex pair of multipliers"
+                                : ns->failure();
+    setup.u0[n + 1] = kappa;
+  }
   setup.bordered = problem.get();
   setup.problem = std::move(problem);
   return setup;
@@ -203,7 +219,7 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
                              const OrbitCurveOptions& options) {
   options.validate();
   if (x.size() != system.dimension()) throw InputError("curve start has the wrong dimension");
-  Setup setup = make_problem(system, kind, first, options, period, phase, x);
+  Setup setup = make_problem(system, kind, first, first_value, options, period, phase, x);
   ZeroProblem& problem = *setup.problem;
   OrbitCurve curve;
   curve.kind = kind;
@@ -215,6 +231,11 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
 
   const int n = system.dimension();
   const Vector& u0 = setup.u0;
+  if (!setup.start_failure.empty()) {
+    curve.failure = setup.start_failure;
+    curve.stop_reason = "the start cannot be evaluated: " + curve.failure;
+    return curve;
+  }
   if (setup.bordered && !setup.bordered->refit_borders(u0, first_value)) {
     curve.failure = setup.failure();
     curve.stop_reason = "the start cannot be evaluated: " + curve.failure;

@@ -1,15 +1,19 @@
 #pragma once
 // Two-parameter curves of codimension-one points of periodic orbits, started from a special
-// point of a one-parameter branch (orbit_branch.hpp): a fold or a period doubling of a
-// branch in p1 is continued in (p1, p2) as the zero set of an extended problem
-// (fold_curve_problem.hpp, period_doubling_curve_problem.hpp) by the pseudo-arclength
-// engine, and a grazing of a non-impacting orbit as the curve of tangencies
-// (grazing_curve_problem.hpp). Neimark-Sacker curves are not available yet. The curve's
-// rows carry both parameters, the orbit's point, the test values and the multipliers, and
-// the codimension-two points met on the way are located (doc/theory.md, 6.4):
+// point of a one-parameter branch (orbit_branch.hpp): a fold, a period doubling or a
+// Neimark-Sacker point of a branch in p1 is continued in (p1, p2) as the zero set of an
+// extended problem (fold_curve_problem.hpp, period_doubling_curve_problem.hpp,
+// neimark_sacker_curve_problem.hpp) by the pseudo-arclength engine, and a grazing of a
+// non-impacting orbit as the curve of tangencies (grazing_curve_problem.hpp). The curve's
+// rows carry both parameters, the orbit's point, the auxiliary unknowns (kappa = cos theta
+// of a Neimark-Sacker curve, the touching time of a grazing curve), the test values and the
+// multipliers, and the codimension-two points met on the way are located (doc/theory.md,
+// 6.4):
 //   fold curve              cusp, fold-flip
 //   period-doubling curve   fold-flip
-//   fold and PD curves      grazing: the curve runs into a grazing of a hard impact of its
+//   Neimark-Sacker curve    resonance-1:1, resonance-1:2, resonance-1:3, resonance-1:4
+//                           (kappa = 1, -1, -1/2, 0)
+//   fold, PD and NS curves  grazing: the curve runs into a grazing of a hard impact of its
 //                           orbit (the slowest impact's speed or a gap minimum reaches
 //                           zero), where it ends
 //   every curve             turning-point: the curve turns back in p1 (at a cusp it turns
@@ -99,11 +103,12 @@ struct OrbitCurve {
   bool ok() const;
 };
 
-// From a special point of `branch` (Fold, PeriodDoubling, or a Grazing of an orbit without
-// impacts, kind NonImpactingGap), its state on its own section, at the system's other parameters as
-// they are; the system's p1 and p2 are left where the last map was evaluated. Throws
-// InputError for bad options, an unknown parameter, p2 equal to the branch's parameter or a
-// special point of another type (a Neimark-Sacker point among them, for now).
+// From a special point of `branch` (Fold, PeriodDoubling, NeimarkSacker, or a Grazing of an
+// orbit without impacts, kind NonImpactingGap), its state on its own section, at the system's
+// other parameters as they are; the system's p1 and p2 are left where the last map was
+// evaluated. A Neimark-Sacker curve takes kappa from the start's complex pair nearest to the
+// unit circle. Throws InputError for bad options, an unknown parameter, p2 equal to the
+// branch's parameter or a special point of another type.
 OrbitCurve trace_orbit_curve(HybridSystem& system, const OrbitBranch& branch,
                              const SpecialPoint& point, const OrbitCurveOptions& options);
 // From a point x of a z = p/n orbit (n = period) on the section t = phase (mod T) at

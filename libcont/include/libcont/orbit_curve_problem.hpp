@@ -1,10 +1,11 @@
 #pragma once
 // Two-parameter continuation of codimension-one points of periodic orbits (doc/theory.md,
-// 6.4): what the extended zero problems of fold_curve_problem.hpp and
-// period_doubling_curve_problem.hpp share. The unknown is u = (x, p2, a): x a point of a
-// z = p/n orbit on the stroboscopic section t = phase (mod T), p2 the second parameter, a
-// the auxiliary unknowns of the subclass (none for a fold or a period doubling; a
-// Neimark-Sacker curve, not written yet, would have kappa = cos theta and two conditions);
+// 6.4): what the extended zero problems of fold_curve_problem.hpp,
+// period_doubling_curve_problem.hpp and neimark_sacker_curve_problem.hpp share. The unknown
+// is u = (x, p2, a): x a point of a z = p/n orbit on the stroboscopic section t = phase
+// (mod T), p2 the second parameter, a the auxiliary unknowns of the subclass (none for a
+// fold or a period doubling; kappa = cos theta, with two conditions, for a Neimark-Sacker
+// curve);
 // lambda is the first parameter p1. The equations are
 //     P^n(x; p1, p2) - x = 0,   c(M, a) = 0,
 // M = D_x P^n the saltation-corrected monodromy and c the subclass's 1 + dim(a) conditions

@@ -1,0 +1,255 @@
+// Neimark-Sacker curves (neimark_sacker_curve_problem.hpp) on the two-body system with
+// Hertz contact: its loading curve in lambda has a Neimark-Sacker point near lambda =
+// 0.56615 at omega = 6 (doc/reproduction.md), continued here in (lambda, omega). Checks:
+// every row's critical pair on the unit circle at kappa = cos theta; the curve's first row
+// at the one-parameter point; at several rows, an independent one-parameter continuation
+// in lambda at the row's omega (PeriodicOrbitProblem's test prod (mu_i mu_j - 1), another
+// formulation and other unknowns) locates its Neimark-Sacker point at the row's lambda.
+// Also the test function's derivatives against differences, and the resonance tests.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <ctime>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "libcont/neimark_sacker_curve_problem.hpp"
+#include "libcont/orbit_branch.hpp"
+#include "libcont/orbit_curve.hpp"
+#include "libcont/shooting.hpp"
+#include "systems/two_body.hpp"
+#include "test_support.hpp"
+
+using libcont::Vector;
+using systems::TwoBodySystem;
+
+namespace {
+
+double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+// The two-body Hertz system at omega, and its loading branch in lambda over [from, to]
+// from the orbit found at `from` (a settled motion, corrected by shooting).
+libcont::OrbitBranch loading_branch(TwoBodySystem& system, double from, double to) {
+  system.set_parameter("lambda", from);
+  const Vector settled =
+      test_support::settle(system, 0.0, system.default_initial_state(), 200).x;
+  const auto orbit = libcont::Shooting(system, 1).solve(settled);
+  REQUIRE(orbit.converged);
+  return libcont::trace_orbit_branch(system, 1, 0.0, orbit.x,
+                                     libcont::OrbitBranchOptions("lambda", from, to));
+}
+
+// The branch's Neimark-Sacker point in [lo, hi], or null.
+const libcont::SpecialPoint* neimark_sacker_in(const libcont::OrbitBranch& branch, double lo,
+                                               double hi) {
+  const libcont::SpecialPoint* found = nullptr;
+  for (const auto& s : branch.special_points)
+    if (s.type == libcont::SpecialPointType::NeimarkSacker && s.lambda >= lo && s.lambda <= hi)
+      found = &s;
+  return found;
+}
+
+// Of a row's multipliers, the one nearest to e^{i theta}, kappa = cos theta.
+std::complex<double> critical(const std::vector<std::complex<double>>& multipliers,
+                              double kappa) {
+  const std::complex<double> target = std::polar(1.0, std::acos(std::clamp(kappa, -1.0, 1.0)));
+  std::complex<double> nearest = multipliers.front();
+  for (const auto& mu : multipliers)
+    if (std::abs(mu - target) < std::abs(nearest - target)) nearest = mu;
+  return nearest;
+}
+
+std::string specials(const libcont::OrbitBranch& branch) {
+  std::ostringstream out;
+  out << std::setprecision(9);
+  for (const auto& s : branch.special_points) out << ' ' << s.type_name() << '@' << s.lambda;
+  return out.str();
+}
+
+// The Neimark-Sacker curve from the loading branch's point near 0.56615 at omega = 6 to
+// omega = `to`, each row's pair checked; at the rows `checked`, a one-parameter branch in
+// lambda at the row's omega, over +-half_window around the row's lambda, from the row's
+// orbit corrected at its lower end.
+void check_curve(double to, int max_points, const std::vector<int>& checked) {
+  TwoBodySystem system;
+  double begin = cpu_seconds();
+  const libcont::OrbitBranch branch = loading_branch(system, 0.575, 0.562);
+  const double branch_seconds = cpu_seconds() - begin;
+  INFO("loading branch: " << branch.stop_reason << ";" << specials(branch));
+  REQUIRE(branch.ok());
+  const libcont::SpecialPoint* ns = neimark_sacker_in(branch, 0.5655, 0.5667);
+  REQUIRE(ns != nullptr);
+
+  libcont::OrbitCurveOptions options("omega", 6.0, to, 0.55, 0.58);
+  options.max_points = max_points;
+  options.corrector_tolerance = 1e-10;
+  begin = cpu_seconds();
+  const libcont::OrbitCurve curve = libcont::trace_orbit_curve(system, branch, *ns, options);
+  const double curve_seconds = cpu_seconds() - begin;
+  INFO("curve: " << curve.stop_reason << " " << curve.failure);
+  REQUIRE(curve.ok());
+  REQUIRE(curve.rows.size() >= 3);
+  CHECK(curve.kind == libcont::CurveKind::NeimarkSacker);
+  // The curve starts at the one-parameter point, on omega = 6.
+  // The first row is the branch's point corrected at its lambda with omega free: it moves
+  // in omega by the two points' disagreement.
+  const double start_difference = std::abs(curve.rows.front().first - ns->lambda);
+  const double start_omega = std::abs(curve.rows.front().second - 6.0);
+  CHECK(start_difference == 0.0);
+  CHECK(start_omega <= 1e-9);
+
+  // Every row: the critical pair on the unit circle, at the angle kappa says.
+  double worst_modulus = 0.0, worst_angle = 0.0;
+  for (const libcont::CurveRow& row : curve.rows) {
+    REQUIRE(row.auxiliary.size() == 1);
+    const double kappa = row.auxiliary[0];
+    const std::complex<double> mu = critical(row.multipliers, kappa);
+    INFO("row at lambda = " << std::setprecision(12) << row.first << ", omega = " << row.second
+                            << ", kappa = " << kappa << ", mu = " << mu);
+    CHECK(std::abs(std::abs(mu) - 1.0) <= 1e-8);
+    CHECK(std::abs(std::cos(std::arg(mu)) - kappa) <= 1e-8);
+    worst_modulus = std::max(worst_modulus, std::abs(std::abs(mu) - 1.0));
+    worst_angle = std::max(worst_angle, std::abs(std::cos(std::arg(mu)) - kappa));
+  }
+
+  // The independent check at the chosen rows.
+  double worst = 0.0, check_seconds = 0.0;
+  std::ostringstream rows;
+  rows << std::setprecision(10);
+  for (const int k : checked) {
+    REQUIRE(k < static_cast<int>(curve.rows.size()));
+    const libcont::CurveRow& row = k < 0 ? curve.rows.back() : curve.rows[static_cast<size_t>(k)];
+    const double half_window = 2e-4;
+    system.set_parameter("omega", row.second);
+    system.set_parameter("lambda", row.first - half_window);
+    begin = cpu_seconds();
+    const libcont::OrbitBranch at_row = libcont::trace_orbit_branch(
+        system, 1, row.phase, row.x,
+        libcont::OrbitBranchOptions("lambda", row.first - half_window, row.first + half_window));
+    check_seconds += cpu_seconds() - begin;
+    INFO("row at omega = " << std::setprecision(12) << row.second << ", lambda = " << row.first
+                           << ": branch " << at_row.stop_reason << ";" << specials(at_row));
+    REQUIRE(at_row.ok());
+    const libcont::SpecialPoint* located =
+        neimark_sacker_in(at_row, row.first - half_window, row.first + half_window);
+    REQUIRE(located != nullptr);
+    const double difference = located->lambda - row.first;
+    rows << " omega " << row.second << ": " << std::setprecision(3) << difference
+         << std::setprecision(10) << ";";
+    // The rows solve G = 0 to |F| <= 1e-10 (1 + |u|) ~ 7e-10 (|u| ~ omega = 6), G's
+    // derivative in lambda, x eliminated, is of order 0.1 .. 1 (the derivative test
+    // below): a row's lambda is good to ~5e-9 at worst. The branch brackets its sign
+    // change to 4e-13 in arclength. Measured: 1e-11 at worst.
+    CHECK(std::abs(difference) <= 1e-8);
+    worst = std::max(worst, std::abs(difference));
+  }
+  std::ostringstream line;
+  line << std::setprecision(10) << "Neimark-Sacker curve (lambda, omega) from lambda = "
+       << ns->lambda << ", omega = 6 to " << to << ": " << curve.rows.size() << " rows, lambda "
+       << curve.rows.front().first << " -> " << curve.rows.back().first << ", omega -> "
+       << curve.rows.back().second << ", kappa " << curve.rows.front().auxiliary[0] << " -> "
+       << curve.rows.back().auxiliary[0] << std::setprecision(3) << " (" << curve.stop_reason
+       << "); start - branch point " << start_difference << " in lambda, " << start_omega
+       << " in omega" << "; max ||mu| - 1| " << worst_modulus
+       << ", max |cos arg mu - kappa| " << worst_angle << "; one-parameter NS - row:"
+       << rows.str() << " max " << worst << "; CPU s: branch " << branch_seconds << ", curve "
+       << curve_seconds << ", checks " << check_seconds;
+  for (const auto& p : curve.points) line << "; " << p.type << " at lambda " << p.first;
+  WARN(line.str());
+}
+
+}  // namespace
+
+TEST_CASE("Neimark-Sacker curve of the two-body Hertz orbit: omega 6 to 6.05", "[curves][ns]") {
+  // 38 rows in 0.2 CPU s (the branch and the checks as much again): the whole curve is
+  // in the quick suite. Checked rows: the start, two on the way, the last (on omega = 6.05).
+  check_curve(6.05, 500, {0, 2, 5, -1});
+}
+
+TEST_CASE("the Neimark-Sacker test function's derivatives against differences", "[curves][ns]") {
+  // At the two-body Neimark-Sacker point: evaluate() takes the two conditions' derivatives
+  // as -W^T dA V, dA = M dM + dM M - 2 kappa dM with dM from central differences of the
+  // tangent flow's monodromy, and -W^T (-2 M) V along kappa. Checked against (a) the same
+  // with a step ten times longer and (b) central differences of the conditions themselves
+  // (the bordered system solved again at each shifted point, borders and chosen entries
+  // kept), along every unknown: x (4), omega, kappa, and lambda. The maps are integrated
+  // to rtol 1e-13 (test_support::tight_options), so that differences of them resolve.
+  TwoBodySystem system;
+  const libcont::OrbitBranch branch = loading_branch(system, 0.575, 0.562);
+  REQUIRE(branch.ok());
+  const libcont::SpecialPoint* ns = neimark_sacker_in(branch, 0.5655, 0.5667);
+  REQUIRE(ns != nullptr);
+  const libcont::FlowOptions flow = test_support::tight_options();
+  libcont::NeimarkSackerCurveProblem problem(system, "lambda", "omega", 1, flow, ns->chart);
+  problem.second_scale = 0.05;  // as trace_orbit_curve sets them from omega 6 -> 6.05
+  problem.first_scale = 0.03;   // and lambda in [0.55, 0.58]
+  const double lambda = ns->lambda, omega = 6.0;
+  double kappa = 0.0;
+  REQUIRE(problem.critical_kappa(ns->u, lambda, omega, kappa));
+  Vector u(6);
+  u << ns->u, omega, kappa;
+  REQUIRE(problem.dimension() == 6);
+  REQUIRE(problem.refit_borders(u, lambda));
+  const auto condition_rows = [&](double step) {
+    Vector residual, dlambda;
+    libcont::Matrix du;
+    problem.difference_step = step;
+    REQUIRE(problem.evaluate(u, lambda, residual, du, dlambda));
+    libcont::Matrix rows(2, 7);
+    rows << du.bottomRows(2), dlambda.tail(2);
+    return rows;
+  };
+  const libcont::Matrix rows = condition_rows(1e-6), longer = condition_rows(1e-5);
+  libcont::Matrix direct(2, 7);
+  const double size = ns->u.cwiseAbs().maxCoeff();
+  for (int j = 0; j < 7; ++j) {
+    const double h = j < 4 ? 1e-6 * size : j == 4 ? 1e-6 * 0.05 : j == 5 ? 1e-4 : 1e-6 * 0.03;
+    Vector up = u, um = u;
+    double lp = lambda, lm = lambda;
+    (j < 6 ? up[j] : lp) += h;
+    (j < 6 ? um[j] : lm) -= h;
+    Vector gp, gm;
+    REQUIRE(problem.condition_values(up, lp, gp));
+    REQUIRE(problem.condition_values(um, lm, gm));
+    direct.col(j) = (gp - gm) / (2.0 * h);
+  }
+  // The map does not repeat itself to the last digits (CVODE's step sequence depends on
+  // what it ran before): the conditions evaluated twice at the same point differ, and
+  // that noise over 2 h bounds what differences of G can resolve.
+  Vector once, again;
+  REQUIRE(problem.condition_values(u, lambda, once));
+  REQUIRE(problem.condition_values(u, lambda, again));
+  const double repeat = (once - again).cwiseAbs().maxCoeff();
+  // Each condition's row relative to its largest entry.
+  const auto difference = [&](const libcont::Matrix& other) {
+    double worst = 0.0;
+    for (int i = 0; i < 2; ++i)
+      worst = std::max(worst, (rows.row(i) - other.row(i)).cwiseAbs().maxCoeff() /
+                                  rows.row(i).cwiseAbs().maxCoeff());
+    return worst;
+  };
+  const double step_difference = difference(longer), direct_difference = difference(direct);
+  const double kappa_difference =
+      std::max(std::abs(rows(0, 5) - direct(0, 5)) / rows.row(0).cwiseAbs().maxCoeff(),
+               std::abs(rows(1, 5) - direct(1, 5)) / rows.row(1).cwiseAbs().maxCoeff());
+  std::ostringstream line;
+  line << std::setprecision(8) << "Neimark-Sacker conditions at lambda = " << lambda
+       << ", kappa = " << kappa << ", entries (" << problem.first_entry().first
+       << problem.first_entry().second << "), (" << problem.second_entry().first
+       << problem.second_entry().second << "): d(G)/d(x, omega, kappa, lambda) =\n"
+       << rows << "\n" << std::setprecision(3) << "largest relative difference to the tenfold step "
+       << step_difference << ", to differences of G " << direct_difference << " (kappa's column "
+       << kappa_difference << "); the conditions repeat to " << repeat;
+  WARN(line.str());
+  // Measured: 4.8e-6, 1.3e-5 (kappa 7.9e-8), the map repeating to 3e-11. The tenfold
+  // step's truncation error is a hundred times the default's; differences of G over the
+  // state's steps of 7e-8 carry the map's non-repetition, 3e-11 / 1.4e-7 ~ 2e-4 in
+  // absolute terms at worst, 1e-5 of the rows' largest entries (25, 3.9); kappa's step 1e-4
+  // leaves 6e-11 / 2e-4 = 3e-7, 8e-8 of the smaller row, and a truncation error of 1e-9.
+  CHECK(step_difference <= 2e-5);
+  CHECK(direct_difference <= 5e-5);
+  CHECK(kappa_difference <= 3e-7);
+}
