@@ -253,3 +253,72 @@ TEST_CASE("the Neimark-Sacker test function's derivatives against differences", 
   CHECK(direct_difference <= 5e-5);
   CHECK(kappa_difference <= 3e-7);
 }
+
+TEST_CASE("the two-body Neimark-Sacker curve reaches a 1:1 resonance on the fold curve",
+          "[curves][ns]") {
+  // Towards lower omega the pair closes on +1: kappa = 1 at omega ~ 5.98028, a 1:1
+  // resonance, where M has the double multiplier 1 and so the fold curve passes (the
+  // fold of the loading branch and its Neimark-Sacker point meet). Checked: the located
+  // point has kappa = 1 and two multipliers at 1 (to the square root of the monodromy's
+  // accuracy: a Jordan block splits its eigenvalue so), and the loading branch at the
+  // point's omega, traced through it in lambda, has a fold at the point's lambda.
+  // (Beyond the resonance the curve is one of neutral saddles, mu and 1/mu real; it turns
+  // back in omega at 5.97541, where this run does not go.)
+  TwoBodySystem system;
+  const libcont::OrbitBranch branch = loading_branch(system, 0.575, 0.562);
+  REQUIRE(branch.ok());
+  const libcont::SpecialPoint* ns = neimark_sacker_in(branch, 0.5655, 0.5667);
+  REQUIRE(ns != nullptr);
+  double begin = cpu_seconds();
+  const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
+      system, branch, *ns, libcont::OrbitCurveOptions("omega", 6.0, 5.978, 0.55, 0.58));
+  const double curve_seconds = cpu_seconds() - begin;
+  INFO("curve: " << curve.stop_reason << " " << curve.failure);
+  REQUIRE(curve.ok());
+  CHECK(curve.status == libcont::ContinuationStatus::ReachedBound);
+  std::vector<const libcont::CurvePoint*> resonances;
+  for (const auto& p : curve.points)
+    if (p.type.starts_with("resonance")) resonances.push_back(&p);
+  REQUIRE(resonances.size() == 1);
+  const libcont::CurvePoint& r = *resonances.front();
+  CHECK(r.type == "resonance-1:1");
+  REQUIRE(r.auxiliary.size() == 1);
+  const double kappa_error = std::abs(r.auxiliary[0] - 1.0);
+  CHECK(kappa_error <= 1e-8);
+  std::vector<double> to_one;
+  for (const auto& mu : r.multipliers) to_one.push_back(std::abs(mu - 1.0));
+  std::sort(to_one.begin(), to_one.end());
+  INFO("multipliers' distances to 1: " << to_one[0] << ", " << to_one[1]);
+  // A double multiplier with a Jordan block moves by the square root of a perturbation of
+  // M: the map repeats itself to 3e-11 (the derivative test below), sqrt(3e-11) = 5.5e-6.
+  CHECK(to_one[1] <= 1e-4);
+
+  // The loading branch at the resonance's omega, made as at omega = 6 (from lambda = 0.575
+  // down), independent of the curve.
+  system.set_parameter("omega", r.second);
+  begin = cpu_seconds();
+  const libcont::OrbitBranch at_point = loading_branch(system, 0.575, 0.562);
+  const double check_seconds = cpu_seconds() - begin;
+  INFO("branch at omega = " << r.second << ": " << at_point.stop_reason << ";"
+                            << specials(at_point));
+  REQUIRE(at_point.ok());
+  const libcont::SpecialPoint* fold = nullptr;
+  for (const auto& s : at_point.special_points)
+    if (s.type == libcont::SpecialPointType::Fold &&
+        (!fold || std::abs(s.lambda - r.first) < std::abs(fold->lambda - r.first)))
+      fold = &s;
+  REQUIRE(fold != nullptr);
+  const double difference = fold->lambda - r.first;
+  std::ostringstream line;
+  line << std::setprecision(10) << "1:1 resonance on the Neimark-Sacker curve at lambda = "
+       << r.first << ", omega = " << r.second << std::setprecision(3) << ": |kappa - 1| "
+       << kappa_error << ", multipliers " << to_one[0] << ", " << to_one[1]
+       << " from 1; the loading branch's fold at that omega " << difference
+       << " from its lambda; CPU s: curve " << curve_seconds << ", check " << check_seconds;
+  WARN(line.str());
+  // The resonance is located to 1e-11 in kappa (measured), ~4e-12 in omega along the
+  // curve (dkappa / domega ~ -2.6) and less in lambda (dlambda / domega ~ -0.07); the
+  // branch's fold to its corrector tolerance, |F| <= 1e-9 (1 + |x|), of the order 1e-9 in
+  // lambda. Measured: 2e-12.
+  CHECK(std::abs(difference) <= 1e-8);
+}
