@@ -142,7 +142,7 @@ void check_curve(double to, int max_points, const std::vector<int>& checked) {
     // The rows solve G = 0 to |F| <= 1e-10 (1 + |u|) ~ 7e-10 (|u| ~ omega = 6), G's
     // derivative in lambda, x eliminated, is of order 0.1 .. 1 (the derivative test
     // below): a row's lambda is good to ~5e-9 at worst. The branch brackets its sign
-    // change to 4e-13 in arclength. Measured: 1e-11 at worst.
+    // change to 4e-13 in arclength. Measured: 8.7e-12 at worst.
     CHECK(std::abs(difference) <= 1e-8);
     worst = std::max(worst, std::abs(difference));
   }
@@ -244,11 +244,11 @@ TEST_CASE("the Neimark-Sacker test function's derivatives against differences", 
        << step_difference << ", to differences of G " << direct_difference << " (kappa's column "
        << kappa_difference << "); the conditions repeat to " << repeat;
   WARN(line.str());
-  // Measured: 4.8e-6, 1.3e-5 (kappa 7.9e-8), the map repeating to 3e-11. The tenfold
-  // step's truncation error is a hundred times the default's; differences of G over the
-  // state's steps of 7e-8 carry the map's non-repetition, 3e-11 / 1.4e-7 ~ 2e-4 in
-  // absolute terms at worst, 1e-5 of the rows' largest entries (25, 3.9); kappa's step 1e-4
-  // leaves 6e-11 / 2e-4 = 3e-7, 8e-8 of the smaller row, and a truncation error of 1e-9.
+  // Measured: 4.8e-6, 2.0e-5 (kappa 7.8e-8), the map repeating to 3.4e-11. The tenfold
+  // step's truncation error is a hundred times the default's; differences of G over steps
+  // of 1e-6 of each unknown's scale carry the map's non-repetition, some 3e-11 / 2e-6 =
+  // 1.5e-5 relative to the rows' largest entries (25, 3.9); kappa's step 1e-4 leaves
+  // 6e-11 / 2e-4 = 3e-7, 8e-8 of the smaller row, and a truncation error of 1e-9.
   CHECK(step_difference <= 2e-5);
   CHECK(direct_difference <= 5e-5);
   CHECK(kappa_difference <= 3e-7);
@@ -290,7 +290,8 @@ TEST_CASE("the two-body Neimark-Sacker curve reaches a 1:1 resonance on the fold
   std::sort(to_one.begin(), to_one.end());
   INFO("multipliers' distances to 1: " << to_one[0] << ", " << to_one[1]);
   // A double multiplier with a Jordan block moves by the square root of a perturbation of
-  // M: the map repeats itself to 3e-11 (the derivative test below), sqrt(3e-11) = 5.5e-6.
+  // M: the map repeats itself to 3.4e-11 (the derivative test below), sqrt of it 5.8e-6;
+  // measured 7.3e-6.
   CHECK(to_one[1] <= 1e-4);
 
   // The loading branch at the resonance's omega, made as at omega = 6 (from lambda = 0.575
