@@ -20,11 +20,19 @@ void write_vector(std::ostream& out, const libcont::Vector& values, size_t size)
 
 }  // namespace
 
+std::vector<std::string> auxiliary_names(libcont::CurveKind kind) {
+  switch (kind) {
+    case libcont::CurveKind::Grazing: return {"tangency_time"};
+    case libcont::CurveKind::NeimarkSacker: return {"kappa"};
+    default: return {};
+  }
+}
+
 CurveTable curve_table(const libcont::OrbitCurve& curve,
                        const std::vector<std::string>& state_names) {
   CurveTable table;
   table.state_names = state_names;
-  if (curve.kind == libcont::CurveKind::Grazing) table.auxiliary_names = {"tangency_time"};
+  table.auxiliary_names = auxiliary_names(curve.kind);
   for (const auto& row : curve.rows)
     table.multipliers = std::max(table.multipliers, static_cast<int>(row.multipliers.size()));
   return table;

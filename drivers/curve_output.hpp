@@ -12,11 +12,15 @@ namespace vicont {
 
 struct CurveTable {
   std::vector<std::string> state_names;
-  std::vector<std::string> auxiliary_names;  // "tangency_time" on a grazing curve
+  std::vector<std::string> auxiliary_names;  // auxiliary_names(kind)
   int multipliers = 0;                       // columns mu<k>:abs (the most any row has)
 };
 
 // The columns of `curve`'s files.
+// The names of a curve's unknowns beyond the state and p2: "tangency_time" (grazing: the
+// tangency's time after the section), "kappa" (Neimark-Sacker: cos theta of the pair).
+std::vector<std::string> auxiliary_names(libcont::CurveKind kind);
+
 CurveTable curve_table(const libcont::OrbitCurve& curve,
                        const std::vector<std::string>& state_names);
 

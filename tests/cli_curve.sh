@@ -104,6 +104,26 @@ check "a failed curve's summary" 'not d["ok"] and d["status"] != "success" and d
 expect_files "$work/fail" curve.csv curve_points.csv curve.json
 
 # Bad input: exit 2, one line naming the item.
+# The Neimark-Sacker curve of the two-body Hertz loading curve's NS1 in (lambda, omega):
+# every row has its critical pair on the unit circle and kappa = cos theta of it.
+"$vicont" continue --system two-body --set contact=hertz --param lambda --from 1 --to 0.1 \
+  --out "$work/loading" --json >"$work/stdout" 2>"$work/loading.err" ||
+  fail "vicont continue (two-body loading): $(cat "$work/loading.err")"
+ns_lambda=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(repr(next(p["parameter"] for p in d["special_points"] if p["label"] == "NS1")))' "$work/stdout")
+if "$vicont" curve --restart "$work/loading:NS1" --param2 omega --from 6 --to 6.01 \
+    --out "$work/ns-curve" --json >"$work/stdout" 2>"$work/ns.err"; then
+  check "the NS curve's summary" \
+    'd["kind"] == "neimark-sacker" and d["p1"] == "lambda" and d["p2"] == "omega" and d["rows_count"] >= 3 and d["ok"]'
+  check "the NS curve does not start at NS1 (lambda = '"$ns_lambda"')" \
+    "abs(d['rows'][0]['p1'] - $ns_lambda) < 1e-8 and abs(d['rows'][-1]['p2'] - 6.01) < 1e-15"
+  check "a row's critical pair is off the unit circle or kappa is missing" \
+    'all(abs(r["multiplier_moduli"][0] - 1) < 1e-8 and abs(r["multiplier_moduli"][1] - 1) < 1e-8 and -1 < r["kappa"] < 1 for r in d["rows"])'
+  head -1 "$work/ns-curve/curve.csv" | grep -q ',kappa$' || head -1 "$work/ns-curve/curve.csv" | grep -q ',kappa,' ||
+    fail "curve.csv of a Neimark-Sacker curve has no kappa column: $(head -1 "$work/ns-curve/curve.csv")"
+else
+  fail "vicont curve from NS1: $(cat "$work/ns.err")"
+fi
+
 refused() {
   what=$1
   word=$2
@@ -136,7 +156,7 @@ refused "a label not there" "NS1" --restart "$work/run:NS1" --param2 d --from -0
 mkdir -p "$work/ns"
 cp "$work/run/continue.json" "$work/run/branch.csv" "$work/ns/"
 sed 's/^PD1,period-doubling,/NS1,neimark-sacker,/' "$work/run/special_points.csv" >"$work/ns/special_points.csv"
-refused "a Neimark-Sacker point" "NS1" --restart "$work/ns:NS1" --param2 d --from -0.005 --to -0.004
+refused "a label that is no Neimark-Sacker point" "NS1" --restart "$work/ns:NS1" --param2 d --from -0.005 --to -0.004
 grep -q "neimark-sacker" "$work/bad.err" || fail "the Neimark-Sacker refusal does not say why: $(cat "$work/bad.err")"
 
 [ "$failures" -eq 0 ] && echo "cli_curve: all checks passed"

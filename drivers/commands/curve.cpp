@@ -115,7 +115,9 @@ nlohmann::ordered_json rows_json(const libcont::OrbitCurve& curve) {
     row["multiplier_moduli"] = moduli_json(r.multipliers);
     row["section_phase"] = r.phase;
     row["state"] = values(r.x);
-    if (r.auxiliary.size() > 0) row["tangency_time"] = r.auxiliary[0];
+    const auto names = auxiliary_names(curve.kind);
+    for (size_t k = 0; k < names.size() && static_cast<Eigen::Index>(k) < r.auxiliary.size(); ++k)
+      row[names[k]] = r.auxiliary[static_cast<Eigen::Index>(k)];
     rows.push_back(row);
   }
   return rows;

@@ -137,10 +137,14 @@ Setup make_problem(HybridSystem& system, CurveKind kind, const std::string& firs
   if (auto* ns = dynamic_cast<NeimarkSackerCurveProblem*>(problem.get())) {
     // kappa = cos theta of the start's complex pair nearest to the unit circle.
     double kappa = 0.0;
-    if (!ns->critical_kappa(x, first_value, p2, kappa))
-      setup.start_failure = ns->failure().empty()
-                                ? "the start's monodromy has no complex pair of multipliers"
-                                : ns->failure();
+    if (!ns->critical_kappa(x, first_value, p2, kappa)) {
+      // A start whose orbit is computed but has no complex pair is no Neimark-Sacker point
+      // (a mislabelled one): bad input. A map that fails there is a numerical failure.
+      if (ns->failure().empty())
+        throw InputError("the start is no Neimark-Sacker point: its monodromy has no complex "
+                         "pair of multipliers");
+      setup.start_failure = ns->failure();
+    }
     setup.u0[n + 1] = kappa;
   }
   setup.bordered = problem.get();
