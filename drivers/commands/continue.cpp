@@ -14,6 +14,7 @@
 
 #include "branch_output.hpp"
 #include "branch_restart.hpp"
+#include "arclength_steps.hpp"
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
 #include "fallback_report.hpp"
@@ -38,8 +39,7 @@ struct ContinueSettings : ParameterRange {
       : ParameterRange("the continued parameter", "e.g. lambda or eta", "start value", "end value") {}
 
   int max_points = 2000;
-  std::optional<double> initial_step, max_step, min_step;
-  std::optional<double> locate_tolerance;
+  ArclengthSteps steps;
   bool natural = false;
   bool follow_doubling = false;
   bool stop_at_grazing = false;
@@ -48,14 +48,7 @@ struct ContinueSettings : ParameterRange {
     add_range_options(options);
     options.add_count("max-points", max_points, 2, "largest number of branch points (default: 2000)",
                       limits::branch_points);
-    options.add_positive_number("initial-step", initial_step,
-                                "first arclength step (default: |to - from| / 100)");
-    options.add_positive_number("max-step", max_step, "largest arclength step (default: |to - from| / 20)");
-    options.add_positive_number("min-step", min_step,
-                                "smallest arclength step before giving up (default: |to - from| * 1e-8)");
-    options.add_positive_number("locate-tolerance", locate_tolerance,
-                                "arclength bracket at which a special point counts as located "
-                                "(default: |to - from| * 1e-9)");
+    steps.add_options(options, "a special point");
     options.add_flag("natural", natural,
                      "natural-parameter continuation (stops at folds) instead of pseudo-arclength");
     options.add_flag("stop-at-grazing", stop_at_grazing,
@@ -76,10 +69,7 @@ struct ContinueSettings : ParameterRange {
     o.from = *from;
     o.to = *to;
     o.max_points = max_points;
-    o.initial_step = initial_step;
-    o.max_step = max_step;
-    o.min_step = min_step;
-    o.locate_tolerance = locate_tolerance;
+    steps.apply(o);
     o.natural = natural;
     o.stop_at_grazing = stop_at_grazing;
     o.flow = flow;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "branch_restart.hpp"
+#include "arclength_steps.hpp"
 #include "commands/system_command.hpp"
 #include "curve_output.hpp"
 #include "exit_codes.hpp"
@@ -34,7 +35,7 @@ struct CurveSettings {
   std::optional<double> from, to;
   std::optional<double> first_from, first_to;  // --p1-from, --p1-to
   int max_points = 500;
-  std::optional<double> initial_step, max_step, min_step, locate_tolerance;
+  ArclengthSteps steps;
   IntegratorChoice integrator;
 
   void add_options(RunOptions& options) {
@@ -52,14 +53,7 @@ struct CurveSettings {
                        "the other end of the range of p1 (default: the saved run's --to)");
     options.add_count("max-points", max_points, 2, "largest number of curve rows (default: 500)",
                       limits::branch_points);
-    options.add_positive_number("initial-step", initial_step,
-                                "first arclength step (default: |to - from| / 100)");
-    options.add_positive_number("max-step", max_step, "largest arclength step (default: |to - from| / 20)");
-    options.add_positive_number("min-step", min_step,
-                                "smallest arclength step before giving up (default: |to - from| * 1e-8)");
-    options.add_positive_number("locate-tolerance", locate_tolerance,
-                                "arclength bracket at which a codimension-two point counts as "
-                                "located (default: |to - from| * 1e-9)");
+    steps.add_options(options, "a codimension-two point");
     integrator.add_option(options);
   }
 };
@@ -340,10 +334,7 @@ class CurveCommand : public SystemCommand {
     check_forcing_period_over(inputs_.system_factory(), second, {{from, "--from"}, {to, "--to"}});
     libcont::OrbitCurveOptions o(second, from, to, std::min(a, b), std::max(a, b));
     o.max_points = settings_.max_points;
-    o.initial_step = settings_.initial_step;
-    o.max_step = settings_.max_step;
-    o.min_step = settings_.min_step;
-    o.locate_tolerance = settings_.locate_tolerance;
+    settings_.steps.apply(o);
     o.flow = settings_.integrator.flow();
     o.validate();
     return o;
