@@ -133,9 +133,7 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
       mode_.b_cos == mode.b_cos && mode_.b_sin == mode.b_sin)
     return false;
   if (mode.A.cols() != n || mode.b0.size() != n || mode.b_cos.size() != n ||
-      mode.b_sin.size() != n || !(mode.frequency >= 0.0) || !mode.A.allFinite() ||
-      !mode.b0.allFinite() || !mode.b_cos.allFinite() || !mode.b_sin.allFinite() ||
-      !std::isfinite(mode.frequency) || !std::isfinite(mode.A.cwiseAbs().sum()))
+      mode.b_sin.size() != n || !(mode.frequency >= 0.0) || !mode.finite())
     throw InputError("affine mode: A must be n x n, b0, b_cos, b_sin of size n, w >= 0, finite");
   n_ = static_cast<int>(n);
   mode_ = mode;

@@ -11,8 +11,8 @@ namespace libcont {
 
 namespace {
 
-// The first affine mode whose data (x' = A x + b0 + b_cos cos + b_sin sin) is not finite, or
-// -1 (its entries, and the sum of their sizes, which bounds every norm the exact flow takes).
+// The first affine mode whose data (x' = A x + b0 + b_cos cos + b_sin sin) is not finite
+// (AffineMode::finite), or -1.
 // Extreme parameters (a mass of 1e-308, a stiffness of 1e308) overflow there, where the
 // exact flow would otherwise refuse the data with no parameter to name. The scratch is
 // reused: continuation sets a parameter at every map evaluation.
@@ -28,11 +28,7 @@ int first_nonfinite_affine_mode(const HybridSystem& system) {
   data.b_cos.resize(n);
   data.b_sin.resize(n);
   for (int mode = 0; mode < system.mode_count(); ++mode)
-    if (modes->affine_mode(mode, data) &&
-        !(data.A.allFinite() && data.b0.allFinite() && data.b_cos.allFinite() &&
-          data.b_sin.allFinite() && std::isfinite(data.frequency) &&
-          std::isfinite(data.A.cwiseAbs().sum())))  // the exponential's norms stay finite
-      return mode;
+    if (modes->affine_mode(mode, data) && !data.finite()) return mode;
   return -1;
 }
 

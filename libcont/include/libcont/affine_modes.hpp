@@ -5,6 +5,8 @@
 // has a flow known in closed form (exact_linear_flow.hpp); Flow then needs no integrator
 // between events (FlowOptions::exact_linear_modes). A model that has such modes implements
 // AffineModes and returns it from HybridSystem::affine_modes().
+#include <cmath>
+
 #include "libcont/hybrid_system.hpp"
 
 namespace libcont {
@@ -14,6 +16,12 @@ struct AffineMode {
   Matrix A;
   Vector b0, b_cos, b_sin;
   double frequency = 0.0;  // w
+  // Every entry finite, and the sum of |A|'s entries too: it bounds every norm the exact
+  // flow takes (an overflow there would make the exponential's scaling meaningless).
+  bool finite() const {
+    return A.allFinite() && b0.allFinite() && b_cos.allFinite() && b_sin.allFinite() &&
+           std::isfinite(frequency) && std::isfinite(A.cwiseAbs().sum());
+  }
 };
 
 class AffineModes {
