@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
     list.emplace_back("orbit", vicont::make_orbit_command(vicont));
     list.emplace_back("continue", vicont::make_continue_command(vicont));
     list.emplace_back("curve", vicont::make_curve_command(vicont));
+    list.emplace_back("map", vicont::make_map_command(vicont));
     list.emplace_back("sweep", vicont::make_sweep_command(vicont));
     list.emplace_back("basins", vicont::make_basins_command(vicont));
     list.emplace_back("diagram", vicont::make_diagram_command(vicont));

@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <tuple>
 #include <string_view>
 
 #include "atomic_file.hpp"
@@ -606,6 +607,48 @@ PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) 
       s << ", \\\n     " << quoted(plot.points_csv) << " using " << x << ':' << y
         << " with points pt 5 ps 1.4 lc rgb '#c0392b' title 'codimension-two points'";
     s << "\n" << axes.after();
+    return s.str();
+  });
+}
+
+PlotFiles plot_parameter_plane(const ParameterPlanePlot& plot, const std::string& stem) {
+  return render(plot.directory, stem, [&](const std::string& png_name) {
+    const std::string x = quoted(plot.first), y = quoted(plot.second);
+    const std::string from = quoted(plot.first + "_from"), to = quoted(plot.first + "_to");
+    std::ostringstream s;
+    s.precision(17);
+    s << preamble(png_name, 1100, 780) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
+      << "set xlabel " << x << "\nset ylabel " << y << "\n"
+      << "set xrange [" << plot.first_min << ':' << plot.first_max << "]\n"
+      << "set yrange [" << plot.second_min << ':' << plot.second_max << "]\n"
+      << "set key outside right top vertical\n";
+    std::vector<std::string> layers;
+    if (has_rows(plot.directory / plot.stable_csv))
+      layers.push_back(quoted(plot.stable_csv) + " using " + from + ':' + y + ":(column(" + to +
+                       ")-column(" + from + ")):(0) with vectors nohead lw 7 lc rgb '#d5dde8' "
+                       "title 'stable z = p/n on a seed line', \\\n     '' using ((column(" +
+                       from + ")+column(" + to + "))/2):" + y +
+                       ":'z' with labels offset 0,0.8 font 'sans,8' tc rgb '#4a5a70' notitle");
+    const std::pair<const char*, const char*> kinds[] = {{"fold", "#1f4e9a"},
+                                                         {"period-doubling", "#c0392b"},
+                                                         {"neimark-sacker", "#1e8449"},
+                                                         {"grazing", "#000000"}};
+    for (const auto& [kind, colour] : kinds)
+      layers.push_back(quoted(plot.curves_csv) + " using " + x + ":(strcol('kind') eq " +
+                       quoted(kind) + " ? column(" + y + ") : NaN) with lines lw 1.8 lc rgb '" +
+                       colour + "' title " + quoted(std::string(kind) + " curves"));
+    // Codimension-two points by type (each kind of marker listed once in the key).
+    const std::tuple<const char*, const char*, const char*> marks[] = {
+        {"grazing", "7", "curve meets grazing"}, {"cusp", "5", "cusp"},
+        {"fold-flip", "9", "fold-flip"},         {"resonance", "13", "strong resonance"}};
+    if (has_rows(plot.directory / plot.points_csv))
+      for (const auto& [type, point_type, title] : marks)
+        layers.push_back(quoted(plot.points_csv) + " using " + x + ":(strstrt(strcol('type'), " +
+                         quoted(type) + ") == 1 ? column(" + y + ") : NaN) with points pt " +
+                         point_type + " ps 1.2 lc rgb '#6c3483' title " + quoted(title));
+    s << "plot ";
+    for (size_t i = 0; i < layers.size(); ++i) s << (i > 0 ? ", \\\n     " : "") << layers[i];
+    s << "\n";
     return s.str();
   });
 }

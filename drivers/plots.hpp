@@ -65,6 +65,19 @@ struct CurvePlanePlot {
 };
 PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem);
 
+// A parameter-plane map from `vicont map` (map_output.hpp) in the box (p1, p2): its fold,
+// period-doubling, Neimark-Sacker and grazing curves by colour (each piece apart), their
+// codimension-two points marked by type, and the seed lines' stretches where an orbit was
+// found stable, each labelled with its z = p/n.
+struct ParameterPlanePlot {
+  std::filesystem::path directory;
+  std::string curves_csv, points_csv, stable_csv;  // file names inside directory
+  std::string first, second;                       // the parameters: x and y axes
+  double first_min = 0.0, first_max = 0.0, second_min = 0.0, second_max = 0.0;
+  std::string title;
+};
+PlotFiles plot_parameter_plane(const ParameterPlanePlot& plot, const std::string& stem);
+
 // Panels of curves from one CSV against a shared horizontal column, e.g. a closed form
 // (lines) and a numerical run (points) on top of each other. Columns are drawn times
 // their scale, so that a file in SI units can be shown in mm and ms.

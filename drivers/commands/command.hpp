@@ -32,6 +32,7 @@ std::unique_ptr<Command> make_systems_command(CLI::App& vicont);
 std::unique_ptr<Command> make_orbit_command(CLI::App& vicont);
 std::unique_ptr<Command> make_continue_command(CLI::App& vicont);
 std::unique_ptr<Command> make_curve_command(CLI::App& vicont);
+std::unique_ptr<Command> make_map_command(CLI::App& vicont);
 std::unique_ptr<Command> make_sweep_command(CLI::App& vicont);
 std::unique_ptr<Command> make_basins_command(CLI::App& vicont);
 std::unique_ptr<Command> make_diagram_command(CLI::App& vicont);

@@ -25,6 +25,7 @@
 #include "run_inputs.hpp"
 #include "sweep_checkpoint.hpp"
 #include "sweep_output.hpp"
+#include "state_list.hpp"
 #include "sweep_point_text.hpp"
 #include "system_report.hpp"
 #include "run_limits.hpp"
@@ -95,7 +96,7 @@ struct SweepSettings : ParameterRange {
     else
       throw libcont::InputError("--direction must be up, down or both (got '" + direction + "')");
     o.follow_attractor = follow;
-    o.initial_states = parse_states(initial_states);
+    o.initial_states = parse_state_list(initial_states);
     o.threads = threads;
     o.lyapunov.transient_periods = transient;
     o.lyapunov.periods = periods;
@@ -119,21 +120,6 @@ struct SweepSettings : ParameterRange {
       throw libcont::InputError("--samples " + std::to_string(samples) + " over " +
                                 number_text(points) + " points keeps more than " +
                                 number_text(limits::kept_samples_in_all) + " samples in all");
-  }
-
-  static std::vector<libcont::Vector> parse_states(const std::string& text) {
-    std::vector<libcont::Vector> states;
-    if (text.empty()) return states;
-    std::istringstream all(text);
-    for (std::string state; std::getline(all, state, ';');) {
-      std::vector<double> values;
-      std::istringstream components(state);
-      for (std::string value; std::getline(components, value, ',');)
-        values.push_back(libcont::parse_number(
-            value, "--initial-states: state " + std::to_string(states.size() + 1)));
-      states.push_back(Eigen::Map<libcont::Vector>(values.data(), static_cast<Eigen::Index>(values.size())));
-    }
-    return states;
   }
 };
 
