@@ -461,15 +461,18 @@ class ImpactOscillatorClosedForm {
     return eq.K1 * u + eq.K2 * q;
   }
 
-  // The solution on one branch (false if it does not exist), admissible or not.
-  bool impacting_orbit(int n, int branch, ImpactingOrbit& orbit) const {
+  // The solution on one branch (false if it does not exist), admissible or not. Without
+  // `scan_gaps` its flight is not scanned for gap minima (min_interior_gap stays +inf and
+  // `admissible` says only v_r- < 0): the multipliers need no scan, and it is most of the
+  // cost.
+  bool impacting_orbit(int n, int branch, ImpactingOrbit& orbit, bool scan_gaps = true) const {
     const PhaseEquation eq = phase_equation(n);
     if (!(std::abs(eq.Z) > 0)) return false;  // degenerate: F constant
     const double s = eq.s();
     if (!(std::abs(s) <= 1.0)) return false;
     const double theta = branch == 0 ? std::asin(s) : std::numbers::pi - std::asin(s);
     const double tau = wrap((theta - std::arg(eq.Z)) / p_.eta, period_);
-    return orbit_from_phase(n, branch, tau, orbit);
+    return orbit_from_phase(n, branch, tau, orbit, scan_gaps);
   }
 
   // All solutions in [0, T) (admissible ones only unless asked).
@@ -487,7 +490,8 @@ class ImpactOscillatorClosedForm {
   }
 
   // Builds the orbit whose impact is at tau (tau a root of F).
-  bool orbit_from_phase(int n, int branch, double tau, ImpactingOrbit& orbit) const {
+  bool orbit_from_phase(int n, int branch, double tau, ImpactingOrbit& orbit,
+                        bool scan_gaps = true) const {
     const Mat2 E = transition(n * period_);
     const double r = p_.r;
     const Vec2 xp = steady(tau);
@@ -504,9 +508,11 @@ class ImpactOscillatorClosedForm {
     orbit.pre_impact = Vec2(base(tau), w_minus + xp[1]);
     orbit.post_impact = impact_reset(tau, orbit.pre_impact);
     orbit.impact_velocity = gap_rate(tau, orbit.pre_impact);
-    const FlightScan scan = scan_flight(tau, orbit.post_impact, n * period_, false);
-    orbit.min_interior_gap = scan.min_interior_gap;
-    orbit.time_of_min_gap = scan.time_of_min_gap;
+    if (scan_gaps) {
+      const FlightScan scan = scan_flight(tau, orbit.post_impact, n * period_, false);
+      orbit.min_interior_gap = scan.min_interior_gap;
+      orbit.time_of_min_gap = scan.time_of_min_gap;
+    }
     orbit.admissible = orbit.impact_velocity < 0 && orbit.min_interior_gap > 0;
     orbit.monodromy = saltation(tau, orbit.pre_impact) * E;
     orbit.multipliers = eigenvalues_2x2(orbit.monodromy);
@@ -604,7 +610,7 @@ inline double one_parameter_point_near(const ImpactOscillatorParameters& base,
       for (int branch = 0; branch < 2; ++branch) {
         const auto det_plus = [&](double v) {
           ImpactingOrbit orbit;
-          return model(v).impacting_orbit(n, branch, orbit)
+          return model(v).impacting_orbit(n, branch, orbit, false)
                      ? orbit.det_plus
                      : std::numeric_limits<double>::quiet_NaN();
         };
