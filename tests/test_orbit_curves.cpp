@@ -79,6 +79,14 @@ libcont::OrbitCurve check_curve(const CurveCase& c) {
   double worst = 0.0, worst_multiplier = 0.0;
   const double target = fold ? 1.0 : -1.0;
   for (const libcont::CurveRow& row : curve.rows) {
+    // Every row after the start (corrected in p2 at the start's eta, which need not be
+    // the closed form's exactly) inside the asked ranges of both parameters.
+    if (&row != &curve.rows.front()) {
+      CHECK(row.second >= std::min(c.p[c.second], c.to));
+      CHECK(row.second <= std::max(c.p[c.second], c.to));
+      CHECK(row.first >= c.eta_min);
+      CHECK(row.first <= c.eta_max);
+    }
     const double reference = test_support::one_parameter_point_near(
         c.p.with(c.second, row.second), "eta", c.n, fold, row.first, 0.02);
     INFO(c.label << ": row at eta = " << std::setprecision(14) << row.first << ", "
@@ -125,6 +133,25 @@ TEST_CASE("period-doubling curves of z = 1/1 orbits against the closed form", "[
                0.002, 2.0, 3.5});
   check_curve({"period doubling (eta, r)", p, libcont::CurveKind::PeriodDoubling, 1, 1, "r",
                0.6, 2.0, 3.5});
+}
+
+TEST_CASE("a curve that reaches its bound while it walks down to a grazing ends on the bound",
+          "[curves]") {
+  // The z = 1/2 fold curve from eta = 2.1406816153 towards larger d nears an interior
+  // grazing (its gap minimum falls to 0 at d = -0.0033273): from d = -0.00428 on, its
+  // orbits are those of the walk in the gap (orbit_curve_grazing.cpp), which passes
+  // d = -0.0036. The curve must end on that bound, every row inside [-0.005, -0.0036] and
+  // on the closed form. (The walk used to go on to the grazing beyond the bound: rows to
+  // d = -0.00333.)
+  ImpactOscillatorParameters fold;
+  fold.r = 1.0;
+  fold.d = -0.005;
+  fold.eta = 2.1406816153;
+  const libcont::OrbitCurve curve = check_curve(
+      {"z = 1/2 fold (eta, d) to a bound before its grazing", fold, libcont::CurveKind::Fold, 2,
+       0, "d", -0.0036, 1.5, 3.0});
+  CHECK(curve.stop_reason == "reached the bound of d");
+  CHECK(curve.points.empty());  // no grazing located beyond the bound
 }
 
 TEST_CASE("a period-doubling curve ends where it meets the grazing curve (resonant grazing)",

@@ -180,43 +180,47 @@ std::string point_type(const SpecialPoint& s) {
   }
 }
 
-// The curve's last point on the bound p2 = bound, from `last` (inside) towards `beyond`
-// (outside): Newton on (x, auxiliary, p1) with p2 fixed, from their interpolation.
-bool land_on_second(ZeroProblem& problem, int n, const BranchPoint& last, const BranchPoint& beyond,
-                    double bound, double tolerance, BranchPoint& landed) {
+}  // namespace
+
+// Newton on every unknown of (u, lambda) but the fixed one, from the interpolation of the
+// two points to the bound.
+bool land_on_bound(ZeroProblem& problem, int fixed, const BranchPoint& last,
+                   const BranchPoint& beyond, double bound, double tolerance,
+                   BranchPoint& landed) {
   const int m = problem.dimension();
-  const double fraction = (bound - last.u[n]) / (beyond.u[n] - last.u[n]);
-  Vector u = last.u + fraction * (beyond.u - last.u);
-  double lambda = last.lambda + fraction * (beyond.lambda - last.lambda);
-  u[n] = bound;
+  const auto coordinate = [&](const BranchPoint& p) { return fixed < m ? p.u[fixed] : p.lambda; };
+  const double fraction = (bound - coordinate(last)) / (coordinate(beyond) - coordinate(last));
+  Vector y(m + 1), beyond_y(m + 1);
+  y << last.u, last.lambda;
+  beyond_y << beyond.u, beyond.lambda;
+  y += fraction * (beyond_y - y);
+  y[fixed] = bound;
   problem.set_chart(beyond.chart);
   Vector residual, dlambda;
   Matrix du;
   for (int it = 0; it < 10; ++it) {
-    if (!problem.evaluate(u, lambda, residual, du, dlambda)) return false;
-    if (it > 0 && residual.norm() <= tolerance * (1.0 + u.norm())) {
+    if (!problem.evaluate(y.head(m), y[m], residual, du, dlambda)) return false;
+    if (it > 0 && residual.norm() <= tolerance * (1.0 + y.head(m).norm())) {
       landed = beyond;
-      landed.u = u;
-      landed.lambda = lambda;
-      landed.tests = problem.test_values(u, lambda);
-      landed.data = problem.point_data(u, lambda);
+      landed.u = y.head(m);
+      landed.lambda = y[m];
+      landed.tests = problem.test_values(landed.u, landed.lambda);
+      landed.data = problem.point_data(landed.u, landed.lambda);
       landed.chart = problem.chart();
       return true;
     }
-    Matrix j(m, m);  // columns: x, auxiliary, p1 (p2 fixed)
-    j.leftCols(n) = du.leftCols(n);
-    j.middleCols(n, m - n - 1) = du.rightCols(m - n - 1);
-    j.col(m - 1) = dlambda;
-    const Vector step = j.partialPivLu().solve(-residual);
+    Matrix j(m, m + 1);  // the columns of (u, lambda), the fixed one dropped below
+    j << du, dlambda;
+    Matrix free_columns(m, m);
+    free_columns << j.leftCols(fixed), j.rightCols(m - fixed);
+    const Vector step = free_columns.partialPivLu().solve(-residual);
     if (!step.allFinite()) return false;
-    u.head(n) += step.head(n);
-    u.tail(m - n - 1) += step.segment(n, m - n - 1);
-    lambda += step[m - 1];
+    y.head(fixed) += step.head(fixed);
+    y.tail(m - fixed) += step.tail(m - fixed);
   }
   return false;
 }
 
-}  // namespace
 
 OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::string& first,
                              double first_value, int period, double phase, ConstVectorRef x,
@@ -265,8 +269,8 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
     const double bound = p2 > std::max(options.from, options.to) ? std::max(options.from, options.to)
                                                                  : std::min(options.from, options.to);
     BranchPoint landed;
-    if (land_on_second(problem, n, result.points.back(), *result.beyond, bound,
-                       options.corrector_tolerance, landed)) {
+    if (land_on_bound(problem, n, result.points.back(), *result.beyond, bound,
+                      options.corrector_tolerance, landed)) {
       result.points.push_back(std::move(landed));
       result.status = ContinuationStatus::ReachedBound;
       result.stop_reason = "reached the bound of " + options.second;

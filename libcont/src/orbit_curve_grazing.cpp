@@ -131,14 +131,43 @@ BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
       continue;
     }
     ratio = grazing.ratio;
-    sigmas.push_back(sigma);
-    ys.push_back(next);
-    BranchPoint& row = out.points.emplace_back(last);
+    BranchPoint row = last;
     row.u = next.head(m);
     row.lambda = next[m];
     row.tests = test_values(row.u, row.lambda);
     row.data = point_data(row.u, row.lambda);
     row.chart = chart();
+    // The walk keeps to the curve's ranges, as the engine's steps do (same_family and the
+    // bounds of p1): where it leaves one first, going the way the curve goes, the curve
+    // ends on that bound. (A walk back along the curve, to a grazing behind it, is
+    // declined below as before.)
+    const int outside = row.u[n] < second_min || row.u[n] > second_max ? n
+                        : row.lambda < settings.lambda_min || row.lambda > settings.lambda_max
+                            ? m
+                            : -1;
+    const bool forward =
+        outside >= 0 && last.tangent.size() == m + 1 &&
+        ((outside == n ? row.u[n] - last.u[n] : row.lambda - last.lambda) * last.tangent[outside] > 0.0);
+    if (forward) {
+      const double value = outside == n ? row.u[n] : row.lambda;
+      const double bound = outside == n ? (value > second_max ? second_max : second_min)
+                                        : (value > settings.lambda_max ? settings.lambda_max
+                                                                       : settings.lambda_min);
+      const BranchPoint& inside = out.points.empty() ? last : out.points.back();
+      BranchPoint landed;
+      if (!land_on_bound(*this, outside, inside, row, bound, 1e-10, landed)) {
+        out.message = "the curve's point on the bound of " + (outside == n ? second_ : first_) +
+                      " could not be found near the grazing";
+        return out;
+      }
+      out.points.push_back(std::move(landed));
+      out.reached_bound = true;
+      out.message = "reached the bound of " + (outside == n ? second_ : first_);
+      return out;
+    }
+    sigmas.push_back(sigma);
+    ys.push_back(next);
+    out.points.push_back(std::move(row));
     for (const ContactApproach& a : measures_.approaches)
       if (a.type == type && std::abs(std::remainder(a.t - t, period_ * system_.forcing_period())) <=
                                 0.25 * system_.forcing_period())

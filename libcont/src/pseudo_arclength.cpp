@@ -637,7 +637,7 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
   chord_ready_ = false;  // the passage evaluated elsewhere
   if (passage.reached_bound) {
     result.status = ContinuationStatus::ReachedBound;
-    result.stop_reason = "reached the parameter bound";
+    result.stop_reason = passage.message.empty() ? "reached the parameter bound" : passage.message;
     return Passage::Ended;
   }
   if (!passage.crossed) {

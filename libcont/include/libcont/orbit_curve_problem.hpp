@@ -36,6 +36,14 @@ namespace libcont {
 bool set_curve_point(HybridSystem& system, const std::string& first, double p1,
                      const std::string& second, double p2, std::string& failure);
 
+// A curve's last point on a bound of one of its unknowns: unknown `fixed` of (u, lambda)
+// (u's index, or u's size for lambda) set to `bound` between `last` (inside) and `beyond`
+// (outside), the others by Newton from the two points' interpolation, to |F| <= tolerance
+// (1 + |u|). `landed` takes `beyond`'s other fields; false if Newton fails.
+bool land_on_bound(ZeroProblem& problem, int fixed, const BranchPoint& last,
+                   const BranchPoint& beyond, double bound, double tolerance,
+                   BranchPoint& landed);
+
 class OrbitCurveProblem : public ZeroProblem {
  public:
   OrbitCurveProblem(HybridSystem& system, std::string first, std::string second, int period,
@@ -63,7 +71,8 @@ class OrbitCurveProblem : public ZeroProblem {
   bool same_family(const BranchPoint& from, const BranchPoint& to, std::string& why) override;
   // The grazing the curve stopped short of: approached in the grazing coordinate and
   // located by extrapolation to it (orbit_curve_grazing.cpp); the curve ends there
-  // (BoundaryPassage::located, never crossed).
+  // (BoundaryPassage::located, never crossed). A walk that leaves the range of p2 or p1
+  // before the grazing ends the curve on that bound instead (BoundaryPassage::reached_bound).
   BoundaryPassage pass_boundary(int test, const BranchPoint& last,
                                 const BoundarySettings& settings) override;
 
