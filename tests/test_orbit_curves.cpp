@@ -135,6 +135,56 @@ TEST_CASE("period-doubling curves of z = 1/1 orbits against the closed form", "[
                0.6, 2.0, 3.5});
 }
 
+TEST_CASE("fold and period-doubling curves of z = 1/1 orbits in the base amplitude and the damping",
+          "[curves]") {
+  // The base amplitude a and the damping c enter the map differently from d and r: a
+  // scales the forcing and the base motion together (at d = 0 the orbits only scale with
+  // it, so the points are taken at d != 0, where the curves move), c changes the flight's
+  // exponential and the response H. The same check as above, row by row.
+  ImpactOscillatorParameters fold;
+  fold.r = 1.0;
+  fold.d = -0.005;
+  fold.eta = 1.848;  // next to the fold at 1.8480105972, as above
+  check_curve({"fold (eta, a)", fold, libcont::CurveKind::Fold, 1, 0, "a", 0.003, 1.0, 3.0});
+  check_curve({"fold (eta, c)", fold, libcont::CurveKind::Fold, 1, 0, "c", 0.2, 1.0, 3.0});
+  ImpactOscillatorParameters flip;
+  flip.r = 1.0;
+  flip.d = -0.002;
+  flip.eta = 2.3693020330;  // the closed form's period doubling at this d
+  check_curve({"period doubling (eta, a)", flip, libcont::CurveKind::PeriodDoubling, 1, 1, "a",
+               0.003, 2.0, 3.0});
+  check_curve({"period doubling (eta, c)", flip, libcont::CurveKind::PeriodDoubling, 1, 1, "c",
+               0.3, 2.0, 3.0});
+}
+
+TEST_CASE("fold and period-doubling curves of z = 1/2 orbits against the closed form",
+          "[curves]") {
+  // One impact every two forcing periods: the map over 2 T, the closed form's phase
+  // equation with E = exp(2 A T). Its fold at eta = 2.1406816153 and period doubling at
+  // 2.3478043738 (d = -0.005, r = 1), continued in d, a, r and c. The period-doubling
+  // curve is a loop through the period doubling at 2.6559140506 (d = -0.005): in each
+  // parameter it turns back (at d = -0.00540, a = 0.00232, r = 0.876, c = 0.252), so the
+  // bounds asked lie before that. Along r it starts at eta = 2.34781, next to the point
+  // on the side where its correction in r stays below r = 1, the end of r's range.
+  ImpactOscillatorParameters fold;
+  fold.r = 1.0;
+  fold.d = -0.005;
+  fold.eta = 2.1406816153;
+  const auto kind = libcont::CurveKind::Fold;
+  check_curve({"z = 1/2 fold (eta, d)", fold, kind, 2, 0, "d", -0.006, 1.5, 3.0});
+  check_curve({"z = 1/2 fold (eta, a)", fold, kind, 2, 0, "a", 0.002, 1.5, 3.0});
+  check_curve({"z = 1/2 fold (eta, r)", fold, kind, 2, 0, "r", 0.8, 1.5, 3.0});
+  check_curve({"z = 1/2 fold (eta, c)", fold, kind, 2, 0, "c", 0.26, 1.5, 3.0});
+  ImpactOscillatorParameters flip = fold;
+  flip.eta = 2.3478043738;
+  const auto doubling = libcont::CurveKind::PeriodDoubling;
+  check_curve({"z = 1/2 period doubling (eta, d)", flip, doubling, 2, 1, "d", -0.0053, 1.5, 3.0});
+  check_curve({"z = 1/2 period doubling (eta, a)", flip, doubling, 2, 1, "a", 0.0024, 1.5, 3.0});
+  check_curve({"z = 1/2 period doubling (eta, c)", flip, doubling, 2, 1, "c", 0.25, 1.5, 3.0});
+  flip.eta = 2.34781;
+  check_curve({"z = 1/2 period doubling (eta, r)", flip, doubling, 2, 1, "r", 0.9, 1.5, 3.0});
+}
+
 TEST_CASE("a curve that reaches its bound while it walks down to a grazing ends on the bound",
           "[curves]") {
   // The z = 1/2 fold curve from eta = 2.1406816153 towards larger d nears an interior
