@@ -17,10 +17,10 @@
 
 #include "impact_oscillator_closed_form.hpp"
 #include "libcont/fold_curve_problem.hpp"
-#include "libcont/grazing.hpp"
 #include "libcont/orbit_curve.hpp"
 #include "libcont/period_doubling_curve_problem.hpp"
 #include "systems/moving_base.hpp"
+#include "test_support.hpp"
 
 using test_support::ImpactingOrbit;
 using test_support::ImpactOscillatorClosedForm;
@@ -330,28 +330,15 @@ double quadratic_coefficient(const Tangency& t) {
   return a.colPivHouseholderQr().solve(b)[0];
 }
 
-// d of the traced grazing curve at eta: the polynomial through its six rows nearest in eta
-// (Neville, extrapolate_to_zero in eta - eta_row); NaN outside the rows' span.
+// d of the traced grazing curve at eta: the polynomial through its six rows nearest in eta;
+// NaN outside the rows' span.
 double grazing_curve_at(const std::vector<libcont::CurveRow>& rows, double eta) {
-  std::vector<const libcont::CurveRow*> nearest;
-  double lowest = INFINITY, highest = -INFINITY;
+  std::vector<double> first, second;
   for (const auto& row : rows) {
-    nearest.push_back(&row);
-    lowest = std::min(lowest, row.first);
-    highest = std::max(highest, row.first);
+    first.push_back(row.first);
+    second.push_back(row.second);
   }
-  if (!(eta >= lowest && eta <= highest) || nearest.size() < 6) return NAN;
-  std::partial_sort(nearest.begin(), nearest.begin() + 6, nearest.end(),
-                    [&](const libcont::CurveRow* x, const libcont::CurveRow* y) {
-                      return std::abs(x->first - eta) < std::abs(y->first - eta);
-                    });
-  std::vector<double> s;
-  std::vector<libcont::Vector> y;
-  for (int i = 0; i < 6; ++i) {
-    s.push_back(nearest[i]->first - eta);
-    y.push_back(libcont::Vector::Constant(1, nearest[i]->second));
-  }
-  return libcont::extrapolate_to_zero(s, y)[0];
+  return test_support::interpolate_nearest(first, second, eta, 6);
 }
 
 }  // namespace

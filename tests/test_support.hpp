@@ -1,6 +1,7 @@
 #pragma once
 // Shared helpers of the libcont test suite: building configured systems, recording what a
 // trajectory does, stroboscopic (period) maps and their finite-difference Jacobians.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <numbers>
@@ -223,5 +224,29 @@ class WithoutSaltation : public HybridSystem, public libcont::AnalyticJacobians 
   libcont::ModelJacobians jacobians_;
   bool identity_reset_;
 };
+
+// The polynomial through the `count` points (x_i, y_i) nearest to `at` in x, evaluated at
+// `at` (Neville's scheme); NaN where `at` lies outside the points' span or there are fewer
+// than `count`. For reading a traced curve between its rows.
+inline double interpolate_nearest(const std::vector<double>& x, const std::vector<double>& y,
+                                  double at, size_t count) {
+  if (x.size() != y.size() || x.size() < count || count == 0) return NAN;
+  const auto [lowest, highest] = std::minmax_element(x.begin(), x.end());
+  if (!(at >= *lowest && at <= *highest)) return NAN;
+  std::vector<size_t> order(x.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::partial_sort(order.begin(), order.begin() + static_cast<long>(count), order.end(),
+                    [&](size_t i, size_t j) { return std::abs(x[i] - at) < std::abs(x[j] - at); });
+  std::vector<double> xs, p;
+  for (size_t k = 0; k < count; ++k) {
+    xs.push_back(x[order[k]]);
+    p.push_back(y[order[k]]);
+  }
+  // p[i] becomes the polynomial through points i .. i + level, at `at`.
+  for (size_t level = 1; level < count; ++level)
+    for (size_t i = 0; i + level < count; ++i)
+      p[i] = ((at - xs[i + level]) * p[i] + (xs[i] - at) * p[i + 1]) / (xs[i] - xs[i + level]);
+  return p[0];
+}
 
 }  // namespace test_support
