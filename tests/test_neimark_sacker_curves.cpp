@@ -1,11 +1,13 @@
-// Neimark-Sacker curves (neimark_sacker_curve_problem.hpp) on the two-body system with
-// Hertz contact: its loading curve in lambda has a Neimark-Sacker point near lambda =
-// 0.56615 at omega = 6 (doc/reproduction.md), continued here in (lambda, omega). Checks:
-// every row's critical pair on the unit circle at kappa = cos theta; the curve's first row
-// at the one-parameter point; at several rows, an independent one-parameter continuation
-// in lambda at the row's omega (PeriodicOrbitProblem's test prod (mu_i mu_j - 1), another
-// formulation and other unknowns) locates its Neimark-Sacker point at the row's lambda.
-// Also the test function's derivatives against differences, and the resonance tests.
+// Neimark-Sacker and fold curves (neimark_sacker_curve_problem.hpp, fold_curve_problem.hpp)
+// on the two-body system with Hertz contact: its loading curve in lambda has a
+// Neimark-Sacker point near lambda = 0.56615 and folds at 0.5647304 and 0.5670031 at omega =
+// 6 (doc/reproduction.md), continued here in (lambda, omega). Checks: every row's critical
+// pair on the unit circle at kappa = cos theta (a multiplier at +1 on the fold curve); the
+// curve's first row at the one-parameter point; at several rows (the fold curve: between
+// rows), an independent one-parameter continuation in lambda at that omega
+// (PeriodicOrbitProblem's tests, another formulation and other unknowns) locates its
+// Neimark-Sacker point (fold) at the curve's lambda. Also the test function's derivatives
+// against differences, and the resonance tests.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
@@ -48,6 +50,16 @@ const libcont::SpecialPoint* neimark_sacker_in(const libcont::OrbitBranch& branc
   const libcont::SpecialPoint* found = nullptr;
   for (const auto& s : branch.special_points)
     if (s.type == libcont::SpecialPointType::NeimarkSacker && s.lambda >= lo && s.lambda <= hi)
+      found = &s;
+  return found;
+}
+
+// The branch's fold nearest to `lambda` in lambda, or null.
+const libcont::SpecialPoint* fold_near(const libcont::OrbitBranch& branch, double lambda) {
+  const libcont::SpecialPoint* found = nullptr;
+  for (const auto& s : branch.special_points)
+    if (s.type == libcont::SpecialPointType::Fold &&
+        (!found || std::abs(s.lambda - lambda) < std::abs(found->lambda - lambda)))
       found = &s;
   return found;
 }
@@ -303,11 +315,7 @@ TEST_CASE("the two-body Neimark-Sacker curve reaches a 1:1 resonance on the fold
   INFO("branch at omega = " << r.second << ": " << at_point.stop_reason << ";"
                             << specials(at_point));
   REQUIRE(at_point.ok());
-  const libcont::SpecialPoint* fold = nullptr;
-  for (const auto& s : at_point.special_points)
-    if (s.type == libcont::SpecialPointType::Fold &&
-        (!fold || std::abs(s.lambda - r.first) < std::abs(fold->lambda - r.first)))
-      fold = &s;
+  const libcont::SpecialPoint* fold = fold_near(at_point, r.first);
   REQUIRE(fold != nullptr);
   const double difference = fold->lambda - r.first;
   std::ostringstream line;
@@ -321,5 +329,99 @@ TEST_CASE("the two-body Neimark-Sacker curve reaches a 1:1 resonance on the fold
   // curve (dkappa / domega ~ -2.6) and less in lambda (dlambda / domega ~ -0.07); the
   // branch's fold to its corrector tolerance, |F| <= 1e-9 (1 + |x|), of the order 1e-9 in
   // lambda. Measured: 2e-12.
+  CHECK(std::abs(difference) <= 1e-8);
+}
+
+TEST_CASE("fold curve of the two-body Hertz orbit: omega 6 to 6.03", "[curves][fold]") {
+  // The loading branch's fold at lambda = 0.5670031 (omega = 6), 3e-7 above its grazing,
+  // continued in (lambda, omega) to omega = 6.03: lambda falls to 0.55742 (one row per
+  // 1.4e-3 in omega), the orbit keeps its one impact, the unstable multiplier grows from
+  // 10 to 51.
+  TwoBodySystem system;
+  double begin = cpu_seconds();
+  const libcont::OrbitBranch branch = loading_branch(system, 0.575, 0.562);
+  const double branch_seconds = cpu_seconds() - begin;
+  INFO("loading branch: " << branch.stop_reason << ";" << specials(branch));
+  REQUIRE(branch.ok());
+  const libcont::SpecialPoint* fold = fold_near(branch, 0.567);
+  REQUIRE(fold != nullptr);
+  CHECK(std::abs(fold->lambda - 0.5670031) <= 1e-6);  // doc/reproduction.md
+
+  begin = cpu_seconds();
+  const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
+      system, branch, *fold, libcont::OrbitCurveOptions("omega", 6.0, 6.03, 0.55, 0.58));
+  const double curve_seconds = cpu_seconds() - begin;
+  INFO("curve: " << curve.stop_reason << " " << curve.failure);
+  REQUIRE(curve.ok());
+  CHECK(curve.kind == libcont::CurveKind::Fold);
+  CHECK(curve.status == libcont::ContinuationStatus::ReachedBound);
+  REQUIRE(curve.rows.size() >= 10);
+
+  // (b) The curve passes the loading branch's fold at the branch's omega: its first row is
+  // that point corrected at its lambda with omega free, which moves it in omega by the two
+  // problems' disagreement (the branch's corrector tolerance, 1e-9 (1 + |x|), over dF/domega
+  // of order 1).
+  const double start_difference = std::abs(curve.rows.front().first - fold->lambda);
+  const double start_omega = std::abs(curve.rows.front().second - 6.0);
+  CHECK(start_difference == 0.0);
+  CHECK(start_omega <= 1e-8);
+
+  // (a) Every row has a real multiplier at +1. The rows solve the bordered fold condition
+  // g = 0 to 1e-10 (1 + |u|) ~ 7e-10, and near a simple multiplier g ~ (mu - 1) w^T v with
+  // the borders refitted to the null vectors (w^T v ~ 1); the monodromy itself is as good
+  // as the Hertz map repeats (3.4e-11, the derivative test above), times the multiplier's
+  // condition, at most |M| ~ 50: 2e-9. Tolerance 1e-8.
+  double worst = 0.0, worst_imaginary = 0.0;
+  for (const libcont::CurveRow& row : curve.rows) {
+    std::complex<double> nearest = row.multipliers.front();
+    for (const auto& mu : row.multipliers)
+      if (std::abs(mu - 1.0) < std::abs(nearest - 1.0)) nearest = mu;
+    INFO("row at lambda = " << std::setprecision(12) << row.first << ", omega = " << row.second
+                            << ": mu = " << nearest);
+    CHECK(std::abs(nearest - 1.0) <= 1e-8);
+    CHECK(std::abs(nearest.imag()) <= 1e-8);
+    CHECK(row.impacts == 1);
+    worst = std::max(worst, std::abs(nearest - 1.0));
+    worst_imaginary = std::max(worst_imaginary, std::abs(nearest.imag()));
+  }
+
+  // (c) At omega = 6.02, between rows, the lambda the curve predicts (the polynomial through
+  // its four rows nearest in omega; through six, the difference is the interpolation's
+  // error) against the fold of a loading branch made there from scratch, from lambda =
+  // 0.575 down, as at omega = 6. The branch locates its fold to 2e-11 in arclength (1e-9
+  // of its range), where lambda is stationary; both are solved to 1e-9 .. 1e-10 (1 + |u|),
+  // of the order 1e-9 in lambda: tolerance 1e-8.
+  const double omega = 6.02;
+  std::vector<double> omegas, lambdas;
+  for (const libcont::CurveRow& row : curve.rows) {
+    omegas.push_back(row.second);
+    lambdas.push_back(row.first);
+  }
+  const double predicted = test_support::interpolate_nearest(omegas, lambdas, omega, 4);
+  const double interpolation =
+      std::abs(predicted - test_support::interpolate_nearest(omegas, lambdas, omega, 6));
+  REQUIRE(std::isfinite(predicted));
+  system.set_parameter("omega", omega);
+  begin = cpu_seconds();
+  const libcont::OrbitBranch at_omega = loading_branch(system, 0.575, 0.555);
+  const double check_seconds = cpu_seconds() - begin;
+  INFO("branch at omega = " << omega << ": " << at_omega.stop_reason << ";" << specials(at_omega));
+  REQUIRE(at_omega.ok());
+  const libcont::SpecialPoint* located = fold_near(at_omega, predicted);
+  REQUIRE(located != nullptr);
+  const double difference = located->lambda - predicted;
+
+  std::ostringstream line;
+  line << std::setprecision(10) << "fold curve (lambda, omega) from lambda = " << fold->lambda
+       << ", omega = 6 to 6.03: " << curve.rows.size() << " rows, lambda -> "
+       << curve.rows.back().first << std::setprecision(3) << " (" << curve.stop_reason
+       << "); start - branch point " << start_difference << " in lambda, " << start_omega
+       << " in omega; max |mu - 1| " << worst << ", max |Im mu| " << worst_imaginary
+       << "; at omega = " << omega << " the curve's lambda " << std::setprecision(12)
+       << predicted << std::setprecision(3) << " (interpolation " << interpolation
+       << "), the loading branch's fold " << difference << " from it; CPU s: branch "
+       << branch_seconds << ", curve " << curve_seconds << ", check " << check_seconds;
+  WARN(line.str());
+  CHECK(interpolation <= 1e-9);
   CHECK(std::abs(difference) <= 1e-8);
 }
