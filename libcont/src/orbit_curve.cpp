@@ -221,7 +221,6 @@ bool land_on_bound(ZeroProblem& problem, int fixed, const BranchPoint& last,
   return false;
 }
 
-
 OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::string& first,
                              double first_value, int period, double phase, ConstVectorRef x,
                              const OrbitCurveOptions& options) {

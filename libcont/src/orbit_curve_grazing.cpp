@@ -145,9 +145,9 @@ BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
                         : row.lambda < settings.lambda_min || row.lambda > settings.lambda_max
                             ? m
                             : -1;
+    const double moved = outside == n ? row.u[n] - last.u[n] : row.lambda - last.lambda;
     const bool forward =
-        outside >= 0 && last.tangent.size() == m + 1 &&
-        ((outside == n ? row.u[n] - last.u[n] : row.lambda - last.lambda) * last.tangent[outside] > 0.0);
+        outside >= 0 && last.tangent.size() == m + 1 && moved * last.tangent[outside] > 0.0;
     if (forward) {
       const double value = outside == n ? row.u[n] : row.lambda;
       const double bound = outside == n ? (value > second_max ? second_max : second_min)
