@@ -19,9 +19,19 @@ std::vector<T> last_entries(const std::vector<T>& all, int count) {
   return std::vector<T>(all.end() - static_cast<std::ptrdiff_t>(keep), all.end());
 }
 
-using KeyTuple = std::tuple<int, int, int>;
+using KeyTuple = std::tuple<int, int, int, int>;
 KeyTuple as_tuple(const SweepPointKey& key) {
-  return {static_cast<int>(key.pass), key.initial_condition, key.index};
+  return {static_cast<int>(key.pass), key.initial_condition, key.index, key.second_index};
+}
+
+// Value `index` of `steps` evenly spaced from the lower to the higher of `from` and `to`,
+// written so that both ends come out exactly, whatever the rounding in between.
+double grid_value(double from, double to, int steps, int index) {
+  const double low = std::min(from, to);
+  const double high = std::max(from, to);
+  if (steps == 1) return from;
+  if (index == steps - 1) return high;
+  return low + (high - low) * index / (steps - 1);
 }
 
 }  // namespace
@@ -44,12 +54,33 @@ std::string to_string(SweepStatus status) {
   return "unknown";
 }
 
+std::string to_string(SweepRegime regime) {
+  switch (regime) {
+    case SweepRegime::Periodic: return "periodic";
+    case SweepRegime::Chaotic: return "chaotic";
+    case SweepRegime::NonPeriodic: return "non-periodic";
+    case SweepRegime::Failed: return "failed";
+  }
+  return "unknown";
+}
+
+SweepRegime SweepPoint::regime() const {
+  if (!ok()) return SweepRegime::Failed;
+  if (n > 0) return SweepRegime::Periodic;
+  return chaotic() ? SweepRegime::Chaotic : SweepRegime::NonPeriodic;
+}
+
+double SweepPoint::largest_exponent() const {
+  return exponents.size() > 0 ? exponents[0] : std::numeric_limits<double>::quiet_NaN();
+}
+
 int SweepResult::failed() const {
   return static_cast<int>(
       std::count_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.ok(); }));
 }
 
-void judge_sweep(SweepResult& result, size_t planned, const std::string& parameter) {
+void judge_sweep(SweepResult& result, size_t planned, const std::string& parameter,
+                 const std::string& second_parameter) {
   result.complete = result.points.size() == planned;
   const auto first_failure = std::find_if(result.points.begin(), result.points.end(),
                                           [](const SweepPoint& p) { return !p.ok(); });
@@ -58,7 +89,12 @@ void judge_sweep(SweepResult& result, size_t planned, const std::string& paramet
     result.status = SweepStatus::PointsFailed;
     result.message = std::to_string(result.failed()) + " of " +
                      std::to_string(result.points.size()) + " points failed (first at " +
-                     parameter + " = " + number_text(first_failure->parameter) + ": " +
+                     parameter + " = " + number_text(first_failure->parameter) +
+                     (second_parameter.empty()
+                          ? std::string()
+                          : ", " + second_parameter + " = " +
+                                number_text(first_failure->second_parameter)) +
+                     ": " +
                      to_string(first_failure->status) +
                      (first_failure->message.empty() ? "" : ", " + first_failure->message) + ")";
   } else if (!result.complete) {
@@ -89,6 +125,16 @@ Sweep::Sweep(SystemFactory factory, SweepOptions options)
   // between the two ends, and every parameter rule is an interval.
   system->set_parameter(options_.parameter, options_.from);
   system->set_parameter(options_.parameter, options_.to);
+  if (options_.grid()) {
+    if (options_.second_parameter == options_.parameter)
+      throw InputError("sweep: the second parameter is the swept parameter itself (" +
+                       options_.parameter + "); a grid needs two different parameters");
+    if (options_.second_steps < 1)
+      throw InputError("sweep: second_steps must be >= 1 (got " +
+                       std::to_string(options_.second_steps) + ")");
+    system->set_parameter(options_.second_parameter, options_.second_from);
+    system->set_parameter(options_.second_parameter, options_.second_to);
+  }
   LyapunovSpectrum(*system, options_.lyapunov);  // validates the period counts
   dimension_ = system->dimension();
   default_state_ = system->default_initial_state();
@@ -100,12 +146,13 @@ Sweep::Sweep(SystemFactory factory, SweepOptions options)
 }
 
 double Sweep::parameter_value(int index) const {
-  const double low = std::min(options_.from, options_.to);
-  const double high = std::max(options_.from, options_.to);
-  if (options_.steps == 1) return options_.from;
-  // Written so that both ends come out exactly, whatever the rounding in between.
-  if (index == options_.steps - 1) return high;
-  return low + (high - low) * index / (options_.steps - 1);
+  return grid_value(options_.from, options_.to, options_.steps, index);
+}
+
+double Sweep::second_parameter_value(int second_index) const {
+  if (!options_.grid()) return 0.0;
+  return grid_value(options_.second_from, options_.second_to, options_.second_steps,
+                    second_index);
 }
 
 Vector Sweep::initial_state(int initial_condition) const {
@@ -126,18 +173,23 @@ std::vector<SweepPass> Sweep::passes() const {
 
 std::vector<std::vector<SweepPointKey>> Sweep::tasks() const {
   const int starts = std::max<int>(1, static_cast<int>(options_.initial_states.size()));
+  const int rows = options_.grid() ? options_.second_steps : 1;
   std::vector<std::vector<SweepPointKey>> result;
   for (SweepPass pass : passes()) {
     for (int ic = 0; ic < starts; ++ic) {
-      std::vector<SweepPointKey> chain;
-      for (int k = 0; k < options_.steps; ++k) {
-        const int index = pass == SweepPass::Down ? options_.steps - 1 - k : k;
-        chain.push_back({pass, ic, index});
-      }
-      if (pass == SweepPass::Fixed) {
-        for (const auto& key : chain) result.push_back({key});  // every point on its own
-      } else {
-        result.push_back(std::move(chain));  // sequential: each point starts where the last ended
+      for (int row = 0; row < rows; ++row) {
+        std::vector<SweepPointKey> chain;
+        for (int k = 0; k < options_.steps; ++k) {
+          const int index = pass == SweepPass::Down ? options_.steps - 1 - k : k;
+          chain.push_back({pass, ic, index, row});
+        }
+        if (pass == SweepPass::Fixed) {
+          for (const auto& key : chain) result.push_back({key});  // every point on its own
+        } else {
+          // Sequential: each point starts where the last ended. Rows are independent, so a
+          // grid's rows run in parallel.
+          result.push_back(std::move(chain));
+        }
       }
     }
   }
@@ -170,6 +222,10 @@ SweepPoint Sweep::compute_point(const SweepPointKey& key, ConstVectorRef start) 
   point.key = key;
   point.parameter = parameter_value(key.index);
   system->set_parameter(options_.parameter, point.parameter);
+  if (options_.grid()) {
+    point.second_parameter = second_parameter_value(key.second_index);
+    system->set_parameter(options_.second_parameter, point.second_parameter);
+  }
   const LyapunovResult r =
       LyapunovSpectrum(*system, options_.lyapunov).compute(options_.phase, start);
   point.status = r.report.status;
@@ -237,7 +293,7 @@ SweepResult Sweep::run(const std::vector<SweepPoint>& finished,
   }
   result.computed = computed.load();
   result.reused = reused.load();
-  judge_sweep(result, planned, options_.parameter);
+  judge_sweep(result, planned, options_.parameter, options_.second_parameter);
   return result;
 }
 
