@@ -45,10 +45,15 @@ std::string fallbacks_text(const FallbackTally& tally, const char* unit) {
 }
 
 FallbackTally points_fallbacks(const std::vector<libcont::SweepPoint>& points,
-                               const std::string& parameter) {
+                               const std::string& parameter,
+                               const std::string& second_parameter) {
   FallbackTally tally;
   for (const auto& p : points)
-    tally.add(p.fallbacks, p.first_fallback_time, parameter + " = " + number_text(p.parameter));
+    tally.add(p.fallbacks, p.first_fallback_time,
+              parameter + " = " + number_text(p.parameter) +
+                  (second_parameter.empty()
+                       ? std::string()
+                       : ", " + second_parameter + " = " + number_text(p.second_parameter)));
   return tally;
 }
 

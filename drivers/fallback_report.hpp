@@ -32,8 +32,10 @@ nlohmann::ordered_json fallbacks_json(const FallbackTally& tally, const char* un
 // lambda = 0.5635 (t = 2942.5)\n".
 std::string fallbacks_text(const FallbackTally& tally, const char* unit);  // unit: "point"
 
-// The tally of sweep points (sweep, diagram), each named by its parameter value.
+// The tally of sweep points (sweep, diagram), each named by its parameter value (and by
+// that of `second_parameter` in a grid; empty otherwise).
 FallbackTally points_fallbacks(const std::vector<libcont::SweepPoint>& points,
-                               const std::string& parameter);
+                               const std::string& parameter,
+                               const std::string& second_parameter = "");
 
 }  // namespace vicont

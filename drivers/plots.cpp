@@ -783,6 +783,135 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
   });
 }
 
+namespace {
+
+// Half the size of a grid's cell along an axis of `values` evenly spaced from `low` to
+// `high`. A single value gets a cell of 1% of its size (or of 1 at 0), as gnuplot widens
+// a flat range.
+double cell_half_size(double low, double high, int values) {
+  const double half = values > 1 ? (high - low) / (values - 1) / 2.0 : 0.0;
+  if (half > 0.0) return half;
+  return std::abs(low) >= kTinyValue ? 0.01 * std::abs(low) : 1.0;
+}
+
+// "set AXISrange [a:b]" over a grid's cells: from the first cell's left edge to the last
+// cell's right edge.
+std::string cell_range(const std::string& axis, double low, double high, int values) {
+  const double half = cell_half_size(low, high, values);
+  std::ostringstream s;
+  s.precision(17);
+  s << "set " << axis << "range [" << low - half << ':' << high + half << "]\n";
+  return s.str();
+}
+
+// The colour of each class of a map: periodic classes from a palette of easily told apart
+// colours in order, the other regimes in greys and black.
+std::vector<std::string> map_colours(const std::vector<SweepMapClass>& classes) {
+  const char* periodic[] = {"#1f4e9a", "#e67e22", "#27ae60", "#8e44ad", "#c0392b",
+                            "#16a085", "#f1c40f", "#e377c2", "#8c564b", "#7fb3d5"};
+  std::vector<std::string> colours;
+  size_t next = 0;
+  for (const auto& c : classes) {
+    switch (c.regime) {
+      case libcont::SweepRegime::Periodic: colours.push_back(periodic[next++ % 10]); break;
+      case libcont::SweepRegime::Chaotic: colours.push_back("#4d4d4d"); break;
+      case libcont::SweepRegime::NonPeriodic: colours.push_back("#d5d8dc"); break;
+      case libcont::SweepRegime::Failed: colours.push_back("black"); break;
+    }
+  }
+  return colours;
+}
+
+}  // namespace
+
+PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem) {
+  return render(plot.directory, stem, [&](const std::string& png_name) {
+    const std::string x = quoted(plot.first), y = quoted(plot.second);
+    const auto colours = map_colours(plot.classes);
+    const int classes = static_cast<int>(plot.classes.size());
+    // An image needs a grid of at least 2 x 2 cells; a single row or column is drawn as
+    // one box per cell instead.
+    const bool image = plot.columns > 1 && plot.rows > 1;
+    std::ostringstream half_sizes;
+    half_sizes.precision(17);
+    half_sizes << '(' << cell_half_size(plot.first_low, plot.first_high, plot.columns) << "):("
+               << cell_half_size(plot.second_low, plot.second_high, plot.rows) << ')';
+    // The cells of one layer, coloured by `value` (a using-expression).
+    const auto cells = [&](const SweepMapLayer& layer, const std::string& value) {
+      std::ostringstream s;
+      s << quoted(plot.cells_csv);
+      if (layer.rows > 0)
+        s << " every ::" << layer.first_row << "::" << layer.first_row + layer.rows - 1;
+      if (image)
+        s << " using " << x << ':' << y << ":(" << value << ") with image notitle";
+      else
+        s << " using " << x << ':' << y << ':' << half_sizes.str() << ":(" << value
+          << ") with boxxyerror fc palette fs solid 1.0 noborder notitle";
+      return s.str();
+    };
+    const auto curves = [&](bool titled) {
+      std::string s;
+      for (const auto& c : plot.curves)
+        s += ", \\\n     " + quoted(c.csv) + " using " +
+             quoted(c.x_column.empty() ? plot.first : c.x_column) + ':' +
+             quoted(c.y_column.empty() ? plot.second : c.y_column) + " with lines lw 2" +
+             (c.dashed ? " dt 2" : "") + " lc rgb " + quoted(c.colour) +
+             (titled && !c.title.empty() ? " title " + quoted(c.title) : " notitle");
+      return s;
+    };
+    const int layers = std::max<int>(1, static_cast<int>(plot.layers.size()));
+    std::ostringstream s;
+    s << preamble(png_name, 1400, 560 * layers + 40)
+      << "set multiplot layout " << layers << ",2 title " << quoted(plot.title)
+      << " font 'sans,12'\n"
+      << "set xlabel " << x << "\nset ylabel " << y << "\n"
+      << cell_range("x", plot.first_low, plot.first_high, plot.columns)
+      << cell_range("y", plot.second_low, plot.second_high, plot.rows)
+      << "set tics out\nunset grid\n";
+    for (int k = 0; k < layers; ++k) {
+      const SweepMapLayer layer =
+          plot.layers.empty() ? SweepMapLayer{} : plot.layers[static_cast<size_t>(k)];
+      const std::string prefix = layer.name.empty() ? "" : layer.name + ": ";
+      // (a) the classes: a palette of exactly one colour per class, class k at k.
+      s << "set title " << quoted(prefix + "z = p/n of the settled motion") << "\n"
+        << "set palette defined (";
+      for (int c = 0; c < classes; ++c)
+        s << (c ? ", " : "") << c << ' ' << quoted(colours[static_cast<size_t>(c)]);
+      if (classes == 0) s << "0 'white'";
+      s << ")\nset palette maxcolors " << std::max(1, classes) << "\nset cbrange [-0.5:"
+        << std::max(1, classes) - 0.5 << "]\nunset colorbox\n"
+        << "plot " << cells(layer, "column('class')");
+      // The key: one entry per class (keyentry draws nothing).
+      for (int c = 0; c < classes; ++c)
+        s << ", \\\n     keyentry with boxes fs solid 1.0 fc rgb "
+          << quoted(colours[static_cast<size_t>(c)]) << " title " << quoted(plot.classes[static_cast<size_t>(c)].label);
+      s << curves(true) << "\n";
+      // (b) lambda_1 on a scale symmetric about 0. -inf (sticking collapsed the tangent
+      // space: the most stable motion there is) is drawn at the scale's end; a cell without
+      // an exponent (failed) is NaN, left transparent over a grey ground.
+      std::ostringstream bound;
+      bound.precision(17);
+      bound << (plot.exponent_bound > 0.0 && std::isfinite(plot.exponent_bound)
+                    ? plot.exponent_bound
+                    : 1.0);
+      s << "set title " << quoted(prefix + "largest Lyapunov exponent lambda_1 (grey: none)")
+        << "\n"
+        << "set palette defined (-1 '#2166ac', 0 'white', 1 '#b2182b')\n"
+        << "set palette maxcolors 0\nset cbrange [-" << bound.str() << ':' << bound.str()
+        << "]\nset colorbox\nset cblabel 'lambda_1'\n"
+        << "set object 1 rectangle from graph 0, 0 to graph 1, 1 behind fc rgb '#bdbdbd' "
+           "fs solid 1.0 noborder\n"
+        << "plot "
+        << cells(layer, "strcol('regime') eq 'failed' ? NaN : strcol('lambda_1') eq '-inf' ? -" +
+                            bound.str() + " : strcol('lambda_1') eq 'inf' ? " + bound.str() +
+                            " : abs(column('lambda_1')) <= 1e307 ? column('lambda_1') : NaN")
+        << curves(false) << "\nunset object 1\nunset cblabel\n";
+    }
+    s << "unset multiplot\n";
+    return s.str();
+  });
+}
+
 PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
   return render(plot.directory, stem, [&](const std::string& png_name) {
     const char* colours[] = {"#1f4e9a", "#e67e22", "#27ae60", "#8e44ad", "#c0392b",

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "libcont/sweep.hpp"
+
 namespace vicont {
 
 struct PlotFiles {
@@ -117,6 +119,46 @@ struct SweepPlot {
   std::string title;
 };
 PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem);
+
+// A curve in a parameter plane drawn over a map: a CSV inside the plot's directory whose
+// rows are points of the curve (a blank line or a nan breaks the line).
+struct PlaneCurve {
+  std::string csv;
+  std::string x_column, y_column;  // empty: the map's own parameters
+  std::string title;               // in the key
+  std::string colour = "black";    // a gnuplot colour, e.g. "#c0392b"
+  bool dashed = false;
+};
+
+// The parameter-plane map of a two-parameter sweep (sweep_grid_map.hpp writes its CSV and
+// fills this in), one row of two panels per layer (a pass from an initial condition):
+// (a) every cell filled with the colour of its class: a colour per z = p/n (in `classes`
+// order), chaotic dark grey, non-periodic light grey, failed black, with a key naming the
+// classes; (b) the largest Lyapunov exponent lambda_1, blue below 0, white at 0, red above,
+// on the scale [-exponent_bound, exponent_bound]; cells without one (failed) grey. The
+// cells are drawn as an image (a box per cell when one axis has a single value), over the
+// box of the grid's cells; `curves` on top of both panels.
+struct SweepMapClass {
+  libcont::SweepRegime regime = libcont::SweepRegime::Periodic;
+  std::string label;
+};
+struct SweepMapLayer {
+  std::string name;              // e.g. "up, initial state 2"; empty for a single layer
+  long first_row = 0, rows = 0;  // the layer's rows of cells_csv (0: the first below the header)
+};
+struct SweepMapPlot {
+  std::filesystem::path directory;
+  std::string cells_csv;  // columns as sweep_grid.csv: FIRST, SECOND, class, lambda_1, regime
+  std::string first, second;  // the parameters: the x and y axes
+  int columns = 1, rows = 1;  // grid values of each parameter
+  double first_low = 0, first_high = 0, second_low = 0, second_high = 0;  // cell centres
+  std::vector<SweepMapClass> classes;  // class k is the value k of the `class` column
+  std::vector<SweepMapLayer> layers;
+  double exponent_bound = 1.0;
+  std::vector<PlaneCurve> curves;
+  std::string title;
+};
+PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem);
 
 // A basin map from `vicont basins`: one filled cell per initial condition, coloured by
 // the attractor it reaches (ids from `labels`: >= 0 attractors, -1 non-periodic,

@@ -44,8 +44,9 @@ std::string first_difference(const std::string& found, const std::string& wanted
 
 }  // namespace
 
-SweepCheckpoint::SweepCheckpoint(std::filesystem::path directory, std::string manifest)
-    : directory_(std::move(directory)), manifest_(std::move(manifest)) {}
+SweepCheckpoint::SweepCheckpoint(std::filesystem::path directory, std::string manifest,
+                                 bool grid)
+    : directory_(std::move(directory)), manifest_(std::move(manifest)), grid_(grid) {}
 
 bool SweepCheckpoint::exists() const { return std::filesystem::exists(manifest_path()); }
 
@@ -71,9 +72,10 @@ std::vector<libcont::SweepPoint> SweepCheckpoint::load(const libcont::Sweep& swe
                               first_difference(found, manifest_) +
                               "); run without --resume to start afresh");
 
-  std::map<std::tuple<int, int, int>, bool> planned;
+  std::map<std::tuple<int, int, int, int>, bool> planned;
   for (const auto& key : sweep.plan())
-    planned[{static_cast<int>(key.pass), key.initial_condition, key.index}] = true;
+    planned[{static_cast<int>(key.pass), key.initial_condition, key.index, key.second_index}] =
+        true;
   std::vector<libcont::SweepPoint> points;
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(directory_, error)) {
@@ -82,9 +84,11 @@ std::vector<libcont::SweepPoint> SweepCheckpoint::load(const libcont::Sweep& swe
     auto point = parse_point_text(read_text(entry.path()), problem);
     if (point) {
       const auto& key = point->key;
-      if (!planned.count({static_cast<int>(key.pass), key.initial_condition, key.index}) ||
+      if (!planned.count(
+              {static_cast<int>(key.pass), key.initial_condition, key.index, key.second_index}) ||
           point->parameter != sweep.parameter_value(key.index) ||
-          entry.path().stem().string() != point_name(key))
+          point->second_parameter != sweep.second_parameter_value(key.second_index) ||
+          entry.path().stem().string() != point_name(key, grid_))
         problem = "not a point of this sweep";
     }
     if (!problem.empty()) {
@@ -99,8 +103,8 @@ std::vector<libcont::SweepPoint> SweepCheckpoint::load(const libcont::Sweep& swe
 }
 
 void SweepCheckpoint::save(const libcont::SweepPoint& point) const {
-  const std::string text = point_text(point);
-  write_file_atomically(directory_ / (point_name(point.key) + point_extension),
+  const std::string text = point_text(point, grid_);
+  write_file_atomically(directory_ / (point_name(point.key, grid_) + point_extension),
                         [&](std::ostream& out) { out << text; }, Publication::Now);
 }
 

@@ -15,8 +15,9 @@ namespace vicont {
 
 class SweepCheckpoint {
  public:
-  // `manifest`: the settings as text, compared line by line on resume.
-  SweepCheckpoint(std::filesystem::path directory, std::string manifest);
+  // `manifest`: the settings as text, compared line by line on resume. `grid`: the points
+  // are the cells of a two-parameter sweep (their names and records say their row).
+  SweepCheckpoint(std::filesystem::path directory, std::string manifest, bool grid);
 
   // A fresh run: removes the points of any earlier run and writes the manifest.
   void start_fresh() const;
@@ -39,6 +40,7 @@ class SweepCheckpoint {
   std::filesystem::path manifest_path() const { return directory_ / "sweep.manifest"; }
   std::filesystem::path directory_;
   std::string manifest_;
+  bool grid_ = false;
 };
 
 }  // namespace vicont

@@ -9,6 +9,9 @@
 //                      PARAMETER, k, v_r (relative velocity just before the impact)
 // Rows follow the sweep's plan: passes, initial conditions, then the parameter in the
 // direction of the pass. Missing exponents (a point that failed early) are nan.
+// A grid's files (second_parameter named) say each point's cell: after `index` comes
+// `index2` (the grid row), after PARAMETER comes SECOND_PARAMETER; the grid's rows follow
+// each other in the plan, the second parameter upwards.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -29,6 +32,7 @@ std::vector<std::string> exponent_columns(int dimension);
 
 void write_sweep_csv_files(const std::filesystem::path& directory, const SweepFiles& files,
                            const libcont::HybridSystem& system, const std::string& parameter,
-                           const std::vector<libcont::SweepPoint>& points);
+                           const std::vector<libcont::SweepPoint>& points,
+                           const std::string& second_parameter = "");
 
 }  // namespace vicont

@@ -94,21 +94,27 @@ std::string one_line(std::string text) {
 
 }  // namespace
 
-std::string point_name(const libcont::SweepPointKey& key) {
-  char index[16];
-  std::snprintf(index, sizeof index, "%05d", key.index);
+std::string point_name(const libcont::SweepPointKey& key, bool grid) {
+  char index[32];
+  if (grid)
+    std::snprintf(index, sizeof index, "%05dx%05d", key.index, key.second_index);
+  else
+    std::snprintf(index, sizeof index, "%05d", key.index);
   return libcont::to_string(key.pass) + "-ic" + std::to_string(key.initial_condition) + "-" +
          index;
 }
 
-std::string point_text(const libcont::SweepPoint& p) {
+std::string point_text(const libcont::SweepPoint& p, bool grid) {
   std::ostringstream out;
   out << format_line << '\n'
       << "pass " << libcont::to_string(p.key.pass) << '\n'
       << "initial_condition " << p.key.initial_condition << '\n'
       << "index " << p.key.index << '\n'
-      << "parameter " << number_text(p.parameter) << '\n'
-      << "status " << libcont::to_string(p.status) << '\n'
+      << "parameter " << number_text(p.parameter) << '\n';
+  if (grid)
+    out << "second_index " << p.key.second_index << '\n'
+        << "second_parameter " << number_text(p.second_parameter) << '\n';
+  out << "status " << libcont::to_string(p.status) << '\n'
       << "message " << one_line(p.message) << '\n'
       << "exponents " << numbers_text(p.exponents) << '\n'
       << "exponent_sum " << number_text(p.exponent_sum) << '\n'
@@ -192,6 +198,10 @@ std::optional<libcont::SweepPoint> parse_point_text(const std::string& text, std
   read("initial_condition", [&](Words& w) { p.key.initial_condition = static_cast<int>(w.whole()); });
   read("index", [&](Words& w) { p.key.index = static_cast<int>(w.whole()); });
   read("parameter", [&](Words& w) { p.parameter = w.number(); });
+  if (fields.count("second_index"))  // a grid's cell
+    read("second_index", [&](Words& w) { p.key.second_index = static_cast<int>(w.whole()); });
+  if (fields.count("second_parameter"))
+    read("second_parameter", [&](Words& w) { p.second_parameter = w.number(); });
   read("exponents", [&](Words& w) { p.exponents = w.vector(); });
   read("exponent_sum", [&](Words& w) { p.exponent_sum = w.number(); });
   read("z", [&](Words& w) {

@@ -11,14 +11,18 @@
 
 namespace vicont {
 
-std::string point_text(const libcont::SweepPoint& point);
+// `grid`: the point is a cell of a two-parameter grid, whose record adds the second
+// parameter's index and value; a one-parameter sweep's records stay as they always were.
+std::string point_text(const libcont::SweepPoint& point, bool grid);
 
 // The point, or std::nullopt with `error` saying what was wrong (unknown keys, missing
-// fields, bad numbers, no end line).
+// fields, bad numbers, no end line). A record without the grid's fields (a one-parameter
+// sweep's) has second index and value 0.
 std::optional<libcont::SweepPoint> parse_point_text(const std::string& text, std::string& error);
 
 // File-name friendly name of a point, e.g. "up-ic0-00042": pass, initial condition, grid
-// index (zero-padded so that names sort in grid order).
-std::string point_name(const libcont::SweepPointKey& key);
+// index (zero-padded so that names sort in grid order); a grid cell's adds its row, e.g.
+// "fixed-ic0-00042x00007" (index x second index).
+std::string point_name(const libcont::SweepPointKey& key, bool grid);
 
 }  // namespace vicont

@@ -1,7 +1,8 @@
 #!/bin/sh
 # vicont sweep over MPI ranks (LIBCONT_WITH_MPI): `mpirun -np 2 --oversubscribe` writes
 # the same files as one process, for fixed starts (points spread over the ranks) and for
-# following the attractor (chains spread over the ranks, threads within each rank).
+# following the attractor (chains spread over the ranks, threads within each rank), of
+# one parameter and over a grid of two (--param2: cells, or rows as chains, over the ranks).
 # Usage: cli_sweep_mpi.sh /path/to/vicont /path/to/mpirun
 set -u
 vicont=${1:?usage: cli_sweep_mpi.sh /path/to/vicont /path/to/mpirun}
@@ -29,5 +30,9 @@ compare() {
 compare fixed --param eta --from 2.4 --to 3.4 --steps 13 --transient 100 --periods 100 --samples 20
 compare follow --param eta --from 2.4 --to 3.4 --steps 8 --follow --direction both \
   --initial-states '0,0;0.004,0' --threads 2 --transient 100 --periods 100 --samples 20
+compare grid-fixed --param eta --from 2.4 --to 3.4 --steps 5 --param2 r --from2 0.8 --to2 1 \
+  --steps2 3 --transient 100 --periods 100 --samples 5
+compare grid-follow --param eta --from 2.4 --to 3.4 --steps 5 --param2 r --from2 0.8 --to2 1 \
+  --steps2 3 --follow --direction both --threads 2 --transient 100 --periods 100 --samples 5
 
 finish "sweep over MPI (mpirun -np 2 equals the serial run)"

@@ -87,7 +87,8 @@ bool same_motion(const SweepPoint& a, const SweepPoint& b) {
               a.averaged_periods == b.averaged_periods && a.samples.size() == b.samples.size() &&
               a.impact_velocities.size() == b.impact_velocities.size() &&
               same_bits(a.final_state, b.final_state);
-  for (size_t i = 0; same && i < a.samples.size(); ++i) same = same_bits(a.samples[i], b.samples[i]);
+  for (size_t i = 0; same && i < a.samples.size(); ++i)
+    same = same_bits(a.samples[i], b.samples[i]);
   for (size_t i = 0; same && i < a.impact_velocities.size(); ++i)
     same = same_bits(a.impact_velocities[i], b.impact_velocities[i]);
   return same;
@@ -211,7 +212,8 @@ TEST_CASE("a grid cell equals the one-parameter sweep's point at the same (eta, 
       const double r = Sweep(moving_base(hard), o).second_parameter_value(row);
       SweepOptions line = o;
       line.second_parameter.clear();
-      const SweepResult one = Sweep(moving_base({{"model", "hard"}, {"r", exact_text(r)}}), line).run();
+      const SweepResult one =
+          Sweep(moving_base({{"model", "hard"}, {"r", exact_text(r)}}), line).run();
       REQUIRE(one.points.size() == 5);
       for (const auto& point : one.points) {
         INFO("eta = " << point.parameter << ", r = " << r);

@@ -1,14 +1,19 @@
 // vicont sweep: a brute-force bifurcation diagram (libcont::Sweep, doc/sweeps.md): for each
 // value of one parameter the settled motion's Poincare samples, z = p/n, a_i, a_e, the
 // impact velocities and the Lyapunov spectrum; as CSV, the three-panel PNG of the source
-// figures and a JSON summary. Points run on --threads threads (and over MPI ranks in an
-// MPI build started by mpirun), each finished point is checkpointed at once, and
-// --resume computes only what a killed run left undone; the files come out the same.
+// figures and a JSON summary. With --param2 the sweep covers a grid of two parameters and
+// draws the parameter-plane map (sweep_grid_map.hpp) instead of the three panels. Points
+// run on --threads threads (and over MPI ranks in an MPI build started by mpirun), each
+// finished point is checkpointed at once, and --resume computes only what a killed run
+// left undone; the files come out the same.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iostream>
+#include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -24,6 +29,7 @@
 #include "progress_bar.hpp"
 #include "run_inputs.hpp"
 #include "sweep_checkpoint.hpp"
+#include "sweep_grid_map.hpp"
 #include "sweep_output.hpp"
 #include "state_list.hpp"
 #include "sweep_point_text.hpp"
@@ -38,6 +44,11 @@ struct SweepSettings : ParameterRange {
   SweepSettings() : ParameterRange("the swept parameter", "e.g. eta") {}
 
   int steps = 101;
+  // The grid's second parameter (--param2, --from2, --to2, --steps2); no name: a
+  // one-parameter sweep.
+  std::string parameter2;
+  std::optional<double> from2, to2;
+  int steps2 = 0;  // 0: not given (101 in a grid)
   std::string direction;  // up | down | both; empty: the order of --from and --to
   bool follow = false;
   std::string initial_states;  // "x,v;x,v"
@@ -46,12 +57,21 @@ struct SweepSettings : ParameterRange {
   int transient = 1000;
   int periods = 1000;
   int max_period = 16;
-  int samples = 100;
+  int samples = 0;  // 0: not given (100, or 10 per cell in a grid)
   IntegratorChoice integrator;
 
   void add_options(RunOptions& options) {
     add_range_options(options);
     options.add_count("steps", steps, 1, "parameter values, both ends included (default: 101)",
+                      static_cast<int>(limits::grid_points));
+    options.add_text("param2", parameter2,
+                     "a second swept parameter, e.g. r: the sweep covers the grid of both "
+                     "(doc/sweeps.md, Grids)");
+    options.add_number("from2", from2,
+                       "first value of the second parameter (required with --param2)");
+    options.add_number("to2", to2, "last value of the second parameter (required with --param2)");
+    options.add_count("steps2", steps2, 1,
+                      "values of the second parameter, both ends included (default: 101)",
                       static_cast<int>(limits::grid_points));
     options.add_text("direction", direction,
                      "up, down or both (default: from --from towards --to); matters with --follow");
@@ -73,7 +93,8 @@ struct SweepSettings : ParameterRange {
                       "largest n tried when detecting z = p/n (default: 16)",
                       limits::detected_period);
     options.add_count("samples", samples, 1,
-                      "Poincare samples and impact velocities kept per point (default: 100)",
+                      "Poincare samples and impact velocities kept per point (default: 100; 10 "
+                      "per cell of a grid)",
                       limits::kept_samples);
     integrator.add_option(options);
   }
@@ -85,6 +106,7 @@ struct SweepSettings : ParameterRange {
     o.from = *from;
     o.to = *to;
     o.steps = steps;
+    set_second_parameter(o);
     if (direction.empty())
       o.direction = *to >= *from ? libcont::SweepDirection::Up : libcont::SweepDirection::Down;
     else if (direction == "up")
@@ -102,22 +124,58 @@ struct SweepSettings : ParameterRange {
     o.lyapunov.periods = periods;
     o.lyapunov.max_detected_period = max_period;
     o.lyapunov.flow = integrator.flow();
-    o.kept_samples = samples;
+    o.kept_samples = samples > 0 ? samples : o.grid() ? 10 : 100;
     check_size(o);
     return o;
+  }
+
+  // The grid's second parameter, checked here so that the messages name the options.
+  void set_second_parameter(libcont::SweepOptions& o) const {
+    if (parameter2.empty()) {
+      const char* stray = from2 ? "--from2" : to2 ? "--to2" : steps2 ? "--steps2" : nullptr;
+      if (stray)
+        throw libcont::InputError(std::string(stray) +
+                                  " is given without --param2 (the grid's second parameter)");
+      return;
+    }
+    if (parameter2 == parameter)
+      throw libcont::InputError("--param2 " + parameter2 +
+                                " is the parameter of --param; a grid needs two different "
+                                "parameters");
+    if (!from2)
+      throw libcont::InputError("--from2 is required with --param2 (first value of " +
+                                parameter2 + ")");
+    if (!to2)
+      throw libcont::InputError("--to2 is required with --param2 (last value of " + parameter2 +
+                                ")");
+    o.second_parameter = parameter2;
+    o.second_from = *from2;
+    o.second_to = *to2;
+    o.second_steps = steps2 > 0 ? steps2 : 101;
+  }
+
+  // The forcing period within the limits at the ends of both ranges.
+  void check_forcing_period_at_all_ends(
+      const std::function<std::unique_ptr<libcont::HybridSystem>()>& make) const {
+    check_forcing_period_at_ends(make);
+    if (!parameter2.empty() && from2 && to2)
+      check_forcing_period_over(make, parameter2, {{*from2, "--from2"}, {*to2, "--to2"}});
   }
 
   // Memory for the points and their kept samples, before any is computed.
   void check_size(const libcont::SweepOptions& o) const {
     const double points = static_cast<double>(steps) *
+                          (o.grid() ? static_cast<double>(o.second_steps) : 1.0) *
                           (o.direction == libcont::SweepDirection::Both && follow ? 2 : 1) *
                           static_cast<double>(std::max<size_t>(1, o.initial_states.size()));
+    const std::string grid_steps =
+        o.grid() ? " x --steps2 " + std::to_string(o.second_steps) : std::string();
     if (points > limits::grid_points)
-      throw libcont::InputError("--steps " + std::to_string(steps) + " makes " +
+      throw libcont::InputError("--steps " + std::to_string(steps) + grid_steps + " makes " +
                                 number_text(points) + " sweep points (passes and initial states "
                                 "included); at most " + number_text(limits::grid_points));
-    if (points * samples > limits::kept_samples_in_all)
-      throw libcont::InputError("--samples " + std::to_string(samples) + " over " +
+    if (points * o.kept_samples > limits::kept_samples_in_all)
+      throw libcont::InputError("--samples " + std::to_string(o.kept_samples) + " over " +
                                 number_text(points) + " points keeps more than " +
                                 number_text(limits::kept_samples_in_all) + " samples in all");
   }
@@ -139,6 +197,7 @@ std::string manifest(const libcont::HybridSystem& system, const libcont::Sweep& 
   const auto& o = sweep.options();
   nlohmann::ordered_json parameters = parameters_json(system);
   parameters.erase(o.parameter);  // set per point
+  if (o.grid()) parameters.erase(o.second_parameter);
   std::ostringstream m;
   m << "vicont sweep checkpoint 1\n"
     << "system " << system.name() << '\n'
@@ -146,8 +205,14 @@ std::string manifest(const libcont::HybridSystem& system, const libcont::Sweep& 
     << "swept " << o.parameter << '\n'
     << "from " << number_text(o.from) << '\n'
     << "to " << number_text(o.to) << '\n'
-    << "steps " << o.steps << '\n'
-    << "follow " << (o.follow_attractor ? "yes" : "no") << '\n'
+    << "steps " << o.steps << '\n';
+  // Only in a grid, so that one-parameter checkpoints stay as they were.
+  if (o.grid())
+    m << "swept2 " << o.second_parameter << '\n'
+      << "from2 " << number_text(o.second_from) << '\n'
+      << "to2 " << number_text(o.second_to) << '\n'
+      << "steps2 " << o.second_steps << '\n';
+  m << "follow " << (o.follow_attractor ? "yes" : "no") << '\n'
     << "direction " << (o.follow_attractor ? direction_name(o.direction) : "-") << '\n';
   for (const auto& state : o.initial_states) {
     m << "initial_state";
@@ -181,6 +246,7 @@ std::vector<Window> periodic_windows(const std::vector<libcont::SweepPoint>& poi
   for (const auto& point : points) {
     const bool continues = previous && previous->key.pass == point.key.pass &&
                            previous->key.initial_condition == point.key.initial_condition &&
+                           previous->key.second_index == point.key.second_index &&
                            previous->n == point.n && previous->p == point.p &&
                            std::abs(previous->key.index - point.key.index) == 1;
     if (point.n > 0) {
@@ -242,12 +308,15 @@ struct SweepSummary {
   int ranks = 1;  // MPI processes
   RunHealth health{};
   std::vector<std::string> files{};
+  GridMap map{};  // of a grid's points (empty for a one-parameter sweep)
 
   long chaotic() const {
     return std::count_if(result.points.begin(), result.points.end(),
                          [](const libcont::SweepPoint& p) { return p.chaotic(); });
   }
-  FallbackTally fallbacks() const { return points_fallbacks(result.points, options.parameter); }
+  FallbackTally fallbacks() const {
+    return points_fallbacks(result.points, options.parameter, options.second_parameter);
+  }
 };
 
 // sweep.json: the settings, the periodic windows and every point.
@@ -260,11 +329,22 @@ nlohmann::ordered_json render_json(const SweepSummary& summary) {
   s["system"] = system.name();
   s["parameters"] = parameters_json(system);
   s["parameters"].erase(o.parameter);
+  if (o.grid()) s["parameters"].erase(o.second_parameter);
   s["contact_damping"] = contact_damping_json(system);
   s["parameter"] = o.parameter;
   s["from"] = o.from;
   s["to"] = o.to;
   s["steps"] = o.steps;
+  if (o.grid()) {
+    s["parameter2"] = o.second_parameter;
+    s["from2"] = o.second_from;
+    s["to2"] = o.second_to;
+    s["steps2"] = o.second_steps;
+    s["grid"] = {{"columns", o.steps},
+                 {"rows", o.second_steps},
+                 {"cells", static_cast<long>(o.steps) * o.second_steps},
+                 {"layers", summary.map.layers.size()}};
+  }
   s["start"] = o.follow_attractor ? "follow" : "fixed";
   if (o.follow_attractor) s["direction"] = direction_name(o.direction);
   s["initial_states"] = nlohmann::ordered_json::array();
@@ -276,16 +356,43 @@ nlohmann::ordered_json render_json(const SweepSummary& summary) {
   s["failed"] = summary.result.failed();
   s["chaotic"] = summary.chaotic();
   s["fallbacks"] = fallbacks_json(summary.fallbacks(), "points");
-  nlohmann::ordered_json windows = nlohmann::ordered_json::array();
-  for (const auto& w : periodic_windows(points))
-    windows.push_back({{"direction", libcont::to_string(w.pass)},
-                       {"initial_condition", w.initial_condition},
-                       {"p", w.p},
-                       {"n", w.n},
-                       {"from", w.first},
-                       {"to", w.last},
-                       {"points", w.points}});
-  s["periodic_windows"] = windows;
+  if (o.grid()) {
+    // The map's classes, each with its cells' count and the box they lie in.
+    nlohmann::ordered_json regions = nlohmann::ordered_json::array();
+    for (size_t k = 0; k < summary.map.classes.size(); ++k) {
+      const GridClass& c = summary.map.classes[k];
+      constexpr double inf = std::numeric_limits<double>::infinity();
+      double box[4] = {inf, -inf, inf, -inf};
+      for (size_t i = 0; i < summary.map.cells.size(); ++i) {
+        if (summary.map.cell_class[i] != static_cast<int>(k)) continue;
+        const auto& cell = *summary.map.cells[i];
+        box[0] = std::min(box[0], cell.parameter);
+        box[1] = std::max(box[1], cell.parameter);
+        box[2] = std::min(box[2], cell.second_parameter);
+        box[3] = std::max(box[3], cell.second_parameter);
+      }
+      regions.push_back({{"class", k},
+                         {"label", c.label},
+                         {"regime", libcont::to_string(c.regime)},
+                         {"p", c.p},
+                         {"n", c.n},
+                         {"cells", c.cells},
+                         {o.parameter, {box[0], box[1]}},
+                         {o.second_parameter, {box[2], box[3]}}});
+    }
+    s["regions"] = regions;
+  } else {
+    nlohmann::ordered_json windows = nlohmann::ordered_json::array();
+    for (const auto& w : periodic_windows(points))
+      windows.push_back({{"direction", libcont::to_string(w.pass)},
+                         {"initial_condition", w.initial_condition},
+                         {"p", w.p},
+                         {"n", w.n},
+                         {"from", w.first},
+                         {"to", w.last},
+                         {"points", w.points}});
+    s["periodic_windows"] = windows;
+  }
   nlohmann::ordered_json notes_json = nlohmann::ordered_json::object();
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (size_t i = 0; i < points.size(); ++i) {
@@ -295,14 +402,16 @@ nlohmann::ordered_json render_json(const SweepSummary& summary) {
       exponents.push_back(finite_or_null(
           p.exponents[k], "points[" + std::to_string(i) + "].exponents[" + std::to_string(k) + "]",
           notes_json));
-    list.push_back({{"direction", libcont::to_string(p.key.pass)},
-                    {"initial_condition", p.key.initial_condition},
-                    {o.parameter, p.parameter},
-                    {"p", p.p},
-                    {"n", p.n},
-                    {"exponents", exponents},
-                    {"status", libcont::to_string(p.status)},
-                    {"fallbacks", p.fallbacks}});
+    nlohmann::ordered_json entry = {{"direction", libcont::to_string(p.key.pass)},
+                                    {"initial_condition", p.key.initial_condition},
+                                    {o.parameter, p.parameter}};
+    if (o.grid()) entry[o.second_parameter] = p.second_parameter;
+    entry["p"] = p.p;
+    entry["n"] = p.n;
+    entry["exponents"] = exponents;
+    entry["status"] = libcont::to_string(p.status);
+    entry["fallbacks"] = p.fallbacks;
+    list.push_back(std::move(entry));
   }
   s["points"] = list;
   if (!notes_json.empty()) {
@@ -325,9 +434,17 @@ std::string render_text(const SweepSummary& summary) {
   const libcont::SweepResult& r = summary.result;
   std::ostringstream text;
   text << "vicont sweep\n";
-  print_system(text, summary.system, {o.parameter});
+  std::vector<std::string> swept = {o.parameter};
+  if (o.grid()) swept.push_back(o.second_parameter);
+  print_system(text, summary.system, swept);
   text << "sweep       " << o.parameter << " from " << number_text(o.from) << " to "
        << number_text(o.to) << ", " << o.steps << " values, "
+       << (o.grid() ? "x " + o.second_parameter + " from " + number_text(o.second_from) +
+                          " to " + number_text(o.second_to) + ", " +
+                          std::to_string(o.second_steps) + " values (a grid of " +
+                          std::to_string(static_cast<long>(o.steps) * o.second_steps) +
+                          " cells), "
+                    : std::string())
        << (o.follow_attractor ? "following the attractor " + direction_name(o.direction)
                               : std::string("every point from the initial state"))
        << (o.initial_states.size() > 1 ? " (" + std::to_string(o.initial_states.size()) +
@@ -340,17 +457,26 @@ std::string render_text(const SweepSummary& summary) {
        << " from the checkpoint) on " << o.threads << " thread" << (o.threads > 1 ? "s" : "")
        << (summary.ranks > 1 ? " x " + std::to_string(summary.ranks) + " processes" : std::string())
        << " in " << duration_text(summary.seconds) << '\n';
-  const auto w = periodic_windows(r.points);
-  text << "windows     " << w.size() << " periodic run" << (w.size() == 1 ? "" : "s")
-       << " of consecutive points\n";
-  for (size_t i = 0; i < w.size() && i < 12; ++i)
-    text << "            z = " << w[i].p << '/' << w[i].n << "  " << o.parameter << ' '
-         << number_text(w[i].first) << " to " << number_text(w[i].last) << " (" << w[i].points
-         << (w[i].points == 1 ? " point, " : " points, ") << libcont::to_string(w[i].pass)
-         << (o.initial_states.size() > 1 ? ", initial state " + std::to_string(w[i].initial_condition + 1)
-                                         : std::string())
-         << ")\n";
-  if (w.size() > 12) text << "            ... (all in sweep.json)\n";
+  if (o.grid()) {
+    const auto& classes = summary.map.classes;
+    text << "regions     " << classes.size() << " classes of cells on the map\n";
+    for (const auto& c : classes)
+      text << "            " << c.label << ": " << c.cells << (c.cells == 1 ? " cell" : " cells")
+           << '\n';
+  } else {
+    const auto w = periodic_windows(r.points);
+    text << "windows     " << w.size() << " periodic run" << (w.size() == 1 ? "" : "s")
+         << " of consecutive points\n";
+    for (size_t i = 0; i < w.size() && i < 12; ++i)
+      text << "            z = " << w[i].p << '/' << w[i].n << "  " << o.parameter << ' '
+           << number_text(w[i].first) << " to " << number_text(w[i].last) << " (" << w[i].points
+           << (w[i].points == 1 ? " point, " : " points, ") << libcont::to_string(w[i].pass)
+           << (o.initial_states.size() > 1
+                   ? ", initial state " + std::to_string(w[i].initial_condition + 1)
+                   : std::string())
+           << ")\n";
+    if (w.size() > 12) text << "            ... (all in sweep.json)\n";
+  }
   text << "chaotic     " << summary.chaotic() << " points with lambda_1 > 0 and no period up to "
        << o.lyapunov.max_detected_period << '\n'
        << "failed      " << r.failed() << '\n'
@@ -360,8 +486,10 @@ std::string render_text(const SweepSummary& summary) {
   for (size_t i = 0; i < summary.notes.size(); ++i)
     text << (i == 0 ? "notes       " : "            ") << summary.notes[i] << '\n';
   text << "files       " << summary.out.string()
-       << "/{sweep.csv, sweep_samples.csv, sweep_impacts.csv, sweep.png, sweep.gp, sweep.json, "
-          "points/}\n";
+       << (o.grid() ? "/{sweep.csv, sweep_grid.csv, sweep_samples.csv, sweep_impacts.csv, "
+                      "sweep_map.png, sweep_map.gp, sweep.json, points/}\n"
+                    : "/{sweep.csv, sweep_samples.csv, sweep_impacts.csv, sweep.png, sweep.gp, "
+                      "sweep.json, points/}\n");
   return text.str();
 }
 
@@ -384,6 +512,25 @@ void draw_sweep(SweepSummary& summary, const SweepFiles& names) {
                       rounded_text(o.to) + " (" +
                       (o.follow_attractor ? "following the attractor" : "fixed start") + ")"},
         "sweep");
+  });
+}
+
+// sweep_map.png: the grid's parameter-plane map.
+void draw_map(SweepSummary& summary, const std::string& cells_csv) {
+  const libcont::SweepOptions& o = summary.options;
+  summary.health.add_plot(summary.files, [&] {
+    return plot_sweep_map(
+        sweep_map_plot(summary.out, cells_csv, o, summary.map,
+                       summary.system.name() + ": " + o.parameter + " from " +
+                           rounded_text(o.from) + " to " + rounded_text(o.to) + " x " +
+                           o.second_parameter + " from " + rounded_text(o.second_from) +
+                           " to " + rounded_text(o.second_to) + ", " +
+                           std::to_string(o.steps) + " x " + std::to_string(o.second_steps) +
+                           " cells (" +
+                           (o.follow_attractor ? "following the attractor along " + o.parameter
+                                               : std::string("fixed start")) +
+                           ")"),
+        "sweep_map");
   });
 }
 
@@ -414,11 +561,12 @@ class SweepCommand : public SystemCommand {
     const auto start_time = std::chrono::steady_clock::now();
     const auto system = resolve_checked();
     libcont::SweepOptions options = settings_.sweep_options();
-    settings_.check_forcing_period_at_ends(inputs_.system_factory());
+    settings_.check_forcing_period_at_all_ends(inputs_.system_factory());
     options.partition_rank = mpi.rank();
     options.partition_size = mpi.size();
     const libcont::Sweep sweep(inputs_.system_factory(), options);
-    const SweepCheckpoint checkpoint(out_ / "points", manifest(*system, sweep));
+    const bool grid = options.grid();
+    const SweepCheckpoint checkpoint(out_ / "points", manifest(*system, sweep), grid);
 
     std::vector<std::string> notes;
     // Rank 0 prepares the directory before anyone reads or writes points in it.
@@ -436,7 +584,8 @@ class SweepCommand : public SystemCommand {
 
     libcont::SweepResult result;
     on_every_rank(mpi, [&] {
-      ProgressBar progress("sweep " + options.parameter,
+      ProgressBar progress(
+          "sweep " + options.parameter + (grid ? " x " + options.second_parameter : ""),
                            mpi.root() ? points_to_compute(sweep, finished) : 0, "points");
       result = sweep.run(finished, [&](const libcont::SweepPoint& point) {
         checkpoint.save(point);
@@ -447,7 +596,7 @@ class SweepCommand : public SystemCommand {
 
     if (mpi.size() > 1) {
       std::string mine;
-      for (const auto& point : result.points) mine += point_text(point);
+      for (const auto& point : result.points) mine += point_text(point, grid);
       const auto texts = mpi.gather(mine + "counts " + std::to_string(result.computed) + ' ' +
                                     std::to_string(result.reused) + '\n');
       if (!mpi.root()) return Success;
@@ -455,7 +604,8 @@ class SweepCommand : public SystemCommand {
     }
     // Judged over the whole plan: on one process its partition is the plan, over several
     // the points are now those of every rank.
-    libcont::judge_sweep(result, sweep.plan().size(), options.parameter);
+    libcont::judge_sweep(result, sweep.plan().size(), options.parameter,
+                         options.second_parameter);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
     return report_sweep(*system, sweep, std::move(result), std::move(notes), seconds, mpi.size());
@@ -464,11 +614,12 @@ class SweepCommand : public SystemCommand {
   // The points this process will compute: those of its tasks not in the checkpoint.
   static int points_to_compute(const libcont::Sweep& sweep,
                                const std::vector<libcont::SweepPoint>& finished) {
+    const bool grid = sweep.options().grid();
     std::set<std::string> done;
-    for (const auto& point : finished) done.insert(point_name(point.key));
+    for (const auto& point : finished) done.insert(point_name(point.key, grid));
     int count = 0;
     for (const auto& task : sweep.partition_tasks())
-      for (const auto& key : task) count += done.count(point_name(key)) ? 0 : 1;
+      for (const auto& key : task) count += done.count(point_name(key, grid)) ? 0 : 1;
     return count;
   }
 
@@ -476,6 +627,7 @@ class SweepCommand : public SystemCommand {
   static std::vector<libcont::SweepPoint> merge_ranks(const libcont::Sweep& sweep,
                                                       const std::vector<std::string>& texts,
                                                       int& computed, int& reused) {
+    const bool grid = sweep.options().grid();
     std::map<std::string, libcont::SweepPoint> by_name;
     computed = reused = 0;
     for (const auto& text : texts) {
@@ -486,11 +638,11 @@ class SweepCommand : public SystemCommand {
       computed += c;
       reused += r;
       for (auto& point : parse_points(text.substr(0, counts)))
-        by_name.emplace(point_name(point.key), std::move(point));
+        by_name.emplace(point_name(point.key, grid), std::move(point));
     }
     std::vector<libcont::SweepPoint> points;
     for (const auto& key : sweep.plan())
-      if (const auto it = by_name.find(point_name(key)); it != by_name.end())
+      if (const auto it = by_name.find(point_name(key, grid)); it != by_name.end())
         points.push_back(std::move(it->second));
     return points;
   }
@@ -501,10 +653,20 @@ class SweepCommand : public SystemCommand {
     SweepSummary summary{system, sweep.options(), out_, std::move(result), std::move(notes),
                          seconds, ranks};
     const SweepFiles names;
-    write_sweep_csv_files(out_, names, system, summary.options.parameter, summary.result.points);
+    const libcont::SweepOptions& o = summary.options;
+    write_sweep_csv_files(out_, names, system, o.parameter, summary.result.points,
+                          o.second_parameter);
     summary.files = {(out_ / "sweep.json").string(), (out_ / names.points).string(),
                      (out_ / names.samples).string(), (out_ / names.impacts).string()};
-    draw_sweep(summary, names);
+    if (o.grid()) {
+      const std::string cells_csv = "sweep_grid.csv";
+      summary.map = grid_map(summary.result.points);
+      write_sweep_grid_csv(out_ / cells_csv, o, summary.map);
+      summary.files.insert(summary.files.begin() + 2, (out_ / cells_csv).string());
+      draw_map(summary, cells_csv);
+    } else {
+      draw_sweep(summary, names);
+    }
     summary.health.numerical_failure = summary.result.message;
     // sweep.json holds only what the points determine: identical for any thread count,
     // process count or resume. How this run went is printed (and in the --json output).
