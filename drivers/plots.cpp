@@ -854,7 +854,8 @@ PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem) {
       for (const auto& c : plot.curves)
         s += ", \\\n     " + quoted(c.csv) + " using " +
              quoted(c.x_column.empty() ? plot.first : c.x_column) + ':' +
-             quoted(c.y_column.empty() ? plot.second : c.y_column) + " with lines lw 2" +
+             quoted(c.y_column.empty() ? plot.second : c.y_column) +
+             (c.points ? " with points pt 7 ps 1.2" : " with lines lw 2") +
              (c.dashed ? " dt 2" : "") + " lc rgb " + quoted(c.colour) +
              (titled && !c.title.empty() ? " title " + quoted(c.title) : " notitle");
       return s;
@@ -879,13 +880,21 @@ PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem) {
         s << (c ? ", " : "") << c << ' ' << quoted(colours[static_cast<size_t>(c)]);
       if (classes == 0) s << "0 'white'";
       s << ")\nset palette maxcolors " << std::max(1, classes) << "\nset cbrange [-0.5:"
-        << std::max(1, classes) - 0.5 << "]\nunset colorbox\n"
-        << "plot " << cells(layer, "column('class')");
+        << std::max(1, classes) - 0.5 << "]\nunset colorbox\n";
+      for (size_t l = 0; l < plot.labels.size(); ++l) {
+        std::ostringstream at;
+        at.precision(17);
+        at << plot.labels[l].x << ", " << plot.labels[l].y;
+        s << "set label " << 100 + l << ' ' << quoted(plot.labels[l].text) << " at " << at.str()
+          << " center front font 'sans,11' textcolor rgb 'black'\n";
+      }
+      s << "plot " << cells(layer, "column('class')");
       // The key: one entry per class (keyentry draws nothing).
       for (int c = 0; c < classes; ++c)
         s << ", \\\n     keyentry with boxes fs solid 1.0 fc rgb "
           << quoted(colours[static_cast<size_t>(c)]) << " title " << quoted(plot.classes[static_cast<size_t>(c)].label);
       s << curves(true) << "\n";
+      if (!plot.labels.empty()) s << "unset label\n";
       // (b) lambda_1 on a scale symmetric about 0. -inf (sticking collapsed the tangent
       // space: the most stable motion there is) is drawn at the scale's end; a cell without
       // an exponent (failed) is NaN, left transparent over a grey ground.

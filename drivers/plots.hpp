@@ -121,13 +121,21 @@ struct SweepPlot {
 PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem);
 
 // A curve in a parameter plane drawn over a map: a CSV inside the plot's directory whose
-// rows are points of the curve (a blank line or a nan breaks the line).
+// rows are points of the curve (a blank line or a nan breaks the line). While a run holds
+// its files (pending_files.hpp) the plot sees only the files that run wrote, so the curve's
+// CSV must be written by the same run, before the plot.
 struct PlaneCurve {
   std::string csv;
   std::string x_column, y_column;  // empty: the map's own parameters
-  std::string title;               // in the key
+  std::string title;               // in the key; empty: none
   std::string colour = "black";    // a gnuplot colour, e.g. "#c0392b"
   bool dashed = false;
+  bool points = false;             // marks at the rows instead of a line (special points)
+};
+// A text placed on a map at (x, y) in the parameters' units, e.g. "z = 1/2" in its region.
+struct PlaneLabel {
+  double x = 0, y = 0;
+  std::string text;
 };
 
 // The parameter-plane map of a two-parameter sweep (sweep_grid_map.hpp writes its CSV and
@@ -137,7 +145,7 @@ struct PlaneCurve {
 // classes; (b) the largest Lyapunov exponent lambda_1, blue below 0, white at 0, red above,
 // on the scale [-exponent_bound, exponent_bound]; cells without one (failed) grey. The
 // cells are drawn as an image (a box per cell when one axis has a single value), over the
-// box of the grid's cells; `curves` on top of both panels.
+// box of the grid's cells; `curves` on top of both panels, `labels` on top of panel (a).
 struct SweepMapClass {
   libcont::SweepRegime regime = libcont::SweepRegime::Periodic;
   std::string label;
@@ -156,6 +164,7 @@ struct SweepMapPlot {
   std::vector<SweepMapLayer> layers;
   double exponent_bound = 1.0;
   std::vector<PlaneCurve> curves;
+  std::vector<PlaneLabel> labels;
   std::string title;
 };
 PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem);
