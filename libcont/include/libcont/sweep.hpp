@@ -17,10 +17,10 @@
 // What runs in parallel (SweepOptions::threads): independent chains. Following the
 // attractor makes the points of one (direction, initial condition, grid row) chain
 // sequential, so such a sweep has one task per chain; with fixed initial conditions every
-// point is a task of its own. A point's numbers depend only on its system, parameter value, start
-// state and options, never on the thread or the order: results are bit-identical to the
-// serial run whatever the thread count (and whatever the split over processes,
-// SweepOptions::partition).
+// point is a task of its own. A point's numbers depend only on its system, parameter
+// values, start state and options, never on the thread or the order: results are
+// bit-identical to the serial run whatever the thread count (and whatever the split over
+// processes, SweepOptions::partition).
 #include <limits>
 #include <functional>
 #include <memory>
@@ -109,6 +109,7 @@ struct SweepPoint {
   bool ok() const { return status == FlowStatus::Success || status == FlowStatus::TerminalEvent; }
   // No period up to the largest n tried and a positive largest exponent.
   bool chaotic() const { return ok() && n == 0 && exponents.size() > 0 && exponents[0] > 0.0; }
+  // Failed unless ok(); else periodic if n > 0, chaotic(), or non-periodic.
   SweepRegime regime() const;
   // lambda_1, NaN when the point has no exponents (it failed before the averaging).
   double largest_exponent() const;
