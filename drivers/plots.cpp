@@ -851,13 +851,17 @@ PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem) {
     };
     const auto curves = [&](bool titled) {
       std::string s;
-      for (const auto& c : plot.curves)
+      for (const auto& c : plot.curves) {
+        const std::string y_column = quoted(c.y_column.empty() ? plot.second : c.y_column);
         s += ", \\\n     " + quoted(c.csv) + " using " +
              quoted(c.x_column.empty() ? plot.first : c.x_column) + ':' +
-             quoted(c.y_column.empty() ? plot.second : c.y_column) +
+             (c.kind.empty() ? y_column
+                             : "(strcol('kind') eq " + quoted(c.kind) + " ? column(" + y_column +
+                                   ") : NaN)") +
              (c.points ? " with points pt 7 ps 1.2" : " with lines lw 2") +
              (c.dashed ? " dt 2" : "") + " lc rgb " + quoted(c.colour) +
              (titled && !c.title.empty() ? " title " + quoted(c.title) : " notitle");
+      }
       return s;
     };
     const int layers = std::max<int>(1, static_cast<int>(plot.layers.size()));

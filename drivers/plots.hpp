@@ -131,6 +131,9 @@ struct PlaneCurve {
   std::string colour = "black";    // a gnuplot colour, e.g. "#c0392b"
   bool dashed = false;
   bool points = false;             // marks at the rows instead of a line (special points)
+  // Only the rows whose `kind` column holds this (one kind of curve of map_curves.csv);
+  // empty: every row.
+  std::string kind;
 };
 // A text placed on a map at (x, y) in the parameters' units, e.g. "z = 1/2" in its region.
 struct PlaneLabel {

@@ -4,6 +4,8 @@
 // curves of their special points traced across the box, with the codimension-two points on
 // them; as CSV, a JSON summary and the map as a PNG.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <memory>
 #include <sstream>
 
 #include "commands/system_command.hpp"
@@ -17,6 +19,7 @@
 #include "progress_bar.hpp"
 #include "run_inputs.hpp"
 #include "state_list.hpp"
+#include "sweep_grid_map.hpp"
 #include "system_report.hpp"
 
 namespace vicont {
@@ -38,6 +41,9 @@ struct MapSettings : ParameterRange {
   int max_points = 500;
   std::string initial_states;
   IntegratorChoice integrator;
+  int grid = 0, grid2 = 0;  // brute-force cells along p1 and p2; 0: no grid
+  int grid_transient = 300, grid_periods = 300;
+  int threads = 1;
 
   void add_options(RunOptions& options) {
     add_range_options(options);
@@ -65,6 +71,21 @@ struct MapSettings : ParameterRange {
                      "the searches' initial states, components by commas, states by "
                      "semicolons (default: the system's default state)");
     integrator.add_option(options);
+    options.add_count("grid", grid, 0,
+                      "also a brute-force sweep over a grid of this many p1 values (with "
+                      "--grid2 p2 values) drawn under the curves in map_grid.png; 0: none "
+                      "(default)",
+                      static_cast<int>(limits::grid_points));
+    options.add_count("grid2", grid2, 0, "p2 values of the grid (default: as --grid)",
+                      static_cast<int>(limits::grid_points));
+    options.add_count("grid-transient", grid_transient, 0,
+                      "forcing periods integrated before each grid cell is measured (default: 300)",
+                      limits::periods);
+    options.add_count("grid-periods", grid_periods, 1,
+                      "forcing periods each grid cell is measured over (default: 300)",
+                      limits::periods);
+    options.add_count("threads", threads, 1, "threads of the grid sweep (default: 1)",
+                      limits::threads);
   }
 };
 
@@ -119,6 +140,8 @@ class MapCommand : public SystemCommand {
           "map");
     });
 
+    if (settings_.grid > 0) draw_grid(options, files, health);
+
     nlohmann::ordered_json json;
     json["command"] = "map";
     json["system"] = system->name();
@@ -132,11 +155,82 @@ class MapCommand : public SystemCommand {
     json["seed_lines"] = options.seed_lines;
     json["seeds_per_line"] = options.seeds_per_line;
     json.update(map_json(map));
+    if (grid_) {
+      json["grid"] = {{"p1_values", grid_->options.steps},
+                      {"p2_values", grid_->options.second_steps},
+                      {"transient_periods", settings_.grid_transient},
+                      {"periods", settings_.grid_periods},
+                      {"status", to_string(grid_->result.status)},
+                      {"message", grid_->result.message}};
+      nlohmann::ordered_json classes = nlohmann::ordered_json::array();
+      for (const GridClass& c : grid_->map.classes)
+        classes.push_back({{"label", c.label}, {"cells", c.cells}});
+      json["grid"]["classes"] = classes;
+    }
     write_summary(out_ / "map.json", json, health, files);
     return report(json, text(*system, options, map, files), health);
   }
 
  private:
+  // The brute-force grid of the same box (libcont::Sweep over two parameters), its cells
+  // in map_grid.csv and the map's curves drawn over them in map_grid.png: where the cells'
+  // z changes, a curve should run.
+  struct Grid {
+    libcont::SweepOptions options;
+    libcont::SweepResult result;
+    GridMap map;
+  };
+
+  void draw_grid(const libcont::ParameterPlaneOptions& plane, std::vector<std::string>& files,
+                 RunHealth& health) {
+    grid_ = std::make_unique<Grid>();
+    libcont::SweepOptions& o = grid_->options;
+    o.parameter = plane.first;
+    o.from = plane.first_min;
+    o.to = plane.first_max;
+    o.steps = settings_.grid;
+    o.second_parameter = plane.second;
+    o.second_from = plane.second_min;
+    o.second_to = plane.second_max;
+    o.second_steps = settings_.grid2 > 0 ? settings_.grid2 : settings_.grid;
+    o.initial_states = plane.initial_states;
+    o.lyapunov.transient_periods = settings_.grid_transient;
+    o.lyapunov.periods = settings_.grid_periods;
+    o.lyapunov.max_detected_period = std::max(plane.max_period, 16);
+    o.lyapunov.flow = settings_.integrator.flow();
+    o.kept_samples = 1;
+    o.threads = settings_.threads;
+    {
+      ProgressBar progress("map grid", o.steps * o.second_steps, "cells");
+      grid_->result = libcont::Sweep(inputs_.system_factory(), o).run({}, [&](const libcont::SweepPoint&) {
+        progress.advance();
+        return true;
+      });
+    }
+    if (!grid_->result.complete && health.numerical_failure.empty())
+      health.numerical_failure = "the grid sweep: " + grid_->result.message;
+    grid_->map = grid_map(grid_->result.points);
+    write_sweep_grid_csv(out_ / "map_grid.csv", o, grid_->map);
+    files.push_back((out_ / "map_grid.csv").string());
+    health.add_plot(files, [&] {
+      SweepMapPlot plot = sweep_map_plot(out_, "map_grid.csv", o, grid_->map,
+                                         "parameter plane: curves of the map over a brute-force grid");
+      const std::pair<const char*, const char*> kinds[] = {{"fold", "#1f4e9a"},
+                                                           {"period-doubling", "#c0392b"},
+                                                           {"neimark-sacker", "#1e8449"},
+                                                           {"grazing", "#000000"}};
+      for (const auto& [kind, colour] : kinds) {
+        PlaneCurve curve;
+        curve.csv = "map_curves.csv";
+        curve.title = std::string(kind) + " curves";
+        curve.colour = colour;
+        curve.kind = kind;
+        plot.curves.push_back(curve);
+      }
+      return plot_sweep_map(plot, "map_grid");
+    });
+  }
+
   libcont::ParameterPlaneOptions plane_options() const {
     settings_.require_range();
     if (settings_.second.empty()) throw InputError("--param2 is required (p2, e.g. d)");
@@ -215,6 +309,7 @@ class MapCommand : public SystemCommand {
   }
 
   MapSettings settings_;
+  std::unique_ptr<Grid> grid_;
 };
 
 }  // namespace
