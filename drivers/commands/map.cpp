@@ -290,12 +290,16 @@ class MapCommand : public SystemCommand {
     for (const auto& c : map.curves)
       for (const auto& p : c.curve.points)
         if (p.type != "turning-point") {
+          const auto column = [](const std::string& text, size_t width) {
+            return text + std::string(text.size() < width ? width - text.size() : 1, ' ');
+          };
           if (codim2 == 0)
-            t << "codimension-two points\n  type              " << o.first << "              "
-              << o.second << '\n';
+            t << "codimension-two points\n  " << column("type", 16)
+              << column("on the curve", 24) << column(o.first, 17) << o.second << '\n';
           ++codim2;
-          t << "  " << p.type << std::string(p.type.size() < 18 ? 18 - p.type.size() : 1, ' ')
-            << rounded_text(p.first, 10) << "   " << rounded_text(p.second, 10) << '\n';
+          t << "  " << column(p.type, 16)
+            << column(to_string(c.curve.kind) + " n = " + std::to_string(c.curve.period), 24)
+            << column(rounded_text(p.first, 10), 17) << rounded_text(p.second, 10) << '\n';
         }
     if (codim2 == 0) t << "codimension-two points: none\n";
     t << "notes       " << map.notes.size() << (map.notes.empty() ? "" : " (all in map.json)")
