@@ -108,17 +108,32 @@ bool OrbitCurveProblem::evaluate(ConstVectorRef u, double lambda, Vector& residu
   dlambda.resize(m);
   du.topLeftCorner(n, n) = monodromy_ - Matrix::Identity(n, n);
   // Central differences along each state component, p2 and p1: dM for the conditions,
-  // and D_p P^n. A step whose maps count other impacts than the centre's reaches across a
-  // grazing, where the map is not differentiable: it is shortened. Where one side leaves a
-  // parameter's valid range (r = 1), the second-order one-sided difference from the centre
-  // and two points on the other side.
-  // Near a grazing the map's derivatives change on the scale of the grazing distance
-  // (its Jacobian grows like 1/|v_r|): the parameters' steps shrink with it, so that their
-  // truncation error stays a fixed fraction.
-  const double nearness = std::min(1.0, 2.0 * grazing_distance_of(measures_));
+  // D_p P^n, and the change of the approach nearest to grazing (pass_boundary's row). Where
+  // one side leaves a parameter's valid range (r = 1), the second-order one-sided difference
+  // from the centre and two points on the other side.
+  // Near a grazing impact the map has Nordmark's square-root singularity: its Jacobian grows
+  // like 1/|v_r|, and |v_r|^2 is a smooth function of the unknowns that vanishes at the
+  // grazing, so the map's derivatives change on the scale of |v_r|^2 in every unknown,
+  // whatever its units. A difference step is therefore short enough when its maps change
+  // the approach by at most a small fraction of itself (the truncation error is of the
+  // order of that fraction squared); a longer one is shortened in proportion. A step whose
+  // maps count other impacts than the centre's, or lose the approach, reaches across the
+  // grazing, where the map is not differentiable: it is shortened tenfold.
+  const double forcing_period = system_.forcing_period();
+  approach_.reset();
+  if (!measures_.sticks)
+    approach_ = nearest_grazing(measures_, grazing_scales(measures_, forcing_period));
+  approach_slope_ = Vector::Zero(m + 1);
+  const auto approach_change = [&](const MapEvaluation& e) {
+    if (e.measures.impacts != measures_.impacts) return std::numeric_limits<double>::infinity();
+    if (!approach_) return 0.0;
+    const auto a = approach_in(e.measures);
+    return a ? std::abs(a->value - approach_->value) / approach_->value
+             : std::numeric_limits<double>::infinity();
+  };
   Vector change(k);
   for (int j = 0; j <= n + 1; ++j) {
-    double h = step_of(j, u, lambda) * (j < n ? 1.0 : std::max(nearness, 1e-4));
+    double h = step_of(j, u, lambda);
     MapEvaluation first, second;
     double side = 0.0;  // 0: central (first at +h, second at -h); +-1: first at +-h, second at +-2h
     const auto shifted = [&](double offset, MapEvaluation& e) {
@@ -136,10 +151,9 @@ bool OrbitCurveProblem::evaluate(ConstVectorRef u, double lambda, Vector& residu
         ok = shifted(s * h, first) && shifted(2.0 * s * h, second);
       }
       if (!ok) return false;
-      if ((first.measures.impacts == measures_.impacts &&
-           second.measures.impacts == measures_.impacts) || shorter == 4)
-        break;
-      h *= 0.1;
+      const double largest = std::max(approach_change(first), approach_change(second));
+      if (largest <= approach_step_fraction || shorter == 4) break;
+      h *= std::isfinite(largest) ? std::max(0.5 * approach_step_fraction / largest, 1e-3) : 0.1;
     }
     const auto derivative = [&](const auto& centre, const auto& at_first, const auto& at_second) {
       using Value = std::decay_t<decltype(centre)>;
@@ -148,6 +162,12 @@ bool OrbitCurveProblem::evaluate(ConstVectorRef u, double lambda, Vector& residu
     };
     const Matrix dm = derivative(monodromy_, first.jacobian, second.jacobian);
     condition_change(monodromy_, dm, auxiliary, change);
+    if (approach_) {
+      const auto along_first = approach_in(first.measures), along_second = approach_in(second.measures);
+      if (along_first && along_second)
+        approach_slope_[j <= n ? j : m] =
+            derivative(approach_->value, along_first->value, along_second->value);
+    }
     if (j < n) {
       du.block(n, j, k, 1) = change;
     } else {
@@ -168,6 +188,14 @@ bool OrbitCurveProblem::refit_borders(ConstVectorRef u, double lambda) {
   if (!map_at(u, lambda, true, e)) return false;
   refit(e.jacobian, u.tail(auxiliary_count()));
   return true;
+}
+
+std::optional<ContactApproach> OrbitCurveProblem::approach_in(const OrbitMeasures& measures) const {
+  if (!approach_) return std::nullopt;
+  const double period = system_.forcing_period();
+  const auto a = approach_near(measures, approach_->t, period_ * period, 0.25 * period);
+  if (!a || a->type != approach_->type) return std::nullopt;
+  return a;
 }
 
 double OrbitCurveProblem::grazing_distance_of(const OrbitMeasures& measures) const {

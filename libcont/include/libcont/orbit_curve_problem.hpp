@@ -22,6 +22,7 @@
 // where it leaves), and stops short of a grazing of hard impacts (the Boundary test
 // "grazing-distance"), where pass_boundary locates the grazing as a codimension-two point
 // (orbit_curve.hpp).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,13 +94,20 @@ class OrbitCurveProblem : public ZeroProblem {
   // Of the last evaluation.
   const Matrix& monodromy() const { return monodromy_; }
   const OrbitMeasures& measures() const { return measures_; }
+  // Of the last evaluate(): the orbit's approach nearest to grazing (none if it has none) and
+  // the derivatives of its value (|v_r| or the gap) along (u, lambda).
+  const std::optional<ContactApproach>& approach() const { return approach_; }
+  const Vector& approach_slope() const { return approach_slope_; }
 
   double second_min = -1e300, second_max = 1e300;
   // Central differences: the step of a state component is difference_step times the
-  // state's largest component, that of parameter p difference_step (|p| + scale_p), times
-  // twice the grazing distance where that is below 1/2 (trace_orbit_curve sets the scales
-  // to the sizes of the parameters' ranges).
+  // state's largest component, that of parameter p difference_step (|p| + scale_p)
+  // (trace_orbit_curve sets the scales to the sizes of the parameters' ranges), shortened
+  // where it changes the orbit's approach nearest to grazing by more than
+  // approach_step_fraction of its value (near a grazing impact the map's derivatives vary
+  // on the scale of the squared impact speed).
   double difference_step = 1e-6;
+  double approach_step_fraction = 1e-3;
   double first_scale = 1.0, second_scale = 1.0;
   bool moving_section = true;
   double recenter_clearance = 1.0 / 16.0;
@@ -139,6 +147,9 @@ class OrbitCurveProblem : public ZeroProblem {
   // in time to t (within a quarter period); false if there is none.
   bool approach_value(ConstVectorRef u, double lambda, ContactApproach::Type type, double t,
                       double& value);
+  // In `measures`, the approach of the last evaluation's tracked one (its type, within a
+  // quarter period of its time); none if it is gone.
+  std::optional<ContactApproach> approach_in(const OrbitMeasures& measures) const;
 
   std::string first_, second_;
   int period_;
@@ -147,6 +158,10 @@ class OrbitCurveProblem : public ZeroProblem {
   OrbitMeasures measures_;
   std::string failure_;
   double grazing_error_ = 0.0;
+  // Of the last evaluate(): the approach nearest to grazing and its value's derivatives
+  // along (u, lambda).
+  std::optional<ContactApproach> approach_;
+  Vector approach_slope_;
 };
 
 }  // namespace libcont
