@@ -11,24 +11,6 @@
 
 namespace libcont {
 
-bool OrbitCurveProblem::approach_value(ConstVectorRef u, double lambda, ContactApproach::Type type,
-                                       double t, double& value) {
-  MapEvaluation e;
-  if (!map_at(u, lambda, false, e)) return false;
-  const double period = system_.forcing_period();
-  std::optional<ContactApproach> nearest;
-  for (const ContactApproach& a : e.measures.approaches) {
-    if (a.type != type) continue;
-    const double shift = std::abs(std::remainder(a.t - t, period_ * period));
-    if (shift <= 0.25 * period &&
-        (!nearest || shift < std::abs(std::remainder(nearest->t - t, period_ * period))))
-      nearest = a;
-  }
-  if (!nearest) return false;
-  value = nearest->value;
-  return true;
-}
-
 BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
                                                  const BoundarySettings& settings) {
   BoundaryPassage out;
@@ -37,58 +19,85 @@ BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
   Vector residual, dlambda;
   Matrix du;
   set_chart(last.chart);
-  if (!evaluate(last.u, last.lambda, residual, du, dlambda)) {
+  // The section first to the middle of the orbit's longest event-free stretch (if that is
+  // clearer): the orbit's events drift along the approach, and one that reached the
+  // section would break the family there. The start is corrected on it below.
+  Vector start = last.u, tangent = last.tangent;
+  if (moving_section) move_section(start, last.lambda, tangent);
+  // The approach the curve runs into: evaluate() tracks the one nearest to grazing.
+  if (!evaluate(start, last.lambda, residual, du, dlambda) || !approach_) {
     out.declined = true;
     return out;
   }
+  const int impacts = measures_.impacts;
+  const ContactApproach::Type type = approach_->type;
+  const bool impact = type == ContactApproach::Type::Impact;
   const GrazingScales scales = grazing_scales(measures_, system_.forcing_period());
-  const auto nearest = nearest_grazing(measures_, scales);
-  if (!nearest) {
-    out.declined = true;
-    return out;
-  }
-  const ContactApproach::Type type = nearest->type;
-  const double scale =
-      type == ContactApproach::Type::Impact ? scales.speed : scales.length;
-  double t = nearest->t;
+  const double scale = impact ? scales.speed : scales.length;
+  double t = approach_->t;
+  // Not deeper than the flow resolves (grazing.hpp): a flight of curvature a that reaches
+  // the depth e beyond the surface hits it at the speed sqrt(2 a e).
+  const double floor = std::max(
+      grazing.smallest_distance,
+      (impact ? std::sqrt(2.0 * std::abs(approach_->acceleration) * grazing.smallest_depth)
+              : grazing.smallest_depth) / scale);
 
-  // The augmented system: F(u, lambda) = 0 and value(u, lambda) = scale sigma, by Newton
-  // with the value's derivatives from central differences of plain maps. Near the grazing
-  // the map's Jacobian grows like 1/sigma and a full Newton step may reach across it (the
-  // approach is then gone): such a step is halved.
+  // The augmented system: F(u, lambda) = 0 and c(u, lambda) = target(sigma), c the
+  // approach's coordinate that is smooth in the unknowns across the grazing (as
+  // grazing_passage.cpp's): the squared speed v_r^2 = (scale sigma)^2 of an impact, the gap
+  // = scale sigma of a gap minimum. Its derivatives come from evaluate() (the approach's
+  // change along the same difference steps, short enough near the grazing). Newton from
+  // the prediction; a step that reaches across the grazing (the approach is gone) is halved.
+  const auto target = [&](double sigma) {
+    return impact ? scale * scale * sigma * sigma : scale * sigma;
+  };
+  const auto target_slope = [&](double sigma) {
+    return impact ? 2.0 * scale * scale * sigma : scale;
+  };
+  const double period = system_.forcing_period();
+  Vector gradient;
   const auto mismatch_at = [&](ConstVectorRef y, double sigma, double& mismatch) {
-    double value = 0.0;
-    if (!evaluate(y.head(m), y[m], residual, du, dlambda) ||
-        !approach_value(y.head(m), y[m], type, t, value))
+    // An orbit with other impacts than the start's is not of the family (an iterate that
+    // left it, where its maps are no guide and may be costly): checked on a plain map first.
+    MapEvaluation plain;
+    if (!map_at(y.head(m), y[m], false, plain) || plain.measures.impacts != impacts ||
+        !evaluate(y.head(m), y[m], residual, du, dlambda) || !approach_ ||
+        approach_->type != type ||
+        std::abs(std::remainder(approach_->t - t, period_ * period)) > 0.25 * period)
       return false;
-    mismatch = value - scale * sigma;
+    const double value = approach_->value;
+    mismatch = (impact ? value * value : value) - target(sigma);
+    gradient = impact ? Vector(2.0 * value * approach_slope_) : approach_slope_;
     return true;
   };
-  const auto solve = [&](double sigma, Vector& y) {
+  // Solves the augmented system at sigma from y; then dy_dsigma is the curve's derivative
+  // in sigma there.
+  const auto solve = [&](double sigma, Vector& y, Vector& dy_dsigma) {
     Matrix j(m + 1, m + 1);
     Vector rhs(m + 1);
     double mismatch = 0.0;
     if (!mismatch_at(y, sigma, mismatch)) return false;
+    // Each equation against its tolerance: F to 1e-10 of the state, the row to 1e-10 in sigma.
+    const auto size = [&] {
+      return std::max(residual.norm() / (1.0 + y.head(m).norm()),
+                      std::abs(mismatch) / target_slope(sigma));
+    };
+    const double first = size();
     for (int it = 0; it < 12; ++it) {
-      if (it > 0 && residual.norm() <= 1e-10 * (1.0 + y.head(m).norm()) &&
-          std::abs(mismatch) <= 1e-10 * scale)
-        return true;
       j.topLeftCorner(m, m) = du;
       j.topRightCorner(m, 1) = dlambda;
-      for (int k = 0; k <= m; ++k) {
-        const double h = step_of(k < m ? std::min(k, n + 1) : n + 1, y.head(m), y[m]) *
-                         (k < n ? 1.0 : std::max(sigma, 1e-4));
-        Vector plus = y, minus = y;
-        plus[k] += h;
-        minus[k] -= h;
-        double vp = 0.0, vm = 0.0;
-        if (!approach_value(plus.head(m), plus[m], type, t, vp) ||
-            !approach_value(minus.head(m), minus[m], type, t, vm))
-          return false;
-        j(m, k) = (vp - vm) / (2.0 * h);
+      j.bottomRows(1) = gradient.transpose();
+      const Eigen::PartialPivLU<Matrix> lu(j);
+      if (it > 0 && size() <= 1e-10) {
+        dy_dsigma = lu.solve(target_slope(sigma) * Vector::Unit(m + 1, m));
+        t = approach_->t;  // the approach drifts in time as the orbit moves
+        return dy_dsigma.allFinite();
       }
+      // Iterates that run off (the prediction outside Newton's reach) are not waited for:
+      // a shorter step in sigma is cheaper.
+      if (it >= 2 && size() > 2.0 * first) return false;
       rhs << -residual, -mismatch;
-      const Vector step = j.partialPivLu().solve(rhs);
+      const Vector step = lu.solve(rhs);
       if (!step.allFinite()) return false;
       bool moved = false;
       for (double fraction = 1.0; fraction > 1e-3 && !moved; fraction *= 0.5) {
@@ -102,35 +111,45 @@ BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
     }
     return false;
   };
-  // The orbit at sigma predicted by the polynomial through the last (at most three) orbits.
-  const auto predict = [](const std::vector<double>& s, const std::vector<Vector>& y,
-                          double sigma) {
-    const size_t k = std::min<size_t>(3, s.size());
-    std::vector<double> shifted;
-    for (size_t i = s.size() - k; i < s.size(); ++i) shifted.push_back(s[i] - sigma);
-    return extrapolate_to_zero(shifted, std::vector<Vector>(y.end() - static_cast<long>(k), y.end()));
-  };
 
-  // Down from where the engine stopped, each orbit predicted by the polynomial through the
-  // ones before; extrapolations to sigma = 0 of two successive orders (the last at most six
-  // orbits within a tenth of the way) until they agree to the tolerance.
-  Vector y(m + 1);
-  y << last.u, last.lambda;
+  // Down from where the engine stopped, by `ratio` per orbit (closer to 1 where Newton
+  // fails, back as it succeeds), to the floor; extrapolations to sigma = 0 of two
+  // successive orders (the last at most six orbits within a tenth of the way) until they
+  // agree to the tolerance.
+  Vector y(m + 1), dy_dsigma;
+  y << start, last.lambda;
   std::vector<double> sigmas{last.tests[last.tests.size() - 1]};
-  std::vector<Vector> ys{y};
+  if (!solve(sigmas.front(), y, dy_dsigma)) {
+    out.declined = true;
+    out.message = "the curve's approach to the grazing cannot be followed";
+    return out;
+  }
+  std::vector<Vector> ys{y}, slopes{dy_dsigma};
+  // The orbits approach the grazing tangentially in (u, lambda): their depth beyond it goes
+  // with sigma^2 while they move with sigma, and F is smooth only on the scale of the depth.
+  // So the prediction must be exact beyond first order: the cubic through the last two
+  // orbits with their derivatives in sigma (the first step along the derivative alone).
+  const auto predict = [&](double sigma) {
+    const size_t k = sigmas.size() - 1;
+    if (k == 0) return Vector(ys[0] + (sigma - sigmas[0]) * slopes[0]);
+    const double width = sigmas[k] - sigmas[k - 1], s = (sigma - sigmas[k - 1]) / width;
+    return Vector((2 * s * s * s - 3 * s * s + 1) * ys[k - 1] +
+                  (s * s * s - 2 * s * s + s) * width * slopes[k - 1] +
+                  (-2 * s * s * s + 3 * s * s) * ys[k] + (s * s * s - s * s) * width * slopes[k]);
+  };
   Vector estimate;
   double error = std::numeric_limits<double>::infinity();
   double ratio = grazing.ratio;
-  for (double sigma = sigmas.front() * ratio; sigma >= grazing.smallest_distance;
+  for (double sigma = sigmas.front() * ratio; sigma >= floor;
        sigma = sigmas.back() * ratio) {
-    Vector next = predict(sigmas, ys, sigma);
-    if (!solve(sigma, next)) {
-      // A shorter way down first (the prediction's error goes with its square).
-      if (ratio > 0.9) break;
+    Vector next = predict(sigma);
+    if (!solve(sigma, next, dy_dsigma)) {
+      // A shorter way down first (the prediction's error goes with a power of the step).
+      if (ratio > 0.99) break;
       ratio = std::sqrt(ratio);
       continue;
     }
-    ratio = grazing.ratio;
+    ratio = std::max(ratio * ratio, grazing.ratio);
     BranchPoint row = last;
     row.u = next.head(m);
     row.lambda = next[m];
@@ -153,7 +172,10 @@ BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
       const double bound = outside == n ? (value > second_max ? second_max : second_min)
                                         : (value > settings.lambda_max ? settings.lambda_max
                                                                        : settings.lambda_min);
-      const BranchPoint& inside = out.points.empty() ? last : out.points.back();
+      // The last orbit inside, on the section of `row`.
+      BranchPoint inside = row;
+      inside.u = ys.back().head(m);
+      inside.lambda = ys.back()[m];
       BranchPoint landed;
       if (!land_on_bound(*this, outside, inside, row, bound, 1e-10, landed)) {
         out.message = "the curve's point on the bound of " + (outside == n ? second_ : first_) +
@@ -167,11 +189,8 @@ BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
     }
     sigmas.push_back(sigma);
     ys.push_back(next);
+    slopes.push_back(dy_dsigma);
     out.points.push_back(std::move(row));
-    for (const ContactApproach& a : measures_.approaches)
-      if (a.type == type && std::abs(std::remainder(a.t - t, period_ * system_.forcing_period())) <=
-                                0.25 * system_.forcing_period())
-        t = a.t;  // the approach drifts in time as the orbit moves
     size_t near = 0;
     while (near < sigmas.size() && near < 6 && sigmas[sigmas.size() - 1 - near] <= 0.1) ++near;
     if (near < 3) continue;

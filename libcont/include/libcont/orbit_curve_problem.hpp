@@ -143,10 +143,6 @@ class OrbitCurveProblem : public ZeroProblem {
   bool move_section(Vector& u, double lambda, Vector& tangent);
   bool follow(ConstVectorRef x, double to, Vector& image, Matrix* phi);
   double grazing_distance_of(const OrbitMeasures& measures) const;
-  // The value (|v_r| or gap) at (u, lambda) of the orbit's approach of type `type` nearest
-  // in time to t (within a quarter period); false if there is none.
-  bool approach_value(ConstVectorRef u, double lambda, ContactApproach::Type type, double t,
-                      double& value);
   // In `measures`, the approach of the last evaluation's tracked one (its type, within a
   // quarter period of its time); none if it is gone.
   std::optional<ContactApproach> approach_in(const OrbitMeasures& measures) const;
