@@ -191,6 +191,21 @@ BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
     ys.push_back(next);
     slopes.push_back(dy_dsigma);
     out.points.push_back(std::move(row));
+    // An event come close to the section on the way: all orbits so far (with their
+    // derivatives, which the predictions and the extrapolation use) to a quieter one.
+    double to = 0.0;
+    const BranchPoint& recorded = out.points.back();
+    if (moving_section && recorded.data[3] < recenter_clearance &&
+        quieter_section(recorded.u, recorded.lambda, to)) {
+      bool carried = true;
+      for (size_t i = 0; i < ys.size() && carried; ++i) {
+        Vector u = ys[i].head(m);
+        carried = carry_to(to, u, ys[i][m], slopes[i]);
+        ys[i].head(m) = u;
+      }
+      if (!carried) break;  // the orbits are now on two sections: as close as it gets
+      set_chart(to);
+    }
     size_t near = 0;
     while (near < sigmas.size() && near < 6 && sigmas[sigmas.size() - 1 - near] <= 0.1) ++near;
     if (near < 3) continue;

@@ -163,7 +163,8 @@ bool OrbitCurveProblem::evaluate(ConstVectorRef u, double lambda, Vector& residu
     const Matrix dm = derivative(monodromy_, first.jacobian, second.jacobian);
     condition_change(monodromy_, dm, auxiliary, change);
     if (approach_) {
-      const auto along_first = approach_in(first.measures), along_second = approach_in(second.measures);
+      const auto along_first = approach_in(first.measures);
+      const auto along_second = approach_in(second.measures);
       if (along_first && along_second)
         approach_slope_[j <= n ? j : m] =
             derivative(approach_->value, along_first->value, along_second->value);
@@ -277,29 +278,42 @@ bool OrbitCurveProblem::follow(ConstVectorRef x, double to, Vector& image, Matri
 }
 
 // As PeriodicOrbitProblem::recenter: to the middle of the orbit's longest event-free
-// stretch, u carried by the flow, the tangent by its derivatives (Phi for x, forward
-// differences of plain flows for the two parameters; the auxiliary unknowns stay).
-bool OrbitCurveProblem::move_section(Vector& u, double lambda, Vector& tangent) {
-  const int n = system_.dimension();
+// stretch, if that is at least twice as clear as the section's place now.
+bool OrbitCurveProblem::quieter_section(ConstVectorRef u, double lambda, double& to) {
   MapEvaluation pass;
   if (!map_at(u, lambda, false, pass)) return false;
   const double period = system_.forcing_period();
   const SectionPlacement quiet = quietest_section(pass.measures.event_times, period);
   if (quiet.clearance < 2.0 * section_clearance(pass.measures.event_times, map_.phase(), period))
     return false;
-  const double to = map_.phase() + forward_shift(map_.phase(), quiet.phase, period);
+  to = map_.phase() + forward_shift(map_.phase(), quiet.phase, period);
+  return true;
+}
+
+// u's state carried by the flow from the section to the time `to`, the tangent by its
+// derivatives (Phi for x, forward differences of plain flows for the two parameters; the
+// auxiliary unknowns stay). The section itself stays where it is.
+bool OrbitCurveProblem::carry_to(double to, Vector& u, double lambda, Vector& tangent) {
+  const int n = system_.dimension();
   Vector x, plain, along_second, along_first;
   Matrix phi;
   const double h2 = step_of(n, u, lambda), h1 = step_of(n + 1, u, lambda);
   Vector shifted = u;
   shifted[n] += h2;
-  bool followed = follow(u.head(n), to, x, &phi) && follow(u.head(n), to, plain, nullptr) &&
-                  set_point(shifted, lambda) && follow(u.head(n), to, along_second, nullptr) &&
-                  set_point(u, lambda + h1) && follow(u.head(n), to, along_first, nullptr);
+  bool followed = set_point(u, lambda) && follow(u.head(n), to, x, &phi) &&
+                  follow(u.head(n), to, plain, nullptr) && set_point(shifted, lambda) &&
+                  follow(u.head(n), to, along_second, nullptr) && set_point(u, lambda + h1) &&
+                  follow(u.head(n), to, along_first, nullptr);
   if (!set_point(u, lambda) || !followed) return false;
   tangent.head(n) = phi * tangent.head(n) + ((along_second - plain) / h2) * tangent[n] +
                     ((along_first - plain) / h1) * tangent[tangent.size() - 1];
   u.head(n) = x;
+  return true;
+}
+
+bool OrbitCurveProblem::move_section(Vector& u, double lambda, Vector& tangent) {
+  double to = 0.0;
+  if (!quieter_section(u, lambda, to) || !carry_to(to, u, lambda, tangent)) return false;
   map_.set_phase(to);
   return true;
 }

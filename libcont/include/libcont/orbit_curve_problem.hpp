@@ -140,7 +140,14 @@ class OrbitCurveProblem : public ZeroProblem {
 
  private:
   double step_of(int unknown, ConstVectorRef u, double lambda) const;
+  // The section to the orbit's quietest stretch (u and the tangent carried there); false
+  // if it stays.
   bool move_section(Vector& u, double lambda, Vector& tangent);
+  // The time `to` of a section at least twice as clear as the present one; false if none.
+  bool quieter_section(ConstVectorRef u, double lambda, double& to);
+  // u and a tangent (or any derivative of u and lambda along the curve) on the section at
+  // `to`, the section itself kept.
+  bool carry_to(double to, Vector& u, double lambda, Vector& tangent);
   bool follow(ConstVectorRef x, double to, Vector& image, Matrix* phi);
   double grazing_distance_of(const OrbitMeasures& measures) const;
   // In `measures`, the approach of the last evaluation's tracked one (its type, within a
