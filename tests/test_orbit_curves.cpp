@@ -409,7 +409,8 @@ TEST_CASE("fold and period-doubling curves leave the resonant grazing quadratica
     INFO("grazing curve to d = " << to << ": " << part.stop_reason << " " << part.failure);
     REQUIRE(part.ok());
     CHECK(part.status == libcont::ContinuationStatus::ReachedBound);
-    grazing.insert(grazing.end(), part.rows.begin(), part.rows.end());
+    // Both parts start at the same row: once (a repeated abscissa breaks the interpolation).
+    grazing.insert(grazing.end(), part.rows.begin() + (grazing.empty() ? 0 : 1), part.rows.end());
   }
   const double grazing_seconds = cpu_seconds() - begin;
 
