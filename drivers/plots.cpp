@@ -323,6 +323,32 @@ PlotFiles render(const std::filesystem::path& directory, const std::string& stem
 
 }  // namespace
 
+namespace {
+
+// Rows of a trajectory drawn at most: gnuplot spends about a millisecond per thousand
+// points and panel, so a chattering run's million events would take minutes to draw.
+constexpr long kMostDrawnRows = 100'000;
+
+// " every K " for a CSV of more than kMostDrawnRows rows (K so that at most that many are
+// drawn), with a note on the plot saying so; empty text for a smaller file.
+struct Thinning {
+  std::string every;  // inserted between a plot's file name and its using
+  std::string note;   // a gnuplot label command, or empty
+};
+Thinning thinning(const std::filesystem::path& csv) {
+  std::ifstream in(pending_files::current(csv), std::ios::binary);
+  long rows = -1;  // the header is no row
+  for (std::string line; std::getline(in, line);) ++rows;
+  if (rows <= kMostDrawnRows) return {};
+  const long step = (rows + kMostDrawnRows - 1) / kMostDrawnRows;
+  return {" every " + std::to_string(step),
+          "set label " + quoted("every " + std::to_string(step) + "th of " +
+                                std::to_string(rows) + " rows drawn (all in the CSV)") +
+              " at screen 0.01, screen 0.99 left font 'sans,9' tc rgb '#c0392b'\n"};
+}
+
+}  // namespace
+
 PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) {
   return render(plot.directory, stem, [&](const std::string& png_name) {
     // One panel per variable up to kMaxPanels; beyond that (a chain of a hundred bodies)
@@ -335,9 +361,10 @@ PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) 
     std::vector<std::pair<std::string, std::string>> pairs;
     for (const auto& name : plot.state_names) pairs.emplace_back("t", name);
     const auto extents = pair_extents(plot.directory / plot.csv, pairs);
+    const Thinning thin = thinning(plot.directory / plot.csv);
     std::ostringstream s;
-    s << preamble(png_name, 1000, 300 * panels + 60) << "set multiplot layout " << panels
-      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n";
+    s << preamble(png_name, 1000, 300 * panels + 60) << thin.note << "set multiplot layout "
+      << panels << ",1 title " << quoted(plot.title) << " font 'sans,12'\n";
     for (int i = 0; i < panels; ++i) {
       const size_t first = static_cast<size_t>(i) * per_panel;
       const size_t last = std::min(first + per_panel, variables) - 1;
@@ -356,11 +383,11 @@ PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) 
         << quoted(label) << "\n"
         << "plot ";
       for (size_t v = first; v <= last; ++v)
-        s << (v == first ? "" : ", \\\n     ") << quoted(plot.csv) << " using 't':"
+        s << (v == first ? "" : ", \\\n     ") << quoted(plot.csv) << thin.every << " using 't':"
           << quoted(plot.state_names[v]) << " with lines lw 1.2"
           << (first == last ? " lc rgb '#1f4e9a'" : "") << " title "
           << quoted(plot.state_names[v]);
-      s << ", \\\n     '' using 't':" << event_rows(name)
+      s << ", \\\n     ''" << thin.every << " using 't':" << event_rows(name)
         << " with points pt 7 ps 0.5 lc rgb '#c0392b' title 'events'\n"
         << axes.after();
     }
@@ -382,14 +409,16 @@ PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& ste
     };
     add(plot.directory / plot.csv);
     if (!poincare_csv.empty()) add(plot.directory / poincare_csv);
+    const Thinning thin = thinning(plot.directory / plot.csv);
     std::ostringstream s;
-    s << preamble(png_name, 900, 700) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
+    s << preamble(png_name, 900, 700) << thin.note << "set title " << quoted(plot.title)
+      << " font 'sans,12'\n"
       << "set xlabel " << quoted(horizontal) << "\n"
       << "set ylabel " << quoted(vertical) << "\n"
       << axes.settings({})
-      << "plot " << quoted(plot.csv) << " using " << quoted(horizontal) << ':' << quoted(vertical)
-      << " with lines lw 1.2 lc rgb '#1f4e9a' title 'trajectory', \\\n"
-      << "     '' using " << quoted(horizontal) << ':' << event_rows(vertical)
+      << "plot " << quoted(plot.csv) << thin.every << " using " << quoted(horizontal) << ':'
+      << quoted(vertical) << " with lines lw 1.2 lc rgb '#1f4e9a' title 'trajectory', \\\n"
+      << "     ''" << thin.every << " using " << quoted(horizontal) << ':' << event_rows(vertical)
       << " with points pt 7 ps 0.5 lc rgb '#c0392b' title 'events'";
     if (!poincare_csv.empty())
       s << ", \\\n     " << quoted(poincare_csv) << " using " << quoted(horizontal) << ':'

@@ -30,6 +30,8 @@ inline constexpr int kept_samples = 10'000;
 inline constexpr double kept_samples_in_all = 1e8;
 // Rows of a time series (simulate, impact --samples).
 inline constexpr double samples = 1e7;
+// Events a simulation records (simulate --max-events): rows of events.csv.
+inline constexpr int max_recorded_events = 10'000'000;
 // Branch points of a continuation (--max-points).
 inline constexpr int branch_points = 1'000'000;
 // The forcing period, in the model's time unit: within these bounds 10^7 periods and

@@ -180,6 +180,10 @@ void SimulationSettings::add_options(RunOptions& options) {
   options.add_positive_number(
       "sample-step", sample_step,
       "time between samples (default: forcing period / 200; 0.001 for the drop test)");
+  options.add_count("max-events", max_events, 1,
+                    "events recorded at most: a run with more (chattering) stops there with a "
+                    "numerical failure, its files written (default: 200000)",
+                    limits::max_recorded_events);
 }
 
 double default_end_time(const libcont::HybridSystem& system) {
@@ -226,7 +230,9 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
       accounted ? static_cast<const libcont::HybridSystem&>(*accounted) : system;
   const Eigen::Index n = system.dimension();
 
-  libcont::Flow flow(integrated, settings.integrator.flow());
+  libcont::FlowOptions flow_options = settings.integrator.flow();
+  flow_options.max_events = settings.max_events;
+  libcont::Flow flow(integrated, flow_options);
   libcont::FlowState state = flow.initial_state(t_start, integrated.default_initial_state());
   const libcont::Vector initial = state.x.head(n);
   const int initial_mode = state.mode;

@@ -17,6 +17,9 @@ namespace vicont {
 struct SimulationSettings {
   std::optional<double> t_end;        // default: default_end_time(system)
   std::optional<double> sample_step;  // default: default_sample_step(system, t_end)
+  // Events recorded (each a row of events.csv and timeseries.csv): a chattering run stops
+  // there with a numerical failure instead of writing gigabytes.
+  int max_events = 200'000;
   // Not among add_options: the main job declares one --integrator for both its runs.
   IntegratorChoice integrator;
   // The parameters the run set, as "eta = 1e9": named where a derived quantity (the
