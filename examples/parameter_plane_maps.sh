@@ -8,14 +8,16 @@
 # orbits z = 1/1 .. 1/5 and runs a brute-force grid of the same box (every cell from rest,
 # 500 transient + 300 measured forcing periods, eta in steps of 0.05 like the source's
 # sweep). Then, from the files, the windows along the lines of the source's figures:
-#   crossings.csv  where each traced curve (kind, z = impacts/n of its orbit) crosses the lines r = 1, 0.8, 0.6 and
-#                  k_s = 100, 500, 2000, 200000 (linear interpolation between rows);
+#   crossings.csv  where each traced curve (its kind, and z = impacts/n of its orbit)
+#                  crosses the lines r = 1, 0.8, 0.6 and k_s = 100, 500, 2000, 200000
+#                  (linear interpolation between the curve's rows);
 #   windows.csv    the runs of grid cells of one z along the same lines.
 # The PNGs are copied into doc/figures/.
 #
 # Usage: examples/parameter_plane_maps.sh [VICONT [OUT]]
 #        (defaults: build/vicont and out/parameter_plane_maps)
-# POSIX sh and awk. About 2 minutes of CPU on 2 threads (doc/maps.md).
+# POSIX sh and awk. About 30 s of CPU (doc/maps.md). Exit status: 0, or 1 when a map
+# ended with a non-zero status (its summary says why; the other maps still run).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,8 +31,9 @@ if [ ! -x "$vicont" ]; then
   exit 2
 fi
 mkdir -p "$out" "$figures"
+failed=0
 
-# run NAME ARGS...: one map into $out/NAME, its summary in $out/NAME.txt, CPU time printed.
+# run NAME ARGS...: one map into $out/NAME, its summary in $out/NAME.txt, wall time printed.
 run() {
   name=$1
   shift
@@ -41,6 +44,7 @@ run() {
     --out "$out/$name" >"$out/$name.txt" || status=$?
   end=$(date +%s)
   echo "   exit $status, $((end - start)) s of wall time"
+  [ "$status" -eq 0 ] || failed=1
   cat "$out/$name.txt"
 }
 
@@ -112,3 +116,4 @@ for name in eta_r eta_ks_low eta_ks_high; do
   cp "$out/$name/map_grid.png" "$figures/map_${name}_grid.png"
 done
 echo "files: $out/crossings.csv, $out/windows.csv; figures in $figures/map_*.png"
+exit "$failed"
