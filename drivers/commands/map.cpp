@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
@@ -215,15 +216,19 @@ class MapCommand : public SystemCommand {
     health.add_plot(files, [&] {
       SweepMapPlot plot = sweep_map_plot(out_, "map_grid.csv", o, grid_->map,
                                          "parameter plane: curves of the map over a brute-force grid");
-      const std::pair<const char*, const char*> kinds[] = {{"fold", "#1f4e9a"},
-                                                           {"period-doubling", "#c0392b"},
-                                                           {"neimark-sacker", "#1e8449"},
-                                                           {"grazing", "#000000"}};
-      for (const auto& [kind, colour] : kinds) {
+      // Colours no class of cells takes (the classes' palette has the map.png curves'
+      // blue and red), period doublings dashed.
+      const std::tuple<const char*, const char*, bool> kinds[] = {
+          {"fold", "#ff00ff", false},
+          {"period-doubling", "#000000", true},
+          {"neimark-sacker", "#00c000", false},
+          {"grazing", "#000000", false}};
+      for (const auto& [kind, colour, dashed] : kinds) {
         PlaneCurve curve;
         curve.csv = "map_curves.csv";
         curve.title = std::string(kind) + " curves";
         curve.colour = colour;
+        curve.dashed = dashed;
         curve.kind = kind;
         plot.curves.push_back(curve);
       }

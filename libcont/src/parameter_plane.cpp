@@ -228,6 +228,22 @@ class PlaneMapper {
     }
   }
 
+  // A codimension-two point beyond the box (a grazing extrapolated past a bound the curve
+  // stopped at) is no point of the map: noted, not listed.
+  void drop_points_outside(OrbitCurve& curve, const std::string& where) {
+    const auto inside = [&](const CurvePoint& p) {
+      return p.first >= o_.first_min && p.first <= o_.first_max && p.second >= o_.second_min &&
+             p.second <= o_.second_max;
+    };
+    for (const CurvePoint& p : curve.points)
+      if (!inside(p))
+        map_.notes.push_back(to_string(curve.kind) + " curve from the " + where + ": its " +
+                             p.type + " at " + o_.first + " = " + number_text(p.first) + ", " +
+                             o_.second + " = " + number_text(p.second) +
+                             " lies outside the box (not listed)");
+    std::erase_if(curve.points, [&](const CurvePoint& p) { return !inside(p); });
+  }
+
   bool traced_before(CurveKind kind, int period, double first, double second) const {
     const double tolerance = 1e-3 * (o_.first_max - o_.first_min);
     for (const PlaneCurve& c : map_.curves) {
@@ -268,6 +284,7 @@ class PlaneMapper {
           map_.notes.push_back(where + ": no curve starts there (" + e.what() + ")");
           break;
         }
+        drop_points_outside(curve.curve, where);
         if (!curve.curve.ok())
           map_.notes.push_back(to_string(*kind) + " curve from the " + where + " towards " +
                                o_.second + " = " + number_text(to) + ": " +
