@@ -912,6 +912,9 @@ PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem) {
       for (int c = 0; c < classes; ++c)
         s << (c ? ", " : "") << c << ' ' << quoted(colours[static_cast<size_t>(c)]);
       if (classes == 0) s << "0 'white'";
+      // gnuplot wants two entries at least: one class is its colour twice.
+      if (classes <= 1)
+        s << ", 1 " << quoted(classes == 1 ? colours[0] : std::string("white"));
       s << ")\nset palette maxcolors " << std::max(1, classes) << "\nset cbrange [-0.5:"
         << std::max(1, classes) - 0.5 << "]\nunset colorbox\n";
       for (size_t l = 0; l < plot.labels.size(); ++l) {

@@ -38,7 +38,11 @@ void check_forcing_period_over(const std::function<std::unique_ptr<libcont::Hybr
                                const std::vector<std::pair<double, std::string>>& ends) {
   for (const auto& [value, option] : ends) {
     const auto system = make();
-    system->set_parameter(parameter, value);  // names a parameter the system lacks
+    try {
+      system->set_parameter(parameter, value);  // names a parameter the system lacks
+    } catch (const libcont::InputError& error) {
+      throw libcont::InputError(option + " " + number_text(value) + ": " + error.what());
+    }
     check_forcing_period(*system, parameter + " = " + number_text(value) + " (" + option + ")");
   }
 }

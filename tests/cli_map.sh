@@ -65,6 +65,5 @@ expect_bad "--param2" map --param eta --from 1.5 --to 3 --from2 0 --to2 1 --out 
 expect_bad "--param2" map --param eta --from 1.5 --to 3 --param2 eta --from2 1 --to2 2 --out "$work/bad"
 expect_bad "--from2" map --param eta --from 1.5 --to 3 --param2 d --from2 0 --to2 0 --out "$work/bad"
 expect_bad "nosuch" map --param eta --from 1.5 --to 3 --param2 nosuch --from2 0 --to2 1 --out "$work/bad"
-expect_bad "eta" map --set eta=2 --param eta --from 1.5 --to 3 --param2 d --from2 -0.004 --to2 0 --out "$work/bad"
 expect_bad "--from2" map --param eta --from 1.5 --to 3 --param2 d --to2 0 --out "$work/bad"
 finish cli_map

@@ -19,6 +19,7 @@
 #include "plots.hpp"
 #include "progress_bar.hpp"
 #include "run_inputs.hpp"
+#include "shown_text.hpp"
 #include "state_list.hpp"
 #include "sweep_grid_map.hpp"
 #include "system_report.hpp"
@@ -28,6 +29,9 @@ namespace vicont {
 namespace {
 
 using libcont::InputError;
+
+// Cells of the grid under a map at most (500 x 500): a check of the curves, not a study.
+constexpr double max_grid_cells = 250'000;
 
 struct MapSettings : ParameterRange {
   MapSettings() : ParameterRange("p1, the horizontal parameter", "e.g. eta", "one end", "the other end") {}
@@ -104,10 +108,6 @@ class MapCommand : public SystemCommand {
     // The system first: resolving the inputs also reads the options (config file included).
     const auto system = resolve_checked();
     const libcont::ParameterPlaneOptions options = plane_options();
-    for (const auto& name : {options.first, options.second})
-      if (inputs_.assigned(name))
-        throw InputError("--set " + name + ": the map varies " + name +
-                         " over its box, which cannot be set");
     prepare_output_directory(out_);
 
     libcont::ParameterPlaneOptions run_options = options;
@@ -121,10 +121,6 @@ class MapCommand : public SystemCommand {
     const libcont::ParameterPlaneMap map = libcont::map_parameter_plane(*system, run_options);
 
     RunHealth health;
-    if (map.orbits_found == 0)
-      health.numerical_failure = "no periodic orbit z = p/n with n <= " +
-                                 std::to_string(options.max_period) + " was found in the box (" +
-                                 std::to_string(map.searches) + " searches)";
     std::vector<std::string> files = {(out_ / "map.json").string(), (out_ / "map_curves.csv").string(),
                                       (out_ / "map_points.csv").string(),
                                       (out_ / "map_stable.csv").string()};
@@ -245,6 +241,20 @@ class MapCommand : public SystemCommand {
       throw InputError("--to2 is required (the other end of " + settings_.second + ")");
     if (settings_.second == settings_.parameter)
       throw InputError("--param2 " + settings_.second + " is --param: name another parameter");
+    {
+      const auto probe = inputs_.system_factory()();
+      for (const auto& [option, name] : {std::pair{"--param", settings_.parameter},
+                                         std::pair{"--param2", settings_.second}})
+        if (!probe->parameters().contains(name))
+          throw InputError(std::string(option) + " " + shown_text(name) + ": the system '" +
+                           probe->name() + "' has no such parameter");
+    }
+    if (settings_.grid > 0 &&
+        static_cast<double>(settings_.grid) * (settings_.grid2 > 0 ? settings_.grid2 : settings_.grid) >
+            max_grid_cells)
+      throw InputError("--grid " + std::to_string(settings_.grid) + " and --grid2 make more than " +
+                       number_text(max_grid_cells) +
+                       " cells under a map; vicont sweep --param2 runs larger grids");
     const auto range = [](double a, double b, const std::string& from_option,
                           const std::string& name) {
       if (a == b)

@@ -194,13 +194,18 @@ CHEAP = {
     # PD1 of the saved run (SAVED_RUN): its period-doubling curve a little way in d.
     "curve": [("--restart", "run:PD1"), ("--param2", "d"), ("--from", "-0.005"),
               ("--to", "-0.0049"), ("--max-points", "5")],
+    # One seed line with one search; the second parameter per system, below.
+    "map": [("--lines", "1"), ("--seeds", "1"), ("--transient", "5"), ("--max-period", "2"),
+            ("--max-points", "5")],
 }
+# Commands whose runs need a second parameter of their own (--param2, --from2, --to2).
+NEEDS_SECOND = {"map"}
 # Parameters set first for a cheap or valid run (a later --set of the same name wins).
 SYSTEM_BASE = {"chain": ["N=3"], "cantilever-2dof": ["e=0.1"]}
 # Preferred continued / swept parameters.
 PREFERRED_PARAMS = ["eta", "omega", "lambda", "F0", "v0", "H0"]
 # Commands whose runs need a forcing period (autonomous systems are bad input there).
-NEEDS_PERIOD = {"orbit", "continue", "basins", "diagram"}
+NEEDS_PERIOD = {"orbit", "continue", "basins", "diagram", "map"}
 
 
 class Corpus:
@@ -226,11 +231,11 @@ class Corpus:
     def numeric_params(self, system):
         return [p for p in self.systems[system]["parameters"] if "choices" not in p]
 
-    def sweep_param(self, system):
+    def sweep_param(self, system, other_than=None):
         numeric = {p["name"]: p for p in self.numeric_params(system)}
         for name in PREFERRED_PARAMS + list(numeric):
             p = numeric.get(name)
-            if p and isinstance(p["value"], (int, float)) and p["value"] > 0:
+            if name != other_than and p and isinstance(p["value"], (int, float)) and p["value"] > 0:
                 return name, p["value"]
         return None, None
 
@@ -265,6 +270,13 @@ class Corpus:
                                   ("--to", repr(value * 1.02))):
                     if option not in drop:
                         argv += [option, v]
+            if command in NEEDS_SECOND and name:
+                second, value2 = self.sweep_param(system, other_than=name)
+                if second:
+                    for option, v in (("--param2", second), ("--from2", repr(value2)),
+                                      ("--to2", repr(value2 * 1.02))):
+                        if option not in drop:
+                            argv += [option, v]
         if "--x" in opts and "--x" not in drop:
             state = self.systems[system]["state"]
             argv += ["--x", state[0] + ":-0.01:0.01:3"]
