@@ -12,6 +12,7 @@
 
 #include "libcont/sweep.hpp"
 #include "systems/moving_base.hpp"
+#include "sweep_point_compare.hpp"
 #include "test_support.hpp"
 
 using libcont::Sweep;
@@ -48,46 +49,6 @@ SweepOptions eta_sweep(double from, double to, int steps, int transient, int per
   o.lyapunov.periods = periods;
   o.kept_samples = 8;
   return o;
-}
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-bool same_bits(const Vector& a, const Vector& b) {
-  if (a.size() != b.size()) return false;
-  for (Eigen::Index i = 0; i < a.size(); ++i)
-    if (!same_bits(a[i], b[i])) return false;
-  return true;
-}
-
-// Every field, to the bit: what "identical files" rests on.
-bool identical(const SweepPoint& a, const SweepPoint& b) {
-  bool same = a.key == b.key && same_bits(a.parameter, b.parameter) && a.status == b.status &&
-              a.message == b.message && same_bits(a.exponents, b.exponents) &&
-              same_bits(a.exponent_sum, b.exponent_sum) && a.p == b.p && a.n == b.n &&
-              same_bits(a.impacts_per_period, b.impacts_per_period) &&
-              same_bits(a.energy_per_period, b.energy_per_period) &&
-              a.velocities.count == b.velocities.count &&
-              same_bits(a.velocities.mean, b.velocities.mean) &&
-              same_bits(a.velocities.rms, b.velocities.rms) &&
-              same_bits(a.velocities.min, b.velocities.min) &&
-              same_bits(a.velocities.max, b.velocities.max) &&
-              same_bits(a.velocities.slowest, b.velocities.slowest) &&
-              a.averaged_periods == b.averaged_periods && a.samples.size() == b.samples.size() &&
-              a.impact_velocities.size() == b.impact_velocities.size() &&
-              same_bits(a.final_state, b.final_state);
-  for (size_t i = 0; same && i < a.samples.size(); ++i) same = same_bits(a.samples[i], b.samples[i]);
-  for (size_t i = 0; same && i < a.impact_velocities.size(); ++i)
-    same = same_bits(a.impact_velocities[i], b.impact_velocities[i]);
-  return same;
-}
-
-void require_identical(const SweepResult& a, const SweepResult& b) {
-  REQUIRE(a.points.size() == b.points.size());
-  for (size_t i = 0; i < a.points.size(); ++i) {
-    INFO("point " << i << ": " << to_string(a.points[i].key.pass) << ", eta = "
-                  << a.points[i].parameter);
-    CHECK(identical(a.points[i], b.points[i]));
-  }
 }
 
 // The run of consecutive grid points around `inside` whose motion has period n (z = p/n

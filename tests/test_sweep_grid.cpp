@@ -15,6 +15,7 @@
 #include "impact_oscillator_closed_form.hpp"
 #include "libcont/sweep.hpp"
 #include "systems/moving_base.hpp"
+#include "sweep_point_compare.hpp"
 #include "test_support.hpp"
 
 using libcont::Sweep;
@@ -63,48 +64,6 @@ std::string exact_text(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.17g", value);
   return text;
-}
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-bool same_bits(const Vector& a, const Vector& b) {
-  if (a.size() != b.size()) return false;
-  for (Eigen::Index i = 0; i < a.size(); ++i)
-    if (!same_bits(a[i], b[i])) return false;
-  return true;
-}
-
-// Every number of the settled motion, to the bit (the key and the parameter values are
-// compared by the callers, which know what they should be).
-bool same_motion(const SweepPoint& a, const SweepPoint& b) {
-  bool same = a.status == b.status && a.message == b.message &&
-              same_bits(a.exponents, b.exponents) && same_bits(a.exponent_sum, b.exponent_sum) &&
-              a.p == b.p && a.n == b.n && same_bits(a.impacts_per_period, b.impacts_per_period) &&
-              same_bits(a.energy_per_period, b.energy_per_period) &&
-              a.velocities.count == b.velocities.count &&
-              same_bits(a.velocities.mean, b.velocities.mean) &&
-              same_bits(a.velocities.slowest, b.velocities.slowest) &&
-              a.averaged_periods == b.averaged_periods && a.samples.size() == b.samples.size() &&
-              a.impact_velocities.size() == b.impact_velocities.size() &&
-              same_bits(a.final_state, b.final_state);
-  for (size_t i = 0; same && i < a.samples.size(); ++i)
-    same = same_bits(a.samples[i], b.samples[i]);
-  for (size_t i = 0; same && i < a.impact_velocities.size(); ++i)
-    same = same_bits(a.impact_velocities[i], b.impact_velocities[i]);
-  return same;
-}
-
-void require_identical(const SweepResult& a, const SweepResult& b) {
-  REQUIRE(a.points.size() == b.points.size());
-  for (size_t i = 0; i < a.points.size(); ++i) {
-    const auto& p = a.points[i];
-    INFO("cell " << i << ": " << to_string(p.key.pass) << ", eta = " << p.parameter
-                 << ", r = " << p.second_parameter);
-    CHECK(p.key == b.points[i].key);
-    CHECK(same_bits(p.parameter, b.points[i].parameter));
-    CHECK(same_bits(p.second_parameter, b.points[i].second_parameter));
-    CHECK(same_motion(p, b.points[i]));
-  }
 }
 
 }  // namespace
