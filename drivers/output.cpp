@@ -42,6 +42,17 @@ std::string number_text(double value) {
   return std::string(buffer, result.ptr);
 }
 
+std::string table_cell(const std::string& text, size_t width) {
+  return text + std::string(text.size() < width ? width - text.size() : 1, ' ');
+}
+
+std::string file_list_text(const std::filesystem::path& out, const std::vector<std::string>& files) {
+  std::string names;
+  for (const auto& file : files)
+    names += (names.empty() ? "" : ", ") + std::filesystem::path(file).filename().string();
+  return out.string() + "/{" + names + "}";
+}
+
 std::string rounded_text(double value, int digits) {
   char buffer[40];
   std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);

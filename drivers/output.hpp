@@ -16,6 +16,11 @@ namespace vicont {
 std::string number_text(double value);
 // For tables and plot titles, where 17 digits would hide the value: %.6g by default.
 std::string rounded_text(double value, int digits = 6);
+// A cell of a text table: `text` padded to `width`, or followed by one space if it is as
+// wide or wider, so that the next cell never runs into it.
+std::string table_cell(const std::string& text, size_t width);
+// The files a run wrote, by name inside their directory `out`: "out/{a.csv, b.png}".
+std::string file_list_text(const std::filesystem::path& out, const std::vector<std::string>& files);
 
 // The event column of a grid sample (not an event) in a time series.
 inline constexpr const char* grid_sample_marker = "-";

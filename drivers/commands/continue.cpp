@@ -78,12 +78,6 @@ struct ContinueSettings : ParameterRange {
   }
 };
 
-std::string cell(const std::string& text, int width) {
-  char buffer[96];
-  std::snprintf(buffer, sizeof buffer, "%-*s", width, text.c_str());
-  return buffer;
-}
-
 // The start of the doubled (2n) branch at a saved period-doubling point of a branch of
 // period n (--switch): the point, left along the eigenvector of its multiplier -1
 // (libcont::doubled_branch_start). None, and `failure` says why, when the monodromy there
@@ -175,15 +169,15 @@ std::string special_points_text(const BranchReport& report) {
   std::ostringstream text;
   text << "special points (" << report.special_points.size() << ")\n";
   if (report.special_points.empty()) return text.str();
-  text << "  " << cell("label", 7) << cell("type", 18) << cell("kind", 19)
-       << cell(report.table.parameter, 22);
-  for (const auto& column : amplitude_columns(report.table)) text << cell(column, 22);
-  text << cell("p", 5) << "stable\n";
+  text << "  " << table_cell("label", 7) << table_cell("type", 18) << table_cell("kind", 19)
+       << table_cell(report.table.parameter, 22);
+  for (const auto& column : amplitude_columns(report.table)) text << table_cell(column, 22);
+  text << table_cell("p", 5) << "stable\n";
   for (const auto& [label, p, orbit] : report.special_points) {
-    text << "  " << cell(label, 7) << cell(p.type_name(), 18)
-         << cell(p.detail.empty() ? "-" : p.detail, 19) << cell(rounded_text(p.lambda, 10), 22);
-    for (const double amplitude : orbit.amplitudes) text << cell(rounded_text(amplitude, 10), 22);
-    text << cell(std::to_string(orbit.impacts), 5) << (orbit.stable() ? "yes" : "no") << '\n';
+    text << "  " << table_cell(label, 7) << table_cell(p.type_name(), 18)
+         << table_cell(p.detail.empty() ? "-" : p.detail, 19) << table_cell(rounded_text(p.lambda, 10), 22);
+    for (const double amplitude : orbit.amplitudes) text << table_cell(rounded_text(amplitude, 10), 22);
+    text << table_cell(std::to_string(orbit.impacts), 5) << (orbit.stable() ? "yes" : "no") << '\n';
   }
   return text.str();
 }

@@ -158,12 +158,6 @@ nlohmann::ordered_json render_json(const CurveSummary& summary) {
   return s;
 }
 
-std::string cell(const std::string& text, int width) {
-  std::string padded = text;
-  if (static_cast<int>(padded.size()) < width) padded.resize(static_cast<size_t>(width), ' ');
-  return padded + (static_cast<int>(text.size()) >= width ? " " : "");
-}
-
 std::string render_text(const CurveSummary& summary) {
   const libcont::OrbitCurve& curve = summary.curve;
   const CurveStart& start = summary.start;
@@ -191,20 +185,17 @@ std::string render_text(const CurveSummary& summary) {
   }
   text << "points      " << curve.points.size() << " codimension-two and turning points\n";
   if (!curve.points.empty()) {
-    text << "  " << cell("label", 7) << cell("type", 15) << cell(curve.first, 20)
-         << cell(curve.second, 20) << "after row\n";
+    text << "  " << table_cell("label", 7) << table_cell("type", 15) << table_cell(curve.first, 20)
+         << table_cell(curve.second, 20) << "after row\n";
     for (size_t i = 0; i < curve.points.size(); ++i) {
       const libcont::CurvePoint& p = curve.points[i];
-      text << "  " << cell(summary.labels[i], 7) << cell(p.type, 15)
-           << cell(rounded_text(p.first, 10), 20) << cell(rounded_text(p.second, 10), 20)
+      text << "  " << table_cell(summary.labels[i], 7) << table_cell(p.type, 15)
+           << table_cell(rounded_text(p.first, 10), 20) << table_cell(rounded_text(p.second, 10), 20)
            << p.after_row << '\n';
     }
   }
   // Those written: no plot of a curve without rows, or where gnuplot failed.
-  std::string names;
-  for (const auto& file : summary.files)
-    names += (names.empty() ? "" : ", ") + std::filesystem::path(file).filename().string();
-  text << "files       " << summary.out.string() << "/{" << names << "}\n";
+  text << "files       " << file_list_text(summary.out, summary.files) << '\n';
   return text.str();
 }
 

@@ -305,25 +305,19 @@ class MapCommand : public SystemCommand {
     for (const auto& c : map.curves)
       for (const auto& p : c.curve.points)
         if (p.type != "turning-point") {
-          const auto column = [](const std::string& text, size_t width) {
-            return text + std::string(text.size() < width ? width - text.size() : 1, ' ');
-          };
           if (codim2 == 0)
-            t << "codimension-two points\n  " << column("type", 16)
-              << column("on the curve", 24) << column(o.first, 17) << o.second << '\n';
+            t << "codimension-two points\n  " << table_cell("type", 16)
+              << table_cell("on the curve", 24) << table_cell(o.first, 17) << o.second << '\n';
           ++codim2;
-          t << "  " << column(p.type, 16)
-            << column(to_string(c.curve.kind) + " n = " + std::to_string(c.curve.period), 24)
-            << column(rounded_text(p.first, 10), 17) << rounded_text(p.second, 10) << '\n';
+          t << "  " << table_cell(p.type, 16)
+            << table_cell(to_string(c.curve.kind) + " n = " + std::to_string(c.curve.period), 24)
+            << table_cell(rounded_text(p.first, 10), 17) << rounded_text(p.second, 10) << '\n';
         }
     if (codim2 == 0) t << "codimension-two points: none\n";
     t << "notes       " << map.notes.size() << (map.notes.empty() ? "" : " (all in map.json)")
       << '\n';
     for (size_t i = 0; i < map.notes.size() && i < 5; ++i) t << "  " << map.notes[i] << '\n';
-    std::string names;
-    for (const auto& file : files)
-      names += (names.empty() ? "" : ", ") + std::filesystem::path(file).filename().string();
-    t << "files       " << out_.string() << "/{" << names << "}\n";
+    t << "files       " << file_list_text(out_, files) << '\n';
     return t.str();
   }
 
