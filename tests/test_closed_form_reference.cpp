@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "closed_form_curves.hpp"
 #include "impact_oscillator_closed_form.hpp"
 #include "libcont/floquet.hpp"
 #include "libcont/shooting.hpp"
@@ -48,13 +49,6 @@ std::string describe(const ImpactOscillatorParameters& p) {
   s << "m=" << p.m << " k=" << p.k << " c=" << p.c << " a=" << p.a << " d=" << p.d << " r=" << p.r
     << " eta=" << p.eta;
   return s.str();
-}
-
-systems::MovingBaseOscillator library_system(const ImpactOscillatorParameters& p) {
-  systems::MovingBaseOscillator system;
-  for (const char* name : {"m", "k", "c", "a", "d", "r", "eta"})
-    system.set_parameter(name, p[name]);
-  return system;
 }
 
 // A direct classical RK4 of m x'' + c x' + k x = k a sin(eta t), tiny fixed steps.

@@ -12,6 +12,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "closed_form_curves.hpp"
 #include "impact_oscillator_closed_form.hpp"
 #include "libcont/orbit_curve.hpp"
 #include "libcont/period_doubling_curve_problem.hpp"
@@ -23,6 +24,8 @@ using libcont::Vector;
 using test_support::ImpactingOrbit;
 using test_support::ImpactOscillatorClosedForm;
 using test_support::ImpactOscillatorParameters;
+using test_support::cpu_seconds;
+using test_support::library_system;
 
 namespace {
 
@@ -52,13 +55,7 @@ FlipOrbit closed_form_flip(double d, double guess) {
   return flip;
 }
 
-systems::MovingBaseOscillator library_system(const ImpactOscillatorParameters& p) {
-  systems::MovingBaseOscillator system;
-  for (const char* name : {"m", "k", "c", "a", "d", "r", "eta"}) system.set_parameter(name, p[name]);
-  return system;
-}
 
-double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 }  // namespace
 
@@ -172,18 +169,10 @@ TEST_CASE("a period-doubling curve runs into its resonant grazing and ends there
   const libcont::CurvePoint& end = curve.points.back();
   CHECK(end.type == "grazing");
   const ImpactOscillatorParameters& p = flip.p;
-  const double eta_star = 2.0 * std::sqrt(p.k / p.m - std::pow(p.c / (2.0 * p.m), 2));
-  const double d_star =
-      -std::abs(p.a - ImpactOscillatorClosedForm(p.with("eta", eta_star)).response());
+  const double eta_star = 2.0 * test_support::resonant_eta(p);
+  const double d_star = test_support::grazing_clearance(p, eta_star);
   // Every row on the closed form's period-doubling curve.
-  double worst = 0.0;
-  for (const libcont::CurveRow& row : curve.rows) {
-    const double reference = test_support::one_parameter_point_near(
-        p.with("d", row.second), "eta", 1, false, row.first, 0.02);
-    INFO("row at eta = " << std::setprecision(14) << row.first << ", d = " << row.second);
-    CHECK(std::abs(row.first - reference) <= 1e-8);
-    worst = std::max(worst, std::abs(row.first - reference));
-  }
+  const double worst = test_support::check_rows_against_closed_form(curve, p, "d", 1, false);
   std::ostringstream line;
   line << std::setprecision(12) << "period-doubling curve (eta, d) from eta = " << p.eta << ": "
        << curve.rows.size() << " rows, ends at a grazing at eta = " << end.first

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "closed_form_curves.hpp"
 #include "impact_oscillator_closed_form.hpp"
 #include "libcont/fold_curve_problem.hpp"
 #include "libcont/orbit_curve.hpp"
@@ -25,16 +26,14 @@
 using test_support::ImpactingOrbit;
 using test_support::ImpactOscillatorClosedForm;
 using test_support::ImpactOscillatorParameters;
+using test_support::cpu_seconds;
+using test_support::grazing_clearance;
+using test_support::library_system;
+using test_support::resonant_eta;
 
 namespace {
 
-systems::MovingBaseOscillator library_system(const ImpactOscillatorParameters& p) {
-  systems::MovingBaseOscillator system;
-  for (const char* name : {"m", "k", "c", "a", "d", "r", "eta"}) system.set_parameter(name, p[name]);
-  return system;
-}
 
-double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 // A point of the closed form's z = 1/n orbit (the branch `branch` of its phase equation) on
 // the section half a period after its impact.
@@ -79,7 +78,7 @@ libcont::OrbitCurve check_curve(const CurveCase& c) {
   // The curve reaches the asked bound of the second parameter.
   CHECK(curve.status == libcont::ContinuationStatus::ReachedBound);
   CHECK(std::abs(curve.rows.back().second - c.to) <= 1e-12 * (1.0 + std::abs(c.to)));
-  double worst = 0.0, worst_multiplier = 0.0;
+  double worst_multiplier = 0.0;
   const double target = fold ? 1.0 : -1.0;
   for (const libcont::CurveRow& row : curve.rows) {
     // Every row after the start (corrected in p2 at the start's eta, which need not be
@@ -90,18 +89,13 @@ libcont::OrbitCurve check_curve(const CurveCase& c) {
       CHECK(row.first >= c.eta_min);
       CHECK(row.first <= c.eta_max);
     }
-    const double reference = test_support::one_parameter_point_near(
-        c.p.with(c.second, row.second), "eta", c.n, fold, row.first, 0.02);
-    INFO(c.label << ": row at eta = " << std::setprecision(14) << row.first << ", "
-                 << c.second << " = " << row.second << ", closed form " << reference);
-    REQUIRE(std::isfinite(reference));
-    CHECK(std::abs(row.first - reference) <= 1e-8);
-    worst = std::max(worst, std::abs(row.first - reference));
     double nearest = INFINITY;
     for (const auto& mu : row.multipliers) nearest = std::min(nearest, std::abs(mu - target));
     CHECK(nearest <= 1e-7);
     worst_multiplier = std::max(worst_multiplier, nearest);
   }
+  INFO(c.label);
+  const double worst = test_support::check_rows_against_closed_form(curve, c.p, c.second, c.n, fold);
   std::ostringstream line;
   line << std::setprecision(3) << c.label << ": " << curve.rows.size() << " rows, eta "
        << std::setprecision(8) << curve.rows.front().first << " -> " << curve.rows.back().first
@@ -224,13 +218,6 @@ ImpactOscillatorParameters resonant_grazing_parameters() {
   p.eta = 0.93;
   return p;
 }
-double resonant_eta(const ImpactOscillatorParameters& p) {
-  return std::sqrt(p.k / p.m - std::pow(p.c / (2.0 * p.m), 2));
-}
-// The grazing curve of the z = 1/1 orbit (and of the non-impacting one): d = -|a - H(eta)|.
-double grazing_clearance(const ImpactOscillatorParameters& p, double eta) {
-  return -std::abs(p.a - ImpactOscillatorClosedForm(p.with("eta", eta)).response());
-}
 
 // The branch in eta over [0.93, 0.96] at the parameters above, its period doubling, and
 // the period-doubling curve in (eta, d) from it towards d = -0.012, which ends at the
@@ -278,14 +265,7 @@ TEST_CASE("a period-doubling curve ends where it meets the grazing curve (resona
   const double wd = resonant_eta(p);
   const double d_star = grazing_clearance(p, wd);
   // Every row is on the closed form's period-doubling curve, as in the tests above.
-  double worst = 0.0;
-  for (const libcont::CurveRow& row : curve.rows) {
-    const double reference = test_support::one_parameter_point_near(
-        p.with("d", row.second), "eta", 1, false, row.first, 0.02);
-    INFO("row at eta = " << std::setprecision(14) << row.first << ", d = " << row.second);
-    CHECK(std::abs(row.first - reference) <= 1e-8);
-    worst = std::max(worst, std::abs(row.first - reference));
-  }
+  const double worst = test_support::check_rows_against_closed_form(curve, p, "d", 1, false);
   std::ostringstream line;
   line << std::setprecision(12) << "period-doubling curve (eta, d) from eta = " << traced.flip
        << ": " << curve.rows.size() << " rows, ends at a grazing at eta = " << end.first
