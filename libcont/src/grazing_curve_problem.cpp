@@ -143,12 +143,11 @@ Vector GrazingCurveProblem::point_data(ConstVectorRef u, double) {
   return data;
 }
 
-bool GrazingCurveProblem::same_family(const BranchPoint&, const BranchPoint& to,
-                                      std::string& why) {
-  const double p2 = to.u[system_.dimension()];
-  if (p2 >= second_min && p2 <= second_max) return true;
+bool GrazingCurveProblem::beyond_range(ConstVectorRef u, double, std::string& why) {
+  const double p2 = u[system_.dimension()];
+  if (p2 >= second_min && p2 <= second_max) return false;
   why = "the curve leaves the range of " + second_ + " at " + number_text(p2);
-  return false;
+  return true;
 }
 
 }  // namespace libcont

@@ -8,6 +8,7 @@
 #include "libcont/fold_curve_problem.hpp"
 #include "libcont/grazing_curve_problem.hpp"
 #include "libcont/input_error.hpp"
+#include "libcont/minimal_period.hpp"
 #include "libcont/neimark_sacker_curve_problem.hpp"
 #include "libcont/period_doubling_curve_problem.hpp"
 #include "libcont/pseudo_arclength.hpp"
@@ -304,8 +305,19 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
   }
   curve.status = result.status;
   curve.stop_reason = result.stop_reason;
-  curve.failure = setup.failure();
+  // A map that failed on the way of a curve that ended normally (a prediction beyond the
+  // parameter's valid range on a bound at its edge, r = 1) tells nothing of its end.
+  if (!curve.ok()) curve.failure = setup.failure();
   return curve;
+}
+
+int curve_period(HybridSystem& system, const OrbitBranch& branch, const SpecialPoint& point,
+                 const FlowOptions& flow) {
+  if (point.type != SpecialPointType::PeriodDoubling || point.detail != "merge")
+    return branch.period;
+  system.set_parameter(branch.parameter, point.lambda);
+  StroboscopicMap map(system, flow, point.chart);
+  return minimal_period(map, point.u, branch.period);
 }
 
 OrbitCurve trace_orbit_curve(HybridSystem& system, const OrbitBranch& branch,
@@ -324,8 +336,9 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, const OrbitBranch& branch,
                        "a grazing, not at a " + point.type_name() + " point");
   }
   system.set_parameter(branch.parameter, point.lambda);
-  return trace_orbit_curve(system, kind, branch.parameter, point.lambda, branch.period,
-                           point.chart, point.u, options);
+  const int period = curve_period(system, branch, point, options.flow);
+  return trace_orbit_curve(system, kind, branch.parameter, point.lambda, period, point.chart,
+                           point.u, options);
 }
 
 }  // namespace libcont

@@ -221,12 +221,24 @@ BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
     }
     if (error <= settings.tolerance) break;
   }
-  if (estimate.size() == 0) {
-    // The curve does not come closer (its distance turns before the grazing): the engine
-    // goes on along it from its last point.
+  // An estimate stands when the curve came close (its extrapolations are then exact to a
+  // high order) and they agree, as in grazing_passage.cpp, and when the grazing lies in
+  // the curve's ranges (else the curve reaches a bound first). Otherwise the curve does not
+  // come closer (its distance turns before a grazing), or not in this coordinate: the engine
+  // goes on along it from its last point, by arclength, without the walk's rows (whose
+  // tangents are the start's).
+  const auto in_ranges = [&](const Vector& y) {
+    return y[n] >= second_min && y[n] <= second_max && y[m] >= settings.lambda_min &&
+           y[m] <= settings.lambda_max;
+  };
+  const bool close = sigmas.back() <= 1e-2 &&
+                     error <= std::max(1e3 * settings.tolerance,
+                                       1e-6 * (settings.lambda_max - settings.lambda_min));
+  if (estimate.size() == 0 || !close || !in_ranges(estimate)) {
     out.points.clear();
     out.declined = true;
-    out.message = "the curve turns away from the grazing";
+    out.message = estimate.size() == 0 || !close ? "the curve turns away from the grazing"
+                                                 : "the grazing lies beyond the curve's ranges";
     return out;
   }
   grazing_error_ = error;

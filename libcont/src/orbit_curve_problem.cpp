@@ -245,11 +245,11 @@ Vector OrbitCurveProblem::point_data(ConstVectorRef, double) {
   return data;
 }
 
-bool OrbitCurveProblem::same_family(const BranchPoint&, const BranchPoint& to, std::string& why) {
-  const double p2 = to.u[system_.dimension()];
-  if (p2 >= second_min && p2 <= second_max) return true;
+bool OrbitCurveProblem::beyond_range(ConstVectorRef u, double, std::string& why) {
+  const double p2 = u[system_.dimension()];
+  if (p2 >= second_min && p2 <= second_max) return false;
   why = "the curve leaves the range of " + second_ + " at " + number_text(p2);
-  return false;
+  return true;
 }
 
 bool OrbitCurveProblem::recenter(Vector& u, double lambda, ConstVectorRef data, Vector& tangent) {

@@ -267,12 +267,14 @@ class PlaneMapper {
         if (s.type == SpecialPointType::Grazing) map_.notes.push_back(where + ": " + why_not);
         continue;
       }
-      if (traced_before(*kind, branch.period, s.lambda, piece.second)) continue;
+      system_.set_parameter(o_.second, piece.second);
+      const int period = curve_period(system_, branch, s, map_flow(branch.period));
+      if (traced_before(*kind, period, s.lambda, piece.second)) continue;
       for (const int direction : {+1, -1}) {
         const double to = direction > 0 ? o_.second_max : o_.second_min;
         OrbitCurveOptions c(o_.second, piece.second, to, o_.first_min, o_.first_max);
         c.max_points = o_.curve_max_points;
-        c.flow = map_flow(branch.period);
+        c.flow = map_flow(period);
         system_.set_parameter(o_.second, piece.second);
         PlaneCurve curve;
         curve.branch = b;

@@ -598,6 +598,20 @@ bool PseudoArclength::end_on_valid_range(const BranchPoint& from, double step,
   return true;
 }
 
+bool PseudoArclength::left_range(const BranchPoint& from, double step, ContinuationResult& result) {
+  const Eigen::Index m = from.u.size();
+  BranchPoint prediction = from;
+  const double along = options_.natural ? options_.direction * step / from.tangent[m] : step;
+  prediction.u += along * from.tangent.head(m);
+  prediction.lambda += along * from.tangent[m];
+  std::string why;
+  if (!problem_.beyond_range(prediction.u, prediction.lambda, why)) return false;
+  result.status = ContinuationStatus::LeftFamily;
+  result.stop_reason = std::move(why);
+  result.beyond = std::move(prediction);
+  return true;
+}
+
 void PseudoArclength::append_passage(BoundaryPassage& passage, ContinuationResult& result) {
   const int offset = static_cast<int>(result.points.size());
   for (auto& p : passage.points) result.points.push_back(std::move(p));
@@ -703,6 +717,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
         corrected = false;
       }
     }
+    if (!corrected && left_range(from, step, result)) return;
     if (!corrected) {
       if (at_min_step) {
         result.status = ContinuationStatus::StepTooSmall;
@@ -714,7 +729,8 @@ void PseudoArclength::trace(ContinuationResult& result) {
       continue;
     }
     std::string other_family;
-    if (!problem_.same_family(from, next, other_family)) {
+    if (problem_.beyond_range(next.u, next.lambda, other_family) ||
+        !problem_.same_family(from, next, other_family)) {
       result.status = ContinuationStatus::LeftFamily;
       result.stop_reason = std::move(other_family);
       result.beyond = std::move(next);

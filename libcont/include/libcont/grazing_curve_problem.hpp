@@ -36,8 +36,8 @@ class GrazingCurveProblem : public ZeroProblem {
   Vector point_data(ConstVectorRef u, double lambda) override;
   double chart() const override { return phase_; }
   void set_chart(double chart) override { phase_ = chart; }
-  // False where `to` lies outside [second_min, second_max] (as OrbitCurveProblem).
-  bool same_family(const BranchPoint& from, const BranchPoint& to, std::string& why) override;
+  // True where p2 lies outside [second_min, second_max] (as OrbitCurveProblem).
+  bool beyond_range(ConstVectorRef u, double lambda, std::string& why) override;
 
   // The time s after the section where the gap of the orbit through x is smallest, to
   // start the curve from (u's last entry is s / time_unit): the smallest of 256 samples

@@ -99,18 +99,25 @@ struct OrbitCurve {
   std::vector<CurvePoint> points;
   ContinuationStatus status = ContinuationStatus::StartFailed;
   std::string stop_reason;
-  std::string failure;  // the last reason a map or test function could not be evaluated
+  std::string failure;  // a curve that stopped for a numerical reason: the last reason a map
+                        // or test function could not be evaluated
   bool ok() const;
 };
 
 // From a special point of `branch` (Fold, PeriodDoubling, NeimarkSacker, or a Grazing of an
-// orbit without impacts, kind NonImpactingGap), its state on its own section, at the system's
-// other parameters as they are; the system's p1 and p2 are left where the last map was
-// evaluated. A Neimark-Sacker curve takes kappa from the start's complex pair nearest to the
+// orbit without impacts, kind NonImpactingGap), its state on its own section, at the
+// system's other parameters as they are, with the period of curve_period; the system's p1
+// and p2 are left where the last map was evaluated. A Neimark-Sacker curve takes kappa from the start's complex pair nearest to the
 // unit circle. Throws InputError for bad options, an unknown parameter, p2 equal to the
 // branch's parameter or a special point of another type.
 OrbitCurve trace_orbit_curve(HybridSystem& system, const OrbitBranch& branch,
                              const SpecialPoint& point, const OrbitCurveOptions& options);
+// The period n of the curve through `point` of `branch`: the branch's, except at the end
+// of a branch born at the period doubling of a shorter orbit (orbit_merge.hpp, detail
+// "merge"): for the branch's map the multiplier there is +1, not -1, and the period
+// doubling and its curve are the shorter orbit's. Sets the branch's parameter to the point.
+int curve_period(HybridSystem& system, const OrbitBranch& branch, const SpecialPoint& point,
+                 const FlowOptions& flow);
 // From a point x of a z = p/n orbit (n = period) on the section t = phase (mod T) at
 // p1 = first_value, near a special point of `kind` (corrected there first, at fixed p1).
 OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::string& first,

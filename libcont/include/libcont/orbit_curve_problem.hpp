@@ -18,7 +18,7 @@
 // Like PeriodicOrbitProblem the section follows the curve (recenter) when an event comes
 // within recenter_clearance periods of it, and the borders of the test functions are
 // refitted there, or where the null vectors have turned away from them (fit below
-// border_refit). The curve stays within [second_min, second_max] in p2 (same_family says
+// border_refit). The curve stays within [second_min, second_max] in p2 (beyond_range says
 // where it leaves), and stops short of a grazing of hard impacts (the Boundary test
 // "grazing-distance"), where pass_boundary locates the grazing as a codimension-two point
 // (orbit_curve.hpp).
@@ -67,9 +67,9 @@ class OrbitCurveProblem : public ZeroProblem {
   bool recenter(Vector& u, double lambda, ConstVectorRef data, Vector& tangent) override;
   double chart() const override { return map_.phase(); }
   void set_chart(double chart) override { map_.set_phase(chart); }
-  // False where `to` lies outside [second_min, second_max]: the curve ends there
+  // True where p2 lies outside [second_min, second_max]: the curve ends there
   // (orbit_curve.hpp puts its last row on the bound).
-  bool same_family(const BranchPoint& from, const BranchPoint& to, std::string& why) override;
+  bool beyond_range(ConstVectorRef u, double lambda, std::string& why) override;
   // The grazing the curve stopped short of: approached in the grazing coordinate and
   // located by extrapolation to it (orbit_curve_grazing.cpp); the curve ends there
   // (BoundaryPassage::located, never crossed). A walk that leaves the range of p2 or p1

@@ -105,7 +105,8 @@ struct ContinuationResult {
   // The Boundary test function whose boundary ended the run at the last point, when the
   // problem has no passage through it; -1: none.
   int boundary_test = -1;
-  // LeftFamily: the converged point of the last step, which belongs to another family.
+  // LeftFamily: the converged point of the last step, which belongs to another family or
+  // lies beyond the problem's region, or the failed step's prediction beyond that region.
   std::optional<BranchPoint> beyond;
   // Ended normally: on a bound or edge of the range, at the point budget, at a boundary.
   bool ok() const;
@@ -152,6 +153,10 @@ class PseudoArclength {
   // After a failed step from `from`: if the parameter's valid range ends within the step,
   // the branch is brought onto that end and the run ends there (true).
   bool end_on_valid_range(const BranchPoint& from, double step, ContinuationResult& result);
+  // After a failed step from `from`: if its prediction lies beyond the problem's region
+  // (ZeroProblem::beyond_range), the run ends there (true), the prediction kept as
+  // `beyond` for the caller to land on the region's edge.
+  bool left_range(const BranchPoint& from, double step, ContinuationResult& result);
   // Corrects at fixed lambda = value, from `from` towards the guess, and records the point.
   bool land_at(const BranchPoint& from, double value, const BranchPoint& guess, BranchPoint& to);
   // A located special point's bracket: the last point before it and the first after it,

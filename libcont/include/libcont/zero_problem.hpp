@@ -102,6 +102,16 @@ class ZeroProblem {
                                         const BoundarySettings& /*settings*/) {
     return {};
   }
+  // Whether (u, lambda), a converged point or a step's prediction, lies beyond the region
+  // the branch is traced in, apart from lambda's bounds (ContinuationOptions): a curve's
+  // range of its second parameter. A step that converges beyond, or whose corrector fails
+  // with its prediction beyond (the parameter's own valid range may end at the region's
+  // edge, r = 1), ends the run (ContinuationStatus::LeftFamily, the reason in `why`, the
+  // point or prediction kept as ContinuationResult::beyond) for the caller to land on the
+  // edge. By default there is no such region.
+  virtual bool beyond_range(ConstVectorRef /*u*/, double /*lambda*/, std::string& /*why*/) {
+    return false;
+  }
   // Whether the converged point `to`, one step on from `from`, still belongs to the
   // branch's family. A family can run into another through a branch point that no test
   // function sees: z = 2p/2n orbits born at a period doubling meet there the z = p/n orbit
