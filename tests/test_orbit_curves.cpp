@@ -201,6 +201,31 @@ TEST_CASE("a curve that reaches its bound while it walks down to a grazing ends 
   CHECK(curve.points.empty());  // no grazing located beyond the bound
 }
 
+TEST_CASE("curves in the restitution end on r = 1, the parameter's own bound, and on r = 0.6",
+          "[curves]") {
+  // At d = 0 the z = 1/1 and z = 1/2 period doublings move little with r. A step
+  // predicted past r = 1 cannot be evaluated (r > 1 is no restitution): the curve must land
+  // on r = 1 (it used to shrink its steps onto r = 1 and stop with "step too small"). The
+  // z = 1/2 curve towards r = 0.6 passes orbits whose gap minimum is small (0.37 of the
+  // length scale): the walk towards that grazing, which the curve never reaches, must not
+  // end it (it used to, at r = 0.61, extrapolating a "grazing" at r = 6).
+  ImpactOscillatorParameters flip;
+  flip.d = 0.0;
+  flip.r = 0.64;
+  const auto doubling = libcont::CurveKind::PeriodDoubling;
+  flip.eta = test_support::one_parameter_point_near(flip, "eta", 1, false, 2.68, 0.02);
+  REQUIRE(std::isfinite(flip.eta));
+  check_curve({"z = 1/1 period doubling (eta, r) to r = 1", flip, doubling, 1, 1, "r", 1.0, 2.0,
+               10.0});
+  flip.eta = test_support::one_parameter_point_near(flip, "eta", 2, false, 3.2738, 0.02);
+  REQUIRE(std::isfinite(flip.eta));
+  for (const double to : {0.6, 1.0}) {
+    const libcont::OrbitCurve curve =
+        check_curve({"z = 1/2 period doubling (eta, r)", flip, doubling, 2, 1, "r", to, 2.0, 10.0});
+    CHECK(curve.points.empty());
+  }
+}
+
 namespace {
 
 // The resonant grazing of the z = 1/1 orbit (r = 1, d = -0.005 and the defaults otherwise):

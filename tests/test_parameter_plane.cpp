@@ -135,6 +135,55 @@ TEST_CASE("a parameter-plane map of the moving-base oscillator against the close
   WARN(line.str());
 }
 
+TEST_CASE("an (eta, r) map: every curve reaches the box's edges, and on the closed form",
+          "[plane]") {
+  // The restitution's box ends at r = 1, where r itself ends; the z = 2/2 branches end at
+  // the z = 1/1 orbit's period doubling (their parent's, orbit_merge.hpp). Every fold and
+  // period-doubling curve must run from edge to edge of the box in r (no curve of these
+  // orbits ends inside it), those of z = 1/1 and 1/2 on the closed form. (The map used to
+  // start a z = 2/2 "period-doubling" curve at the merge, where the doubled orbit's
+  // multiplier is +1, and fail there; curves ended short of r = 1 and at "grazings" at
+  // r = 4 to 380.)
+  ImpactOscillatorParameters p;
+  p.d = 0.0;
+  auto system = test_support::library_system(p);
+  libcont::ParameterPlaneOptions o;
+  o.first = "eta";
+  o.first_min = 2.0;
+  o.first_max = 5.0;
+  o.second = "r";
+  o.second_min = 0.6;
+  o.second_max = 1.0;
+  o.max_period = 2;
+  o.seed_lines = 2;
+  const libcont::ParameterPlaneMap map = libcont::map_parameter_plane(system, o);
+  int checked = 0;
+  double worst = 0.0;
+  for (const libcont::PlaneCurve& piece : map.curves) {
+    const libcont::OrbitCurve& curve = piece.curve;
+    INFO(to_string(curve.kind) << " curve of n = " << curve.period << ": " << curve.stop_reason
+                               << " " << curve.failure);
+    REQUIRE(curve.ok());
+    CHECK(curve.status == libcont::ContinuationStatus::ReachedBound);
+    CHECK(curve.points.empty());
+    const double end = curve.rows.back().second;
+    CHECK(std::min(std::abs(end - o.second_min), std::abs(end - o.second_max)) <= 1e-12);
+    // The closed form has the orbits of one impact (z = 1/n).
+    if (curve.kind == libcont::CurveKind::Grazing || curve.rows.front().impacts != 1) continue;
+    worst = std::max(worst, test_support::check_rows_against_closed_form(
+                                curve, p, "r", curve.period, curve.kind == libcont::CurveKind::Fold));
+    ++checked;
+  }
+  std::ostringstream line;
+  line << std::setprecision(3) << "map of (eta, r) in [2, 5] x [0.6, 1], n <= 2: "
+       << map.curves.size() << " curve pieces, " << checked
+       << " of one impact on the closed form, max |eta - closed form| = " << worst;
+  WARN(line.str());
+  // The z = 1/1 period doubling at eta = 2.68 and the z = 1/2 ones at 3.27 and 4.66, each
+  // both ways from its seed line.
+  CHECK(checked >= 6);
+}
+
 TEST_CASE("parameter-plane options are checked, naming the item", "[plane]") {
   systems::MovingBaseOscillator system;
   const auto refused = [&](const libcont::ParameterPlaneOptions& o, const std::string& item) {
