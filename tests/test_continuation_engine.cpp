@@ -325,3 +325,55 @@ TEST_CASE("Continuation options are validated", "[continuation]") {
   PseudoArclength engine(circle, ContinuationOptions{});
   CHECK_THROWS_AS(engine.run(Vector::Zero(2), 0.0), libcont::InputError);
 }
+
+namespace {
+
+// u = sin(lambda / width) / 100: a branch that turns every `width` in lambda, so that its
+// steps stay near `width` (ContinuationOptions::max_turn_degrees); with width far below
+// max_step it advances as a curve creeping towards a singular point does (the grazing of a
+// soft contact, which no test function sees).
+class Ripple : public ZeroProblem {
+ public:
+  explicit Ripple(double width) : width_(width) {}
+  int dimension() const override { return 1; }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override {
+    residual = scalar(u[0] - 0.01 * std::sin(lambda / width_));
+    du = Matrix::Constant(1, 1, 1.0);
+    dlambda = scalar(-0.01 * std::cos(lambda / width_) / width_);
+    return true;
+  }
+
+ private:
+  double width_;
+};
+
+}  // namespace
+
+TEST_CASE("a branch whose steps stay far below max_step stalls instead of spending its points",
+          "[engine]") {
+  // Steps of about 1e-5 against max_step 0.1: with stall detection off the run spends its
+  // whole budget (2000 points for lambda < 0.1); on, it ends after stall_points such steps,
+  // every point kept and on the branch, with StepTooSmall and a reason saying so.
+  ContinuationOptions o;
+  o.initial_step = 1e-3;
+  o.max_step = 0.1;
+  o.min_step = 1e-12;
+  o.lambda_max = 10.0;
+  o.max_points = 2000;
+  Ripple problem(1e-5);
+  o.stall_points = 0;
+  const ContinuationResult creeping = PseudoArclength(problem, o).run(scalar(0.0), 0.0);
+  o.stall_points = 50;
+  const ContinuationResult stalled = PseudoArclength(problem, o).run(scalar(0.0), 0.0);
+  INFO(creeping.stop_reason << " (" << creeping.points.size() << " points); "
+                            << stalled.stop_reason << " (" << stalled.points.size() << " points)");
+  CHECK(creeping.status == ContinuationStatus::ReachedMaxPoints);
+  CHECK(stalled.status == ContinuationStatus::StepTooSmall);
+  CHECK(stalled.stop_reason.starts_with("the branch stalls"));
+  CHECK(stalled.points.size() < 200);
+  for (const auto& p : stalled.points)
+    CHECK(std::abs(p.u[0] - 0.01 * std::sin(p.lambda / 1e-5)) <= 1e-8);
+  o.stall_points = -1;
+  CHECK_THROWS_AS(o.validate(), libcont::InputError);
+}

@@ -305,6 +305,12 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
   }
   curve.status = result.status;
   curve.stop_reason = result.stop_reason;
+  // Where a curve stalls or its steps fail, the orbit is usually near a grazing that the
+  // curve does not watch (a soft contact's): say how near.
+  if (curve.status == ContinuationStatus::StepTooSmall && !curve.rows.empty() &&
+      std::isfinite(curve.rows.back().slowest_impact))
+    curve.stop_reason += " (the orbit's slowest impact there has the speed " +
+                         number_text(curve.rows.back().slowest_impact) + ")";
   // A map that failed on the way of a curve that ended normally (a prediction beyond the
   // parameter's valid range on a bound at its edge, r = 1) tells nothing of its end.
   if (!curve.ok()) curve.failure = setup.failure();

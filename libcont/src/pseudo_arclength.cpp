@@ -47,6 +47,8 @@ void ContinuationOptions::validate() const {
   if (!(boundary_threshold >= 0.0)) bad("boundary_threshold", "must not be negative");
   if (!(boundary_tolerance > 0.0)) bad("boundary_tolerance", "must be positive");
   if (!(parameter_weight > 0.0)) bad("parameter_weight", "must be positive");
+  if (stall_points < 0) bad("stall_points", "must not be negative");
+  if (!(stall_fraction > 0.0)) bad("stall_fraction", "must be positive");
 }
 
 std::string to_string(ContinuationStatus status) {
@@ -598,6 +600,25 @@ bool PseudoArclength::end_on_valid_range(const BranchPoint& from, double step,
   return true;
 }
 
+bool PseudoArclength::stalled(double step, ContinuationResult& result) {
+  if (options_.stall_points == 0) return false;
+  recent_steps_.push_back(step);
+  recent_length_ += step;
+  if (static_cast<int>(recent_steps_.size()) > options_.stall_points) {
+    recent_length_ -= recent_steps_.front();
+    recent_steps_.pop_front();
+  }
+  const double limit = options_.stall_points * options_.stall_fraction * options_.max_step;
+  if (static_cast<int>(recent_steps_.size()) < options_.stall_points || recent_length_ >= limit)
+    return false;
+  result.status = ContinuationStatus::StepTooSmall;
+  result.stop_reason = "the branch stalls: its last " + std::to_string(options_.stall_points) +
+                       " steps were on average shorter than " +
+                       number_text(options_.stall_fraction) + " max_step, at lambda = " +
+                       number_text(result.points.back().lambda);
+  return true;
+}
+
 bool PseudoArclength::left_range(const BranchPoint& from, double step, ContinuationResult& result) {
   const Eigen::Index m = from.u.size();
   BranchPoint prediction = from;
@@ -692,6 +713,8 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
 
 void PseudoArclength::trace(ContinuationResult& result) {
   double step = options_.initial_step;
+  recent_steps_.clear();
+  recent_length_ = 0.0;
   while (static_cast<int>(result.points.size()) < options_.max_points) {
     const BranchPoint& from = result.points.back();
     BranchPoint next;
@@ -752,6 +775,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
     const bool by_chord = next.by_chord;
     result.points.push_back(std::move(next));
     report_progress(result);
+    if (stalled(step, result)) return;
     if (beyond) {
       result.status = ContinuationStatus::ReachedBound;
       result.stop_reason = "reached the parameter bound";

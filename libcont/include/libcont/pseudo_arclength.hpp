@@ -4,6 +4,7 @@
 // natural-parameter continuation as an option. Along the branch it monitors the fold
 // (sign change of the parameter component of the tangent) and the problem's own test
 // functions, and locates each special point by bisection/secant on the step length.
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -61,6 +62,13 @@ struct ContinuationOptions {
   // boundary_tolerance in lambda and, unless stop_at_boundary, goes on beyond it.
   double boundary_tolerance = 1e-10;
   bool stop_at_boundary = false;
+  // A branch whose last stall_points steps were on average shorter than stall_fraction *
+  // max_step has stalled: it creeps towards a point where its Jacobian is singular that no
+  // test function watches (the grazing of a soft contact, where the monodromy's
+  // derivatives grow without bound), and would spend max_points getting nowhere. The run
+  // ends there (StepTooSmall, with all points kept). 0: never.
+  int stall_points = 50;
+  double stall_fraction = 1e-3;
   // Weight of lambda against u in the arclength norm; u of size 1e-3 next to lambda
   // of size 1 wants a small weight so that the branch is resolved in u too.
   double parameter_weight = 1.0;
@@ -153,6 +161,9 @@ class PseudoArclength {
   // After a failed step from `from`: if the parameter's valid range ends within the step,
   // the branch is brought onto that end and the run ends there (true).
   bool end_on_valid_range(const BranchPoint& from, double step, ContinuationResult& result);
+  // After a point recorded by a step of `step`: whether the branch has stalled
+  // (ContinuationOptions::stall_points), ending the run if so.
+  bool stalled(double step, ContinuationResult& result);
   // After a failed step from `from`: if its prediction lies beyond the problem's region
   // (ZeroProblem::beyond_range), the run ends there (true), the prediction kept as
   // `beyond` for the caller to land on the region's edge.
@@ -185,6 +196,9 @@ class PseudoArclength {
   bool chord_ready_ = false;
   // The boundary distance at which the last passage declined; 0: none.
   double declined_distance_ = 0.0;
+  // The last steps of trace() (at most stall_points) and their sum.
+  std::deque<double> recent_steps_;
+  double recent_length_ = 0.0;
   Matrix chord_du_;
   Vector chord_dlambda_;
 };
