@@ -555,6 +555,64 @@ TEST_CASE("the grazing curve of the non-impacting orbit against the closed form"
   }
 }
 
+TEST_CASE("the interior-tangency curve of the z = 1/2 orbit against the closed form", "[curves]") {
+  // The z = 1/2 orbit (d = 0, r = 1) grazes the base between its impacts at eta =
+  // 3.1675052041 (its gap minimum closes: test_grazing_passage). From the branch's grazing
+  // the curve of tangencies in (eta, r) and (eta, d), flown with the orbit's impact and
+  // without the touching contact (grazing_curve_problem.hpp): at every row the closed form's
+  // z = 1/2 orbit has its smallest interior gap at zero, and its touching time is the
+  // closed form's time of that minimum.
+  ImpactOscillatorParameters p;
+  p.d = 0.0;
+  p.eta = 3.25;
+  auto system = library_system(p);
+  const Start start = closed_form_start(p, 2, 1);
+  const libcont::OrbitBranch branch = libcont::trace_orbit_branch(
+      system, 2, start.phase, start.x, libcont::OrbitBranchOptions("eta", 3.25, 3.1));
+  REQUIRE(branch.ok());
+  const libcont::SpecialPoint* grazing = nullptr;
+  for (const auto& s : branch.special_points)
+    if (s.grazing_kind == libcont::GrazingKind::InteriorTangency) grazing = &s;
+  REQUIRE(grazing != nullptr);
+  CHECK(std::abs(grazing->lambda - 3.1675052041) <= 1e-9);
+  for (const auto& [second, to] : {std::pair{"r", 0.7}, std::pair{"d", -0.001}}) {
+    system.set_parameter("r", p.r);  // where the branch's grazing is (a curve moves p2)
+    system.set_parameter("d", p.d);
+    const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
+        system, branch, *grazing, libcont::OrbitCurveOptions(second, p[second], to, 3.0, 3.4));
+    INFO(second << ": " << curve.stop_reason << " " << curve.failure);
+    REQUIRE(curve.ok());
+    CHECK(curve.status == libcont::ContinuationStatus::ReachedBound);
+    REQUIRE(curve.rows.size() >= 5);
+    double worst_gap = 0.0, worst_time = 0.0;
+    for (const libcont::CurveRow& row : curve.rows) {
+      const ImpactOscillatorClosedForm at(p.with(second, row.second).with("eta", row.first));
+      // The orbit of the two solutions of the phase equation whose flight touches.
+      test_support::ImpactingOrbit nearest;
+      for (const int b : {0, 1}) {
+        test_support::ImpactingOrbit orbit;
+        if (at.impacting_orbit(2, b, orbit) &&
+            std::abs(orbit.min_interior_gap) < std::abs(nearest.min_interior_gap))
+          nearest = orbit;
+      }
+      INFO("row at eta = " << std::setprecision(14) << row.first << ", " << second << " = "
+                           << row.second << ": closed-form gap " << nearest.min_interior_gap);
+      CHECK(std::abs(nearest.min_interior_gap) <= 1e-11);
+      const double shift = std::remainder(row.phase + row.auxiliary[0] - nearest.time_of_min_gap,
+                                          at.period());
+      CHECK(std::abs(shift) <= 1e-6);
+      worst_gap = std::max(worst_gap, std::abs(nearest.min_interior_gap));
+      worst_time = std::max(worst_time, std::abs(shift));
+    }
+    std::ostringstream line;
+    line << std::setprecision(3) << "interior-tangency curve (eta, " << second << ") to " << to
+         << ": " << curve.rows.size() << " rows, eta " << std::setprecision(8)
+         << curve.rows.front().first << " -> " << curve.rows.back().first << std::setprecision(3)
+         << "; max |closed-form gap| = " << worst_gap << ", touching time " << worst_time;
+    WARN(line.str());
+  }
+}
+
 TEST_CASE("the bordered test functions' derivatives against independent differences",
           "[curves]") {
   // evaluate() takes the conditions' derivatives as -w^T dM v, dM from central differences

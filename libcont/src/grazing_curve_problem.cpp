@@ -6,7 +6,9 @@
 #include "libcont/floquet.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/jacobians.hpp"
+#include "libcont/grazing.hpp"
 #include "libcont/orbit_curve_problem.hpp"
+#include "libcont/poincare_map.hpp"
 
 namespace libcont {
 
@@ -32,20 +34,67 @@ bool GrazingCurveProblem::set_point(ConstVectorRef u, double lambda) {
   return set_curve_point(system_, first_, lambda, second_, u[system_.dimension()], failure_);
 }
 
-bool GrazingCurveProblem::flow_for(ConstVectorRef x, double duration, Vector& end, int& mode,
-                                   Matrix* tangent) {
+bool GrazingCurveProblem::flow_stretch(const HybridSystem& system, double from, double to,
+                                       Vector& x, int& mode, Matrix* tangent) {
   FlowOptions options = flow_;
   options.tangent = tangent != nullptr;
-  Flow flow(view_, options);
-  FlowState state = flow.initial_state(phase_, x);
-  const FlowReport report = flow.advance(state, phase_ + duration);
+  Flow flow(system, options);
+  FlowState state = flow.initial_state(phase_ + from, x);
+  const FlowReport report = flow.advance(state, phase_ + to);
   if (report.status != FlowStatus::Success) {
     failure_ = report.message;
     return false;
   }
-  end = state.x;
+  x = state.x;
   mode = state.mode;
-  if (tangent) *tangent = state.tangent;
+  if (tangent) *tangent = state.tangent.leftCols(x.size()) * *tangent;
+  return true;
+}
+
+bool GrazingCurveProblem::flow_for(ConstVectorRef x, double duration, double s, Vector& end,
+                                   int& mode, Matrix* tangent) {
+  end = x;
+  mode = 0;
+  if (tangent) *tangent = Matrix::Identity(x.size(), x.size());
+  if (window <= 0.0) return flow_stretch(view_, 0.0, duration, end, mode, tangent);
+  // The window around s and its copies one orbit period (n T) before and after, within
+  // [0, duration]: the stretches without events; the model's flow between them.
+  const double span = period_ * system_.forcing_period();
+  double t = 0.0;
+  for (int k = -1; k <= 1; ++k) {
+    const double from = std::max(s - window + k * span, t);
+    const double to = std::min(s + window + k * span, duration);
+    if (!(from < to)) continue;
+    if (from > t && !flow_stretch(system_, t, from, end, mode, tangent)) return false;
+    if (!flow_stretch(view_, from, to, end, mode, tangent)) return false;
+    t = to;
+  }
+  return t >= duration || flow_stretch(system_, t, duration, end, mode, tangent);
+}
+
+bool GrazingCurveProblem::find_tangency(ConstVectorRef x, double& s) {
+  window = 0.0;
+  StroboscopicMap map(system_, flow_, phase_);
+  const MapEvaluation orbit = map.iterate(x, period_, false);
+  if (!orbit.report.ok()) {
+    failure_ = orbit.report.message;
+    return false;
+  }
+  const double period = system_.forcing_period(), span = period_ * period;
+  if (orbit.measures.impacts == 0) return smallest_gap_time(x, s);
+  const std::optional<ContactApproach> touch =
+      nearest_grazing(orbit.measures, grazing_scales(orbit.measures, period));
+  if (!touch) return smallest_gap_time(x, s);
+  s = std::fmod(touch->t - phase_, span);
+  if (s < 0.0) s += span;
+  // The nearest other event, cyclically over the orbit (the touching impact's own event
+  // time is the touch itself).
+  double nearest = span;
+  for (const double e : orbit.measures.event_times) {
+    const double apart = std::abs(std::remainder(e - touch->t, span));
+    if (apart > 1e-9 * period) nearest = std::min(nearest, apart);
+  }
+  window = std::min(0.5 * nearest, 0.125 * period);
   return true;
 }
 
@@ -54,8 +103,8 @@ bool GrazingCurveProblem::equations(ConstVectorRef u, VectorRef f, Matrix* monod
   const double s = u[n + 1] * time_unit;
   Vector image, touch;
   int mode = 0, touch_mode = 0;
-  if (!flow_for(u.head(n), period_ * system_.forcing_period(), image, mode, monodromy) ||
-      !flow_for(u.head(n), s, touch, touch_mode, nullptr))
+  if (!flow_for(u.head(n), period_ * system_.forcing_period(), s, image, mode, monodromy) ||
+      !flow_for(u.head(n), s, s, touch, touch_mode, nullptr))
     return false;
   // The gap and its rate along the mode's field at the touching time.
   const double t = phase_ + s;
@@ -82,22 +131,34 @@ bool GrazingCurveProblem::evaluate(ConstVectorRef u, double lambda, Vector& resi
   du = Matrix::Zero(m, m);
   dlambda.resize(m);
   // Central differences for every column (the state's for the tangency rows only: the
-  // shooting rows' x-block is D_x Q^n - I from the tangent flow).
+  // shooting rows' x-block is D_x Q^n - I from the tangent flow). Where one side of a
+  // parameter leaves its valid range (r = 1), the second-order one-sided difference from
+  // the centre and two points on the other side.
   Vector plus(m), minus(m);
+  const auto shifted = [&](int j, double offset, Vector& f) {
+    Vector v = u;
+    double l = lambda;
+    (j < m ? v[j] : l) += offset;
+    return set_point(v, l) && equations(v, f, nullptr);
+  };
   for (int j = 0; j <= m; ++j) {
-    Vector up = u, um = u;
-    double lp = lambda, lm = lambda;
     double h = 0.0;
     if (j < n) h = difference_step * std::max(u.head(n).cwiseAbs().maxCoeff(), 1e-300);
     else if (j == n) h = difference_step * (std::abs(u[n]) + second_scale);
     else if (j == n + 1) h = difference_step * period_ * system_.forcing_period() / time_unit;
     else h = difference_step * (std::abs(lambda) + first_scale);
-    (j < m ? up[j] : lp) += h;
-    (j < m ? um[j] : lm) -= h;
-    if (!set_point(up, lp) || !equations(up, plus, nullptr) || !set_point(um, lm) ||
-        !equations(um, minus, nullptr))
-      return false;
-    const Vector column = (plus - minus) / (2.0 * h);
+    Vector column;
+    if (shifted(j, h, plus) && shifted(j, -h, minus)) {
+      column = (plus - minus) / (2.0 * h);
+    } else {
+      const bool parameter = j == n || j == m;
+      double side = 0.0;
+      for (const double s : {-1.0, 1.0})
+        if (side == 0.0 && parameter && shifted(j, s * h, plus) && shifted(j, 2.0 * s * h, minus))
+          side = s;
+      if (side == 0.0) return false;
+      column = (4.0 * plus - minus - 3.0 * residual) / (2.0 * side * h);
+    }
     if (j == m) dlambda = column;
     else if (j < n) du.block(n, j, 2, 1) = column.tail(2);
     else du.col(j) = column;
@@ -112,7 +173,7 @@ bool GrazingCurveProblem::smallest_gap_time(ConstVectorRef x, double& s) {
   for (int i = 1; i <= 256; ++i) {
     Vector y;
     int mode = 0;
-    if (!flow_for(x, span * i / 256.0, y, mode, nullptr)) return false;
+    if (!flow_for(x, span * i / 256.0, 0.0, y, mode, nullptr)) return false;
     const double gap = system_.event_function(mode, event_, phase_ + span * i / 256.0, y);
     if (gap < smallest) {
       smallest = gap;

@@ -102,7 +102,7 @@ Setup make_problem(HybridSystem& system, CurveKind kind, const std::string& firs
     problem->first_scale = options.first_max - options.first_min;
     problem->time_unit = period * system.forcing_period() / scale;
     double s = 0.0;
-    if (!problem->smallest_gap_time(x, s)) s = 0.0;
+    if (!problem->find_tangency(x, s)) s = 0.0;
     setup.u0.resize(n + 2);
     setup.u0 << x, p2, s / problem->time_unit;
     setup.tangency = problem.get();
@@ -183,6 +183,42 @@ std::string point_type(const SpecialPoint& s) {
 
 }  // namespace
 
+namespace {
+
+// Newton steps of least norm in (u, lambda), lambda weighted by `weight` (the arclength's
+// norm), from `point`'s u and lambda onto the zero set, to |F| <= tolerance (1 + |u|); the
+// point's tangent is then the Jacobian's null vector, and its chart the problem's.
+bool correct_by_least_norm(ZeroProblem& problem, double weight, double tolerance,
+                           BranchPoint& point) {
+  const int m = problem.dimension();
+  Vector residual, dlambda;
+  Matrix du;
+  double first = 0.0;
+  for (int it = 0; it <= 12; ++it) {
+    if (!problem.evaluate(point.u, point.lambda, residual, du, dlambda)) return false;
+    Matrix j(m, m + 1);  // in (u, weight * lambda)
+    j << du, dlambda / weight;
+    if (it > 0 && residual.norm() <= tolerance * (1.0 + point.u.norm())) {
+      const Eigen::HouseholderQR<Matrix> qr(j.transpose());
+      const Vector null = Matrix(qr.householderQ()).col(m);
+      point.tangent = null;
+      point.tangent[m] /= weight;
+      point.chart = problem.chart();
+      return point.tangent.allFinite();
+    }
+    // Iterates that run off are not waited for (as the engine's corrector).
+    if (it == 0) first = residual.norm();
+    if (it >= 2 && residual.norm() > 2.0 * first) return false;
+    const Vector step = j.completeOrthogonalDecomposition().solve(-residual);
+    if (!step.allFinite()) return false;
+    point.u += step.head(m);
+    point.lambda += step[m] / weight;
+  }
+  return false;
+}
+
+}  // namespace
+
 // Newton on every unknown of (u, lambda) but the fixed one, from the interpolation of the
 // two points to the bound.
 bool land_on_bound(ZeroProblem& problem, int fixed, const BranchPoint& last,
@@ -249,18 +285,30 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
     curve.stop_reason = "the start cannot be evaluated: " + curve.failure;
     return curve;
   }
-  // The first point corrected at fixed p1; its tangent turned towards `to` in p2.
+  // The first point corrected at fixed p1, where that converges within the range's width
+  // of the start; else (a curve along p1 = const, where the correction at fixed p1 is
+  // singular or runs off) by Newton steps of least norm. Its tangent turned towards `to` in p2.
   ContinuationOptions engine = options.continuation();
   ContinuationOptions start = engine;
   start.max_points = 1;
   const ContinuationResult first_run = PseudoArclength(problem, start).run(u0, first_value);
-  if (first_run.points.empty()) {
-    curve.status = first_run.status;
-    curve.failure = setup.failure();
-    curve.stop_reason = first_run.stop_reason + (curve.failure.empty() ? "" : ": " + curve.failure);
-    return curve;
+  const double span = std::abs(options.to - options.from);
+  BranchPoint origin;
+  if (!first_run.points.empty() && std::abs(first_run.points.front().u[n] - u0[n]) <= span) {
+    origin = first_run.points.front();
+  } else {
+    origin.u = u0;
+    origin.lambda = first_value;
+    if (!correct_by_least_norm(problem, engine.parameter_weight, options.corrector_tolerance,
+                               origin)) {
+      curve.status = ContinuationStatus::StartFailed;
+      curve.failure = setup.failure();
+      curve.stop_reason = (first_run.points.empty() ? first_run.stop_reason
+                                                    : std::string("the start's correction runs off")) +
+                          (curve.failure.empty() ? "" : ": " + curve.failure);
+      return curve;
+    }
   }
-  BranchPoint origin = first_run.points.front();
   if (origin.tangent[n] * (options.to - options.from) < 0.0) origin.tangent = -origin.tangent;
   ContinuationResult result = PseudoArclength(problem, engine).run_from(origin);
 

@@ -86,18 +86,11 @@ std::optional<CurveKind> curve_kind(const OrbitBranch& branch, const SpecialPoin
     case SpecialPointType::PeriodDoubling: return CurveKind::PeriodDoubling;
     case SpecialPointType::NeimarkSacker: return CurveKind::NeimarkSacker;
     case SpecialPointType::Grazing:
-      // The grazing curve is the tangency of an orbit without impacts. Where the only
-      // impact of an orbit slows to zero, the orbit left without it is that orbit: the same
-      // curve as where its gap closes. A grazing impact among others, or an interior
-      // tangency, is the boundary of another family, which is not followed.
-      if (s.grazing_kind == GrazingKind::NonImpactingGap ||
-          (s.grazing_kind == GrazingKind::ImpactVelocity && branch.orbit(s).impacts <= 1))
-        return CurveKind::Grazing;
-      why_not = s.grazing_kind == GrazingKind::InteriorTangency
-                    ? "an interior tangency of an impacting orbit"
-                    : "a grazing impact among " + std::to_string(branch.orbit(s).impacts) +
-                          " impacts per orbit";
-      why_not += " (not followed in two parameters)";
+      // Every grazing of a hard impact has its curve of tangencies: of the orbit without
+      // impacts, of an impacting orbit's gap minimum, of an impact slowing to zero among
+      // others (grazing_curve_problem.hpp).
+      if (s.grazing_kind) return CurveKind::Grazing;
+      why_not = "a grazing of no known kind (not followed in two parameters)";
       return std::nullopt;
     default:
       why_not = "a " + s.type_name() + " point (no curve of its kind)";

@@ -380,7 +380,18 @@ void PeriodicOrbitProblem::describe(int test, const RecordedPoint& before,
 std::optional<SpecialPointType> PeriodicOrbitProblem::classify(int test,
                                                                const RecordedPoint& before_point,
                                                                const RecordedPoint& after_point) {
-  if (test == PeriodDoubling) return SpecialPointType::PeriodDoubling;
+  const OutsideCount before = multipliers_outside(before_point.data);
+  const OutsideCount after = multipliers_outside(after_point.data);
+  if (test == PeriodDoubling) {
+    // A real multiplier through -1: one more (or fewer) real negative one outside, the real
+    // positive ones unchanged. det(M + I) changes sign as well where a real multiplier runs
+    // through infinity from + to - (a pole of the monodromy, at a grazing the bracket
+    // passed without seeing it): no period doubling.
+    const bool through_minus_one = std::abs(after.real_negative - before.real_negative) == 1 &&
+                                   after.real_positive == before.real_positive;
+    if (before.known && after.known && !through_minus_one) return std::nullopt;
+    return SpecialPointType::PeriodDoubling;
+  }
   if (test == ImpactSignature)
     return grazing_at(before_point.u, before_point.lambda) ||
                    grazing_at(after_point.u, after_point.lambda)
@@ -389,8 +400,6 @@ std::optional<SpecialPointType> PeriodicOrbitProblem::classify(int test,
   // A complex pair through the unit circle: two more (or fewer) multipliers outside, the
   // real ones outside unchanged. A complex pair outside that turns into a real pair, or
   // a neutral saddle (mu, 1/mu), changes neither count.
-  const OutsideCount before = multipliers_outside(before_point.data);
-  const OutsideCount after = multipliers_outside(after_point.data);
   const bool pair_crossed = std::abs(after.all - before.all) == 2 &&
                             after.real_positive == before.real_positive &&
                             after.real_negative == before.real_negative;

@@ -1,16 +1,22 @@
 #pragma once
-// The grazing curve of an orbit without impacts in two parameters (doc/theory.md, 6.4):
-// the orbit touches a hard-impact surface with zero normal speed, an interior tangency
-// h = 0, h' = 0 at a time s after its section. The unknown is u = (x, p2, s / time_unit), x
-// the orbit's point on the section t = phase (mod T); lambda is p1; the equations are
+// The grazing curve of a periodic orbit in two parameters (doc/theory.md, 6.4): the orbit
+// touches a hard-impact surface with zero normal speed, a tangency h = 0, h' = 0 at a time
+// s after its section. The unknown is u = (x, p2, s / time_unit), x the orbit's point on the
+// section t = phase (mod T); lambda is p1; the equations are
 //     Q^n(x) - x = 0,   h(t0 + s, Q_s(x)) = 0,   h'(t0 + s, Q_s(x)) = 0,
-// with Q the flow without events (event_free_view.hpp): the grazing orbit is an orbit of
-// it, and it is smooth where the real flow's impacts are not (a speed like the square
-// root of the penetration). D_x Q^n - I from its tangent flow; everything else from
-// central differences of flows. On the moving-base oscillator the curve is |a - H(eta)| =
-// -d (test_orbit_curves). For an impacting orbit of a single impact per period whose
+// with Q the flow without the touching contact: for an orbit without impacts, the flow
+// without events (event_free_view.hpp); for an impacting orbit whose gap minimum closes
+// (an interior tangency) or one of whose impacts slows to zero among others, the model's
+// flow with its events except within `window` of the touching time, where it runs without
+// them. The grazing orbit is an orbit of Q, and Q is smooth where the real flow is not (an
+// impact speed like the square root of the penetration). D_x Q^n - I from its tangent flow
+// (with the saltation of the other impacts); everything else from central differences of
+// flows. On the moving-base oscillator the curve of the orbit without impacts is
+// |a - H(eta)| = -d, and the z = 1/2 orbit's interior tangencies are those of its closed
+// form (test_orbit_curves). For an impacting orbit of a single impact per period whose
 // impact's speed goes to zero (n = 1, the z = 1/1 family at its grazing) the grazing orbit
-// is the same touching orbit, so this curve is that family's grazing curve too.
+// is the orbit without impacts that touches, so this curve is that family's grazing curve
+// too.
 #include <string>
 
 #include "libcont/event_free_view.hpp"
@@ -39,10 +45,17 @@ class GrazingCurveProblem : public ZeroProblem {
   // True where p2 lies outside [second_min, second_max] (as OrbitCurveProblem).
   bool beyond_range(ConstVectorRef u, double lambda, std::string& why) override;
 
-  // The time s after the section where the gap of the orbit through x is smallest, to
-  // start the curve from (u's last entry is s / time_unit): the smallest of 256 samples
-  // over the n periods.
-  bool smallest_gap_time(ConstVectorRef x, double& s);
+  // Where the orbit through x (on the section, at the parameters set) comes nearest to
+  // grazing, to start the curve from (u's last entry is s / time_unit), and how the touch
+  // is flown: an orbit without impacts by the flow without events, s its smallest gap (of
+  // 256 samples over the n periods); an impacting orbit by the model's flow except within
+  // `window` of s, s its approach nearest to grazing (its slowest impact or smallest gap
+  // minimum, grazing.hpp) and the window half the time to its nearest other event, at most
+  // an eighth of a forcing period. False if the flow fails.
+  bool find_tangency(ConstVectorRef x, double& s);
+  // Half the width of the stretch around the touching time flown without events; 0: the
+  // whole orbit (an orbit without impacts).
+  double window = 0.0;
   double second_min = -1e300, second_max = 1e300;
   double difference_step = 1e-6;  // as OrbitCurveProblem's
   double first_scale = 1.0, second_scale = 1.0;
@@ -53,8 +66,14 @@ class GrazingCurveProblem : public ZeroProblem {
 
  private:
   bool set_point(ConstVectorRef u, double lambda);
-  // The flow without events from the section over `duration`, with its tangent if asked.
-  bool flow_for(ConstVectorRef x, double duration, Vector& end, int& mode, Matrix* tangent);
+  // The flow Q from the section over `duration`, the touch at s (its window flown without
+  // events), with its tangent if asked.
+  bool flow_for(ConstVectorRef x, double duration, double s, Vector& end, int& mode,
+                Matrix* tangent);
+  // One stretch of it, from the section's time + `from` to + `to`, on `system`.
+  bool flow_stretch(const HybridSystem& system, double from, double to, Vector& x, int& mode,
+                    Matrix* tangent);
+  bool smallest_gap_time(ConstVectorRef x, double& s);
   // F at (u, lambda) with the parameters set.
   bool equations(ConstVectorRef u, VectorRef f, Matrix* monodromy);
 
