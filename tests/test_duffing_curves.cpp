@@ -29,23 +29,15 @@ namespace {
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 // Harmonic balance with x = A cos(w t - phi) (Nayfeh & Mook, "Nonlinear Oscillations",
-// 1979, chapter 4): A d = F cos phi, 2 zeta w A = F sin phi with d = 1 - w^2 + 3/4 gamma A^2,
-// so with s = A^2
-//   G(s; w, F) = s (d^2 + (2 zeta w)^2) - F^2 = 0.
-// A fold of the response in w at fixed F is a double root in s, dG/ds = 0:
-//   d^2 + (2 zeta w)^2 + 3/2 gamma s d = 0.
-// With e = 1 - w^2 and u = 3/4 gamma s (d = e + u) this is 3 u^2 + 4 e u + e^2 + 4 zeta^2 w^2
-// = 0, so the two fold curves are, for each w,
-//   u = (-2 e +- sqrt(e^2 - 12 zeta^2 w^2)) / 3,   F^2 = s (d^2 + 4 zeta^2 w^2),
-// real where e^2 >= 12 zeta^2 w^2. They meet where the root is double (a triple root of G):
-// the cusp. Hardening (gamma > 0) needs u > 0, so e < 0 and w^2 - 1 = 2 sqrt(3) zeta w:
-//   w_c = sqrt(3) zeta + sqrt(1 + 3 zeta^2),   s_c = 16 zeta w_c / (3 sqrt(3) gamma),
-//   F_c^2 = 256 zeta^3 w_c^3 / (9 sqrt(3) gamma),
-// i.e. w_c - 1 ~ sqrt(3) zeta, A_c ~ (16 / 3^(3/2))^(1/2) (zeta / gamma)^(1/2), F_c ~ 4.05
-// zeta^(3/2) / gamma^(1/2). On the scales sigma = (w - 1) / zeta and f = F / zeta^(3/2) the
-// curves tend to a limit as zeta -> 0, and harmonic balance is the first order of the
-// expansion in gamma A^2 ~ zeta (the third harmonic and the second-order frequency
-// correction are left out): the true fold curve and cusp lie O(zeta) from it in (sigma, f).
+// 1979, chapter 4; the derivation in doc/theory.md, 6.4): with s = A^2 and d = 1 - w^2 +
+// 3/4 gamma s the response solves G(s) = s (d^2 + (2 zeta w)^2) - F^2 = 0; its folds in w
+// are double roots in s, on two curves (e = 1 - w^2, u = 3/4 gamma s)
+//   u = (-2 e +- sqrt(e^2 - 12 zeta^2 w^2)) / 3,   F^2 = s ((e + u)^2 + 4 zeta^2 w^2),
+// which meet at the cusp (hardening, gamma > 0)
+//   w_c = sqrt(3) zeta + sqrt(1 + 3 zeta^2),   F_c^2 = 256 zeta^3 w_c^3 / (9 sqrt(3) gamma).
+// On the scales sigma = (w - 1) / zeta and f = F / zeta^(3/2) these tend to a limit as
+// zeta -> 0, and harmonic balance is the first order in gamma A^2 ~ zeta: the true fold
+// curve and cusp lie O(zeta) from it in (sigma, f).
 struct HarmonicBalance {
   double zeta = 0.01, gamma = 1.0;
 
