@@ -1,6 +1,6 @@
 // Derivatives of the models: AutoDiff (a drop written as AutoDiffSystem) against the
 // hand-derived Jacobians, and the library's central differences (jacobians.hpp) against
-// the analytic derivatives of MovingBaseOscillator.
+// the analytic derivatives of MovingBaseOscillator and DuffingOscillator.
 //
 // Tolerance of the difference checks: the differences use steps h = eps^(1/3) (1 + |value|)
 // ~ 6e-6, whose truncation error h^2 f'''/6 and rounding error eps |f| / h are both about
@@ -12,6 +12,7 @@
 #include "libcont/autodiff_system.hpp"
 #include "libcont/jacobians.hpp"
 #include "systems/drop.hpp"
+#include "systems/duffing.hpp"
 #include "systems/moving_base.hpp"
 #include "test_support.hpp"
 
@@ -114,6 +115,40 @@ TEST_CASE("Moving base: analytic state Jacobian equals central differences", "[j
               kDifferenceTolerance);
         // divergence() is the trace (doc/theory.md, 5: the exponent sum is its time average).
         CHECK(system.divergence(mode, t, x).value() == Approx(analytic.trace()).epsilon(1e-15));
+      }
+    }
+  }
+}
+
+TEST_CASE("Duffing: analytic state Jacobian and derivative in a equal central differences",
+          "[jacobian]") {
+  // The cubic spring is the structure's additional force, its Jacobian written by the
+  // model; a is a declared forcing parameter. Hardening, softening and linear (k3 = 0: the
+  // affine mode, no additional force).
+  for (const char* k3 : {"1.5", "-0.7", "0"}) {
+    const auto system = make_system<systems::DuffingOscillator>(
+        {{"k3", k3}, {"c", "0.03"}, {"a", "0.2"}, {"eta", "1.3"}});
+    for (double t : {0.0, 0.7, 2.2}) {
+      for (const Vector& x : {vec2(0.4, -0.2), vec2(-1.3, 0.9)}) {
+        INFO("k3 = " << k3 << ", t = " << t << ", x = " << x.transpose());
+        const Matrix analytic = analytic_jacobian(system, 0, t, x);
+        CHECK(relative_difference(difference_jacobian(system, 0, t, x), analytic) <=
+              kDifferenceTolerance);
+        CHECK(system.divergence(0, t, x).value() == Approx(analytic.trace()).epsilon(1e-15));
+        // D_a f = (0, cos(eta t) / m): against a central difference in a.
+        const libcont::ParameterDerivatives* derivatives = system.parameter_derivatives();
+        REQUIRE(derivatives);
+        const int id = derivatives->derivative_parameter("a");
+        REQUIRE(id >= 0);
+        Vector column(2), up(2), down(2);
+        derivatives->field_parameter_derivative(id, 0, t, x, column);
+        auto shifted = system;
+        const double h = libcont::difference_step(0.2);
+        shifted.set_parameter("a", 0.2 + h);
+        shifted.vector_field(0, t, x, up);
+        shifted.set_parameter("a", 0.2 - h);
+        shifted.vector_field(0, t, x, down);
+        CHECK(((up - down) / (2.0 * h) - column).norm() <= kDifferenceTolerance);
       }
     }
   }

@@ -3,6 +3,7 @@
 #include "libcont/input_error.hpp"
 #include "systems/cantilever.hpp"
 #include "systems/drop.hpp"
+#include "systems/duffing.hpp"
 #include "systems/hertz_friction.hpp"
 #include "systems/moving_base.hpp"
 #include "systems/oscillator_chain.hpp"
@@ -27,6 +28,7 @@ const std::vector<CatalogueEntry>& catalogue() {
       {"chain", "chain of N forced oscillators whose last mass hits a stop (large-state test)"},
       {"hertz-friction",
        "collinear Hertz impact with positional friction, Ateb closed form"},
+      {"duffing", "forced Duffing oscillator, smooth: no contacts, cubic spring k3"},
   };
   return entries;
 }
@@ -40,6 +42,7 @@ std::unique_ptr<libcont::HybridSystem> make_system(const std::string& name) {
   if (name == "platform") return std::make_unique<VibroImpactPlatform>();
   if (name == "chain") return std::make_unique<OscillatorChain>();
   if (name == "hertz-friction") return std::make_unique<HertzFrictionImpactSystem>();
+  if (name == "duffing") return std::make_unique<DuffingOscillator>();
   std::string known;
   for (const auto& e : catalogue()) known += (known.empty() ? "" : ", ") + e.name;
   throw libcont::InputError("unknown system '" + name + "' (known: " + known + ")");

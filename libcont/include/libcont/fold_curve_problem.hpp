@@ -4,7 +4,8 @@
 // (p1, p2) by the pseudo-arclength engine. Codimension-two tests along it:
 //   cusp       the fold's quadratic coefficient a = w^T D^2 P^n (v, v) / 2 (v, w the right
 //              and left null vectors of M - I, w^T v = 1, v oriented along the border)
-//              changes sign; from a central second difference of P^n along v;
+//              changes sign; D^2 P^n (v, v) from a central difference of the monodromy's
+//              action on v, (D P^n (x + e v) - D P^n (x - e v)) v / (2 e);
 //   fold-flip  Re prod (mu_i + 1): another multiplier at -1.
 // Example (doc/library.md, section 10):
 //   libcont::FoldCurveProblem problem(system, "eta", "d", 1, {}, phase);
@@ -21,9 +22,9 @@ class FoldCurveProblem : public RealMultiplierCurveProblem {
                    FlowOptions flow = {}, double phase = 0.0)
       : RealMultiplierCurveProblem(1.0, system, std::move(first), std::move(second), period,
                                    flow, phase) {}
-  // Relative to the state's largest component, the step of the second difference: its
-  // truncation error goes with its square, rounding (the map's, ~1e-14 relative on the exact
-  // flow) with its inverse square.
+  // Relative to the state's largest component, the step e of that difference: its truncation
+  // error goes with its square, the maps' error (~1e-14 relative on the exact flow, ~1e-11
+  // on CVODE's at its default tolerances) with its inverse.
   double quadratic_step = 1e-3;
 
  protected:
