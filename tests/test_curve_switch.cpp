@@ -9,10 +9,13 @@
 //    (the same resonant grazing, reached from the impacting side) is the grazing curve
 //    from the branch's grazing.
 // On the two-body system with Hertz contact: the fold curve switched onto at the 1:1
-// resonance of its Neimark-Sacker curve against the loading branch's fold.
+// resonance of its Neimark-Sacker curve against the loading branch's fold. On the
+// two-degree-of-freedom cantilever (e = 0.1, r = 0.8): the period-doubling curve switched
+// onto at a fold-flip of its fold curve against a one-parameter branch.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <iomanip>
 #include <optional>
 #include <sstream>
@@ -24,6 +27,7 @@
 #include "libcont/input_error.hpp"
 #include "libcont/orbit_branch.hpp"
 #include "libcont/shooting.hpp"
+#include "systems/cantilever.hpp"
 #include "systems/two_body.hpp"
 #include "test_support.hpp"
 
@@ -284,4 +288,136 @@ TEST_CASE("the fold curve switched onto at the two-body Neimark-Sacker curve's 1
        << " CPU s";
   WARN(line.str());
   CHECK(std::abs(difference) <= 1e-8);
+}
+
+TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-flip and 1:2 "
+          "resonance",
+          "[curves][switch]") {
+  // The branch of vicont continue --system cantilever-2dof --set e=0.1 --set r=0.8 --param
+  // eta --from 0.3 --to 3 has its fold LP1 at eta = 0.43556875 on an orbit of 15 impacts
+  // per period. Its fold curve in (eta, r) towards r = 1 (vicont curve --restart run:LP1
+  // --param2 r --from 0.8 --to 1) passes two cusps and a turning point and meets a
+  // fold-flip at (0.4338674, 0.8044657), where the second multiplier reaches -1, before it
+  // ends at a grazing; its row before the fold-flip (state below, from curve.json) starts
+  // the fold curve here, whose next row lies beyond it. The period-doubling curve switched
+  // onto there: every row holds a multiplier at -1, and a branch in eta at a row's r has
+  // its period doubling at the row's eta.
+  systems::CantileverBeam system;
+  system.set_parameter("e", 0.1);
+  const double eta = 0.43381128719057493, phase = 5.4555386408848285;
+  system.set_parameter("eta", eta);
+  system.set_parameter("r", 0.803893936346931);
+  libcont::Vector x(4);
+  x << 0.021446558230597327, 0.00337196031078991, -0.009836907526191326,
+      -0.0017498247698768735;
+  double begin = cpu_seconds();
+  // In the steps of that run (|to - from| / 100 first), three rows.
+  libcont::OrbitCurveOptions fold_options("r", 0.8, 1.0, 0.3, 3.0);
+  fold_options.max_points = 3;
+  const libcont::OrbitCurve fold = libcont::trace_orbit_curve(
+      system, libcont::CurveKind::Fold, "eta", eta, 1, phase, x, fold_options);
+  const double fold_seconds = cpu_seconds() - begin;
+  INFO(fold.stop_reason << " " << fold.failure);
+  REQUIRE(fold.ok());
+  const auto flips = points_of(fold, "fold-flip");
+  REQUIRE(flips.size() == 1);
+  const libcont::CurvePoint& point = *flips.front();
+  const auto nearest = [](const std::vector<std::complex<double>>& multipliers, double target) {
+    double best = INFINITY;
+    for (const auto& mu : multipliers) best = std::min(best, std::abs(mu - target));
+    return best;
+  };
+  CHECK(nearest(point.multipliers, 1.0) <= 1e-6);
+  CHECK(nearest(point.multipliers, -1.0) <= 1e-6);
+
+  begin = cpu_seconds();
+  const libcont::OrbitCurve flip = libcont::switch_orbit_curve(
+      system, fold, point, libcont::CurveKind::PeriodDoubling,
+      libcont::OrbitCurveOptions("r", 0.8, 0.805, 0.3, 3.0));
+  const double flip_seconds = cpu_seconds() - begin;
+  INFO(flip.stop_reason << " " << flip.failure);
+  REQUIRE(flip.ok());
+  REQUIRE(flip.rows.size() >= 4);
+  // It starts at the point itself (corrected at its eta, r free).
+  const double start_distance = std::abs(flip.rows.front().second - point.second);
+  CHECK(start_distance <= 1e-9);
+  CHECK(nearest(flip.rows.front().multipliers, 1.0) <= 1e-6);
+  double worst = 0.0;
+  for (const auto& row : flip.rows) worst = std::max(worst, nearest(row.multipliers, -1.0));
+  CHECK(worst <= 1e-7);
+
+  // A row away from the point, checked by a branch in eta at its r (PeriodicOrbitProblem's
+  // own period-doubling test, other unknowns).
+  const libcont::CurveRow& row = flip.rows[3];
+  system.set_parameter("r", row.second);
+  system.set_parameter("eta", row.first - 2e-5);
+  begin = cpu_seconds();
+  const libcont::OrbitBranch branch = libcont::trace_orbit_branch(
+      system, 1, row.phase, row.x,
+      libcont::OrbitBranchOptions("eta", row.first - 2e-5, row.first + 2e-5));
+  const double branch_seconds = cpu_seconds() - begin;
+  INFO(branch.stop_reason);
+  REQUIRE(branch.ok());
+  double difference = INFINITY;
+  for (const auto& s : branch.special_points)
+    if (s.type == libcont::SpecialPointType::PeriodDoubling &&
+        std::abs(s.lambda - row.first) < std::abs(difference))
+      difference = s.lambda - row.first;
+  std::ostringstream line;
+  line << std::setprecision(10) << "fold-flip of the cantilever's fold curve at eta = "
+       << point.first << ", r = " << point.second << std::setprecision(3)
+       << ": period-doubling curve of " << flip.rows.size() << " rows, first "
+       << start_distance << " from it in r, max |mu + 1| " << worst
+       << "; the branch at row 3 (r = " << std::setprecision(10) << row.second
+       << std::setprecision(3) << ") has its period doubling " << difference
+       << " from the row's eta; CPU s: fold curve " << fold_seconds << ", switch "
+       << flip_seconds << ", branch " << branch_seconds;
+  WARN(line.str());
+  CHECK(std::abs(difference) <= 1e-8);
+
+  // The same run's Neimark-Sacker point NS1 (eta = 0.43811), continued in (eta, r) towards
+  // r = 1, turns back in r and reaches kappa = -1, a 1:2 resonance, at (0.4361859,
+  // 0.8036681) after 250 rows (11 s); its row 250 (state below, kappa = -0.9984), the
+  // last before the resonance, starts the curve here, towards lower r. The period-doubling curve switched onto at the resonance,
+  // towards r = 1, must pass the fold-flip above: where the period-doubling and the fold
+  // curve meet.
+  const double ns_eta = 0.43618562558479973;
+  system.set_parameter("eta", ns_eta);
+  system.set_parameter("r", 0.8036689642658218);
+  x << 0.021631810738504665, 0.0032847063115263296, -0.010216419870561327,
+      0.00045252154875884837;
+  begin = cpu_seconds();
+  // Steps of the run over r in [0.8, 1] (kappa moves by 0.01 a row).
+  libcont::OrbitCurveOptions ns_options("r", 1.0, 0.8, 0.3, 3.0);
+  ns_options.max_points = 4;
+  const libcont::OrbitCurve ns = libcont::trace_orbit_curve(
+      system, libcont::CurveKind::NeimarkSacker, "eta", ns_eta, 1, phase, x, ns_options);
+  INFO(ns.stop_reason << " " << ns.failure);
+  REQUIRE(ns.ok());
+  const auto resonances = points_of(ns, "resonance-1:2");
+  REQUIRE(resonances.size() == 1);
+  const libcont::CurvePoint& resonance = *resonances.front();
+  CHECK(nearest(resonance.multipliers, -1.0) <= 1e-4);  // a double -1 (a Jordan block)
+  libcont::OrbitCurveOptions flip_options("r", 0.8, 1.0, 0.3, 3.0);
+  flip_options.max_points = 19;  // just beyond the fold-flip (then on to a grazing)
+  const libcont::OrbitCurve from_resonance = libcont::switch_orbit_curve(
+      system, ns, resonance, libcont::CurveKind::PeriodDoubling, flip_options);
+  const double resonance_seconds = cpu_seconds() - begin;
+  INFO(from_resonance.stop_reason << " " << from_resonance.failure);
+  REQUIRE(from_resonance.ok());
+  const auto met = points_of(from_resonance, "fold-flip");
+  REQUIRE(met.size() == 1);
+  const double meeting_first = met.front()->first - point.first;
+  const double meeting_second = met.front()->second - point.second;
+  std::ostringstream resonance_line;
+  resonance_line << std::setprecision(10) << "1:2 resonance of the cantilever's Neimark-Sacker "
+                 << "curve at eta = " << resonance.first << ", r = " << resonance.second
+                 << std::setprecision(3) << ": period-doubling curve of "
+                 << from_resonance.rows.size() << " rows, first "
+                 << std::abs(from_resonance.rows.front().second - resonance.second)
+                 << " from it in r; its fold-flip " << meeting_first << " in eta, "
+                 << meeting_second << " in r from the fold curve's; CPU s " << resonance_seconds;
+  WARN(resonance_line.str());
+  CHECK(std::abs(meeting_first) <= 1e-8);
+  CHECK(std::abs(meeting_second) <= 1e-8);
 }
