@@ -163,10 +163,9 @@ bool GrazingCurveProblem::grazing_impact(double t, ConstVectorRef x, int mode, M
     down[i] -= h;
     slope[i] = (rate(up) - rate(down)) / (2.0 * h);
   }
-  if (!(slope.squaredNorm() > 0.0) || !slope.allFinite()) {
-    failure_ = "the crossing rate of the grazed surface does not depend on the state";
-    return false;
-  }
+  // Where the terms cannot be had, the tests are NaN (no resonance located there); the
+  // curve's own equations are not affected, so failure_ (a map's) is left alone.
+  if (!(slope.squaredNorm() > 0.0) || !slope.allFinite()) return false;
   // Approach speeds far above a restitution law's sticking threshold and far below the
   // orbit's speeds: the terms' error after the extrapolation goes with their square.
   const double speed = 1e-5 * std::max(field.cwiseAbs().maxCoeff(), 1e-12);
@@ -178,10 +177,7 @@ bool GrazingCurveProblem::grazing_impact(double t, ConstVectorRef x, int mode, M
     const Vector before = x - ((k + 1) * speed + rate(x)) * slope / slope.squaredNorm();
     Vector after = before;
     const EventOutcome outcome = system_.apply_event(mode, event_, t, after);
-    if (outcome.terminal || outcome.next_mode != mode) {
-      failure_ = "the impact at the grazing point does not bounce";
-      return false;
-    }
+    if (outcome.terminal || outcome.next_mode != mode) return false;  // no bounce
     saltation_matrix(jacobians, mode, event_, outcome, t, before, after, work);
     resets[k] = work.dg_dx;
     jumps[k] = work.jump;

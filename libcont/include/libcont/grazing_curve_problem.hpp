@@ -75,7 +75,8 @@ class GrazingCurveProblem : public ZeroProblem {
   // The reset's Jacobian R and jump term q of the impact at the touching point (time t,
   // state x, mode), as h' -> 0: the hard impact is applied to states approaching the
   // surface at two small speeds, and R, q extrapolated linearly to speed zero (applied at
-  // the touch itself, a restitution law may stick instead of bounce).
+  // the touch itself, a restitution law may stick instead of bounce). False where the
+  // impact does not bounce there or the crossing rate does not depend on the state.
   bool grazing_impact(double t, ConstVectorRef x, int mode, Matrix& reset, Vector& jump);
 
   HybridSystem& system_;
