@@ -220,11 +220,15 @@ std::string render_text(const CurveSummary& summary) {
   }
   text << "points      " << curve.points.size() << " codimension-two and turning points\n";
   if (!curve.points.empty()) {
-    text << "  " << table_cell("label", 7) << table_cell("type", 23) << table_cell(curve.first, 20)
+    // The type column as wide as its longest entry needs (resonant-grazing-flip).
+    size_t type_width = 15;
+    for (const auto& p : curve.points) type_width = std::max(type_width, p.type.size() + 2);
+    text << "  " << table_cell("label", 7) << table_cell("type", type_width)
+         << table_cell(curve.first, 20)
          << table_cell(curve.second, 20) << "after row\n";
     for (size_t i = 0; i < curve.points.size(); ++i) {
       const libcont::CurvePoint& p = curve.points[i];
-      text << "  " << table_cell(summary.labels[i], 7) << table_cell(p.type, 23)
+      text << "  " << table_cell(summary.labels[i], 7) << table_cell(p.type, type_width)
            << table_cell(rounded_text(p.first, 10), 20) << table_cell(rounded_text(p.second, 10), 20)
            << p.after_row << '\n';
     }
