@@ -13,71 +13,13 @@
 #include "libcont/input_error.hpp"
 #include "libcont/parameters.hpp"
 #include "output.hpp"
-#include "shown_text.hpp"
+#include "saved_table.hpp"
 
 namespace vicont {
 
 namespace {
 
 using libcont::InputError;
-
-// A CSV file as written by branch_output.cpp: a header, then rows of as many fields.
-struct CsvTable {
-  std::string name;  // the file, for messages
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-  std::vector<int> lines;  // each row's line number
-
-  int column(const std::string& title) const {
-    const auto found = std::find(header.begin(), header.end(), title);
-    return found == header.end() ? -1 : static_cast<int>(found - header.begin());
-  }
-  int require(const std::string& title) const {
-    const int c = column(title);
-    if (c < 0) throw InputError(name + ": no column '" + title + "'");
-    return c;
-  }
-  std::string where(size_t row, const std::string& title) const {
-    return name + " line " + std::to_string(lines[row]) + ", column " + title;
-  }
-  double number(size_t row, const std::string& title) const {
-    return libcont::parse_number(rows[row][static_cast<size_t>(require(title))], where(row, title));
-  }
-};
-
-std::vector<std::string> fields(const std::string& line) {
-  std::vector<std::string> result;
-  std::string field;
-  std::istringstream in(line);
-  while (std::getline(in, field, ',')) result.push_back(field);
-  if (!line.empty() && line.back() == ',') result.emplace_back();
-  return result;
-}
-
-// A file of the saved run: a regular file (a FIFO in its place would block the read).
-std::string file_text(const std::filesystem::path& file) {
-  return read_input_file(file, {"--restart file '" + shown_text(file.string(), 300) + "'", 0, ""});
-}
-
-CsvTable read_csv(const std::filesystem::path& file) {
-  CsvTable table;
-  table.name = file.string();
-  std::istringstream in(file_text(file));
-  std::string line;
-  if (!std::getline(in, line) || line.empty()) throw InputError(table.name + ": empty, no header");
-  table.header = fields(line);
-  for (int number = 2; std::getline(in, line); ++number) {
-    if (line.empty()) continue;
-    auto row = fields(line);
-    if (row.size() != table.header.size())
-      throw InputError(table.name + " line " + std::to_string(number) + ": " +
-                       std::to_string(row.size()) + " fields, the header has " +
-                       std::to_string(table.header.size()));
-    table.rows.push_back(std::move(row));
-    table.lines.push_back(number);
-  }
-  return table;
-}
 
 // The special points' labels: the label column, or (a run written before there was one)
 // the labels of their types in order.
@@ -160,7 +102,7 @@ SavedRun read_saved_run(const std::string& restart) {
                      "' has no continue.json (not a directory of vicont continue)");
   nlohmann::json saved;
   try {
-    saved = nlohmann::json::parse(file_text(file));
+    saved = nlohmann::json::parse(saved_file_text(file));
   } catch (const nlohmann::json::exception& error) {
     throw InputError(file.string() + ": not valid JSON: " + error.what());
   }
@@ -252,7 +194,7 @@ SavedPoint read_saved_point(const SavedRun& run, const std::vector<std::string>&
 
 void copy_saved_branch(const SavedRun& run, const std::filesystem::path& directory) {
   prepare_output_directory(directory);
-  const std::string branch = file_text(run.directory / "branch.csv");
+  const std::string branch = saved_file_text(run.directory / "branch.csv");
   write_file_atomically(directory / "branch.csv", [&](std::ostream& out) { out << branch; });
   const CsvTable specials = read_csv(run.directory / "special_points.csv");
   const bool labelled = specials.column("label") >= 0;

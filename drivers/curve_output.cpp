@@ -20,6 +20,13 @@ void write_vector(std::ostream& out, const libcont::Vector& values, size_t size)
 
 }  // namespace
 
+std::optional<libcont::CurveKind> curve_kind_named(const std::string& name) {
+  for (const auto kind : {libcont::CurveKind::Fold, libcont::CurveKind::PeriodDoubling,
+                          libcont::CurveKind::NeimarkSacker, libcont::CurveKind::Grazing})
+    if (to_string(kind) == name) return kind;
+  return std::nullopt;
+}
+
 std::vector<std::string> auxiliary_names(libcont::CurveKind kind) {
   switch (kind) {
     case libcont::CurveKind::Grazing: return {"tangency_time"};
@@ -70,7 +77,9 @@ void write_curve_csv(const std::filesystem::path& file, const libcont::OrbitCurv
 std::vector<std::string> curve_point_labels(const std::vector<libcont::CurvePoint>& points) {
   static const std::map<std::string, std::string> prefixes = {
       {"cusp", "CP"}, {"fold-flip", "LPPD"}, {"grazing", "GR"},
-      {"turning-point", "TP"}, {"resonance-1:2", "R2_"}};
+      {"turning-point", "TP"}, {"resonance-1:1", "R1_"}, {"resonance-1:2", "R2_"},
+      {"resonance-1:3", "R3_"}, {"resonance-1:4", "R4_"}, {"resonant-grazing-fold", "RGLP"},
+      {"resonant-grazing-flip", "RGPD"}};
   std::map<std::string, int> counts;
   std::vector<std::string> labels;
   for (const auto& p : points) {
@@ -88,6 +97,10 @@ std::string curve_point_detail(const libcont::OrbitCurve& curve, const libcont::
   if (point.type == "turning-point") return "the curve turns back in " + curve.first;
   if (point.type == "cusp") return "the fold's quadratic coefficient changes sign";
   if (point.type == "fold-flip") return "a multiplier at +1 and another at -1";
+  if (point.type == "resonant-grazing-fold")
+    return "a fold curve of the impacting orbit issues from the grazing curve";
+  if (point.type == "resonant-grazing-flip")
+    return "a period-doubling curve of the impacting orbit issues from the grazing curve";
   return point.type;
 }
 

@@ -3,6 +3,7 @@
 // (libcont::OrbitCurve) and its codimension-two points as CSV, and the points' short
 // labels.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ struct CurveTable {
   std::vector<std::string> auxiliary_names;  // auxiliary_names(kind)
   int multipliers = 0;                       // columns mu<k>:abs (the most any row has)
 };
+
+// The kind named by to_string(kind) ("fold", "period-doubling", ...); none for any other
+// name.
+std::optional<libcont::CurveKind> curve_kind_named(const std::string& name);
 
 // The columns of `curve`'s files.
 // The names of a curve's unknowns beyond the state and p2: "tangency_time" (grazing: the
@@ -35,7 +40,8 @@ void write_curve_points_csv(const std::filesystem::path& file, const libcont::Or
                             const CurveTable& table, const std::vector<std::string>& labels);
 
 // Short labels numbered per type in curve order: CP1 (cusp), LPPD1 (fold-flip), GR1
-// (grazing), TP1 (turning-point), R2_1 (resonance-1:2), SP1 (any other type).
+// (grazing), TP1 (turning-point), R1_1 .. R4_1 (resonance-1:1 .. resonance-1:4), RGLP1
+// (resonant-grazing-fold), RGPD1 (resonant-grazing-flip), SP1 (any other type).
 std::vector<std::string> curve_point_labels(const std::vector<libcont::CurvePoint>& points);
 
 // What a codimension-two point is, in words (one line, no commas): the detail column.

@@ -49,13 +49,7 @@ PYTHON
 )
   eta=${row% *}
   d=${row#* }
-  if "$vicont" continue --set "d=$d" --param eta --from 1.5 --to 3 --out "$work/line" --json \
-      >"$work/stdout" 2>"$work/line.err"; then
-    check "vicont continue at d = $d finds no period doubling at eta = $eta" \
-      "any(p['type'] == 'period-doubling' and abs(p['parameter'] - $eta) < 1e-6 for p in d['special_points'])"
-  else
-    fail "vicont continue at the row's d: $(cat "$work/line.err")"
-  fi
+  expect_flip_near "$eta" "$d" 1.5 3 "$work/line"
 else
   fail "vicont map: $(cat "$work/map.err")"
 fi

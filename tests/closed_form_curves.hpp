@@ -1,8 +1,9 @@
 #pragma once
 // What the tests of two-parameter curves and maps of the moving-base oscillator share: the
 // library's model at the closed form's parameters, the closed form's resonant grazing
-// quantities, and the check of a traced fold or period-doubling curve row by row against the
-// closed form (impact_oscillator_closed_form.hpp).
+// quantities, the check of a traced fold or period-doubling curve row by row against the
+// closed form (impact_oscillator_closed_form.hpp), a closed-form orbit to start from, and
+// the period-doubling curve that runs into the resonant grazing.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
@@ -55,6 +56,70 @@ inline double check_rows_against_closed_form(const libcont::OrbitCurve& curve,
     worst = std::max(worst, std::abs(row.first - reference));
   }
   return worst;
+}
+
+// A point of the closed form's z = 1/n orbit (the branch `branch` of its phase equation) on
+// the section half a period after its impact.
+struct Start {
+  double phase = 0.0;
+  libcont::Vector x;
+};
+inline Start closed_form_start(const ImpactOscillatorParameters& p, int n, int branch) {
+  const ImpactOscillatorClosedForm cf(p);
+  ImpactingOrbit orbit;
+  REQUIRE(cf.impacting_orbit(n, branch, orbit));
+  Start start;
+  start.phase = ImpactOscillatorClosedForm::wrap(orbit.tau + 0.5 * cf.period(), cf.period());
+  start.x = cf.section_states(orbit, start.phase)[0];
+  return start;
+}
+
+// The resonant grazing of the z = 1/1 orbit (r = 1, d = -0.005 and the defaults otherwise):
+// the z = 1/1 orbit's det(M + I) = 1 + det M - r (E00 + E11) + E01 s10, with E = exp(A T)
+// and s10 ~ 1/v_r of the saltation matrix (impact_oscillator_closed_form.hpp): along a
+// period-doubling curve that reaches a grazing (v_r -> 0) E01 = exp(-c T/2m) sin(w_d T)/w_d
+// must vanish with v_r, so the curve meets the grazing curve where the forcing period is
+// a multiple of half the damped natural period: eta* = 2 w_d / j. From the period
+// doubling at eta = 0.9453 the curve in (eta, d) runs into j = 2, eta* = w_d, at the
+// grazing clearance d* = -|a - H(eta*)|.
+inline ImpactOscillatorParameters resonant_grazing_parameters() {
+  ImpactOscillatorParameters p;
+  p.r = 1.0;
+  p.d = -0.005;
+  p.eta = 0.93;
+  return p;
+}
+
+// The branch in eta over [0.93, 0.96] at the parameters above, its period doubling, and
+// the period-doubling curve in (eta, d) from it towards d = -0.012, which ends at the
+// resonant grazing.
+struct PeriodDoublingToGrazing {
+  double flip = NAN;  // the branch's period doubling
+  libcont::OrbitCurve curve;
+  double seconds = 0.0;  // the curve's
+};
+inline PeriodDoublingToGrazing period_doubling_to_grazing(systems::MovingBaseOscillator& system) {
+  const ImpactOscillatorParameters p = resonant_grazing_parameters();
+  const Start start = closed_form_start(p, 1, 1);
+  const libcont::OrbitBranch branch = libcont::trace_orbit_branch(
+      system, 1, start.phase, start.x, libcont::OrbitBranchOptions("eta", 0.93, 0.96));
+  REQUIRE(branch.ok());
+  const libcont::SpecialPoint* flip = nullptr;
+  for (const auto& s : branch.special_points)
+    if (s.type == libcont::SpecialPointType::PeriodDoubling) flip = &s;
+  REQUIRE(flip != nullptr);
+  PeriodDoublingToGrazing out;
+  out.flip = flip->lambda;
+  const double begin = cpu_seconds();
+  out.curve = libcont::trace_orbit_curve(
+      system, branch, *flip, libcont::OrbitCurveOptions("d", -0.005, -0.012, 0.8, 1.2));
+  out.seconds = cpu_seconds() - begin;
+  INFO(out.curve.stop_reason << " " << out.curve.failure);
+  REQUIRE(out.curve.ok());
+  CHECK(out.curve.status == libcont::ContinuationStatus::EndedAtBoundary);
+  REQUIRE(!out.curve.points.empty());
+  CHECK(out.curve.points.back().type == "grazing");
+  return out;
 }
 
 }  // namespace test_support

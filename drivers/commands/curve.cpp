@@ -1,9 +1,12 @@
 // vicont curve: the two-parameter curve of a codimension-one point of a saved branch
 // (libcont::trace_orbit_curve, orbit_curve.hpp): a fold (LPk), a period doubling (PDk) or
 // the grazing of an orbit without impacts (GRk of kind non-impacting-gap) of a run of
-// `vicont continue`, continued in (p1, p2), p1 the branch's parameter and p2 --param2; the
-// curve's rows and its codimension-two points (cusp, fold-flip, grazing, turning points)
-// as CSV and JSON, and the curve in the (p1, p2) plane as a PNG.
+// `vicont continue`, continued in (p1, p2), p1 the branch's parameter and p2 --param2; or,
+// from a codimension-two point of a saved curve of `vicont curve` (a fold-flip, a
+// resonance, a grazing end, a resonant grazing), the curve of --kind that issues from it in
+// the same (p1, p2) (libcont::switch_orbit_curve, curve_switch.hpp). The curve's rows and
+// its codimension-two points (cusp, fold-flip, grazing, turning points) as CSV and JSON, and
+// the curve in the (p1, p2) plane as a PNG.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -14,8 +17,10 @@
 #include "arclength_steps.hpp"
 #include "commands/system_command.hpp"
 #include "curve_output.hpp"
+#include "curve_restart.hpp"
 #include "exit_codes.hpp"
 #include "integrator_choice.hpp"
+#include "libcont/curve_switch.hpp"
 #include "libcont/orbit_curve.hpp"
 #include "output.hpp"
 #include "plots.hpp"
@@ -30,7 +35,8 @@ namespace {
 using libcont::InputError;
 
 struct CurveSettings {
-  std::string restart;  // RUN_DIR:LABEL
+  std::string restart;  // RUN_DIR:LABEL or CURVE_DIR:LABEL
+  std::string kind;     // --kind (a restart from a curve); empty: not given
   std::string second;   // --param2
   std::optional<double> from, to;
   std::optional<double> first_from, first_to;  // --p1-from, --p1-to
@@ -40,8 +46,12 @@ struct CurveSettings {
 
   void add_options(RunOptions& options) {
     options.add_text("param2", second,
-                     "the second parameter p2 (required), any numeric parameter of the system "
-                     "but the saved branch's");
+                     "the second parameter p2 (required from a branch), any numeric parameter "
+                     "of the system but the saved branch's; from a curve the saved curve's p2 "
+                     "(may be omitted)");
+    options.add_text("kind", kind,
+                     "with --restart CURVE_DIR:LABEL (required there): the kind of curve to "
+                     "switch onto at the saved curve's point, fold, period-doubling or grazing");
     options.add_number("from", from,
                        "one end of the range of p2 (required); the start's value of p2 must "
                        "lie between --from and --to");
@@ -58,9 +68,10 @@ struct CurveSettings {
   }
 };
 
-// The saved special point the curve starts from.
+// The saved special point (or codimension-two point of a saved curve) the curve starts
+// from.
 struct CurveStart {
-  std::string restart;  // RUN_DIR:LABEL
+  std::string restart;  // RUN_DIR:LABEL or CURVE_DIR:LABEL
   std::string label;
   std::string type;     // of the special point
   std::string kind;     // a grazing's kind
@@ -68,6 +79,16 @@ struct CurveStart {
   double second = 0.0;  // p2 there (the system's value)
   int n = 1;
   double phase = 0.0;   // its section
+  std::string from_curve;  // a switch: the saved curve's kind; empty from a branch
+};
+
+// The range of p2 and the default range of p1 a curve's options are checked against.
+struct CurveRange {
+  std::string first, second;     // p1, p2
+  double first_value = 0.0;      // the start's p1
+  std::string label;             // of the start, for messages
+  std::optional<double> first_from, first_to;  // the saved range of p1
+  std::string saved_file;        // where it was saved, for messages
 };
 
 // What vicont curve reports.
@@ -130,6 +151,13 @@ nlohmann::ordered_json render_json(const CurveSummary& summary) {
   s["start"] = {{"restart", start.restart}, {"label", start.label}, {"type", start.type},
                 {"kind", start.kind},       {"p1", start.first},     {"p2", start.second},
                 {"n", start.n},             {"section_phase", start.phase}};
+  if (!start.from_curve.empty()) {
+    // A switch starts at the point or, at a resonant grazing, beside it: how far.
+    s["start"]["curve"] = start.from_curve;
+    if (!curve.rows.empty())
+      s["start"]["first_row_offset"] = {curve.rows.front().first - start.first,
+                                        curve.rows.front().second - start.second};
+  }
   s["from"] = summary.from;
   s["to"] = summary.to;
   s["p1_range"] = {summary.first_min, summary.first_max};
@@ -165,9 +193,16 @@ std::string render_text(const CurveSummary& summary) {
   text << "vicont curve\n";
   print_system(text, summary.system, {curve.first, curve.second});
   text << "start       " << start.restart << " (" << start.type
-       << (start.kind.empty() ? "" : ", " + start.kind) << ", n = " << start.n << ") at "
-       << curve.first << " = " << number_text(start.first) << ", " << curve.second << " = "
-       << number_text(start.second) << '\n'
+       << (start.kind.empty() ? "" : ", " + start.kind)
+       << (start.from_curve.empty() ? "" : " of a " + start.from_curve + " curve")
+       << ", n = " << start.n << ") at " << curve.first << " = " << number_text(start.first)
+       << ", " << curve.second << " = " << number_text(start.second) << '\n';
+  if (!start.from_curve.empty() && !curve.rows.empty())
+    text << "switch      onto the " << to_string(curve.kind) << " curve; its first row is "
+         << rounded_text(curve.rows.front().first - start.first, 3) << " in " << curve.first
+         << " and " << rounded_text(curve.rows.front().second - start.second, 3) << " in "
+         << curve.second << " from the point\n";
+  text
        << "curve       " << to_string(curve.kind) << " curve in (" << curve.first << ", "
        << curve.second << "), " << curve.second << " from " << number_text(summary.from)
        << " to " << number_text(summary.to) << ", " << curve.first << " in ["
@@ -185,11 +220,15 @@ std::string render_text(const CurveSummary& summary) {
   }
   text << "points      " << curve.points.size() << " codimension-two and turning points\n";
   if (!curve.points.empty()) {
-    text << "  " << table_cell("label", 7) << table_cell("type", 15) << table_cell(curve.first, 20)
+    // The type column as wide as its longest entry needs (resonant-grazing-flip).
+    size_t type_width = 15;
+    for (const auto& p : curve.points) type_width = std::max(type_width, p.type.size() + 2);
+    text << "  " << table_cell("label", 7) << table_cell("type", type_width)
+         << table_cell(curve.first, 20)
          << table_cell(curve.second, 20) << "after row\n";
     for (size_t i = 0; i < curve.points.size(); ++i) {
       const libcont::CurvePoint& p = curve.points[i];
-      text << "  " << table_cell(summary.labels[i], 7) << table_cell(p.type, 15)
+      text << "  " << table_cell(summary.labels[i], 7) << table_cell(p.type, type_width)
            << table_cell(rounded_text(p.first, 10), 20) << table_cell(rounded_text(p.second, 10), 20)
            << p.after_row << '\n';
     }
@@ -203,14 +242,17 @@ class CurveCommand : public SystemCommand {
  public:
   explicit CurveCommand(CLI::App& vicont)
       : SystemCommand(vicont, "curve",
-                      "two-parameter curve of a fold, period doubling or grazing of a saved branch") {
+                      "two-parameter curve of a fold, period doubling or grazing of a saved "
+                      "branch, or switched onto at a point of a saved curve") {
     settings_.add_options(options_);
     command_
         .add_option("--restart", settings_.restart,
-                    "the special point the curve starts from (required): LABEL a fold (LPk), "
-                    "a period doubling (PDk) or a grazing of an orbit without impacts (GRk, "
-                    "kind non-impacting-gap) of the run of vicont continue in RUN_DIR. System "
-                    "and parameters are the saved ones; --set overrides the others (not p1)")
+                    "the point the curve starts from (required): LABEL a fold (LPk), a period "
+                    "doubling (PDk) or a grazing of an orbit without impacts (GRk, kind "
+                    "non-impacting-gap) of the run of vicont continue in RUN_DIR; or a point "
+                    "of CURVE_DIR/curve_points.csv of an earlier vicont curve (with --kind). "
+                    "System and parameters are the saved ones; --set overrides the others "
+                    "(not p1, nor a curve's p2)")
         ->type_name("RUN_DIR:LABEL");
     finish_options("print the summary with every row as one JSON object");
   }
@@ -219,28 +261,100 @@ class CurveCommand : public SystemCommand {
     // Inputs are checked before the output directory is made.
     if (settings_.restart.empty())
       throw InputError("--restart RUN_DIR:LABEL is required (a special point of a saved run "
-                       "of vicont continue)");
+                       "of vicont continue, or a point of a saved curve)");
+    if (is_curve_restart(settings_.restart)) return run_switch();
     const SavedRun saved = read_saved_run(settings_.restart);
     inputs_.restart_from(saved.system, saved.parameters,
                          (saved.directory / "continue.json").string());
-    const auto system = resolve_checked();
+    const auto system = resolve_checked();  // the options given are read from here on
+    if (!settings_.kind.empty())
+      throw InputError("--kind " + settings_.kind + ": " + item() + " is a run of vicont "
+                       "continue, whose point gives the curve's kind; --kind is for a restart "
+                       "from a saved curve (CURVE_DIR:LABEL)");
     const SavedPoint point =
         read_saved_point(saved, system->state_names(), GrazingStart::AsSaved);
     const libcont::CurveKind kind = curve_kind(point);
-    const libcont::OrbitCurveOptions options = curve_options(saved, *system, point);
+    if (settings_.second.empty())
+      throw InputError("--param2 is required (the second parameter, e.g. d or r)");
+    const libcont::OrbitCurveOptions options = curve_options(
+        *system, {saved.parameter, settings_.second, point.point.lambda, point.label, saved.from,
+                  saved.to, (saved.directory / "continue.json").string()});
     system->set_parameter(saved.parameter, point.point.lambda);
-    prepare_output_directory(out_);
+    return trace_and_report(
+        *system,
+        {settings_.restart, point.label, to_string(*point.type), point.kind, point.point.lambda,
+         system->parameters()[options.second], point.n, point.point.chart, ""},
+        saved.parameter, options, [&] { return trace(*system, kind, saved.parameter, point, options); });
+  }
 
-    CurveSummary summary{*system, parameters_json(*system),
-                         {settings_.restart, point.label, to_string(*point.type), point.kind,
-                          point.point.lambda, system->parameters()[options.second], point.n,
-                          point.point.chart},
-                         options.from, options.to, options.first_min, options.first_max,
+ private:
+  std::string item() const { return "--restart " + settings_.restart; }
+
+  // From a point of a saved curve: the curve of --kind issuing from it.
+  int run_switch() {
+    const SavedCurve saved = read_saved_curve(settings_.restart);
+    const libcont::OrbitCurve& curve = saved.curve;
+    const libcont::CurvePoint& point = saved.point;
+    const std::string file = (saved.directory / "curve.json").string();
+    inputs_.restart_from(saved.system, saved.parameters, file);
+    const auto system = resolve_checked();  // the options given are read from here on
+    if (settings_.kind.empty())
+      throw InputError("--kind is required with " + item() +
+                       " (a point of a saved curve): fold, period-doubling or grazing");
+    const auto kind = curve_kind_named(settings_.kind);
+    if (!kind || *kind == libcont::CurveKind::NeimarkSacker)
+      throw InputError("--kind " + settings_.kind +
+                       ": a curve is switched onto as fold, period-doubling or grazing");
+    const std::vector<libcont::CurveKind> kinds = libcont::curve_switches(curve, point);
+    if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end()) {
+      std::string offered;
+      for (const auto k : kinds) offered += (offered.empty() ? "" : " or ") + to_string(k);
+      throw InputError(item() + " (" + point.type + " of a " + to_string(curve.kind) +
+                       " curve): no " + settings_.kind + " curve issues from it" +
+                       (offered.empty() ? std::string(" (no curve is switched onto there)")
+                                        : " (--kind " + offered + ")"));
+    }
+    if (system->dimension() != point.x.size())
+      throw InputError(file + ": the state has " + std::to_string(point.x.size()) +
+                       " components, system " + system->name() + " " +
+                       std::to_string(system->dimension()));
+    if (!settings_.second.empty() && settings_.second != curve.second)
+      throw InputError("--param2 " + settings_.second + ": the switched curve is in the saved "
+                       "curve's (" + curve.first + ", " + curve.second + ")");
+    if (inputs_.assigned(curve.second))
+      throw InputError("--set " + curve.second + ": the curve starts at " + point.type + " " +
+                       saved.label + ", at " + curve.second + " = " + number_text(point.second) +
+                       ", which cannot be set");
+    system->set_parameter(curve.second, point.second);
+    const libcont::OrbitCurveOptions options = curve_options(
+        *system, {curve.first, curve.second, point.first, saved.label, saved.first_min,
+                  saved.first_max, file});
+    system->set_parameter(curve.first, point.first);
+    return trace_and_report(
+        *system,
+        {settings_.restart, saved.label, point.type, "", point.first, point.second, curve.period,
+         point.phase, to_string(curve.kind)},
+        curve.first, options, [&] {
+          try {
+            return libcont::switch_orbit_curve(*system, curve, point, *kind, options);
+          } catch (const InputError& error) {
+            throw InputError(item() + " (" + point.type + "): " + error.what());
+          }
+        });
+  }
+
+  // The curve traced by `trace` from `start`, its files written and the summary reported.
+  template <class Trace>
+  int trace_and_report(libcont::HybridSystem& system, CurveStart start, const std::string& first,
+                       const libcont::OrbitCurveOptions& options, Trace trace) {
+    CurveSummary summary{system,      parameters_json(system), std::move(start), options.from,
+                         options.to,  options.first_min,       options.first_max,
                          options.max_points, out_};
+    prepare_output_directory(out_);
     {
-      ProgressIndicator progress("curve: from " + settings_.restart + " in (" + saved.parameter +
-                                 ", " + options.second + ")");
-      summary.curve = trace(*system, kind, saved.parameter, point, options);
+      ProgressIndicator progress("curve: from " + settings_.restart + " in (" + first + ", " +
+                                 options.second + ")");
+      summary.curve = trace();
     }
     if (!summary.curve.ok())
       summary.health.numerical_failure =
@@ -251,9 +365,6 @@ class CurveCommand : public SystemCommand {
     write_summary(out_ / "curve.json", json, summary.health, summary.files);
     return report(json, render_text(summary), summary.health);
   }
-
- private:
-  std::string item() const { return "--restart " + settings_.restart; }
 
   // The curve of the saved point's type; other points are refused, naming the label.
   libcont::CurveKind curve_kind(const SavedPoint& point) const {
@@ -276,18 +387,16 @@ class CurveCommand : public SystemCommand {
     }
   }
 
-  // The library's options from --param2, --from, --to and the range of p1, checked here
-  // against the saved point (each error naming its option) and by
-  // OrbitCurveOptions::validate.
-  libcont::OrbitCurveOptions curve_options(const SavedRun& saved, libcont::HybridSystem& system,
-                                           const SavedPoint& point) const {
-    const std::string& first = saved.parameter;
+  // The library's options from --from, --to and the range of p1, checked here against the
+  // start (each error naming its option) and by OrbitCurveOptions::validate. The system is
+  // at the start's p2.
+  libcont::OrbitCurveOptions curve_options(libcont::HybridSystem& system,
+                                           const CurveRange& range) const {
+    const std::string& first = range.first;
     if (inputs_.assigned(first))
-      throw InputError("--set " + first + ": the curve starts at " + point.label + ", at " +
-                       first + " = " + number_text(point.point.lambda) + ", which cannot be set");
-    const std::string& second = settings_.second;
-    if (second.empty())
-      throw InputError("--param2 is required (the second parameter, e.g. d or r)");
+      throw InputError("--set " + first + ": the curve starts at " + range.label + ", at " +
+                       first + " = " + number_text(range.first_value) + ", which cannot be set");
+    const std::string& second = range.second;
     if (second == first)
       throw InputError("--param2 " + second + " is the saved branch's parameter (p1): name "
                        "another one");
@@ -307,20 +416,20 @@ class CurveCommand : public SystemCommand {
                          const char* option) {
       if (given) return *given;
       if (!saved_end)
-        throw InputError(std::string(option) + " is required: " + saved.directory.string() +
-                         "/continue.json has no range of " + first);
+        throw InputError(std::string(option) + " is required: " + range.saved_file +
+                         " has no range of " + first);
       return *saved_end;
     };
-    const double a = end(settings_.first_from, saved.from, "--p1-from");
-    const double b = end(settings_.first_to, saved.to, "--p1-to");
+    const double a = end(settings_.first_from, range.first_from, "--p1-from");
+    const double b = end(settings_.first_to, range.first_to, "--p1-to");
     if (a == b)
       throw InputError("--p1-from and --p1-to: the range of " + first + " is empty (" +
                        number_text(a) + ")");
     valid_ends(first, first + ", the saved branch's parameter", {{a, "--p1-from"}, {b, "--p1-to"}});
-    const double lambda = point.point.lambda;
+    const double lambda = range.first_value;
     if (lambda < std::min(a, b) || lambda > std::max(a, b))
       throw InputError("--p1-from " + number_text(a) + " and --p1-to " + number_text(b) +
-                       " do not hold " + point.label + "'s " + first + " = " + number_text(lambda));
+                       " do not hold " + range.label + "'s " + first + " = " + number_text(lambda));
     check_forcing_period_over(inputs_.system_factory(), first, {{a, "--p1-from"}, {b, "--p1-to"}});
     check_forcing_period_over(inputs_.system_factory(), second, {{from, "--from"}, {to, "--to"}});
     libcont::OrbitCurveOptions o(second, from, to, std::min(a, b), std::max(a, b));

@@ -9,8 +9,27 @@
 #include "libcont/grazing.hpp"
 #include "libcont/orbit_curve_problem.hpp"
 #include "libcont/poincare_map.hpp"
+#include "libcont/saltation.hpp"
 
 namespace libcont {
+
+namespace {
+
+// adj(a) = det(a) a^-1, from the singular values so that it stays defined (and smooth)
+// where a is singular: a = U S V^T gives adj(a) = det(U) det(V) V adj(S) U^T, adj(S) the
+// diagonal of the products of the other singular values.
+Matrix adjugate(const Matrix& a) {
+  const Eigen::JacobiSVD<Matrix> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Vector& sigma = svd.singularValues();
+  Vector others = Vector::Ones(sigma.size());
+  for (Eigen::Index i = 0; i < sigma.size(); ++i)
+    for (Eigen::Index j = 0; j < sigma.size(); ++j)
+      if (j != i) others[i] *= sigma[j];
+  const double sign = svd.matrixU().determinant() * svd.matrixV().determinant();
+  return sign * svd.matrixV() * others.asDiagonal() * svd.matrixU().transpose();
+}
+
+}  // namespace
 
 GrazingCurveProblem::GrazingCurveProblem(HybridSystem& system, std::string first,
                                          std::string second, int period, FlowOptions flow,
@@ -181,6 +200,86 @@ bool GrazingCurveProblem::smallest_gap_time(ConstVectorRef x, double& s) {
     }
   }
   return true;
+}
+
+bool GrazingCurveProblem::grazing_impact(double t, ConstVectorRef x, int mode, Matrix& reset,
+                                         Vector& jump) {
+  const int n = system_.dimension();
+  const ModelJacobians jacobians(system_);
+  // h' = D_x h f + D_t h, the rate at which a state approaches the surface.
+  const auto rate = [&](ConstVectorRef y) {
+    Vector field(n), gradient(n);
+    double dh_dt = 0.0;
+    system_.vector_field(mode, t, y, field);
+    jacobians.event_gradient(mode, event_, t, y, gradient, dh_dt);
+    return gradient.dot(field) + dh_dt;
+  };
+  Vector field(n);
+  system_.vector_field(mode, t, x, field);
+  Vector slope(n);  // D_x h'
+  for (int i = 0; i < n; ++i) {
+    const double h = libcont::difference_step(x[i]);
+    Vector up = x, down = x;
+    up[i] += h;
+    down[i] -= h;
+    slope[i] = (rate(up) - rate(down)) / (2.0 * h);
+  }
+  // Where the terms cannot be had, the tests are NaN (no resonance located there); the
+  // curve's own equations are not affected, so failure_ (a map's) is left alone.
+  if (!(slope.squaredNorm() > 0.0) || !slope.allFinite()) return false;
+  // Approach speeds far above a restitution law's sticking threshold and far below the
+  // orbit's speeds: the terms' error after the extrapolation goes with their square.
+  const double speed = 1e-5 * std::max(field.cwiseAbs().maxCoeff(), 1e-12);
+  Matrix resets[2];
+  Vector jumps[2];
+  SaltationWorkspace work;
+  for (int k = 0; k < 2; ++k) {
+    // Moved along D_x h' so that h' = -(k + 1) speed to first order.
+    const Vector before = x - ((k + 1) * speed + rate(x)) * slope / slope.squaredNorm();
+    Vector after = before;
+    const EventOutcome outcome = system_.apply_event(mode, event_, t, after);
+    if (outcome.terminal || outcome.next_mode != mode) return false;  // no bounce
+    saltation_matrix(jacobians, mode, event_, outcome, t, before, after, work);
+    resets[k] = work.dg_dx;
+    jumps[k] = work.jump;
+  }
+  reset = 2.0 * resets[0] - resets[1];
+  jump = 2.0 * jumps[0] - jumps[1];
+  return true;
+}
+
+std::vector<TestFunction> GrazingCurveProblem::test_functions() const {
+  return {{"resonant-grazing-fold", TestFunction::Kind::SignChange, SpecialPointType::Custom},
+          {"resonant-grazing-flip", TestFunction::Kind::SignChange, SpecialPointType::Custom}};
+}
+
+Vector GrazingCurveProblem::test_values(ConstVectorRef u, double) {
+  const int n = system_.dimension();
+  Vector values = Vector::Constant(2, std::numeric_limits<double>::quiet_NaN());
+  const double s = u[n + 1] * time_unit;
+  Vector touch;
+  int mode = 0;
+  Matrix to_touch;  // the tangent flow from the section to the touching point
+  if (!flow_for(u.head(n), s, s, touch, mode, &to_touch)) return values;
+  const double t = phase_ + s;
+  Matrix reset;
+  Vector jump;
+  if (!grazing_impact(t, touch, mode, reset, jump)) return values;
+  // Once round from the touching point: the section's monodromy seen from there.
+  const Matrix around = to_touch * monodromy_ * to_touch.inverse();
+  Vector gradient(n);
+  double dh_dt = 0.0;
+  ModelJacobians(system_).event_gradient(mode, event_, t, touch, gradient, dh_dt);
+  const Vector image = around * jump;
+  for (int k = 0; k < 2; ++k) {
+    const double mu = k == ResonantGrazingFold ? 1.0 : -1.0;
+    const Matrix a = around * reset - mu * Matrix::Identity(n, n);
+    // adj(a) scales as |a|^(n-1): divided out with the other factors' sizes, so that the
+    // value is a cosine-like number of order one.
+    values[k] = gradient.dot(adjugate(a) * image) /
+                (gradient.norm() * image.norm() * std::pow(a.norm(), n - 1));
+  }
+  return values;
 }
 
 std::vector<std::string> GrazingCurveProblem::point_data_names() const {

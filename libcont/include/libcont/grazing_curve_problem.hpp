@@ -17,6 +17,17 @@
 // impact's speed goes to zero (n = 1, the z = 1/1 family at its grazing) the grazing orbit
 // is the orbit without impacts that touches, so this curve is that family's grazing curve
 // too.
+//
+// Codimension-two tests along it: the resonant grazings, where a fold or a period-doubling
+// curve of the impacting orbit issues from the grazing curve (doc/theory.md 6.4). Near the
+// grazing the impacting orbit's monodromy (just before its impact) is E S, E the flow's
+// from the touching point once round, S = R + q g^T / h' its saltation matrix (R the
+// reset's Jacobian, q its jump term, g the surface's gradient, h' -> 0 the crossing rate),
+// so det(E S - mu I) = det(E R - mu I) + g^T adj(E R - mu I) E q / h': a multiplier mu can
+// sit on the impacting orbit arbitrarily close to the grazing only where the coefficient of
+// 1 / h' vanishes. The tests are that coefficient, made dimensionless, for mu = +1
+// ("resonant-grazing-fold") and mu = -1 ("resonant-grazing-flip"). On the moving-base
+// oscillator both are -mu E01 (times positive factors), zero at eta = 2 w_d / j.
 #include <string>
 
 #include "libcont/event_free_view.hpp"
@@ -39,6 +50,10 @@ class GrazingCurveProblem : public ZeroProblem {
   // "tangency_time" (s), then the Floquet multipliers of the touching
   // orbit by decreasing modulus "mu<k>:re", "mu<k>:im".
   std::vector<std::string> point_data_names() const override;
+  enum Test { ResonantGrazingFold = 0, ResonantGrazingFlip = 1 };
+  std::vector<TestFunction> test_functions() const override;
+  // Right after evaluate() at (u, lambda): its monodromy is reused.
+  Vector test_values(ConstVectorRef u, double lambda) override;
   Vector point_data(ConstVectorRef u, double lambda) override;
   double chart() const override { return phase_; }
   void set_chart(double chart) override { phase_ = chart; }
@@ -76,6 +91,12 @@ class GrazingCurveProblem : public ZeroProblem {
   bool smallest_gap_time(ConstVectorRef x, double& s);
   // F at (u, lambda) with the parameters set.
   bool equations(ConstVectorRef u, VectorRef f, Matrix* monodromy);
+  // The reset's Jacobian R and jump term q of the impact at the touching point (time t,
+  // state x, mode), as h' -> 0: the hard impact is applied to states approaching the
+  // surface at two small speeds, and R, q extrapolated linearly to speed zero (applied at
+  // the touch itself, a restitution law may stick instead of bounce). False where the
+  // impact does not bounce there or the crossing rate does not depend on the state.
+  bool grazing_impact(double t, ConstVectorRef x, int mode, Matrix& reset, Vector& jump);
 
   HybridSystem& system_;
   EventFreeView view_;
