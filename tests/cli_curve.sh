@@ -149,7 +149,13 @@ refused "r out of its range" "--to" --restart "$pd" --param2 r --from 1 --to 1.5
 refused "--p1-from: eta = 0" "--p1-from" --restart "$pd" --param2 d --from -0.005 --to -0.004 --p1-from 0
 refused "--p1 range without PD1" "--p1-to" --restart "$pd" --param2 d --from -0.005 --to -0.004 --p1-from 1 --p1-to 2
 refused "--set eta" "--set eta" --restart "$pd" --set eta=1 --param2 d --from -0.005 --to -0.004
-refused "an impact's grazing" "GR2" --restart "$work/run:GR2" --param2 d --from -0.005 --to -0.004
+# An impact's grazing (GR2: the z = 1/1 impact slows to zero) has its curve of tangencies
+# too, from GR2 itself.
+"$vicont" curve --restart "$work/run:GR2" --param2 d --from -0.005 --to -0.004 \
+  --out "$work/gr2" --json >"$work/stdout" 2>"$work/gr2.err" ||
+  fail "the grazing curve from GR2: $(cat "$work/gr2.err")"
+check "the grazing curve from GR2" \
+  'd["kind"] == "grazing" and d["curve_status"] == "reached bound" and len(d["rows"]) >= 5 and abs(d["rows"][0]["p1"] - 1.385257317) < 1e-8 and abs(d["rows"][-1]["p2"] + 0.004) < 1e-15'
 refused "a row" "run:3" --restart "$work/run:3" --param2 d --from -0.005 --to -0.004
 refused "a label not there" "NS1" --restart "$work/run:NS1" --param2 d --from -0.005 --to -0.004
 # A Neimark-Sacker point (PD1 relabelled: the library refuses the kind before it computes).

@@ -1,7 +1,6 @@
 // vicont curve: the two-parameter curve of a codimension-one point of a saved branch
-// (libcont::trace_orbit_curve, orbit_curve.hpp): a fold (LPk), a period doubling (PDk) or
-// the grazing of an orbit without impacts (GRk of kind non-impacting-gap) of a run of
-// `vicont continue`, continued in (p1, p2), p1 the branch's parameter and p2 --param2; or,
+// (libcont::trace_orbit_curve, orbit_curve.hpp): a fold (LPk), a period doubling (PDk), a
+// Neimark-Sacker point (NSk) or a grazing (GRk, of any kind) of a run of `vicont continue`, continued in (p1, p2), p1 the branch's parameter and p2 --param2; or,
 // from a codimension-two point of a saved curve of `vicont curve` (a fold-flip, a
 // resonance, a grazing end, a resonant grazing), the curve of --kind that issues from it in
 // the same (p1, p2) (libcont::switch_orbit_curve, curve_switch.hpp). The curve's rows and
@@ -248,8 +247,8 @@ class CurveCommand : public SystemCommand {
     command_
         .add_option("--restart", settings_.restart,
                     "the point the curve starts from (required): LABEL a fold (LPk), a period "
-                    "doubling (PDk) or a grazing of an orbit without impacts (GRk, kind "
-                    "non-impacting-gap) of the run of vicont continue in RUN_DIR; or a point "
+                    "doubling (PDk), a Neimark-Sacker point (NSk) or a grazing (GRk) of the run "
+                    "of vicont continue in RUN_DIR; or a point "
                     "of CURVE_DIR/curve_points.csv of an earlier vicont curve (with --kind). "
                     "System and parameters are the saved ones; --set overrides the others "
                     "(not p1, nor a curve's p2)")
@@ -370,18 +369,16 @@ class CurveCommand : public SystemCommand {
   libcont::CurveKind curve_kind(const SavedPoint& point) const {
     using libcont::SpecialPointType;
     const std::string supported =
-        ": a curve starts at a fold (LPk), a period doubling (PDk) or a grazing of an orbit "
-        "without impacts (GRk of kind non-impacting-gap)";
+        ": a curve starts at a fold (LPk), a period doubling (PDk), a Neimark-Sacker point "
+        "(NSk) or a grazing (GRk)";
     if (!point.type) throw InputError(item() + " is a row of branch.csv, not a special point" + supported);
     switch (*point.type) {
       case SpecialPointType::Fold: return libcont::CurveKind::Fold;
       case SpecialPointType::PeriodDoubling: return libcont::CurveKind::PeriodDoubling;
       case SpecialPointType::NeimarkSacker: return libcont::CurveKind::NeimarkSacker;
       case SpecialPointType::Grazing:
-        if (point.kind == "non-impacting-gap") return libcont::CurveKind::Grazing;
-        throw InputError(item() + " is a grazing of kind " +
-                         (point.kind.empty() ? std::string("(none)") : point.kind) +
-                         ", an impact's" + supported);
+        if (!point.kind.empty()) return libcont::CurveKind::Grazing;
+        throw InputError(item() + " is a grazing of no known kind" + supported);
       default:
         throw InputError(item() + " is a " + to_string(*point.type) + " point" + supported);
     }
@@ -460,7 +457,14 @@ class CurveCommand : public SystemCommand {
                             const std::string& first, const SavedPoint& point,
                             const libcont::OrbitCurveOptions& options) const {
     try {
-      return libcont::trace_orbit_curve(system, kind, first, point.point.lambda, point.n,
+      libcont::SpecialPoint special;  // for the curve's period (a "merge" is the parent's)
+      special.type = *point.type;
+      special.detail = point.kind;
+      special.u = point.point.u;
+      special.lambda = point.point.lambda;
+      special.chart = point.point.chart;
+      const int period = libcont::curve_period(system, first, point.n, special, options.flow);
+      return libcont::trace_orbit_curve(system, kind, first, point.point.lambda, period,
                                         point.point.chart, point.point.u, options);
     } catch (const InputError& error) {
       throw InputError(item() + " (" + to_string(*point.type) + "): " + error.what());

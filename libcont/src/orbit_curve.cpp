@@ -365,13 +365,12 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
   return curve;
 }
 
-int curve_period(HybridSystem& system, const OrbitBranch& branch, const SpecialPoint& point,
-                 const FlowOptions& flow) {
-  if (point.type != SpecialPointType::PeriodDoubling || point.detail != "merge")
-    return branch.period;
-  system.set_parameter(branch.parameter, point.lambda);
+int curve_period(HybridSystem& system, const std::string& parameter, int period,
+                 const SpecialPoint& point, const FlowOptions& flow) {
+  if (point.type != SpecialPointType::PeriodDoubling || point.detail != "merge") return period;
+  system.set_parameter(parameter, point.lambda);
   StroboscopicMap map(system, flow, point.chart);
-  return minimal_period(map, point.u, branch.period);
+  return minimal_period(map, point.u, period);
 }
 
 OrbitCurve trace_orbit_curve(HybridSystem& system, const OrbitBranch& branch,
@@ -390,7 +389,7 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, const OrbitBranch& branch,
                        "a grazing, not at a " + point.type_name() + " point");
   }
   system.set_parameter(branch.parameter, point.lambda);
-  const int period = curve_period(system, branch, point, options.flow);
+  const int period = curve_period(system, branch.parameter, branch.period, point, options.flow);
   return trace_orbit_curve(system, kind, branch.parameter, point.lambda, period, point.chart,
                            point.u, options);
 }

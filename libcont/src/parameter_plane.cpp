@@ -261,7 +261,8 @@ class PlaneMapper {
         continue;
       }
       system_.set_parameter(o_.second, piece.second);
-      const int period = curve_period(system_, branch, s, map_flow(branch.period));
+      const int period =
+          curve_period(system_, branch.parameter, branch.period, s, map_flow(branch.period));
       if (traced_before(*kind, period, s.lambda, piece.second)) continue;
       for (const int direction : {+1, -1}) {
         const double to = direction > 0 ? o_.second_max : o_.second_min;

@@ -654,7 +654,7 @@ class Corpus:
         if "curve" not in bases or not self.saved:
             return
         # The saved run's points: those a curve starts from, and those it refuses (a row,
-        # an impact's grazing, a Neimark-Sacker point, one that is not there).
+        # a Neimark-Sacker point, one that is not there).
         specials = self.saved["special_points.csv"]
         as_ns = specials.replace(b"PD1,period-doubling", b"NS1,neimark-sacker")
         whole = [write("run/" + name, data) for name, data in self.saved.items()]
@@ -663,7 +663,7 @@ class Corpus:
                 ("pd1-lower-case", "run:pd1", {0, 3}, [], []),
                 ("LP1", "run:LP1", {0, 3}, [], []),
                 ("GR1-no-impact", "run:GR1", {0, 3}, [], []),
-                ("GR2-impact", "run:GR2", {2}, ["GR2", "impact-velocity"], []),
+                ("GR2-impact", "run:GR2", {0, 3}, [], []),
                 ("row", "run:3", {2}, ["run:3", "row"], whole),
                 ("missing-label", "run:LP9", {2}, ["LP9"], []),
                 ("neimark-sacker", "run:NS1", {2}, ["NS1", "neimark-sacker"],

@@ -112,12 +112,13 @@ struct OrbitCurve {
 // branch's parameter or a special point of another type.
 OrbitCurve trace_orbit_curve(HybridSystem& system, const OrbitBranch& branch,
                              const SpecialPoint& point, const OrbitCurveOptions& options);
-// The period n of the curve through `point` of `branch`: the branch's, except at the end
-// of a branch born at the period doubling of a shorter orbit (orbit_merge.hpp, detail
-// "merge"): for the branch's map the multiplier there is +1, not -1, and the period
-// doubling and its curve are the shorter orbit's. Sets the branch's parameter to the point.
-int curve_period(HybridSystem& system, const OrbitBranch& branch, const SpecialPoint& point,
-                 const FlowOptions& flow);
+// The period n of the curve through `point` of a branch of z = p/`period` orbits in
+// `parameter`: the branch's, except at the end of a branch born at the period doubling of a
+// shorter orbit (orbit_merge.hpp, detail "merge"): for the branch's map the multiplier
+// there is +1, not -1, and the period doubling and its curve are the shorter orbit's. Sets
+// the parameter to the point's value.
+int curve_period(HybridSystem& system, const std::string& parameter, int period,
+                 const SpecialPoint& point, const FlowOptions& flow);
 // From a point x of a z = p/n orbit (n = period) on the section t = phase (mod T) at
 // p1 = first_value, near a special point of `kind` (corrected there first, at fixed p1).
 OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::string& first,
