@@ -352,8 +352,8 @@ class Ripple : public ZeroProblem {
 
 TEST_CASE("a branch whose steps stay far below max_step stalls instead of spending its points",
           "[engine]") {
-  // Steps of about 1e-5 against max_step 0.1: with stall detection off the run spends its
-  // whole budget (2000 points for lambda < 0.1); on, it ends after stall_points such steps,
+  // Steps of about 1e-6 against max_step 0.1: with stall detection off the run spends its
+  // whole budget (2000 points for lambda < 0.01); on, it ends after stall_points such steps,
   // every point kept and on the branch, with StepTooSmall and a reason saying so.
   ContinuationOptions o;
   o.initial_step = 1e-3;
@@ -361,7 +361,7 @@ TEST_CASE("a branch whose steps stay far below max_step stalls instead of spendi
   o.min_step = 1e-12;
   o.lambda_max = 10.0;
   o.max_points = 2000;
-  Ripple problem(1e-5);
+  Ripple problem(1e-6);
   o.stall_points = 0;
   const ContinuationResult creeping = PseudoArclength(problem, o).run(scalar(0.0), 0.0);
   o.stall_points = 50;
@@ -373,7 +373,7 @@ TEST_CASE("a branch whose steps stay far below max_step stalls instead of spendi
   CHECK(stalled.stop_reason.starts_with("the branch stalls"));
   CHECK(stalled.points.size() < 200);
   for (const auto& p : stalled.points)
-    CHECK(std::abs(p.u[0] - 0.01 * std::sin(p.lambda / 1e-5)) <= 1e-8);
+    CHECK(std::abs(p.u[0] - 0.01 * std::sin(p.lambda / 1e-6)) <= 1e-8);
   o.stall_points = -1;
   CHECK_THROWS_AS(o.validate(), libcont::InputError);
 }

@@ -489,6 +489,53 @@ TEST_CASE("the grazing curve of the non-impacting orbit against the closed form"
   }
 }
 
+TEST_CASE("a curve started where p1 = const misses it is corrected by least norm", "[curves]") {
+  // The z = 1/2 period-doubling curve in (eta, d) from eta = 2.3478043738 (d = -0.005) is an
+  // arc that turns in d at d = -0.00539768 (eta = 2.4977) and comes back to d = -0.005 at
+  // eta = 2.6559. Traced with p1 = d (the branch's parameter) from d = -0.0054, just beyond
+  // that turn, there is no point of the curve at fixed p1: the start must be corrected by
+  // Newton steps of least norm onto the curve near the turn, and the curve from there in
+  // eta lies on the closed form (its period doubling in d at each row's eta).
+  ImpactOscillatorParameters flip;
+  flip.r = 1.0;
+  flip.d = -0.005;
+  flip.eta = 2.3478043738;
+  auto system = library_system(flip);
+  const Start start = closed_form_start(flip, 2, 1);
+  const libcont::OrbitCurve arc = libcont::trace_orbit_curve(
+      system, libcont::CurveKind::PeriodDoubling, "eta", flip.eta, 2, start.phase, start.x,
+      libcont::OrbitCurveOptions("d", -0.005, -0.0056, 1.5, 3.0));
+  REQUIRE(arc.ok());
+  const auto lowest = std::min_element(arc.rows.begin(), arc.rows.end(),
+                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  CHECK(lowest->second > -0.0054);
+  system.set_parameter("eta", lowest->first);
+  const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
+      system, libcont::CurveKind::PeriodDoubling, "d", -0.0054, 2, lowest->phase, lowest->x,
+      libcont::OrbitCurveOptions("eta", lowest->first, 2.6, -0.006, -0.004));
+  INFO(curve.stop_reason << " " << curve.failure);
+  REQUIRE(curve.ok());
+  REQUIRE(curve.rows.size() >= 5);
+  // The first row: on the curve, within the step's reach of the turn.
+  CHECK(std::abs(curve.rows.front().first - lowest->second) <= 1e-5);
+  double worst = 0.0;
+  for (const libcont::CurveRow& row : curve.rows) {
+    const double reference = test_support::one_parameter_point_near(
+        flip.with("eta", row.second), "d", 2, false, row.first, 2e-4);
+    INFO("row at d = " << std::setprecision(14) << row.first << ", eta = " << row.second
+                       << ": closed form d = " << reference);
+    REQUIRE(std::isfinite(reference));
+    CHECK(std::abs(row.first - reference) <= 1e-10);
+    worst = std::max(worst, std::abs(row.first - reference));
+  }
+  std::ostringstream line;
+  line << std::setprecision(10) << "least-norm start from d = -0.0054: first row d = "
+       << curve.rows.front().first << ", eta = " << curve.rows.front().second << "; "
+       << curve.rows.size() << " rows" << std::setprecision(3)
+       << ", max |d - closed form| = " << worst;
+  WARN(line.str());
+}
+
 TEST_CASE("the interior-tangency curve of the z = 1/2 orbit against the closed form", "[curves]") {
   // The z = 1/2 orbit (d = 0, r = 1) grazes the base between its impacts at eta =
   // 3.1675052041 (its gap minimum closes: test_grazing_passage). From the branch's grazing

@@ -68,7 +68,7 @@ struct ContinuationOptions {
   // derivatives grow without bound), and would spend max_points getting nowhere. The run
   // ends there (StepTooSmall, with all points kept). 0: never.
   int stall_points = 50;
-  double stall_fraction = 1e-3;
+  double stall_fraction = 1e-4;
   // Weight of lambda against u in the arclength norm; u of size 1e-3 next to lambda
   // of size 1 wants a small weight so that the branch is resolved in u too.
   double parameter_weight = 1.0;
