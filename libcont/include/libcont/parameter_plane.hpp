@@ -2,7 +2,7 @@
 // A parameter-plane map (doc/theory.md, 6.5): in a box of two parameters (p1, p2), the
 // periodic orbits z = p/n up to a given n are found, their branches in p1 traced, and the
 // two-parameter curves of the codimension-one points on those branches (folds, period
-// doublings, Neimark-Sacker points, grazings of orbits without impacts) traced across the
+// doublings, Neimark-Sacker points, grazings of every kind) traced across the
 // box (orbit_curve.hpp). These curves bound the regions where each orbit exists and is
 // stable; the codimension-two points met on them (cusps, fold-flips, resonances, resonant
 // grazings, turning points) are located on the way.
@@ -83,8 +83,8 @@ struct ParameterPlaneMap {
   std::vector<PlaneBranch> branches;
   std::vector<PlaneCurve> curves;
   // What was not mapped, in words: searches that found no orbit or one of n above
-  // max_period (counted), special points no curve starts from (a grazing of an impacting
-  // orbit, a branch point), curves that failed to start.
+  // max_period (counted), special points no curve starts from (an impact-signature or
+  // branch point), curves that failed to start or stopped short.
   std::vector<std::string> notes;
   int searches = 0, orbits_found = 0;  // orbit searches run, and those that found an orbit
   bool stopped = false;                // the progress callback stopped it
