@@ -278,16 +278,30 @@ class PrivateView {
 
 using ScriptForOutput = std::function<std::string(const std::string& png_name)>;
 
-// Saves the script, runs it through gnuplot into a temporary PNG and renames that into
-// place only when gnuplot reported no error: a failed plot never replaces a good one.
-PlotFiles render(const std::filesystem::path& directory, const std::string& stem,
-                 const ScriptForOutput& script) {
-  PlotFiles files{directory / (stem + ".png"), directory / (stem + ".gp")};
-  write_file_atomically(files.script,
-                        [&](std::ostream& out) { out << script(files.png.filename().string()); });
+// The script for another format than the PNG: the preamble's terminal swapped for that
+// format's, at the same size (pixels at 96 per inch) and font.
+std::string for_format(std::string script, const std::string& format) {
+  const std::string head = "set terminal pngcairo size ";
+  const size_t at = script.find(head);
+  if (at == std::string::npos) return script;
+  const size_t end = script.find(' ', at + head.size());
+  const std::string size = script.substr(at + head.size(), end - at - head.size());
+  const size_t comma = size.find(',');
+  const double width = std::stod(size.substr(0, comma)), height = std::stod(size.substr(comma + 1));
+  std::ostringstream terminal;
+  if (format == "pdf")
+    terminal << "set terminal pdfcairo size " << width / 96.0 << "in," << height / 96.0 << "in";
+  else
+    terminal << "set terminal svg size " << width << ',' << height << " dynamic";
+  return script.replace(at, end - at, terminal.str());
+}
 
-  StagedFile png(files.png);
-  StagedFile status(directory / (stem + ".gnuplot-status"));
+// Runs `script_text` (whose output is `output`'s temporary file, named relative to a private
+// directory beside `directory`) through gnuplot, and publishes `output` only when gnuplot
+// reported no error: a failed plot never replaces a good one.
+void run_gnuplot(const std::filesystem::path& directory, const std::filesystem::path& script_file,
+                 const ScriptForOutput& script, StagedFile& output) {
+  StagedFile status(directory / (output.target_path().stem().string() + ".gnuplot-status"));
   // gnuplot reads the data by its final names, from a private directory where they are
   // this run's own files, still waiting to be published (pending_files.hpp).
   const PrivateView view(directory);
@@ -296,7 +310,7 @@ PlotFiles render(const std::filesystem::path& directory, const std::string& stem
     // (gnuplot_process.hpp); errors come back through the status file below.
     GnuplotProcess gnuplot;
     gnuplot.send("cd " + quoted(std::filesystem::absolute(view.path()).string()) + "\n" +
-                 script("../" + png.temporary_path().filename().string()) +
+                 script("../" + output.temporary_path().filename().string()) +
                  "unset output\n"
                  // gnuplot goes on after an error and its exit status does not say which;
                  // GPVAL_ERRNO/ERRMSG do.
@@ -307,7 +321,7 @@ PlotFiles render(const std::filesystem::path& directory, const std::string& stem
   }
   int error_number = -1;
   std::string error_message =
-      "gnuplot wrote no status: it is missing, lacks pngcairo, or crashed on the script";
+      "gnuplot wrote no status: it is missing, lacks the cairo terminals, or crashed on the script";
   {
     std::ifstream in(status.temporary_path());
     if (in >> error_number) {
@@ -316,8 +330,26 @@ PlotFiles render(const std::filesystem::path& directory, const std::string& stem
     }
   }
   if (error_number != 0)
-    throw OutputError("gnuplot failed on '" + files.script.string() + "': " + error_message);
-  png.commit();
+    throw OutputError("gnuplot failed on '" + script_file.string() + "': " + error_message);
+  output.commit();
+}
+
+// Saves the script and draws it into the PNG, and into `stem.FORMAT` for each of `also`
+// ("pdf", "svg"); each file published only when gnuplot drew it without an error.
+PlotFiles render(const std::filesystem::path& directory, const std::string& stem,
+                 const ScriptForOutput& script, const std::vector<std::string>& also = {}) {
+  PlotFiles files{directory / (stem + ".png"), directory / (stem + ".gp"), {}};
+  write_file_atomically(files.script,
+                        [&](std::ostream& out) { out << script(files.png.filename().string()); });
+  StagedFile png(files.png);
+  run_gnuplot(directory, files.script, script, png);
+  for (const std::string& format : also) {
+    const std::filesystem::path path = directory / (stem + "." + format);
+    StagedFile other(path);
+    run_gnuplot(directory, files.script,
+                [&](const std::string& name) { return for_format(script(name), format); }, other);
+    files.others.push_back(path);
+  }
   return files;
 }
 
@@ -679,7 +711,7 @@ PlotFiles plot_parameter_plane(const ParameterPlanePlot& plot, const std::string
     for (size_t i = 0; i < layers.size(); ++i) s << (i > 0 ? ", \\\n     " : "") << layers[i];
     s << "\n";
     return s.str();
-  });
+  }, plot.also);
 }
 
 PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
@@ -954,7 +986,7 @@ PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem) {
     }
     s << "unset multiplot\n";
     return s.str();
-  });
+  }, plot.also);
 }
 
 PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {

@@ -14,6 +14,7 @@ namespace vicont {
 struct PlotFiles {
   std::filesystem::path png;
   std::filesystem::path script;
+  std::vector<std::filesystem::path> others;  // the same figure in further formats (pdf, svg)
 };
 
 // What the time-series and phase-portrait plots read: a CSV written by
@@ -77,6 +78,7 @@ struct ParameterPlanePlot {
   std::string first, second;                       // the parameters: x and y axes
   double first_min = 0.0, first_max = 0.0, second_min = 0.0, second_max = 0.0;
   std::string title;
+  std::vector<std::string> also;  // further formats drawn beside the PNG: "pdf", "svg"
 };
 PlotFiles plot_parameter_plane(const ParameterPlanePlot& plot, const std::string& stem);
 
@@ -169,6 +171,7 @@ struct SweepMapPlot {
   std::vector<PlaneCurve> curves;
   std::vector<PlaneLabel> labels;
   std::string title;
+  std::vector<std::string> also;  // further formats drawn beside the PNG: "pdf", "svg"
 };
 PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem);
 

@@ -14,7 +14,7 @@ cli_name=cli-map
 box="--param eta --from 1.5 --to 3 --param2 d --from2 -0.004 --to2 0"
 # shellcheck disable=SC2086
 if "$vicont" map $box --max-period 2 --grid 12 --grid2 8 --grid-transient 100 \
-    --grid-periods 100 --threads 2 --out "$work/map" --json >"$work/stdout" 2>"$work/map.err"; then
+    --grid-periods 100 --threads 2 --format png,pdf --out "$work/map" --json >"$work/stdout" 2>"$work/map.err"; then
   check "the map's summary" \
     'd["command"] == "map" and d["p1"] == "eta" and d["p2"] == "d" and d["ok"] and d["orbits_found"] > 0 and len(d["branches"]) > 0'
   check "no z = 1/1 period-doubling curve or grazing curve" \
@@ -22,7 +22,12 @@ if "$vicont" map $box --max-period 2 --grid 12 --grid2 8 --grid-transient 100 \
   check "the grid's shape" \
     'd["grid"]["p1_values"] == 12 and d["grid"]["p2_values"] == 8 and d["grid"]["status"] == "complete"'
   expect_files "$work/map" map.json map_curves.csv map_points.csv map_stable.csv map.png map.gp \
-    map_grid.csv map_grid.png map_grid.gp
+    map_grid.csv map_grid.png map_grid.gp map.pdf map_grid.pdf
+  for pdf in map.pdf map_grid.pdf; do
+    [ "$(head -c 5 "$work/map/$pdf")" = "%PDF-" ] || fail "$pdf is no PDF"
+  done
+  check "the PDFs are listed among the files" \
+    'sum(f.endswith(("map.pdf", "map_grid.pdf")) for f in d["files"]) == 2'
   python3 - "$work/stdout" "$work/map/map.json" <<'PYTHON' || fail "map.json is not the --json object"
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
@@ -60,4 +65,5 @@ expect_bad "--param2" map --param eta --from 1.5 --to 3 --param2 eta --from2 1 -
 expect_bad "--from2" map --param eta --from 1.5 --to 3 --param2 d --from2 0 --to2 0 --out "$work/bad"
 expect_bad "nosuch" map --param eta --from 1.5 --to 3 --param2 nosuch --from2 0 --to2 1 --out "$work/bad"
 expect_bad "--from2" map --param eta --from 1.5 --to 3 --param2 d --to2 0 --out "$work/bad"
+expect_bad "--format" map --param eta --from 1.5 --to 3 --param2 d --from2 -0.004 --to2 0 --format png,eps --out "$work/bad"
 finish cli_map

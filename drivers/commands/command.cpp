@@ -28,6 +28,7 @@ void RunHealth::add_plot(std::vector<std::string>& files, const std::function<Pl
     const PlotFiles plot = draw();
     files.push_back(plot.png.string());
     files.push_back(plot.script.string());
+    for (const auto& other : plot.others) files.push_back(other.string());
   } catch (const OutputError& error) {
     plot_errors.push_back(error.what());
   }
