@@ -323,9 +323,21 @@ class MapCommand : public SystemCommand {
       << "branches    " << map.branches.size() << " pieces in " << o.first << '\n'
       << "curves      " << map.curves.size() << " pieces: " << curve_counts_text(map) << '\n';
     int codim2 = 0;
+    // A point met by two pieces of one curve (both ways from two seeds, say) is listed once.
+    std::vector<std::pair<const libcont::PlaneCurve*, const libcont::CurvePoint*>> listed;
+    const auto listed_before = [&](const libcont::PlaneCurve& c, const libcont::CurvePoint& p) {
+      for (const auto& [other, q] : listed)
+        if (q->type == p.type && other->curve.kind == c.curve.kind &&
+            other->curve.period == c.curve.period &&
+            std::abs(q->first - p.first) <= 1e-7 * (o.first_max - o.first_min) &&
+            std::abs(q->second - p.second) <= 1e-7 * (o.second_max - o.second_min))
+          return true;
+      return false;
+    };
     for (const auto& c : map.curves)
       for (const auto& p : c.curve.points)
-        if (p.type != "turning-point") {
+        if (p.type != "turning-point" && !listed_before(c, p)) {
+          listed.emplace_back(&c, &p);
           if (codim2 == 0)
             t << "codimension-two points\n  " << table_cell("type", 16)
               << table_cell("on the curve", 24) << table_cell(o.first, 17) << o.second << '\n';
