@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "atomic_file.hpp"
@@ -19,18 +20,36 @@ struct StableStretch {
   double from = 0.0, to = 0.0;
 };
 
+// Where the branch changes between rows i and i + 1: the special point located there (a
+// fold, period doubling, Neimark-Sacker point or grazing, where stability changes), else
+// none.
+std::optional<double> located_between(const libcont::OrbitBranch& branch, int i) {
+  for (const libcont::SpecialPoint& s : branch.special_points)
+    if (s.after_point == i && s.type != libcont::SpecialPointType::ImpactSignature) return s.lambda;
+  return std::nullopt;
+}
+
+// Each stretch runs to the located points at its ends, not only to its first and last
+// stable rows (a row step short of the bifurcation that ends it).
 std::vector<StableStretch> stable_stretches(const libcont::ParameterPlaneMap& map) {
   std::vector<StableStretch> stretches;
   for (size_t b = 0; b < map.branches.size(); ++b) {
     const libcont::OrbitBranch& branch = map.branches[b].branch;
     bool open = false;
-    for (const libcont::BranchPoint& point : branch.points) {
+    for (size_t i = 0; i < branch.points.size(); ++i) {
+      const libcont::BranchPoint& point = branch.points[i];
       const libcont::OrbitPointData data = branch.orbit(point);
       const bool stable = data.stable();
-      if (open && (!stable || data.impacts != stretches.back().impacts)) open = false;
+      const int before = static_cast<int>(i) - 1;
+      if (open && (!stable || data.impacts != stretches.back().impacts)) {
+        open = false;
+        stretches.back().to = located_between(branch, before).value_or(stretches.back().to);
+      }
       if (stable && !open) {
+        const double from = i > 0 ? located_between(branch, before).value_or(point.lambda)
+                                  : point.lambda;
         stretches.push_back({static_cast<int>(b), map.branches[b].second, data.impacts,
-                             branch.period, point.lambda, point.lambda});
+                             branch.period, from, point.lambda});
         open = true;
       }
       if (open) stretches.back().to = point.lambda;
