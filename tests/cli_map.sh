@@ -34,6 +34,25 @@ a, b = (json.load(open(p)) for p in sys.argv[1:])
 sys.exit(0 if a == b else 1)
 PYTHON
   [ "$(($(wc -l <"$work/map/map_grid.csv") - 1))" -eq 96 ] || fail "map_grid.csv does not have 12 x 8 cells"
+  # Each stable stretch of a seed line ends on the box or on a special point of a branch of
+  # its line (the bifurcation that ends it; a stretch joins the pieces of a branch traced
+  # both ways from its seed), not on a row short of it.
+  python3 - "$work/map/map_stable.csv" "$work/map/map.json" <<'PYTHON' || fail "a stable stretch ends short of its branch's special point"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+summary = json.load(open(sys.argv[2]))
+ends = 0
+for r in rows:
+    line = float(r["d"])
+    points = [p["p1"] for b in summary["branches"] if b["p2"] == line
+              for p in b["special_points"]] + [1.5, 3.0]
+    for end in (float(r["eta_from"]), float(r["eta_to"])):
+        if min(abs(end - p) for p in points) > 1e-12:
+            print("  stretch", r, "end", end, "is no special point or bound")
+            sys.exit(1)
+        ends += 1
+sys.exit(0 if ends >= 2 else 1)
+PYTHON
   # The grid cell nearest (eta, d) = (1.6, -0.001), in the stable z = 1/1 region.
   python3 - "$work/map/map_grid.csv" <<'PYTHON' || fail "the grid cell at (1.6, -0.001) is not z = 1/1"
 import csv, sys
