@@ -10,6 +10,7 @@
 // against differences, and the resonance tests.
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <ctime>
@@ -22,6 +23,7 @@
 #include "libcont/orbit_branch.hpp"
 #include "libcont/orbit_curve.hpp"
 #include "libcont/shooting.hpp"
+#include "systems/cantilever.hpp"
 #include "systems/two_body.hpp"
 #include "test_support.hpp"
 
@@ -424,4 +426,60 @@ TEST_CASE("fold curve of the two-body Hertz orbit: omega 6 to 6.03", "[curves][f
   WARN(line.str());
   CHECK(interpolation <= 1e-9);
   CHECK(std::abs(difference) <= 1e-8);
+}
+
+TEST_CASE("the cantilever's Neimark-Sacker curve: its 1:3 and 1:4 resonances have the "
+          "multipliers exp(+-2 pi i / 3) and +-i",
+          "[curves][ns]") {
+  // The Neimark-Sacker point NS1 of vicont continue --system cantilever-2dof --set e=0.1
+  // --set r=0.8 --param eta --from 0.3 --to 3 (an orbit of 15 impacts per period),
+  // continued in (eta, r) towards r = 1 (vicont curve --restart run:NS1 --param2 r --from
+  // 0.8 --to 1), meets kappa = -1/2 (a 1:3 resonance) after its row 51 and kappa = 0 (1:4)
+  // after its row 101. From its rows 50 and 100 (states below, from curve.json) the curve
+  // must locate them, and there the monodromy's own eigenvalues (Floquet, not the curve's
+  // unknown kappa) must be the pair on the unit circle at the angle 2 pi / 3, pi / 2.
+  struct Case {
+    const char* type;
+    double kappa;  // cos theta at the resonance
+    double eta, r;
+    std::array<double, 4> state;
+  };
+  const double phase = 5.4555386408848285;
+  const Case cases[] = {
+      {"resonance-1:3", -0.5, 0.43797965012387446, 0.8001593650247399,
+       {0.021742454820094233, 0.003273027172533763, -0.010422710782379906,
+        -0.001289429055831185}},
+      {"resonance-1:4", 0.0, 0.43682799334105943, 0.8022135314744644,
+       {0.021660398432455177, 0.003274445734493095, -0.010276451242812809,
+        -0.00016353157355623345}}};
+  for (const Case& c : cases) {
+    systems::CantileverBeam system;
+    system.set_parameter("e", 0.1);
+    system.set_parameter("eta", c.eta);
+    system.set_parameter("r", c.r);
+    const Vector x = Eigen::Map<const Vector>(c.state.data(), 4);
+    libcont::OrbitCurveOptions options("r", c.r, 1.0, 0.3, 3.0);
+    options.max_points = 10;
+    const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
+        system, libcont::CurveKind::NeimarkSacker, "eta", c.eta, 1, phase, x, options);
+    INFO(c.type << ": " << curve.stop_reason << " " << curve.failure);
+    REQUIRE(curve.rows.size() >= 2);
+    const libcont::CurvePoint* found = nullptr;
+    for (const auto& p : curve.points)
+      if (p.type == c.type) found = &p;
+    REQUIRE(found != nullptr);
+    double modulus = INFINITY, cosine = INFINITY;
+    for (const auto& mu : found->multipliers)
+      if (mu.imag() > 0.0 && std::abs(std::abs(mu) - 1.0) < std::abs(modulus - 1.0)) {
+        modulus = std::abs(mu);
+        cosine = mu.real() / std::abs(mu);
+      }
+    CHECK(std::abs(modulus - 1.0) <= 1e-8);
+    CHECK(std::abs(cosine - c.kappa) <= 1e-6);
+    std::ostringstream line;
+    line << std::setprecision(10) << c.type << " of the cantilever's Neimark-Sacker curve at eta = "
+         << found->first << ", r = " << found->second << std::setprecision(3)
+         << ": |mu| - 1 = " << modulus - 1.0 << ", cos(arg mu) - kappa = " << cosine - c.kappa;
+    WARN(line.str());
+  }
 }
