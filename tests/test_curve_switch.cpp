@@ -329,6 +329,23 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
   };
   CHECK(nearest(point.multipliers, 1.0) <= 1e-6);
   CHECK(nearest(point.multipliers, -1.0) <= 1e-6);
+  {
+    // The same curve to r = 0.805: from this state it is walked towards a grazing (its
+    // distance 0.1) on a moved section, to the bound, and the fold-flip lies between the
+    // last step and the walk's first orbit. It must be located there as well (it used to be
+    // missed: the walk located only the grazing).
+    libcont::OrbitCurveOptions short_options("r", 0.8, 0.805, 0.3, 3.0);
+    system.set_parameter("r", 0.803893936346931);
+    const libcont::OrbitCurve walked = libcont::trace_orbit_curve(
+        system, libcont::CurveKind::Fold, "eta", eta, 1, phase, x, short_options);
+    INFO(walked.stop_reason << " " << walked.failure);
+    REQUIRE(walked.ok());
+    const auto walked_flips = points_of(walked, "fold-flip");
+    REQUIRE(walked_flips.size() == 1);
+    CHECK(std::abs(walked_flips.front()->first - point.first) <= 1e-9);
+    CHECK(std::abs(walked_flips.front()->second - point.second) <= 1e-8);
+    system.set_parameter("r", 0.803893936346931);
+  }
 
   begin = cpu_seconds();
   const libcont::OrbitCurve flip = libcont::switch_orbit_curve(

@@ -633,6 +633,7 @@ BoundaryPassage pass_grazing(PeriodicOrbitProblem& problem, const BranchPoint& s
                              const BoundarySettings& settings, const GrazingPassageOptions& options) {
   BoundaryPassage passage;
   passage.handled = true;
+  passage.tests_located = true;  // Passage::record, between every two of its orbits
   Passage(problem, settings, options, passage).run(start);
   return passage;
 }

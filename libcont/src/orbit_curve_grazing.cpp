@@ -29,6 +29,12 @@ BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
     out.declined = true;
     return out;
   }
+  if (chart() != last.chart) {
+    out.start = last;
+    out.start->u = start;
+    out.start->chart = chart();
+    out.start->tests = test_values(start, last.lambda);
+  }
   const int impacts = measures_.impacts;
   const ContactApproach::Type type = approach_->type;
   const bool impact = type == ContactApproach::Type::Impact;

@@ -77,10 +77,9 @@ bool passes_through(const OrbitCurve& curve, double first, double second, double
          curve.rows[0].second == second;
 }
 
-// The curve kind a special point of `branch` starts, or none (with the reason) for one no
+// The curve kind a special point of a branch starts, or none (with the reason) for one no
 // curve of orbit_curve.hpp starts from.
-std::optional<CurveKind> curve_kind(const OrbitBranch& branch, const SpecialPoint& s,
-                                    std::string& why_not) {
+std::optional<CurveKind> curve_kind(const SpecialPoint& s, std::string& why_not) {
   switch (s.type) {
     case SpecialPointType::Fold: return CurveKind::Fold;
     case SpecialPointType::PeriodDoubling: return CurveKind::PeriodDoubling;
@@ -253,7 +252,7 @@ class PlaneMapper {
     for (size_t i = 0; i < branch.special_points.size() && !map_.stopped; ++i) {
       const SpecialPoint& s = branch.special_points[i];
       std::string why_not;
-      const std::optional<CurveKind> kind = curve_kind(branch, s, why_not);
+      const std::optional<CurveKind> kind = curve_kind(s, why_not);
       const std::string where = s.type_name() + " at " + o_.first + " = " + number_text(s.lambda) +
                                 ", " + o_.second + " = " + number_text(piece.second);
       if (!kind) {

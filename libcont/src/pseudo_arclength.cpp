@@ -643,6 +643,51 @@ void PseudoArclength::append_passage(BoundaryPassage& passage, ContinuationResul
   if (!passage.points.empty() || !passage.special_points.empty()) report_progress(result);
 }
 
+void PseudoArclength::locate_along_passage(size_t first, const std::optional<BranchPoint>& start,
+                                           ContinuationResult& result) {
+  if (first == 0) return;
+  std::vector<SpecialPoint> found;
+  const int tests = static_cast<int>(problem_.test_functions().size());
+  for (size_t k = first - 1; k + 1 < result.points.size(); ++k) {
+    // The last point before the passage on the passage's own chart, where it has one.
+    BranchPoint from = k + 1 == first && start ? *start : result.points[k];
+    const BranchPoint& to = result.points[k + 1];
+    if (from.chart != to.chart || from.tests.size() != to.tests.size()) continue;
+    // Not across the boundary itself (a passage through a grazing): there the impact
+    // signature changes and the tests jump.
+    bool smooth = true;
+    for (int i = 0; i < tests; ++i)
+      if (problem_.test_functions()[static_cast<size_t>(i)].kind == TestFunction::Kind::ValueChange &&
+          from.tests[i] != to.tests[i])
+        smooth = false;
+    if (!smooth) continue;
+    Vector chord(from.u.size() + 1);
+    chord << to.u - from.u, to.lambda - from.lambda;
+    const double length = weighted_norm(chord);
+    if (!(length > 0.0)) continue;
+    from.tangent = chord / length;
+    problem_.set_chart(from.chart);
+    for (int i = 0; i < tests; ++i) {
+      if (problem_.test_functions()[static_cast<size_t>(i)].kind != TestFunction::Kind::SignChange ||
+          sign_of(test_value(from, i)) * sign_of(test_value(to, i)) >= 0)
+        continue;
+      std::vector<SpecialPoint> one;
+      locate(from, length, to, i, one);
+      for (SpecialPoint& p : one) {
+        p.after_point = static_cast<int>(k);
+        found.push_back(std::move(p));
+      }
+    }
+  }
+  if (found.empty()) return;
+  for (SpecialPoint& p : found) result.special_points.push_back(std::move(p));
+  std::stable_sort(result.special_points.begin(), result.special_points.end(),
+                   [](const SpecialPoint& a, const SpecialPoint& b) {
+                     return a.after_point < b.after_point;
+                   });
+  problem_.set_chart(result.points.back().chart);
+}
+
 PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, ContinuationResult& result) {
   BoundarySettings settings;
   settings.lambda_min = options_.lambda_min;
@@ -668,7 +713,10 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
                          problem_.test_functions()[static_cast<size_t>(boundary)].name + ")";
     return Passage::Ended;
   }
+  const size_t before_passage = result.points.size();
+  std::optional<BranchPoint> passage_start = std::move(passage.start);
   append_passage(passage, result);
+  if (!passage.tests_located) locate_along_passage(before_passage, passage_start, result);
   chord_ready_ = false;  // the passage evaluated elsewhere
   if (passage.reached_bound) {
     result.status = ContinuationStatus::ReachedBound;

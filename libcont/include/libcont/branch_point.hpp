@@ -91,6 +91,14 @@ struct BoundaryPassage {
   std::vector<BranchPoint> points;
   std::vector<SpecialPoint> special_points;
   std::string message;         // what happened, for the branch's stop reason
+  // Whether the passage located the sign changes of the problem's tests between its points
+  // itself (a branch's, grazing_passage.hpp); if not, the engine does (on `start` and the
+  // points).
+  bool tests_located = false;
+  // The branch's last point as the passage saw it where it first moved its section (its
+  // state on the new one, its tests there), so that special points between it and the
+  // first of `points` can be located on one chart; none if the section stayed.
+  std::optional<BranchPoint> start;
 };
 
 }  // namespace libcont

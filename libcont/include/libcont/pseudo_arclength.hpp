@@ -161,6 +161,13 @@ class PseudoArclength {
   // After a failed step from `from`: if the parameter's valid range ends within the step,
   // the branch is brought onto that end and the run ends there (true).
   bool end_on_valid_range(const BranchPoint& from, double step, ContinuationResult& result);
+  // The sign changes of the problem's tests between the points a passage added (from
+  // result.points[first - 1] on, or `start`, that point on the passage's chart; its walk
+  // locates only the boundary): each located along the chord between two points of one
+  // chart and one impact signature (not across the boundary), as a step's are along its
+  // tangent.
+  void locate_along_passage(size_t first, const std::optional<BranchPoint>& start,
+                            ContinuationResult& result);
   // After a point recorded by a step of `step`: whether the branch has stalled
   // (ContinuationOptions::stall_points), ending the run if so.
   bool stalled(double step, ContinuationResult& result);
