@@ -80,6 +80,11 @@ bool passes_through(const OrbitCurve& curve, double first, double second, double
 // The curve kind a special point of a branch starts, or none (with the reason) for one no
 // curve of orbit_curve.hpp starts from.
 std::optional<CurveKind> curve_kind(const SpecialPoint& s, std::string& why_not) {
+  if (s.detail == "unlocated") {
+    why_not = "located only to within a step of its branch (a map inside its bracket failed): "
+              "no curve starts there";
+    return std::nullopt;
+  }
   switch (s.type) {
     case SpecialPointType::Fold: return CurveKind::Fold;
     case SpecialPointType::PeriodDoubling: return CurveKind::PeriodDoubling;
@@ -256,7 +261,8 @@ class PlaneMapper {
       const std::string where = s.type_name() + " at " + o_.first + " = " + number_text(s.lambda) +
                                 ", " + o_.second + " = " + number_text(piece.second);
       if (!kind) {
-        if (s.type == SpecialPointType::Grazing) map_.notes.push_back(where + ": " + why_not);
+        if (s.type == SpecialPointType::Grazing || s.detail == "unlocated")
+          map_.notes.push_back(where + ": " + why_not);
         continue;
       }
       system_.set_parameter(o_.second, piece.second);

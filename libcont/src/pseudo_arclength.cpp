@@ -376,6 +376,10 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
   if (test >= 0)
     problem_.describe(test, {bracket.before.u, bracket.before.lambda, bracket.before.data},
                       {best.u, best.lambda, best.data}, special);
+  // A bracket that could not be narrowed (a correction inside it failed, as next to the
+  // grazing of a soft contact) gives the point only to within its width: said, not hidden.
+  if (special.detail.empty() && bracket.s_after - bracket.s_before > options_.locate_tolerance)
+    special.detail = "unlocated";
   special.u = best.u;
   special.lambda = best.lambda;
   special.tests = best.tests;

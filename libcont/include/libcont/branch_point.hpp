@@ -52,7 +52,10 @@ struct SpecialPoint {
   // A grazing's kind, where the problem tells (set_grazing_kind); none otherwise.
   std::optional<GrazingKind> grazing_kind;
   // What kind of that type, in words for files and reports, where the problem tells (a
-  // grazing: to_string(grazing_kind)); empty otherwise. Code decides by grazing_kind.
+  // grazing: to_string(grazing_kind); "merge": orbit_merge.hpp); "unlocated" for a point
+  // whose bracket could not be narrowed to the locate tolerance (an evaluation inside it
+  // failed: the point lies somewhere between the branch's rows around it, at the row
+  // after it here); empty otherwise. Code decides by grazing_kind.
   std::string detail;
   int after_point = 0;  // index of the branch point before it
   Vector u;
