@@ -377,3 +377,50 @@ TEST_CASE("a branch whose steps stay far below max_step stalls instead of spendi
   o.stall_points = -1;
   CHECK_THROWS_AS(o.validate(), libcont::InputError);
 }
+
+namespace {
+
+// u = lambda, with a test lambda - 1/2 and no evaluation possible for lambda in (0.45, 0.6):
+// steps can cross that strip, but no correction inside it converges, so the test's zero
+// cannot be narrowed down (as next to the grazing of a soft contact).
+class Unreachable : public ZeroProblem {
+ public:
+  int dimension() const override { return 1; }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override {
+    if (lambda > 0.45 && lambda < 0.6) return false;
+    residual = scalar(u[0] - lambda);
+    du = Matrix::Constant(1, 1, 1.0);
+    dlambda = scalar(-1.0);
+    return true;
+  }
+  std::vector<TestFunction> test_functions() const override {
+    return {{"half", TestFunction::Kind::SignChange}};
+  }
+  Vector test_values(ConstVectorRef, double lambda) override { return scalar(lambda - 0.5); }
+};
+
+}  // namespace
+
+TEST_CASE("a special point that cannot be narrowed down is marked unlocated", "[engine]") {
+  // Steps of 0.3 in arclength (0.212 in lambda): the rows 0.424 and 0.636 bracket the zero
+  // at 0.5, and every correction between them fails. The point is kept, at the bracket's
+  // end, with the detail "unlocated"; where the bracket can be narrowed it is not marked.
+  ContinuationOptions o;
+  o.initial_step = o.max_step = o.min_step = 0.3;
+  o.lambda_max = 1.0;
+  Unreachable problem;
+  const ContinuationResult result = PseudoArclength(problem, o).run(scalar(0.0), 0.0);
+  INFO(result.stop_reason);
+  REQUIRE(result.special_points.size() == 1);
+  const SpecialPoint& p = result.special_points.front();
+  CHECK(p.detail == "unlocated");
+  CHECK(p.lambda > 0.6);
+  Circle circle;
+  ContinuationOptions round;
+  round.lambda_min = -2.0;
+  round.lambda_max = 2.0;
+  round.max_points = 400;
+  const ContinuationResult folds = PseudoArclength(circle, round).run(scalar(-1.0), 0.0);
+  for (const auto& s : folds.special_points) CHECK(s.detail.empty());
+}
