@@ -1,6 +1,7 @@
 // vicont curve: the two-parameter curve of a codimension-one point of a saved branch
 // (libcont::trace_orbit_curve, orbit_curve.hpp): a fold (LPk), a period doubling (PDk), a
-// Neimark-Sacker point (NSk) or a grazing (GRk, of any kind) of a run of `vicont continue`, continued in (p1, p2), p1 the branch's parameter and p2 --param2; or,
+// Neimark-Sacker point (NSk) or a grazing (GRk, of any kind) of a run of `vicont continue`,
+// continued in (p1, p2), p1 the branch's parameter and p2 --param2; or,
 // from a codimension-two point of a saved curve of `vicont curve` (a fold-flip, a
 // resonance, a grazing end, a resonant grazing), the curve of --kind that issues from it in
 // the same (p1, p2) (libcont::switch_orbit_curve, curve_switch.hpp). The curve's rows and

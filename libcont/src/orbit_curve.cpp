@@ -181,10 +181,6 @@ std::string point_type(const SpecialPoint& s) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // Newton steps of least norm in (u, lambda), lambda weighted by `weight` (the arclength's
 // norm), from `point`'s u and lambda onto the zero set, to |F| <= tolerance (1 + |u|); the
 // point's tangent is then the Jacobian's null vector, and its chart the problem's.
@@ -287,7 +283,8 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
   }
   // The first point corrected at fixed p1, where that converges within the range's width
   // of the start; else (a curve along p1 = const, where the correction at fixed p1 is
-  // singular or runs off) by Newton steps of least norm. Its tangent turned towards `to` in p2.
+  // singular or runs off) by Newton steps of least norm. Its tangent turned towards `to`
+  // in p2.
   ContinuationOptions engine = options.continuation();
   ContinuationOptions start = engine;
   start.max_points = 1;
@@ -303,9 +300,10 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
                                origin)) {
       curve.status = ContinuationStatus::StartFailed;
       curve.failure = setup.failure();
-      curve.stop_reason = (first_run.points.empty() ? first_run.stop_reason
-                                                    : std::string("the start's correction runs off")) +
-                          (curve.failure.empty() ? "" : ": " + curve.failure);
+      curve.stop_reason =
+          (first_run.points.empty() ? first_run.stop_reason
+                                    : std::string("the start's correction runs off")) +
+          (curve.failure.empty() ? "" : ": " + curve.failure);
       return curve;
     }
   }
