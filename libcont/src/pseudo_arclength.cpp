@@ -772,7 +772,9 @@ void PseudoArclength::trace(ContinuationResult& result) {
     BranchPoint next;
     const bool at_min_step = step <= options_.min_step * (1.0 + 1e-12);
     bool corrected = correct_along(from, step, next);
-    if (!corrected && end_on_valid_range(from, step, result)) return;
+    if (!corrected &&
+        (end_on_valid_range(from, step, result) || left_range(from, step, result)))
+      return;
     if (corrected && !at_min_step && !plausible_successor(from, next, step)) corrected = false;
     if (corrected) {
       const int boundary = crossed_boundary(from, next);
@@ -792,7 +794,6 @@ void PseudoArclength::trace(ContinuationResult& result) {
         corrected = false;
       }
     }
-    if (!corrected && left_range(from, step, result)) return;
     if (!corrected) {
       if (at_min_step) {
         result.status = ContinuationStatus::StepTooSmall;
