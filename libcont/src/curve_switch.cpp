@@ -59,18 +59,17 @@ std::optional<CurveRow> touching_orbit_at(HybridSystem& system, const OrbitCurve
 // the orbit without the impact exists. 0 where it cannot be told.
 double gap_side(HybridSystem& system, const OrbitCurve& curve, const CurveRow& touching,
                 const OrbitCurveOptions& options) {
-  GrazingCurveProblem problem(system, curve.first, curve.second, curve.period, options.flow,
-                              touching.phase);
-  // As trace_orbit_curve scales it, so that the point's unknowns read alike.
-  const double span = std::abs(options.to - options.from);
-  problem.time_unit = curve.period * system.forcing_period() / span;
-  problem.second_scale = span;
-  problem.first_scale = options.first_max - options.first_min;
+  // As trace_orbit_curve scales and flies it (an impacting orbit keeps its other impacts),
+  // so that the row's unknowns read alike.
+  const auto problem =
+      scaled_grazing_problem(system, curve.first, curve.period, touching.phase, options);
+  double s = 0.0;
+  if (!problem->find_tangency(touching.x, s)) return 0.0;
   const int n = system.dimension(), m = n + 2;
   Vector u(m), residual, dlambda;
-  u << touching.x, touching.second, touching.auxiliary[0] / problem.time_unit;
+  u << touching.x, touching.second, touching.auxiliary[0] / problem->time_unit;
   Matrix du;
-  if (!problem.evaluate(u, touching.first, residual, du, dlambda)) return 0.0;
+  if (!problem->evaluate(u, touching.first, residual, du, dlambda)) return 0.0;
   // Unknowns (x, s) from the periodicity rows and h' = 0, for a unit change of p2.
   std::vector<int> rows, columns;
   for (int i = 0; i < n; ++i) rows.push_back(i), columns.push_back(i);

@@ -94,13 +94,7 @@ Setup make_problem(HybridSystem& system, CurveKind kind, const std::string& firs
   const double p2 = system.parameters()[options.second];
   const double scale = std::abs(options.to - options.from);
   if (kind == CurveKind::Grazing) {
-    auto problem = std::make_unique<GrazingCurveProblem>(system, first, options.second, period,
-                                                         options.flow, phase);
-    problem->second_min = std::min(options.from, options.to);
-    problem->second_max = std::max(options.from, options.to);
-    problem->second_scale = scale;
-    problem->first_scale = options.first_max - options.first_min;
-    problem->time_unit = period * system.forcing_period() / scale;
+    auto problem = scaled_grazing_problem(system, first, period, phase, options);
     double s = 0.0;
     if (!problem->find_tangency(x, s)) s = 0.0;
     setup.u0.resize(n + 2);
@@ -361,6 +355,21 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
   // parameter's valid range on a bound at its edge, r = 1) tells nothing of its end.
   if (!curve.ok()) curve.failure = setup.failure();
   return curve;
+}
+
+std::unique_ptr<GrazingCurveProblem> scaled_grazing_problem(HybridSystem& system,
+                                                            const std::string& first, int period,
+                                                            double phase,
+                                                            const OrbitCurveOptions& options) {
+  auto problem = std::make_unique<GrazingCurveProblem>(system, first, options.second, period,
+                                                       options.flow, phase);
+  const double scale = std::abs(options.to - options.from);
+  problem->second_min = std::min(options.from, options.to);
+  problem->second_max = std::max(options.from, options.to);
+  problem->second_scale = scale;
+  problem->first_scale = options.first_max - options.first_min;
+  problem->time_unit = period * system.forcing_period() / scale;
+  return problem;
 }
 
 int curve_period(HybridSystem& system, const std::string& parameter, int period,

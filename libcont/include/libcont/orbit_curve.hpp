@@ -24,6 +24,7 @@
 //     if (s.type == libcont::SpecialPointType::PeriodDoubling)
 //       auto curve = libcont::trace_orbit_curve(system, branch, s, {"d", -0.004, -0.002, 1.6, 2.2});
 #include <complex>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@
 #include "libcont/orbit_branch.hpp"
 
 namespace libcont {
+
+class GrazingCurveProblem;
 
 enum class CurveKind { Fold, PeriodDoubling, NeimarkSacker, Grazing };
 // "fold", "period-doubling", "neimark-sacker", "grazing".
@@ -112,6 +115,16 @@ struct OrbitCurve {
 // branch's parameter or a special point of another type.
 OrbitCurve trace_orbit_curve(HybridSystem& system, const OrbitBranch& branch,
                              const SpecialPoint& point, const OrbitCurveOptions& options);
+// The grazing curve's extended problem (grazing_curve_problem.hpp) of a z = p/`period` orbit
+// on the section t = phase (mod T), with p1 = `first` and p2 = options.second, its range and
+// scales as trace_orbit_curve sets them (differences on the scale of the ranges; the
+// touching time in units of n T / |to - from|, so that the arclength weighs it like p2).
+// The caller sets how the touch is flown (GrazingCurveProblem::find_tangency).
+std::unique_ptr<GrazingCurveProblem> scaled_grazing_problem(HybridSystem& system,
+                                                            const std::string& first, int period,
+                                                            double phase,
+                                                            const OrbitCurveOptions& options);
+
 // The period n of the curve through `point` of a branch of z = p/`period` orbits in
 // `parameter`: the branch's, except at the end of a branch born at the period doubling of a
 // shorter orbit (orbit_merge.hpp, detail "merge"): for the branch's map the multiplier
