@@ -10,6 +10,7 @@
 #include <ctime>
 #include <iomanip>
 #include <string>
+#include <utility>
 
 #include "impact_oscillator_closed_form.hpp"
 #include "libcont/orbit_curve.hpp"
@@ -120,6 +121,44 @@ inline PeriodDoublingToGrazing period_doubling_to_grazing(systems::MovingBaseOsc
   REQUIRE(!out.curve.points.empty());
   CHECK(out.curve.points.back().type == "grazing");
   return out;
+}
+
+// The closed form's z = 1/n orbit at p whose flight comes nearest to the base between its
+// impacts (of the two solutions of its phase equation): its smallest interior gap and the
+// time of it. A gap of +inf when neither exists.
+inline ImpactingOrbit nearest_touching_orbit(const ImpactOscillatorParameters& p, int n) {
+  const ImpactOscillatorClosedForm at(p);
+  ImpactingOrbit nearest;
+  for (const int b : {0, 1}) {
+    ImpactingOrbit orbit;
+    if (at.impacting_orbit(n, b, orbit) &&
+        std::abs(orbit.min_interior_gap) < std::abs(nearest.min_interior_gap))
+      nearest = orbit;
+  }
+  return nearest;
+}
+
+// Every row of a curve of the z = 1/n orbit's interior tangencies in (eta, second) has the
+// closed form's smallest interior gap within `tolerance` of zero and the row's touching time
+// within `time_tolerance` of the closed form's (CHECKed row by row); returns the largest
+// gap and time difference.
+inline std::pair<double, double> check_interior_tangency_rows(
+    const libcont::OrbitCurve& curve, const ImpactOscillatorParameters& p,
+    const std::string& second, int n, double tolerance = 1e-11, double time_tolerance = 1e-6) {
+  double worst_gap = 0.0, worst_time = 0.0;
+  for (const libcont::CurveRow& row : curve.rows) {
+    const ImpactOscillatorParameters at = p.with(second, row.second).with("eta", row.first);
+    const ImpactingOrbit nearest = nearest_touching_orbit(at, n);
+    INFO("row at eta = " << std::setprecision(14) << row.first << ", " << second << " = "
+                         << row.second << ": closed-form gap " << nearest.min_interior_gap);
+    CHECK(std::abs(nearest.min_interior_gap) <= tolerance);
+    const double shift = std::remainder(row.phase + row.auxiliary[0] - nearest.time_of_min_gap,
+                                        at.period());
+    CHECK(std::abs(shift) <= time_tolerance);
+    worst_gap = std::max(worst_gap, std::abs(nearest.min_interior_gap));
+    worst_time = std::max(worst_time, std::abs(shift));
+  }
+  return {worst_gap, worst_time};
 }
 
 }  // namespace test_support

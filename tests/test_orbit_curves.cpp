@@ -555,7 +555,13 @@ TEST_CASE("the interior-tangency curve of the z = 1/2 orbit against the closed f
   for (const auto& s : branch.special_points)
     if (s.grazing_kind == libcont::GrazingKind::InteriorTangency) grazing = &s;
   REQUIRE(grazing != nullptr);
-  CHECK(std::abs(grazing->lambda - 3.1675052041) <= 1e-9);
+  // The closed form's: where the nearer orbit's smallest interior gap is zero.
+  const double closed_form = test_support::brent_root(
+      [&](double eta) {
+        return test_support::nearest_touching_orbit(p.with("eta", eta), 2).min_interior_gap;
+      },
+      3.15, 3.18);
+  CHECK(std::abs(grazing->lambda - closed_form) <= 1e-9);
   for (const auto& [second, to] : {std::pair{"r", 0.7}, std::pair{"d", -0.001}}) {
     system.set_parameter("r", p.r);  // where the branch's grazing is (a curve moves p2)
     system.set_parameter("d", p.d);
@@ -565,26 +571,8 @@ TEST_CASE("the interior-tangency curve of the z = 1/2 orbit against the closed f
     REQUIRE(curve.ok());
     CHECK(curve.status == libcont::ContinuationStatus::ReachedBound);
     REQUIRE(curve.rows.size() >= 5);
-    double worst_gap = 0.0, worst_time = 0.0;
-    for (const libcont::CurveRow& row : curve.rows) {
-      const ImpactOscillatorClosedForm at(p.with(second, row.second).with("eta", row.first));
-      // The orbit of the two solutions of the phase equation whose flight touches.
-      test_support::ImpactingOrbit nearest;
-      for (const int b : {0, 1}) {
-        test_support::ImpactingOrbit orbit;
-        if (at.impacting_orbit(2, b, orbit) &&
-            std::abs(orbit.min_interior_gap) < std::abs(nearest.min_interior_gap))
-          nearest = orbit;
-      }
-      INFO("row at eta = " << std::setprecision(14) << row.first << ", " << second << " = "
-                           << row.second << ": closed-form gap " << nearest.min_interior_gap);
-      CHECK(std::abs(nearest.min_interior_gap) <= 1e-11);
-      const double shift = std::remainder(row.phase + row.auxiliary[0] - nearest.time_of_min_gap,
-                                          at.period());
-      CHECK(std::abs(shift) <= 1e-6);
-      worst_gap = std::max(worst_gap, std::abs(nearest.min_interior_gap));
-      worst_time = std::max(worst_time, std::abs(shift));
-    }
+    const auto [worst_gap, worst_time] =
+        test_support::check_interior_tangency_rows(curve, p, second, 2);
     std::ostringstream line;
     line << std::setprecision(3) << "interior-tangency curve (eta, " << second << ") to " << to
          << ": " << curve.rows.size() << " rows, eta " << std::setprecision(8)
