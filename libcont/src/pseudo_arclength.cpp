@@ -393,9 +393,9 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
 // from's tangent): the fold and every sign-change test, in branch order.
 void PseudoArclength::locate_smooth(const BranchPoint& from, double step, const BranchPoint& to,
                                     std::vector<std::pair<double, SpecialPoint>>& found,
-                                    double offset) {
+                                    double offset, bool folds) {
   const int tests = static_cast<int>(problem_.test_functions().size());
-  for (int i = options_.natural ? 0 : -1; i < tests; ++i) {
+  for (int i = options_.natural || !folds ? 0 : -1; i < tests; ++i) {
     if (i >= 0 &&
         problem_.test_functions()[static_cast<size_t>(i)].kind != TestFunction::Kind::SignChange)
       continue;
@@ -671,16 +671,12 @@ void PseudoArclength::locate_along_passage(size_t first, const std::optional<Bra
     if (!(length > 0.0)) continue;
     from.tangent = chord / length;
     problem_.set_chart(from.chart);
-    for (int i = 0; i < tests; ++i) {
-      if (problem_.test_functions()[static_cast<size_t>(i)].kind != TestFunction::Kind::SignChange ||
-          sign_of(test_value(from, i)) * sign_of(test_value(to, i)) >= 0)
-        continue;
-      std::vector<SpecialPoint> one;
-      locate(from, length, to, i, one);
-      for (SpecialPoint& p : one) {
-        p.after_point = static_cast<int>(k);
-        found.push_back(std::move(p));
-      }
+    // Not the fold: the walk's points carry no tangents of their own.
+    std::vector<std::pair<double, SpecialPoint>> on_chord;
+    locate_smooth(from, length, to, on_chord, 0.0, false);
+    for (auto& [position, p] : on_chord) {
+      p.after_point = static_cast<int>(k);
+      found.push_back(std::move(p));
     }
   }
   if (found.empty()) return;

@@ -185,8 +185,11 @@ class PseudoArclength {
   };
   Bracket locate(const BranchPoint& from, double step, const BranchPoint& to, int test,
                  std::vector<SpecialPoint>& found);
+  // The sign-change tests' zeros between `from` and `to` (step along from's tangent), and
+  // the fold's where `folds` (from's and to's tangents both the branch's).
   void locate_smooth(const BranchPoint& from, double step, const BranchPoint& to,
-                     std::vector<std::pair<double, SpecialPoint>>& found, double offset);
+                     std::vector<std::pair<double, SpecialPoint>>& found, double offset,
+                     bool folds = true);
   void locate_special_points(const BranchPoint& from, double step, const BranchPoint& to,
                              ContinuationResult& result);
   double test_value(const BranchPoint& p, int test) const;
