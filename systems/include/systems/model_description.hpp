@@ -1,0 +1,92 @@
+#pragma once
+// A model file read into memory (doc/models/model-files.md): a linear structure with
+// unilateral contacts whose every number is an expression over the model's named
+// parameters, parsed once. LinearImpactSystem evaluates it at every configure().
+// The sizes (degrees of freedom, matrix shapes) are fixed by the file; only values change
+// with the parameters.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "libcont/kelvin_voigt_contact.hpp"
+#include "libcont/parameters.hpp"
+#include "systems/model_expression.hpp"
+
+namespace systems {
+
+struct ModelParameter {
+  std::string name;
+  double value = 0.0;  // the default (unused when required)
+  libcont::Constraint rule = libcont::Constraint::Any;
+  std::string description;
+  bool required = false;  // no default: a run refuses to start until it is set
+};
+
+// A named intermediate value ("derived": {"W": "..."}), usable by the expressions after it.
+struct DerivedValue {
+  std::string name;
+  ModelExpression expression;
+};
+
+using ExpressionVector = std::vector<ModelExpression>;
+using ExpressionMatrix = std::vector<ExpressionVector>;  // rows
+
+// N equal masses in a line with springs between neighbours (oscillator_chain.hpp's
+// pattern); the ends say whether the first and the last mass are also tied to a wall.
+struct ChainGenerator {
+  int count = 1;
+  ModelExpression mass, stiffness;
+  ModelExpression damping{0.0};         // a dashpot from each mass to the ground: C = c I
+  ModelExpression spring_damping{0.0};  // a dashpot beside each spring: C += c_k (K / k)
+  bool first_fixed = true, last_fixed = false;
+};
+
+// The impact model of the shipped models (impact_model.hpp): its parameters r, ks, cs,
+// model, relation and stick_velocity with these defaults.
+struct ImpactModelDefaults {
+  double restitution = 1.0;
+  double contact_stiffness = 200000.0;
+  std::string resting = "sticks to the surface";
+};
+
+struct ModelContact {
+  enum class Law { Hard, Soft, Hertz, ImpactModel };
+  std::string name;
+  std::string closed_name;  // the closed mode's name in reports; empty: the law's default
+  ExpressionVector normal;  // one entry per degree of freedom
+  // The surface s(t) = offset + sine sin(w t) + cosine cos(w t); with `polar`, sine holds
+  // the amplitude A and cosine the phase phi of offset + A sin(w t + phi).
+  ModelExpression offset{0.0}, sine{0.0}, cosine{0.0};
+  bool polar = false;
+  Law law = Law::Hard;
+  // Hard: restitution, stick_velocity. Soft: stiffness and damping, or damping from
+  // restitution on `mass` by `relation`. Hertz: stiffness, exponent, damping.
+  // ImpactModel: the impacting `mass` that c_s is derived for.
+  ModelExpression restitution{1.0}, stick_velocity{1e-9};
+  ModelExpression stiffness{0.0}, damping{0.0}, exponent{1.5}, mass{1.0};
+  bool damping_from_restitution = false;
+  libcont::EnergyRelation relation = libcont::EnergyRelation::Exact;
+};
+
+struct ModelDescription {
+  std::string source;  // the file (or the name given for a text) that messages name
+  std::string name, description;
+  std::vector<ModelParameter> parameters;
+  std::vector<DerivedValue> derived;  // values index: parameters, then derived, in order
+  std::optional<ImpactModelDefaults> impact_model;
+
+  int size = 0;  // degrees of freedom
+  std::vector<std::string> coordinates, velocities;  // empty: the structure's defaults
+  ExpressionMatrix mass, stiffness, damping;  // empty stiffness, damping: zero
+  std::optional<ChainGenerator> chain;  // instead of the matrices
+  ModelExpression frequency{0.0};
+  ExpressionVector constant_force, cosine_force, sine_force;  // empty: zero
+  std::vector<ModelContact> contacts;
+  std::vector<int> amplitude_coordinates;  // empty: the structure's default
+
+  // Parameters (indices) that only the forcing vectors read: declared forcing parameters
+  // whose harmonic derivative comes from differentiating the expressions.
+  std::vector<int> forcing_parameters;
+};
+
+}  // namespace systems

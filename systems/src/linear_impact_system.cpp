@@ -1,0 +1,209 @@
+#include "systems/linear_impact_system.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "libcont/input_error.hpp"
+#include "systems/impact_model.hpp"
+
+using libcont::InputError;
+using libcont::Matrix;
+using libcont::Vector;
+
+namespace systems {
+
+namespace {
+
+Matrix evaluated(const ExpressionMatrix& m, std::span<const double> values) {
+  Matrix result(static_cast<Eigen::Index>(m.size()), static_cast<Eigen::Index>(m.size()));
+  for (size_t i = 0; i < m.size(); ++i)
+    for (size_t j = 0; j < m[i].size(); ++j)
+      result(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = m[i][j].evaluate(values);
+  return result;
+}
+
+// Empty stays empty: the structure reads it as zero.
+Vector evaluated(const ExpressionVector& v, std::span<const double> values) {
+  Vector result(static_cast<Eigen::Index>(v.size()));
+  for (size_t i = 0; i < v.size(); ++i) result[static_cast<Eigen::Index>(i)] = v[i].evaluate(values);
+  return result;
+}
+
+Vector slopes(const ExpressionVector& v, std::span<const Dual> values) {
+  Vector result(static_cast<Eigen::Index>(v.size()));
+  for (size_t i = 0; i < v.size(); ++i) result[static_cast<Eigen::Index>(i)] = v[i].evaluate(values).slope;
+  return result;
+}
+
+// The chain's spring pattern: K / k for springs of stiffness 1.
+Matrix spring_pattern(const ChainGenerator& chain) {
+  const int n = chain.count;
+  Matrix pattern = Matrix::Zero(n, n);
+  for (int i = 0; i + 1 < n; ++i) {
+    pattern(i, i) += 1.0;
+    pattern(i + 1, i + 1) += 1.0;
+    pattern(i, i + 1) = pattern(i + 1, i) = -1.0;
+  }
+  if (chain.first_fixed) pattern(0, 0) += 1.0;
+  if (chain.last_fixed) pattern(n - 1, n - 1) += 1.0;
+  return pattern;
+}
+
+std::string entry_text(const Matrix& m, int i, int j) {
+  return "(" + std::to_string(i + 1) + "," + std::to_string(j + 1) + ") = " + libcont::number_text(m(i, j));
+}
+
+}  // namespace
+
+LinearImpactSystem::LinearImpactSystem(std::shared_ptr<const ModelDescription> description)
+    : description_(std::move(description)) {
+  auto& p = parameters_;
+  for (const auto& parameter : description_->parameters) {
+    if (parameter.required)
+      p.add_required(parameter.name, parameter.rule, parameter.description);
+    else
+      p.add(parameter.name, parameter.value, parameter.rule, parameter.description);
+  }
+  if (const auto& impact = description_->impact_model)
+    add_impact_model_parameters(p, impact->restitution, impact->contact_stiffness, impact->resting);
+  configure();
+}
+
+std::vector<int> LinearImpactSystem::displacement_coordinates() const {
+  if (description_->amplitude_coordinates.empty()) return ImpactingStructure::displacement_coordinates();
+  return description_->amplitude_coordinates;
+}
+
+std::vector<double> LinearImpactSystem::values() const {
+  std::vector<double> result;
+  for (const auto& parameter : description_->parameters)
+    result.push_back(parameters_.given(parameter.name) ? parameters_[parameter.name]
+                                                       : std::numeric_limits<double>::quiet_NaN());
+  for (const auto& derived : description_->derived) result.push_back(derived.expression.evaluate(result));
+  return result;
+}
+
+Matrix LinearImpactSystem::mass_matrix(std::span<const double> values) const {
+  const ModelDescription& d = *description_;
+  const Matrix mass = d.chain ? Matrix(d.chain->mass.evaluate(values) * Matrix::Identity(d.size, d.size))
+                              : evaluated(d.mass, values);
+  const std::string where = d.source + ": " + (d.chain ? "chain.mass" : "mass");
+  for (int i = 0; i < d.size; ++i)
+    for (int j = 0; j < d.size; ++j) {
+      if (!std::isfinite(mass(i, j)))
+        throw InputError(where + ": entry " + entry_text(mass, i, j) + " is not a finite number");
+      if (mass(i, j) != mass(j, i))
+        throw InputError(where + ": the mass matrix is not symmetric: " + entry_text(mass, i, j) +
+                         " but " + entry_text(mass, j, i));
+    }
+  if (Eigen::LLT<Matrix>(mass).info() != Eigen::Success)
+    throw InputError(where + ": the mass matrix is not positive definite");
+  return mass;
+}
+
+libcont::UnilateralContact LinearImpactSystem::contact(size_t index,
+                                                       std::span<const double> values) const {
+  const ModelContact& c = description_->contacts[index];
+  const std::string where = description_->source + ": contacts[" + std::to_string(index) + "] ('" + c.name + "')";
+  const auto value = [&](const ModelExpression& e, const char* key, double lowest, bool open) {
+    const double v = e.evaluate(values);
+    if (!std::isfinite(v) || v < lowest || (open && v == lowest))
+      throw InputError(where + "." + key + ": " + (open ? "must be > " : "must be >= ") +
+                       libcont::number_text(lowest) + " (got " + libcont::number_text(v) + " from \"" +
+                       e.text() + "\")");
+    return v;
+  };
+  libcont::SurfaceMotion surface{c.offset.evaluate(values), c.sine.evaluate(values), c.cosine.evaluate(values)};
+  if (c.polar) {
+    const double amplitude = surface.sine, phase = surface.cosine;
+    surface.sine = amplitude * std::cos(phase);
+    surface.cosine = amplitude * std::sin(phase);
+  }
+  const Vector normal = evaluated(c.normal, values);
+  libcont::UnilateralContact contact;
+  try {
+    switch (c.law) {
+      case ModelContact::Law::ImpactModel:
+        contact = impact_contact(configure_impact_model(parameters_, value(c.mass, "mass", 0.0, true)),
+                                 c.name, normal, surface);
+        break;
+      case ModelContact::Law::Hard:
+        contact.law = libcont::NewtonRestitution(c.restitution.evaluate(values), c.stick_velocity.evaluate(values));
+        break;
+      case ModelContact::Law::Soft: {
+        libcont::KelvinVoigtContact law;
+        law.stiffness = value(c.stiffness, "stiffness", 0.0, true);
+        law.damping = c.damping_from_restitution
+                          ? libcont::contact_damping_for_restitution(c.restitution.evaluate(values), law.stiffness,
+                                                                     value(c.mass, "mass", 0.0, true), c.relation)
+                          : value(c.damping, "damping", 0.0, false);
+        contact.law = law;
+        break;
+      }
+      case ModelContact::Law::Hertz:
+        contact.law = libcont::HertzContact{value(c.stiffness, "stiffness", 0.0, true),
+                                            value(c.exponent, "exponent", 1.0, false),
+                                            value(c.damping, "damping", 0.0, false)};
+        break;
+    }
+  } catch (const InputError& error) {
+    const std::string message = error.what();
+    if (message.rfind(description_->source, 0) == 0) throw;
+    throw InputError(where + ": " + message);
+  }
+  contact.name = c.name;
+  contact.normal = normal;
+  contact.surface = surface;
+  contact.closed_name = c.closed_name;
+  return contact;
+}
+
+std::vector<libcont::ForcingParameter> LinearImpactSystem::forcing_parameters(
+    std::span<const double> values) const {
+  const ModelDescription& d = *description_;
+  const size_t count = d.parameters.size();
+  std::vector<libcont::ForcingParameter> result;
+  for (int p : d.forcing_parameters) {
+    std::vector<Dual> duals;
+    for (size_t i = 0; i < count; ++i) duals.push_back({values[i], static_cast<int>(i) == p ? 1.0 : 0.0});
+    for (const auto& derived : d.derived) duals.push_back(derived.expression.evaluate(duals));
+    libcont::ForcingDerivative derivative{slopes(d.constant_force, duals), slopes(d.cosine_force, duals),
+                                          slopes(d.sine_force, duals)};
+    result.push_back({d.parameters[static_cast<size_t>(p)].name, std::move(derivative)});
+  }
+  return result;
+}
+
+void LinearImpactSystem::configure() {
+  const ModelDescription& d = *description_;
+  const std::vector<double> v = values();
+  libcont::LinearStructure s;
+  s.coordinates = d.coordinates;
+  s.velocities = d.velocities;
+  s.mass = mass_matrix(v);
+  if (d.chain) {
+    const Matrix pattern = spring_pattern(*d.chain);
+    s.stiffness = d.chain->stiffness.evaluate(v) * pattern;
+    s.damping = d.chain->damping.evaluate(v) * Matrix::Identity(d.size, d.size) +
+                d.chain->spring_damping.evaluate(v) * pattern;
+  } else {
+    if (!d.stiffness.empty()) s.stiffness = evaluated(d.stiffness, v);
+    if (!d.damping.empty()) s.damping = evaluated(d.damping, v);
+  }
+  s.frequency = d.frequency.evaluate(v);
+  if (!(s.frequency >= 0.0) || !std::isfinite(s.frequency))
+    throw InputError(d.source + ": forcing.frequency: must be a finite number >= 0 (got " +
+                     libcont::number_text(s.frequency) + " from \"" + d.frequency.text() + "\")");
+  s.constant_force = evaluated(d.constant_force, v);
+  s.cosine_force = evaluated(d.cosine_force, v);
+  s.sine_force = evaluated(d.sine_force, v);
+  std::vector<libcont::UnilateralContact> contacts;
+  for (size_t i = 0; i < d.contacts.size(); ++i) contacts.push_back(contact(i, v));
+  try {
+    declare(std::move(s), std::move(contacts), forcing_parameters(v));
+  } catch (const InputError& error) {
+    throw InputError(d.source + ": " + error.what());
+  }
+}
+
+}  // namespace systems

@@ -1,0 +1,480 @@
+#include "systems/model_file.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "libcont/input_error.hpp"
+#include "systems/linear_impact_system.hpp"
+
+namespace systems {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using libcont::InputError;
+
+std::string key_path(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+std::string index_path(const std::string& path, size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+std::string listed(const std::vector<std::string>& items) {
+  std::string text;
+  for (size_t i = 0; i < items.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+  return text;
+}
+
+std::string type_name(const Json& value) {
+  if (value.is_string()) return "the string \"" + value.get<std::string>() + "\"";
+  return std::string("a ") + value.type_name();
+}
+
+bool is_identifier(const std::string& name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+    return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+}
+
+// The names the impact model adds (impact_model.hpp, add_impact_model_parameters).
+const std::vector<std::string> impact_model_names = {"r",     "ks",       "cs",
+                                                     "model", "relation", "stick_velocity"};
+
+class Reader {
+ public:
+  explicit Reader(ModelDescription& d) : d_(d) {}
+
+  void read(const Json& root) {
+    if (!root.is_object()) fail("", "expected a JSON object, found " + type_name(root));
+    expect_keys(root, "",
+                {"name", "description", "parameters", "derived", "impact_model", "coordinates",
+                 "velocities", "mass", "stiffness", "damping", "chain", "forcing", "contacts",
+                 "amplitudes"});
+    d_.name = root.contains("name") ? text(root["name"], "name") : default_name();
+    if (root.contains("description")) d_.description = text(root["description"], "description");
+    if (root.contains("parameters")) read_parameters(root["parameters"]);
+    if (root.contains("impact_model")) read_impact_model(root["impact_model"]);
+    if (root.contains("derived")) read_derived(root["derived"]);
+    read_structure(root);
+    if (root.contains("forcing")) read_forcing(root["forcing"]);
+    if (root.contains("contacts")) {
+      const Json& list = root["contacts"];
+      if (!list.is_array()) fail("contacts", "expected an array of contacts");
+      for (size_t i = 0; i < list.size(); ++i) d_.contacts.push_back(read_contact(list[i], index_path("contacts", i)));
+    }
+    if (root.contains("amplitudes")) {
+      const Json& list = root["amplitudes"];
+      if (!list.is_array()) fail("amplitudes", "expected an array of coordinate names");
+      for (size_t i = 0; i < list.size(); ++i)
+        d_.amplitude_coordinates.push_back(coordinate_index(list[i], index_path("amplitudes", i)));
+    }
+    find_forcing_parameters();
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    throw InputError(d_.source + ": " + (path.empty() ? "" : path + ": ") + what);
+  }
+
+  // Every key known; "comment" is allowed anywhere and ignored.
+  void expect_keys(const Json& object, const std::string& path,
+                   const std::vector<std::string>& known, const std::string& owner = "") const {
+    for (const auto& [key, value] : object.items()) {
+      if (key == "comment" || std::find(known.begin(), known.end(), key) != known.end()) continue;
+      fail(key_path(path, key), "unknown key" + (owner.empty() ? "" : " for " + owner) +
+                                    " (expected " + listed(known) + ")");
+    }
+  }
+
+  std::string text(const Json& value, const std::string& path) const {
+    if (!value.is_string()) fail(path, "expected a string, found " + type_name(value));
+    return value.get<std::string>();
+  }
+  double number(const Json& value, const std::string& path) const {
+    if (!value.is_number()) fail(path, "expected a number, found " + type_name(value));
+    return value.get<double>();
+  }
+
+  std::string default_name() const {
+    const std::string stem = std::filesystem::path(d_.source).stem().string();
+    return stem.empty() ? "model" : stem;
+  }
+
+  std::optional<int> lookup(const std::string& name) const {
+    for (size_t i = 0; i < d_.parameters.size(); ++i)
+      if (d_.parameters[i].name == name) return static_cast<int>(i);
+    for (size_t i = 0; i < d_.derived.size(); ++i)
+      if (d_.derived[i].name == name) return static_cast<int>(d_.parameters.size() + i);
+    return std::nullopt;
+  }
+
+  ModelExpression expression(const Json& value, const std::string& path) const {
+    if (value.is_number()) return ModelExpression(value.get<double>());
+    if (!value.is_string())
+      fail(path, "expected a number or an expression (a string), found " + type_name(value));
+    return ModelExpression::parse(
+        value.get<std::string>(), [this](const std::string& name) { return lookup(name); },
+        d_.source + ": " + path);
+  }
+
+  void check_new_name(const std::string& name, const std::string& path) const {
+    if (!is_identifier(name))
+      fail(path, "'" + name + "' is not a name (letters, digits and _, not starting with a digit)");
+    static const std::set<std::string> reserved = {"pi", "sqrt", "exp", "sin", "cos", "abs"};
+    if (reserved.count(name)) fail(path, "'" + name + "' is reserved (a constant or a function)");
+    if (lookup(name)) fail(path, "'" + name + "' is declared twice");
+  }
+
+  void read_parameters(const Json& object) {
+    if (!object.is_object()) fail("parameters", "expected an object of named parameters");
+    for (const auto& [name, spec] : object.items()) {
+      const std::string path = key_path("parameters", name);
+      check_new_name(name, path);
+      ModelParameter p;
+      p.name = name;
+      if (spec.is_number()) {
+        p.value = spec.get<double>();
+      } else if (spec.is_object()) {
+        expect_keys(spec, path, {"default", "rule", "description", "unit", "required"});
+        p.required = spec.contains("required") && spec["required"].is_boolean() && spec["required"].get<bool>();
+        if (spec.contains("required") && !spec["required"].is_boolean())
+          fail(key_path(path, "required"), "expected true or false");
+        if (p.required == spec.contains("default"))
+          fail(path, p.required ? "a required parameter has no default" : "expected a default");
+        if (!p.required) p.value = number(spec["default"], key_path(path, "default"));
+        if (spec.contains("rule")) p.rule = rule(spec["rule"], key_path(path, "rule"));
+        if (spec.contains("description")) p.description = text(spec["description"], key_path(path, "description"));
+        if (spec.contains("unit"))
+          p.description += (p.description.empty() ? "[" : " [") + text(spec["unit"], key_path(path, "unit")) + "]";
+      } else {
+        fail(path, "expected a default value or an object with default, rule, description, unit");
+      }
+      d_.parameters.push_back(p);
+    }
+  }
+
+  libcont::Constraint rule(const Json& value, const std::string& path) const {
+    const std::string name = text(value, path);
+    if (name == "positive") return libcont::Constraint::Positive;
+    if (name == "non-negative") return libcont::Constraint::NonNegative;
+    if (name == "any") return libcont::Constraint::Any;
+    if (name == "unit-interval") return libcont::Constraint::UnitInterval;
+    fail(path, "unknown rule '" + name + "'; expected positive, non-negative, any or unit-interval");
+  }
+
+  void read_impact_model(const Json& object) {
+    if (!object.is_object()) fail("impact_model", "expected an object");
+    expect_keys(object, "impact_model", {"restitution", "contact_stiffness", "resting"});
+    ImpactModelDefaults defaults;
+    if (object.contains("restitution"))
+      defaults.restitution = number(object["restitution"], "impact_model.restitution");
+    if (object.contains("contact_stiffness"))
+      defaults.contact_stiffness = number(object["contact_stiffness"], "impact_model.contact_stiffness");
+    if (object.contains("resting")) defaults.resting = text(object["resting"], "impact_model.resting");
+    for (const auto& name : impact_model_names)
+      if (lookup(name))
+        fail(key_path("parameters", name), "'" + name + "' is also a parameter of impact_model");
+    d_.impact_model = defaults;
+  }
+
+  void read_derived(const Json& object) {
+    if (!object.is_object()) fail("derived", "expected an object of named expressions");
+    for (const auto& [name, value] : object.items()) {
+      const std::string path = key_path("derived", name);
+      check_new_name(name, path);
+      ModelExpression e = expression(value, path);  // before the name: no self-reference
+      d_.derived.push_back({name, std::move(e)});
+    }
+  }
+
+  ExpressionMatrix matrix(const Json& value, const std::string& path) const {
+    if (!value.is_array()) {
+      if (d_.size != 1) fail(path, "expected a " + std::to_string(d_.size) + " x " + std::to_string(d_.size) + " matrix (an array of rows)");
+      return {{expression(value, path)}};
+    }
+    ExpressionMatrix rows;
+    for (size_t i = 0; i < value.size(); ++i) {
+      const std::string row_path = index_path(path, i);
+      if (!value[i].is_array()) fail(row_path, "expected a row (an array), found " + type_name(value[i]));
+      if (value[i].size() != value.size())
+        fail(row_path, "has " + std::to_string(value[i].size()) + " entries in a matrix of " +
+                           std::to_string(value.size()) + " rows (expected a square matrix)");
+      ExpressionVector row;
+      for (size_t j = 0; j < value[i].size(); ++j) row.push_back(expression(value[i][j], index_path(row_path, j)));
+      rows.push_back(std::move(row));
+    }
+    if (d_.size > 0 && static_cast<int>(rows.size()) != d_.size)
+      fail(path, "is " + std::to_string(rows.size()) + " x " + std::to_string(rows.size()) +
+                     ", expected " + std::to_string(d_.size) + " x " + std::to_string(d_.size) +
+                     " (the size of the mass matrix)");
+    return rows;
+  }
+
+  void read_structure(const Json& root) {
+    if (root.contains("chain")) {
+      for (const char* key : {"mass", "stiffness", "damping"})
+        if (root.contains(key)) fail(key, "given with a chain (the chain generates it)");
+      read_chain(root["chain"]);
+    } else {
+      if (!root.contains("mass")) fail("", "no 'mass' (a matrix, or a number for one degree of freedom) and no 'chain'");
+      const Json& mass = root["mass"];
+      d_.size = mass.is_array() ? static_cast<int>(mass.size()) : 1;
+      if (d_.size < 1) fail("mass", "expected at least one degree of freedom");
+      d_.mass = matrix(mass, "mass");
+      if (root.contains("stiffness")) d_.stiffness = matrix(root["stiffness"], "stiffness");
+      if (root.contains("damping")) d_.damping = matrix(root["damping"], "damping");
+    }
+    for (const auto& [key, target] : {std::pair{"coordinates", &d_.coordinates}, std::pair{"velocities", &d_.velocities}}) {
+      if (!root.contains(key)) continue;
+      const Json& list = root[key];
+      if (!list.is_array() || static_cast<int>(list.size()) != d_.size)
+        fail(key, "expected an array of " + std::to_string(d_.size) + " names (one per degree of freedom)");
+      for (size_t i = 0; i < list.size(); ++i) {
+        const std::string name = text(list[i], index_path(key, i));
+        if (std::find(target->begin(), target->end(), name) != target->end())
+          fail(index_path(key, i), "'" + name + "' is named twice");
+        target->push_back(name);
+      }
+    }
+  }
+
+  void read_chain(const Json& chain) {
+    if (!chain.is_object()) fail("chain", "expected an object");
+    expect_keys(chain, "chain", {"n", "mass", "stiffness", "damping", "spring_damping", "ends"});
+    ChainGenerator g;
+    if (!chain.contains("n") || !chain["n"].is_number_integer() || chain["n"].get<int>() < 1 || chain["n"].get<int>() > 1000)
+      fail("chain.n", "expected a whole number of masses in [1, 1000]");
+    g.count = chain["n"].get<int>();
+    d_.size = g.count;
+    for (const char* key : {"mass", "stiffness"})
+      if (!chain.contains(key)) fail("chain", std::string("no '") + key + "'");
+    g.mass = expression(chain["mass"], "chain.mass");
+    g.stiffness = expression(chain["stiffness"], "chain.stiffness");
+    if (chain.contains("damping")) g.damping = expression(chain["damping"], "chain.damping");
+    if (chain.contains("spring_damping")) g.spring_damping = expression(chain["spring_damping"], "chain.spring_damping");
+    if (chain.contains("ends")) {
+      const std::string ends = text(chain["ends"], "chain.ends");
+      if (ends == "fixed-free") g.first_fixed = true, g.last_fixed = false;
+      else if (ends == "fixed-fixed") g.first_fixed = true, g.last_fixed = true;
+      else if (ends == "free-free") g.first_fixed = false, g.last_fixed = false;
+      else if (ends == "free-fixed") g.first_fixed = false, g.last_fixed = true;
+      else fail("chain.ends", "unknown ends '" + ends + "'; expected fixed-free, fixed-fixed, free-fixed or free-free");
+    }
+    d_.chain = std::move(g);
+  }
+
+  // A coordinate's index from its name (or its 1-based number).
+  int coordinate_index(const Json& value, const std::string& path) const {
+    if (value.is_number_integer()) {
+      const int i = value.get<int>();
+      if (i < 1 || i > d_.size) fail(path, "no coordinate " + std::to_string(i) + " (1.." + std::to_string(d_.size) + ")");
+      return i - 1;
+    }
+    return coordinate_named(text(value, path), path);
+  }
+  int coordinate_named(const std::string& name, const std::string& path) const {
+    for (int i = 0; i < d_.size; ++i)
+      if (name == coordinate_name(i)) return i;
+    std::vector<std::string> known;
+    for (int i = 0; i < d_.size; ++i) known.push_back(coordinate_name(i));
+    fail(path, "no coordinate '" + name + "' (coordinates: " + listed(known) + ")");
+  }
+  // As the structure names them by default (impacting_structure.hpp).
+  std::string coordinate_name(int i) const {
+    if (!d_.coordinates.empty()) return d_.coordinates[static_cast<size_t>(i)];
+    return d_.size == 1 ? "x" : "q" + std::to_string(i + 1);
+  }
+
+  // An array of one entry per degree of freedom, or an object by coordinate name (the
+  // others zero).
+  ExpressionVector by_coordinate(const Json& value, const std::string& path) const {
+    ExpressionVector v(static_cast<size_t>(d_.size), ModelExpression(0.0));
+    if (value.is_object()) {
+      for (const auto& [name, entry] : value.items())
+        v[static_cast<size_t>(coordinate_named(name, key_path(path, name)))] = expression(entry, key_path(path, name));
+      return v;
+    }
+    if (d_.size == 1 && !value.is_array()) return {expression(value, path)};
+    if (!value.is_array() || static_cast<int>(value.size()) != d_.size)
+      fail(path, "expected " + std::to_string(d_.size) + " entries (one per degree of freedom) or an object by coordinate name");
+    for (size_t i = 0; i < value.size(); ++i) v[i] = expression(value[i], index_path(path, i));
+    return v;
+  }
+
+  void read_forcing(const Json& forcing) {
+    if (!forcing.is_object()) fail("forcing", "expected an object");
+    expect_keys(forcing, "forcing", {"frequency", "constant", "cos", "sin"});
+    if (forcing.contains("frequency")) d_.frequency = expression(forcing["frequency"], "forcing.frequency");
+    if (forcing.contains("constant")) d_.constant_force = by_coordinate(forcing["constant"], "forcing.constant");
+    if (forcing.contains("cos")) d_.cosine_force = by_coordinate(forcing["cos"], "forcing.cos");
+    if (forcing.contains("sin")) d_.sine_force = by_coordinate(forcing["sin"], "forcing.sin");
+    if ((forcing.contains("cos") || forcing.contains("sin")) && !forcing.contains("frequency"))
+      fail("forcing", "harmonic forces need a 'frequency'");
+  }
+
+  ModelContact read_contact(const Json& object, const std::string& path);
+  void read_surface(const Json& value, const std::string& path, ModelContact& c) const;
+  void find_forcing_parameters();
+
+  ModelDescription& d_;
+};
+
+ModelContact Reader::read_contact(const Json& object, const std::string& path) {
+  if (!object.is_object()) fail(path, "expected an object (name, normal, surface, law, ...)");
+  ModelContact c;
+  static const std::vector<std::string> common = {"name", "closed_name", "normal", "surface", "law"};
+  if (!object.contains("law")) fail(path, "no 'law' (hard, soft, hertz or impact-model)");
+  const std::string law = text(object["law"], key_path(path, "law"));
+  std::vector<std::string> own;
+  if (law == "hard") c.law = ModelContact::Law::Hard, own = {"restitution", "stick_velocity"};
+  else if (law == "soft") c.law = ModelContact::Law::Soft, own = {"stiffness", "damping", "restitution", "mass", "relation"};
+  else if (law == "hertz") c.law = ModelContact::Law::Hertz, own = {"stiffness", "exponent", "damping"};
+  else if (law == "impact-model") c.law = ModelContact::Law::ImpactModel, own = {"mass"};
+  else fail(key_path(path, "law"), "unknown law '" + law + "'; expected hard, soft, hertz or impact-model");
+  std::vector<std::string> known = common;
+  known.insert(known.end(), own.begin(), own.end());
+  expect_keys(object, path, known, "a " + law + " contact");
+
+  c.name = object.contains("name") ? text(object["name"], key_path(path, "name")) : "contact" + std::to_string(d_.contacts.size() + 1);
+  if (object.contains("closed_name")) c.closed_name = text(object["closed_name"], key_path(path, "closed_name"));
+  if (!object.contains("normal")) fail(path, "no 'normal' (the gap's coefficients of the coordinates)");
+  c.normal = by_coordinate(object["normal"], key_path(path, "normal"));
+  if (object.contains("surface")) read_surface(object["surface"], key_path(path, "surface"), c);
+
+  const auto field = [&](const char* key, ModelExpression& target, bool required) {
+    if (object.contains(key)) target = expression(object[key], key_path(path, key));
+    else if (required) fail(path, "a " + law + " contact needs '" + key + "'");
+  };
+  switch (c.law) {
+    case ModelContact::Law::Hard:
+      field("restitution", c.restitution, true);
+      field("stick_velocity", c.stick_velocity, false);
+      break;
+    case ModelContact::Law::Soft:
+      field("stiffness", c.stiffness, true);
+      c.damping_from_restitution = object.contains("restitution");
+      if (c.damping_from_restitution) {
+        if (object.contains("damping")) fail(path, "give either 'damping' or 'restitution' (with 'mass'), not both");
+        field("restitution", c.restitution, true);
+        field("mass", c.mass, true);
+        if (object.contains("relation")) {
+          const std::string relation = text(object["relation"], key_path(path, "relation"));
+          if (relation == "approximate") c.relation = libcont::EnergyRelation::Approximate;
+          else if (relation != "exact") fail(key_path(path, "relation"), "unknown relation '" + relation + "'; expected exact or approximate");
+        }
+      } else {
+        for (const char* key : {"mass", "relation"})
+          if (object.contains(key)) fail(key_path(path, key), "only with 'restitution' (the damping derived from it)");
+        field("damping", c.damping, false);
+      }
+      break;
+    case ModelContact::Law::Hertz:
+      field("stiffness", c.stiffness, true);
+      field("exponent", c.exponent, false);
+      field("damping", c.damping, false);
+      break;
+    case ModelContact::Law::ImpactModel:
+      if (!d_.impact_model) fail(key_path(path, "law"), "impact-model needs a top-level 'impact_model' (its parameters)");
+      field("mass", c.mass, true);
+      break;
+  }
+  return c;
+}
+
+void Reader::read_surface(const Json& value, const std::string& path, ModelContact& c) const {
+  if (!value.is_object()) {
+    c.offset = expression(value, path);  // a fixed stop
+    return;
+  }
+  expect_keys(value, path, {"offset", "sine", "cosine", "amplitude", "phase"});
+  if (value.contains("offset")) c.offset = expression(value["offset"], key_path(path, "offset"));
+  const bool polar = value.contains("amplitude") || value.contains("phase");
+  if (polar && (value.contains("sine") || value.contains("cosine")))
+    fail(path, "give either sine and cosine or amplitude and phase");
+  if (value.contains("sine")) c.sine = expression(value["sine"], key_path(path, "sine"));
+  if (value.contains("cosine")) c.cosine = expression(value["cosine"], key_path(path, "cosine"));
+  if (polar) {
+    c.polar = true;
+    if (value.contains("amplitude")) c.sine = expression(value["amplitude"], key_path(path, "amplitude"));
+    if (value.contains("phase")) c.cosine = expression(value["phase"], key_path(path, "phase"));
+  }
+}
+
+// A parameter read by the forcing vectors (directly or through derived values) and by
+// nothing else: the modes stay affine in it, and its harmonic derivative is exact.
+void Reader::find_forcing_parameters() {
+  const int count = static_cast<int>(d_.parameters.size());
+  std::vector<std::set<int>> derived_reads;  // the parameters each derived value reads
+  const auto reads = [&](const ModelExpression& e) {
+    std::set<int> result;
+    for (int v : e.variables())
+      if (v < count) result.insert(v);
+      else result.insert(derived_reads[static_cast<size_t>(v - count)].begin(), derived_reads[static_cast<size_t>(v - count)].end());
+    return result;
+  };
+  for (const auto& value : d_.derived) derived_reads.push_back(reads(value.expression));
+  std::set<int> in_forcing, elsewhere;
+  const auto add = [&](std::set<int>& target, const ModelExpression& e) {
+    const auto r = reads(e);
+    target.insert(r.begin(), r.end());
+  };
+  for (const auto* v : {&d_.constant_force, &d_.cosine_force, &d_.sine_force})
+    for (const auto& e : *v) add(in_forcing, e);
+  for (const auto* m : {&d_.mass, &d_.stiffness, &d_.damping})
+    for (const auto& row : *m)
+      for (const auto& e : row) add(elsewhere, e);
+  if (d_.chain)
+    for (const auto* e : {&d_.chain->mass, &d_.chain->stiffness, &d_.chain->damping, &d_.chain->spring_damping})
+      add(elsewhere, *e);
+  add(elsewhere, d_.frequency);
+  for (const auto& c : d_.contacts) {
+    for (const auto& e : c.normal) add(elsewhere, e);
+    for (const auto* e : {&c.offset, &c.sine, &c.cosine, &c.restitution, &c.stick_velocity, &c.stiffness,
+                          &c.damping, &c.exponent, &c.mass})
+      add(elsewhere, *e);
+  }
+  for (int p : in_forcing)
+    if (!elsewhere.count(p)) d_.forcing_parameters.push_back(p);
+}
+
+}  // namespace
+
+std::shared_ptr<const ModelDescription> parse_model_description(const std::string& text,
+                                                                const std::string& source_name) {
+  auto description = std::make_shared<ModelDescription>();
+  description->source = source_name;
+  Json root;
+  try {
+    root = Json::parse(text);
+  } catch (const Json::parse_error& error) {
+    throw InputError(source_name + ": not valid JSON (" + error.what() + ")");
+  }
+  Reader(*description).read(root);
+  return description;
+}
+
+std::shared_ptr<const ModelDescription> read_model_description(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path.string() + ": cannot read the model file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_model_description(text.str(), path.string());
+}
+
+std::unique_ptr<libcont::HybridSystem> model_from_file(const std::filesystem::path& path) {
+  return std::make_unique<LinearImpactSystem>(read_model_description(path));
+}
+
+std::unique_ptr<libcont::HybridSystem> model_from_json_text(const std::string& text,
+                                                            const std::string& source_name) {
+  return std::make_unique<LinearImpactSystem>(parse_model_description(text, source_name));
+}
+
+}  // namespace systems
