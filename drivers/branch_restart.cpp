@@ -112,6 +112,7 @@ SavedRun read_saved_run(const std::string& restart) {
     return saved[key].get<std::string>();
   };
   run.system = text("system");
+  if (saved.contains("model")) run.model = text("model");
   run.parameter = text("parameter");
   // The range of the run (a curve's default range of the branch's parameter).
   for (const auto& [key, target] : {std::pair{"from", &run.from}, std::pair{"to", &run.to}})

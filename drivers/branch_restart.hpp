@@ -18,6 +18,7 @@ struct SavedRun {
   std::filesystem::path directory;  // RUN_DIR
   std::string label;                // LABEL (a special point's upper-cased)
   std::string system;               // catalogue name
+  std::string model;                // the model file of a run of one (else empty)
   std::vector<std::pair<std::string, std::string>> parameters;  // name, value as text
   std::string parameter;            // the continued one
   std::optional<double> from, to;   // its range in the run (none in a file without them)

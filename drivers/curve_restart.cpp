@@ -145,6 +145,7 @@ SavedCurve read_saved_curve(const std::string& restart) {
     return value.get<std::string>();
   };
   saved.system = text("system");
+  if (json.is_object() && json.contains("model")) saved.model = text("model");
   const std::string kind = text("kind");
   const auto parsed = curve_kind_named(kind);
   if (!parsed) throw InputError(file + ": no curve kind '" + kind + "'");

@@ -18,6 +18,7 @@ struct SavedCurve {
   std::filesystem::path directory;  // CURVE_DIR
   std::string label;                // LABEL, upper-cased
   std::string system;               // catalogue name
+  std::string model;                // the model file of a run of one (else empty)
   std::vector<std::pair<std::string, std::string>> parameters;  // name, value as text
   double first_min = 0.0, first_max = 0.0;  // the range of p1 the curve was traced in
   // kind, first, second, period, test_names and the rows (multipliers not saved: empty).

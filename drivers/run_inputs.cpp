@@ -2,9 +2,12 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <filesystem>
 
 #include "libcont/input_error.hpp"
 #include "systems/catalogue.hpp"
+#include "systems/linear_impact_system.hpp"
+#include "systems/model_file.hpp"
 
 namespace vicont {
 
@@ -71,6 +74,11 @@ RunInputs::RunInputs(CLI::App& command, RunOptions& options, SystemChoice choice
                 (choice_ == SystemChoice::ByName ? std::string(", default ") + default_system_name
                                                  : std::string()))
         ->type_name("NAME");
+    model_option_ = command
+                        .add_option("--model", model_on_command_line_,
+                                    "run the model in FILE, a JSON model file "
+                                    "(doc/models/model-files.md), instead of a --system")
+                        ->type_name("FILE");
   }
   command
       .add_option("--set", assignments_, "set a system parameter (repeatable; wins over --config)")
@@ -84,8 +92,8 @@ RunInputs::RunInputs(CLI::App& command, RunOptions& options, SystemChoice choice
 
 void RunInputs::restart_from(std::string system,
                              std::vector<std::pair<std::string, std::string>> parameters,
-                             std::string where) {
-  saved_ = SavedSystem{std::move(system), std::move(parameters), std::move(where)};
+                             std::string where, std::string model) {
+  saved_ = SavedSystem{std::move(system), std::move(parameters), std::move(where), std::move(model)};
 }
 
 bool RunInputs::assigned(const std::string& parameter) const {
@@ -116,9 +124,9 @@ void RunInputs::apply_parameters(libcont::HybridSystem& system) {
 }
 
 std::function<std::unique_ptr<libcont::HybridSystem>()> RunInputs::system_factory() const {
-  return [name = resolved_system_, config = config_.parameters, assignments = assignments_,
+  return [make = make_resolved_, config = config_.parameters, assignments = assignments_,
           saved = saved_] {
-    auto system = systems::make_system(name);
+    auto system = make();
     if (saved) apply_saved_parameters(*system, saved->parameters, saved->where);
     apply_parameter_steps(*system, config, assignments);
     system->parameters().check_required();
@@ -139,31 +147,22 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
   apply_config_options();
   options_.apply_command_line();
 
+  if (model_option_ && model_option_->count() > 0) {
+    if (model_on_command_line_.empty()) throw libcont::InputError("--model: empty file name");
+    if (!system_on_command_line_.empty())
+      throw libcont::InputError("--model " + model_on_command_line_ + " and --system " +
+                                system_on_command_line_ +
+                                ": give one (a model file is its own system)");
+  }
+
   std::unique_ptr<libcont::HybridSystem> system;
   if (saved_) {
-    // The saved run's system; one named as well must be the same.
-    std::string named = system_on_command_line_, option = "--system";
-    if (named.empty() && system_in_config_) {
-      named = system_in_config_->value;
-      option = system_in_config_->where() + ": system";
-    }
-    try {
-      system = systems::make_system(saved_->system);
-    } catch (const libcont::InputError& error) {
-      throw libcont::InputError(saved_->where + ": " + error.what());
-    }
-    if (!named.empty()) {
-      std::string named_system;
-      try {
-        named_system = systems::make_system(named)->name();
-      } catch (const libcont::InputError& error) {
-        throw libcont::InputError(option + ": " + error.what());  // the config file's line
-      }
-      if (named_system != system->name())
-        throw libcont::InputError(option + " " + named + " is not the system of the restarted run (" +
-                                  system->name() + ", " + saved_->where + ")");
-    }
+    system = saved_system();
     apply_saved_parameters(*system, saved_->parameters, saved_->where);
+  } else if (!model_on_command_line_.empty()) {
+    auto description = systems::read_model_description(model_on_command_line_);
+    make_resolved_ = [description] { return std::make_unique<systems::LinearImpactSystem>(description); };
+    system = make_resolved_();
   } else if (!system_on_command_line_.empty()) {
     system = systems::make_system(system_on_command_line_);
   } else if (system_in_config_) {
@@ -179,11 +178,54 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
   } else {
     system = systems::make_system(default_system_name);
   }
+  if (!make_resolved_) make_resolved_ = [name = system->name()] { return systems::make_system(name); };
   apply_parameters(*system);
   // A run needs every required parameter; the catalogue listing (OptionalName) shows the
   // system as it is, with "required" where a value is missing.
   if (choice_ != SystemChoice::OptionalName) system->parameters().check_required();
-  resolved_system_ = system->name();
+  return system;
+}
+
+std::unique_ptr<libcont::HybridSystem> RunInputs::saved_system() {
+  std::unique_ptr<libcont::HybridSystem> system;
+  try {
+    if (saved_->model.empty()) {
+      system = systems::make_system(saved_->system);
+      make_resolved_ = [name = saved_->system] { return systems::make_system(name); };
+    } else {
+      auto description = systems::read_model_description(saved_->model);
+      make_resolved_ = [description] { return std::make_unique<systems::LinearImpactSystem>(description); };
+      system = make_resolved_();
+    }
+  } catch (const libcont::InputError& error) {
+    throw libcont::InputError(saved_->where + ": " + error.what());
+  }
+  // A system or a model named as well must be the saved run's.
+  if (!model_on_command_line_.empty()) {
+    std::error_code ignored;
+    if (saved_->model.empty() || !std::filesystem::equivalent(model_on_command_line_, saved_->model, ignored))
+      throw libcont::InputError("--model " + model_on_command_line_ +
+                                " is not the model of the restarted run (" +
+                                (saved_->model.empty() ? "system " + saved_->system : saved_->model) +
+                                ", " + saved_->where + ")");
+    return system;
+  }
+  std::string named = system_on_command_line_, option = "--system";
+  if (named.empty() && system_in_config_) {
+    named = system_in_config_->value;
+    option = system_in_config_->where() + ": system";
+  }
+  if (named.empty()) return system;
+  std::string named_system;
+  try {
+    named_system = systems::make_system(named)->name();
+  } catch (const libcont::InputError& error) {
+    throw libcont::InputError(option + ": " + error.what());  // the config file's line
+  }
+  if (named_system != system->name() || !saved_->model.empty())
+    throw libcont::InputError(option + " " + named + " is not the system of the restarted run (" +
+                              (saved_->model.empty() ? system->name() : saved_->model) + ", " +
+                              saved_->where + ")");
   return system;
 }
 

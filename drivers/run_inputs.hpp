@@ -2,7 +2,8 @@
 // What a run reads before it starts, in one place so that every command treats its input
 // alike: the system (--system NAME or `system =`), its parameters (model defaults, then
 // the config file's [parameters], then each --set in order: the command line wins) and the
-// run options (defaults, then the config file, then the command line).
+// run options (defaults, then the config file, then the command line). Instead of a
+// catalogue system, --model FILE runs a model file (doc/models/model-files.md).
 #include <functional>
 #include <memory>
 #include <optional>
@@ -29,7 +30,7 @@ class RunInputs {
     Fixed          // always moving-base; no --system (the main job)
   };
 
-  // Adds --system (unless Fixed), --set and --config to `command`. The command attaches
+  // Adds --system and --model (unless Fixed), --set and --config to `command`. The command attaches
   // `options` to itself once it has declared them all.
   RunInputs(CLI::App& command, RunOptions& options, SystemChoice choice);
 
@@ -41,10 +42,11 @@ class RunInputs {
   // Before resolve(): the run continues a saved one (vicont continue --restart), whose
   // system it is and whose parameters (name, value as text) come first, before the config
   // file's and each --set; `where` names the saved file in errors. A --system (or config
-  // file system) naming another system is an error.
+  // file system) naming another system is an error. A run of a model file gives its path
+  // as `model` (the file is read again: a restart sees its edits).
   void restart_from(std::string system,
                     std::vector<std::pair<std::string, std::string>> parameters,
-                    std::string where);
+                    std::string where, std::string model = {});
 
   // Whether the config file or --set assigned this parameter.
   bool assigned(const std::string& parameter) const;
@@ -59,26 +61,33 @@ class RunInputs {
  private:
   void apply_config_options();
   void apply_parameters(libcont::HybridSystem& system);
+  // The saved run's system (restart_from), checked against a --system or --model given too.
+  std::unique_ptr<libcont::HybridSystem> saved_system();
 
   RunOptions& options_;
   SystemChoice choice_;
   std::string system_on_command_line_;
-  // --system and --config as CLI11 holds them: whether they were given (with an empty
-  // value, which is refused, as much as with a name).
+  std::string model_on_command_line_;  // --model FILE
+  // --system, --model and --config as CLI11 holds them: whether they were given (with an
+  // empty value, which is refused, as much as with a name).
   CLI::Option* system_option_ = nullptr;
+  CLI::Option* model_option_ = nullptr;
   CLI::Option* config_option_ = nullptr;
   std::vector<std::string> assignments_;  // --set NAME=VALUE, in order
   struct SavedSystem {
     std::string system;
     std::vector<std::pair<std::string, std::string>> parameters;
     std::string where;
+    std::string model;  // the model file of a run of one; empty for a catalogue system
   };
   std::optional<SavedSystem> saved_;  // restart_from
   std::string config_path_;
   std::optional<ConfigFile::Entry> system_in_config_;
   ConfigFile config_;
   std::vector<std::string> assigned_;
-  std::string resolved_system_;  // catalogue name of the system resolve() made
+  // Makes the system resolve() made at its defaults: by catalogue name or from the model
+  // file's description (parsed once, shared by the copies).
+  std::function<std::unique_ptr<libcont::HybridSystem>()> make_resolved_;
 };
 
 // The system the main job and the defaults run.

@@ -1,12 +1,14 @@
 #include "system_report.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <ostream>
 #include <sstream>
 
 #include "systems/cantilever.hpp"
 #include "systems/catalogue.hpp"
 #include "systems/drop.hpp"
+#include "systems/linear_impact_system.hpp"
 #include "systems/moving_base.hpp"
 
 namespace vicont {
@@ -21,7 +23,20 @@ std::optional<double> contact_damping_in_force(const libcont::HybridSystem& syst
     return drop->contact_damping();
   if (const auto* beam = dynamic_cast<const systems::CantileverBeam*>(&system))
     return beam->contact_damping();
+  // A model file's contact with the shipped impact model (its parameters model, cs, r).
+  if (const auto* model = dynamic_cast<const systems::LinearImpactSystem*>(&system)) {
+    const auto& declared = model->description().contacts;
+    for (size_t i = 0; i < declared.size(); ++i)
+      if (declared[i].law == systems::ModelContact::Law::ImpactModel) return model->contacts()[i].damping();
+  }
   return std::nullopt;
+}
+
+// The system at its defaults (a model file's from its description, read once).
+std::unique_ptr<libcont::HybridSystem> default_system(const libcont::HybridSystem& system) {
+  if (const auto* model = dynamic_cast<const systems::LinearImpactSystem*>(&system))
+    return std::make_unique<systems::LinearImpactSystem>(model->shared_description());
+  return systems::make_system(system.name());
 }
 
 std::string number_text(double value) {
@@ -56,13 +71,28 @@ std::optional<ContactDamping> contact_damping(const libcont::HybridSystem& syste
 }
 
 std::string system_description(const libcont::HybridSystem& system) {
+  if (const auto* model = dynamic_cast<const systems::LinearImpactSystem*>(&system))
+    return model->description().description;
   for (const auto& entry : systems::catalogue())
     if (entry.name == system.name()) return entry.description;
   return {};
 }
 
+std::optional<std::string> model_file(const libcont::HybridSystem& system) {
+  const auto* model = dynamic_cast<const systems::LinearImpactSystem*>(&system);
+  std::error_code failed;
+  // A description from text (model_from_json_text) has no file.
+  if (!model || !std::filesystem::is_regular_file(model->description().source, failed)) return std::nullopt;
+  const auto absolute = std::filesystem::absolute(model->description().source, failed);
+  return failed ? model->description().source : absolute.lexically_normal().string();
+}
+
+void add_model_file(nlohmann::ordered_json& summary, const libcont::HybridSystem& system) {
+  if (const auto file = model_file(system)) summary["model"] = *file;
+}
+
 std::string short_label(const libcont::HybridSystem& system) {
-  const auto defaults = systems::make_system(system.name());
+  const auto defaults = default_system(system);
   const auto& default_parameters = defaults->parameters();
   std::string label = system.name();
   for (const auto& p : system.parameters().all()) {

@@ -25,7 +25,14 @@ struct ContactDamping {
 // Nothing for systems without a Kelvin-Voigt contact.
 std::optional<ContactDamping> contact_damping(const libcont::HybridSystem& system);
 
+// The catalogue's description, or a model file's own.
 std::string system_description(const libcont::HybridSystem& system);
+
+// The model file a system was read from (absolute), none for a catalogue system.
+std::optional<std::string> model_file(const libcont::HybridSystem& system);
+// Adds "model": FILE to a run's saved JSON for a system read from a model file, so that a
+// restart reads the file again.
+void add_model_file(nlohmann::ordered_json& summary, const libcont::HybridSystem& system);
 
 // "moving-base, eta = 7.1, r = 0.8, model = soft": the name, the impact model, the forcing
 // frequency eta and every parameter that differs from the catalogue default; short enough

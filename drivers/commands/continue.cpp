@@ -301,19 +301,21 @@ std::string start_text(const ContinueSummary& summary) {
 // The continue.json of a doubled branch, in its own directory: what a restart from its
 // points reads.
 nlohmann::ordered_json doubled_run_json(const ContinueSummary& summary, const DoubledBranch& d) {
-  return {{"command", "continue"},
-          {"system", summary.system.name()},
-          {"parameters", summary.parameters},
-          {"parameter", summary.parameter},
-          {"from", d.parameter},
-          {"to", summary.to},
-          {"n", d.report.table.period},
-          {"parent", d.label},
-          {"points", d.report.points},
-          {"special_points", special_points_json(d.report)},
-          {"stop_reason", d.stop_reason},
-          {"section_phase", d.section_phase},
-          {"section_moves", d.section_moves}};
+  nlohmann::ordered_json s = {{"command", "continue"}, {"system", summary.system.name()}};
+  add_model_file(s, summary.system);
+  s.update(nlohmann::ordered_json{
+      {"parameters", summary.parameters},
+      {"parameter", summary.parameter},
+      {"from", d.parameter},
+      {"to", summary.to},
+      {"n", d.report.table.period},
+      {"parent", d.label},
+      {"points", d.report.points},
+      {"special_points", special_points_json(d.report)},
+      {"stop_reason", d.stop_reason},
+      {"section_phase", d.section_phase},
+      {"section_moves", d.section_moves}});
+  return s;
 }
 
 nlohmann::ordered_json render_json(const ContinueSummary& summary) {
@@ -321,6 +323,7 @@ nlohmann::ordered_json render_json(const ContinueSummary& summary) {
   nlohmann::ordered_json s;
   s["command"] = "continue";
   s["system"] = summary.system.name();
+  add_model_file(s, summary.system);
   s["parameters"] = summary.parameters;
   s["parameter"] = summary.parameter;
   s["from"] = summary.from;
@@ -446,7 +449,8 @@ class ContinueCommand : public SystemCommand {
       return std::nullopt;
     }
     SavedRun saved = read_saved_run(restart_);
-    inputs_.restart_from(saved.system, saved.parameters, (saved.directory / "continue.json").string());
+    inputs_.restart_from(saved.system, saved.parameters, (saved.directory / "continue.json").string(),
+                         saved.model);
     return saved;
   }
 

@@ -144,6 +144,7 @@ nlohmann::ordered_json render_json(const CurveSummary& summary) {
   nlohmann::ordered_json s;
   s["command"] = "curve";
   s["system"] = summary.system.name();
+  add_model_file(s, summary.system);
   s["parameters"] = summary.parameters;
   s["kind"] = to_string(curve.kind);
   s["p1"] = curve.first;
@@ -265,7 +266,7 @@ class CurveCommand : public SystemCommand {
     if (is_curve_restart(settings_.restart)) return run_switch();
     const SavedRun saved = read_saved_run(settings_.restart);
     inputs_.restart_from(saved.system, saved.parameters,
-                         (saved.directory / "continue.json").string());
+                         (saved.directory / "continue.json").string(), saved.model);
     const auto system = resolve_checked();  // the options given are read from here on
     if (!settings_.kind.empty())
       throw InputError("--kind " + settings_.kind + ": " + item() + " is a run of vicont "
@@ -296,7 +297,7 @@ class CurveCommand : public SystemCommand {
     const libcont::OrbitCurve& curve = saved.curve;
     const libcont::CurvePoint& point = saved.point;
     const std::string file = (saved.directory / "curve.json").string();
-    inputs_.restart_from(saved.system, saved.parameters, file);
+    inputs_.restart_from(saved.system, saved.parameters, file, saved.model);
     const auto system = resolve_checked();  // the options given are read from here on
     if (settings_.kind.empty())
       throw InputError("--kind is required with " + item() +
