@@ -149,7 +149,8 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
 
   if (model_option_ && model_option_->count() > 0) {
     if (model_on_command_line_.empty()) throw libcont::InputError("--model: empty file name");
-    if (!system_on_command_line_.empty())
+    // Given, not a command's default (vicont impact's).
+    if (system_option_->count() > 0)
       throw libcont::InputError("--model " + model_on_command_line_ + " and --system " +
                                 system_on_command_line_ +
                                 ": give one (a model file is its own system)");
