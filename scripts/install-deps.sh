@@ -8,7 +8,8 @@ set -euo pipefail
 packages=(build-essential cmake python3 libsundials-dev libeigen3-dev libspectra-dev
   libboost-math-dev libboost-dev libboost-iostreams-dev libboost-filesystem-dev
   libboost-system-dev catch2 gnuplot-nox libgnuplot-iostream-dev libcli11-dev
-  nlohmann-json3-dev libopenmpi-dev openmpi-bin pkg-config)
+  nlohmann-json3-dev libopenmpi-dev openmpi-bin pkg-config
+  python3-pybind11 python3-dev python3-numpy python3-matplotlib python3-pytest)
 if [ "${1:-}" = "--bench" ]; then
   packages+=(python3-scipy python3-numpy auto-07p)
 elif [ $# -gt 0 ]; then

@@ -1,0 +1,42 @@
+"""libcont: continuation, bifurcation and Lyapunov analysis of vibro-impact systems.
+
+The catalogue's models by name, and the analyses of vicont as functions returning result
+objects with numpy arrays (doc/python.md):
+
+    import libcont
+    s = libcont.system("moving-base", eta=4)
+    br = libcont.continue_branch(s, "eta", 4.0, 4.7)
+    print(br.special_points)
+
+Every function takes the same options, with the same defaults, as the vicont command of
+the same name, and gives the same numbers. Bad input raises libcont.InputError (a
+ValueError) naming the bad item; a long call can be interrupted with Ctrl-C, and reports
+its progress to an optional callable `progress(dict)`.
+"""
+from . import _core
+from ._core import InputError
+from .system import System, system, systems
+from .trajectory import Events, Trajectory, simulate
+from .lyapunov import LyapunovResult, lyapunov
+from .orbit import OrbitResult, orbit
+from .branch import Branch, SpecialPoint, continue_branch
+from .curve import CurvePoint, OrbitCurve, curve
+from .parameter_map import ParameterMap, parameter_map
+from .sweep import SweepResult, sweep
+from .basins import BasinsResult, basins
+from .impact import ImpactResult, impact
+
+__version__ = _core.__version__
+
+__all__ = [
+    "InputError", "System", "system", "systems", "Events", "Trajectory", "simulate",
+    "LyapunovResult", "lyapunov", "OrbitResult", "orbit", "Branch", "SpecialPoint",
+    "continue_branch", "CurvePoint", "OrbitCurve", "curve", "ParameterMap", "parameter_map",
+    "SweepResult", "sweep", "BasinsResult", "basins", "ImpactResult", "impact",
+]
+
+# Plotting helpers on matplotlib, where that module and matplotlib are there.
+try:
+    from . import plotting  # noqa: F401
+except ImportError:
+    pass

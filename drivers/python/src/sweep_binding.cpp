@@ -1,0 +1,168 @@
+// libcont.sweep: a brute-force bifurcation diagram (libcont::Sweep) with vicont sweep's
+// defaults (101 values, 1000 transient and 1000 averaged periods, n up to 16, every point
+// from the default state, 100 kept samples, 10 per cell of a grid), on `threads` threads
+// with the GIL released; results identical to vicont's for the same inputs.
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <cmath>
+
+#include "bindings.hpp"
+#include "cancellable_call.hpp"
+#include "libcont/input_error.hpp"
+#include "libcont/sweep.hpp"
+#include "python_values.hpp"
+
+namespace py = pybind11;
+
+namespace libcont_python {
+
+namespace {
+
+struct SweepArguments {
+  long steps = 101;
+  std::string second;  // empty: one parameter
+  double second_from = 0.0, second_to = 0.0;
+  long second_steps = 101;
+  std::string direction;  // up | down | both; empty: from `from` towards `to`
+  bool follow = false;
+  py::object initial_states = py::none();
+  long threads = 1;
+  long transient = 1000, periods = 1000, max_period = 16;
+  long samples = 0;  // 0: 100, or 10 per cell of a grid
+  std::string integrator = "auto";
+};
+
+libcont::SweepDirection direction_of(const std::string& name, double from, double to) {
+  if (name.empty()) return to >= from ? libcont::SweepDirection::Up : libcont::SweepDirection::Down;
+  if (name == "up") return libcont::SweepDirection::Up;
+  if (name == "down") return libcont::SweepDirection::Down;
+  if (name == "both") return libcont::SweepDirection::Both;
+  throw libcont::InputError("direction must be up, down or both (got '" + name + "')");
+}
+
+py::dict points_dict(const libcont::SweepOptions& o, const std::vector<libcont::SweepPoint>& points,
+                     long dimension) {
+  std::vector<double> first, second, sum, a_i, a_e, largest;
+  std::vector<int> p, n, condition, averaged;
+  std::vector<std::string> pass, status, regime, message;
+  std::vector<libcont::Vector> exponents;
+  py::list samples, velocities;
+  for (const auto& point : points) {
+    first.push_back(point.parameter);
+    second.push_back(point.second_parameter);
+    p.push_back(point.p);
+    n.push_back(point.n);
+    condition.push_back(point.key.initial_condition);
+    averaged.push_back(point.averaged_periods);
+    pass.push_back(libcont::to_string(point.key.pass));
+    status.push_back(libcont::to_string(point.status));
+    message.push_back(point.message);
+    regime.push_back(libcont::to_string(point.regime()));
+    exponents.push_back(point.exponents);
+    sum.push_back(point.exponents.size() ? point.exponent_sum : NAN);
+    largest.push_back(point.largest_exponent());
+    a_i.push_back(point.impacts_per_period);
+    a_e.push_back(point.energy_per_period);
+    samples.append(to_matrix(point.samples, dimension));
+    velocities.append(to_array(point.impact_velocities));
+  }
+  py::dict columns;
+  columns[py::str(o.parameter)] = to_array(first);
+  if (o.grid()) columns[py::str(o.second_parameter)] = to_array(second);
+  columns["direction"] = pass;
+  columns["initial_condition"] = to_array(condition);
+  columns["p"] = to_array(p);
+  columns["n"] = to_array(n);
+  columns["exponent_sum"] = to_array(sum);
+  columns["largest_exponent"] = to_array(largest);
+  columns["a_i"] = to_array(a_i);
+  columns["a_e"] = to_array(a_e);
+  columns["averaged_periods"] = to_array(averaged);
+  columns["status"] = status;
+  columns["regime"] = regime;
+  py::dict d;
+  d["columns"] = columns;
+  // Points that failed before averaging have no exponents: their row is NaN.
+  d["exponents"] = to_matrix(exponents, dimension);
+  d["samples"] = samples;
+  d["impact_velocities"] = velocities;
+  d["messages"] = message;
+  return d;
+}
+
+py::dict sweep(const CatalogueSystem& model, const std::string& parameter, double from, double to,
+               const SweepArguments& a, const py::object& progress) {
+  const auto probe = model.make();
+  libcont::SweepOptions o;
+  o.parameter = parameter;
+  o.from = finite(from, "from");
+  o.to = finite(to, "to");
+  o.steps = count(a.steps, 1, "steps");
+  if (!a.second.empty()) {
+    if (a.second == parameter)
+      throw libcont::InputError("second parameter " + a.second +
+                                " is the swept parameter; a grid needs two different parameters");
+    o.second_parameter = a.second;
+    o.second_from = finite(a.second_from, "second from");
+    o.second_to = finite(a.second_to, "second to");
+    o.second_steps = count(a.second_steps, 1, "second steps");
+  }
+  o.direction = direction_of(a.direction, from, to);
+  o.follow_attractor = a.follow;
+  o.initial_states = states_from(a.initial_states, probe->dimension(), "initial_states");
+  o.threads = count(a.threads, 1, "threads");
+  o.lyapunov.transient_periods = count(a.transient, 0, "transient");
+  o.lyapunov.periods = count(a.periods, 1, "periods");
+  o.lyapunov.max_detected_period = count(a.max_period, 1, "max_period");
+  o.lyapunov.flow = flow_options(a.integrator);
+  o.kept_samples = a.samples > 0 ? count(a.samples, 1, "samples") : o.grid() ? 10 : 100;
+  const double planned = static_cast<double>(o.steps) * (o.grid() ? o.second_steps : 1) *
+                         std::max<size_t>(1, o.initial_states.size()) *
+                         (o.follow_attractor && o.direction == libcont::SweepDirection::Both ? 2 : 1);
+  if (planned > 1e6)
+    throw libcont::InputError("steps " + std::to_string(o.steps) + " make " +
+                              libcont::number_text(planned) + " sweep points; at most 1e6");
+  const libcont::Sweep runner(model.factory(), o);  // validates the parameters and states
+
+  CancellableCall call(progress);
+  libcont::SweepResult result;
+  int done = 0;
+  call.run([&] {
+    result = runner.run({}, [&](const libcont::SweepPoint& point) {
+      call.report({{"points", ++done}, {"total", planned}, {"parameter", point.parameter}});
+      return !call.cancelled();
+    });
+  });
+  py::dict d = points_dict(o, result.points, probe->dimension());
+  d["parameter"] = o.parameter;
+  d["second"] = o.second_parameter;
+  d["status"] = libcont::to_string(result.status);
+  d["message"] = result.message;
+  d["complete"] = result.complete;
+  d["failed"] = result.failed();
+  d["state_names"] = probe->state_names();
+  return d;
+}
+
+}  // namespace
+
+void bind_sweep(py::module_& m) {
+  py::class_<SweepArguments>(m, "SweepArguments")
+      .def(py::init([](long steps, std::string second, double second_from, double second_to,
+                       long second_steps, std::string direction, bool follow,
+                       py::object initial_states, long threads, long transient, long periods,
+                       long max_period, long samples, std::string integrator) {
+             return SweepArguments{steps, std::move(second), second_from, second_to, second_steps,
+                                   std::move(direction), follow, std::move(initial_states), threads,
+                                   transient, periods, max_period, samples, std::move(integrator)};
+           }),
+           py::arg("steps"), py::arg("second"), py::arg("second_from"), py::arg("second_to"),
+           py::arg("second_steps"), py::arg("direction"), py::arg("follow"),
+           py::arg("initial_states"), py::arg("threads"), py::arg("transient"), py::arg("periods"),
+           py::arg("max_period"), py::arg("samples"), py::arg("integrator"));
+  m.def("sweep", &sweep, py::arg("system"), py::arg("parameter"), py::arg("from"), py::arg("to"),
+        py::arg("arguments"), py::arg("progress"));
+}
+
+}  // namespace libcont_python

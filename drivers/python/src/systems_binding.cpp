@@ -1,0 +1,116 @@
+// libcont.System: a catalogue model by name with its parameters, and libcont.systems(), the
+// catalogue. Parameter values are given as numbers or, for choices, words; they reach the
+// model as the text vicont's --set would give it.
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "catalogue_system.hpp"
+#include "libcont/input_error.hpp"
+#include "python_values.hpp"
+#include "systems/catalogue.hpp"
+
+namespace py = pybind11;
+
+namespace libcont_python {
+
+namespace {
+
+std::string rule_text(const libcont::Parameter& p) {
+  if (!p.choices.empty()) {
+    std::string text;
+    for (const auto& choice : p.choices) text += (text.empty() ? "" : " | ") + choice;
+    return text;
+  }
+  switch (p.constraint) {
+    case libcont::Constraint::Positive: return "> 0";
+    case libcont::Constraint::NonNegative: return ">= 0";
+    case libcont::Constraint::UnitInterval: return "in [0, 1]";
+    case libcont::Constraint::Any: break;
+  }
+  return "any";
+}
+
+py::object value_of(const libcont::Parameter& p) {
+  if (!p.choices.empty()) return py::str(p.choices[static_cast<size_t>(p.value)]);
+  if (!p.given) return py::none();
+  return py::float_(p.value);
+}
+
+py::dict parameters_of(const CatalogueSystem& s) {
+  py::dict values;
+  for (const auto& p : s.system().parameters().all()) values[py::str(p.name)] = value_of(p);
+  return values;
+}
+
+py::list describe(const CatalogueSystem& s) {
+  py::list rows;
+  for (const auto& p : s.system().parameters().all()) {
+    py::dict row;
+    row["name"] = p.name;
+    row["value"] = value_of(p);
+    row["rule"] = rule_text(p);
+    row["description"] = p.description;
+    row["required"] = p.required;
+    row["optional"] = p.optional;
+    rows.append(row);
+  }
+  return rows;
+}
+
+py::object item(const CatalogueSystem& s, const std::string& name) {
+  for (const auto& p : s.system().parameters().all())
+    if (p.name == name) return value_of(p);
+  throw py::key_error("system " + s.system().name() + " has no parameter '" + name + "'");
+}
+
+}  // namespace
+
+void bind_systems(py::module_& m) {
+  m.def("systems", [] {
+    py::list entries;
+    for (const auto& entry : systems::catalogue())
+      entries.append(py::make_tuple(entry.name, entry.description));
+    return entries;
+  });
+  py::class_<CatalogueSystem>(m, "System")
+      .def(py::init([](const std::string& name, const py::dict& values) {
+             return CatalogueSystem(name, assignments_from(values));
+           }),
+           py::arg("name"), py::arg("parameters") = py::dict())
+      .def("set", [](CatalogueSystem& s, const py::dict& values) { s.set(assignments_from(values)); })
+      .def("copy", [](const CatalogueSystem& s) { return s.with({}); })
+      .def("with_parameters",
+           [](const CatalogueSystem& s, const py::dict& values) { return s.with(assignments_from(values)); })
+      .def_property_readonly("name", [](const CatalogueSystem& s) { return s.system().name(); })
+      .def_property_readonly("catalogue_name", &CatalogueSystem::name)
+      .def_property_readonly("parameters", &parameters_of)
+      .def_property_readonly("assignments", &CatalogueSystem::assignments)
+      .def_property_readonly("state_names",
+                             [](const CatalogueSystem& s) { return s.system().state_names(); })
+      .def_property_readonly("dimension", [](const CatalogueSystem& s) { return s.system().dimension(); })
+      .def_property_readonly("forcing_period",
+                             [](const CatalogueSystem& s) { return s.system().forcing_period(); })
+      .def_property_readonly("mode_names",
+                             [](const CatalogueSystem& s) {
+                               std::vector<std::string> names;
+                               for (int k = 0; k < s.system().mode_count(); ++k)
+                                 names.push_back(s.system().mode_name(k));
+                               return names;
+                             })
+      .def_property_readonly("default_state",
+                             [](const CatalogueSystem& s) { return to_array(s.system().default_initial_state()); })
+      .def("describe", &describe)
+      .def("__getitem__", &item)
+      .def("__contains__",
+           [](const CatalogueSystem& s, const std::string& name) {
+             return s.system().parameters().contains(name);
+           })
+      .def(py::pickle(
+          [](const CatalogueSystem& s) { return py::make_tuple(s.name(), s.assignments()); },
+          [](const py::tuple& t) {
+            return CatalogueSystem(t[0].cast<std::string>(),
+                                   t[1].cast<CatalogueSystem::Assignments>());
+          }));
+}
+
+}  // namespace libcont_python

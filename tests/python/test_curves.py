@@ -1,0 +1,55 @@
+"""Two-parameter curves and parameter-plane maps: the curves of vicont curve and vicont map."""
+import numpy as np
+import pytest
+
+import libcont
+
+
+@pytest.fixture(scope="module")
+def branch():
+    return libcont.continue_branch(libcont.system("moving-base", eta=4), "eta", 4.0, 4.7)
+
+
+def test_period_doubling_curve_is_viconts(run_vicont, branch):
+    _, out = run_vicont("continue", "--set", "eta=4", "--param", "eta", "--from", 4, "--to", 4.7)
+    summary, _ = run_vicont("curve", "--restart", f"{out}:PD1", "--param2", "c",
+                            "--from", 0.2, "--to", 0.3)
+    cu = libcont.curve(branch, "PD1", "c", 0.2, 0.3)
+    assert cu.kind == summary["kind"] == "period-doubling"
+    assert (cu.first, cu.second, cu.period) == ("eta", "c", summary["n"])
+    assert cu.stop_reason == summary["stop_reason"]
+    assert len(cu) == summary["rows_count"]
+    assert cu["eta"].tolist() == [r["p1"] for r in summary["rows"]]
+    assert cu["c"].tolist() == [r["p2"] for r in summary["rows"]]
+    assert [(p.type, p.first, p.second) for p in cu.points] == \
+        [(p["type"], p["p1"], p["p2"]) for p in summary["points"]]
+    # Along a period-doubling curve a multiplier stays at -1: the tests vanish on it.
+    assert np.all(np.abs(cu["spectral_radius"]) >= 0.99)
+
+
+def test_curve_needs_its_start_inside_the_range(branch):
+    with pytest.raises(libcont.InputError, match="do not hold the start's c"):
+        libcont.curve(branch, "PD1", "c", 0.3, 0.4)
+    with pytest.raises(libcont.InputError, match="eta"):
+        libcont.curve(branch, "PD1", "eta", 4.0, 4.5)
+    with pytest.raises(libcont.InputError, match="PD3"):
+        libcont.curve(branch, "PD3", "c", 0.2, 0.3)
+
+
+def test_parameter_map_is_viconts(run_vicont):
+    summary, _ = run_vicont("map", "--param", "eta", "--from", 1.5, "--to", 3, "--param2", "d",
+                            "--from2", -0.004, "--to2", 0, "--max-period", 2)
+    mp = libcont.parameter_map(libcont.system("moving-base"), "eta", 1.5, 3.0, "d", -0.004, 0.0,
+                               max_period=2)
+    assert (mp.searches, mp.orbits_found) == (summary["searches"], summary["orbits_found"])
+    assert len(mp.branches) == len(summary["branches"])
+    assert len(mp.curves) == len(summary["curves"])
+    for mine, theirs in zip(mp.curves, summary["curves"]):
+        assert mine.kind == theirs["kind"] and mine.period == theirs["n"]
+        assert len(mine) == theirs["rows"]
+        assert mine.direction == theirs["direction"]
+        assert [(p.type, p.first, p.second) for p in mine.points] == \
+            [(p["type"], p["p1"], p["p2"]) for p in theirs["points"]]
+    assert mp.notes == summary["notes"]
+    kinds = {c.kind for c in mp.curves}
+    assert "fold" in kinds

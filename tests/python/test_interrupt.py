@@ -1,0 +1,90 @@
+"""Long calls: a progress callback's exception ends the call and propagates; Ctrl-C
+(SIGINT) interrupts a running sweep with KeyboardInterrupt; the interpreter survives both."""
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import libcont
+
+
+class Stop(Exception):
+    pass
+
+
+def raise_at(count):
+    calls = []
+
+    def progress(report):
+        calls.append(report)
+        if len(calls) >= count:
+            raise Stop("enough")
+    return progress, calls
+
+
+def test_callback_exception_stops_a_branch():
+    progress, calls = raise_at(2)
+    with pytest.raises(Stop, match="enough"):
+        libcont.continue_branch(libcont.system("two-body", contact="hertz"), "lambda", 1.0, 0.1,
+                                progress=progress)
+    # The interpreter and the library go on working.
+    assert libcont.system("moving-base")["eta"] > 0
+
+
+def test_callback_exception_stops_a_sweep():
+    progress, calls = raise_at(1)
+    start = time.monotonic()
+    with pytest.raises(Stop):
+        libcont.sweep(libcont.system("moving-base"), "eta", 2.0, 10.0, steps=200, transient=100,
+                      periods=100, progress=progress)
+    assert time.monotonic() - start < 30
+
+
+def test_callback_exception_stops_a_simulation_and_basins():
+    progress, _ = raise_at(1)
+    with pytest.raises(Stop):
+        libcont.simulate(libcont.system("moving-base"), t_end=1e5, sample_step=1.0,
+                         progress=progress)
+    progress, _ = raise_at(1)
+    with pytest.raises(Stop):
+        libcont.basins(libcont.system("moving-base"), x=("x", -0.1, 0.1, 30),
+                       y=("v", -0.5, 0.5, 30), transient=200, progress=progress)
+
+
+def test_progress_must_be_callable():
+    with pytest.raises(TypeError, match="progress"):
+        libcont.sweep(libcont.system("moving-base"), "eta", 2.0, 3.0, steps=2, progress=3)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_sigint_interrupts_a_long_sweep(threads):
+    script = textwrap.dedent(f"""
+        import sys, libcont
+        def progress(report):
+            print("running", flush=True)
+        try:
+            libcont.sweep(libcont.system("moving-base"), "eta", 2.0, 10.0, steps=400,
+                          periods=20000, threads={threads}, progress=progress)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(7)
+        print("finished", flush=True)
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    try:
+        assert child.stdout.readline().strip() == "running"
+        child.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 7, err
+    assert "interrupted" in out
+    # The points already running finish; no new one starts.
+    assert time.monotonic() - start < 30
