@@ -241,6 +241,41 @@ TEST_CASE("Model files: the chain generator is the built-in chain", "[model-file
   }
 }
 
+// The two-body system with its harmonic load, restated: two coordinates, a gap x2 - x1
+// closed by a Hertz contact or a Newton impact, lambda a forcing parameter in both.
+const char* two_body_text = R"({
+  "parameters": {"m1": 1000, "m2": 100, "w1": 6.283, "w2": 4.727, "xi1": 0.036, "xi2": 0.2,
+                 "D": 0.05, "F0": 400, "omega": 6, "lambda": 1, "K": 1e9,
+                 "r": {"default": 1, "rule": "unit-interval"}},
+  "derived": {"k1": "m1*w1*w1", "k2": "m2*w2*w2", "c1": "2*m1*xi1*w1", "c2": "2*m2*xi2*w2"},
+  "coordinates": ["x1", "x2"], "velocities": ["v1", "v2"], "initial_state": {"x2": "D"},
+  "mass": [["m1", 0], [0, "m2"]],
+  "stiffness": [["k1 + k2", "-k2"], ["-k2", "k2"]],
+  "damping": [["c1 + c2", "-c2"], ["-c2", "c2"]],
+  "forcing": {"frequency": "omega", "constant": ["-k2*D", "k2*D"], "cos": ["lambda*F0", 0]},
+  "contacts": [{"name": "bodies", "normal": [-1, 1], LAW}]})";
+
+TEST_CASE("Model files: the two-body system, Hertz and Newton contacts, is the built-in",
+          "[model-files]") {
+  for (const std::string law : {R"("law": "hertz", "stiffness": "K")", R"("law": "hard", "restitution": "r")"}) {
+    std::string text = two_body_text;
+    text.replace(text.find("LAW"), 3, law);
+    const bool hertz = law.find("hertz") != std::string::npos;
+    Twins t{systems::make_system("two-body"), systems::model_from_json_text(text, "two_body.json")};
+    t.builtin->set_parameter_text("contact", hertz ? "hertz" : "newton");
+    const auto& declared = dynamic_cast<libcont::ImpactingStructure&>(*t.builtin).contacts().front();
+    if (hertz) t.file->set_parameter("K", std::get<libcont::HertzContact>(declared.law).stiffness);
+    const Settings settings = hertz ? Settings{{"lambda", "0.8"}} : Settings{{"r", "0.7"}, {"omega", "5.5"}};
+    apply(*t.builtin, settings);
+    apply(*t.file, settings);
+    INFO(law);
+    check_same_flow(t, t.builtin->default_initial_state(), 10);
+    check_same_orbit(t);
+    CHECK(libcont::derivative_parameter(*t.file, "lambda") >= 0);
+    check_same_branch(t, "lambda", hertz ? 0.8 : 1.0, hertz ? 0.6 : 0.7, 0);
+  }
+}
+
 TEST_CASE("Model files: a parameter only the forcing reads is a forcing parameter",
           "[model-files]") {
   const auto chain = example("three_mass_chain.json");
@@ -358,3 +393,4 @@ TEST_CASE("Model files: a parameter change the structure refuses is named and un
   auto required = example("cantilever.json");
   CHECK_THROWS_WITH(libcont::Flow(*required), Catch::Contains("'e'"));
 }
+

@@ -74,6 +74,14 @@ std::vector<int> LinearImpactSystem::displacement_coordinates() const {
   return description_->amplitude_coordinates;
 }
 
+libcont::Vector LinearImpactSystem::default_initial_state() const {
+  if (description_->initial_state.empty()) return ImpactingStructure::default_initial_state();
+  Vector x = Vector::Zero(dimension());  // the laws' internal coordinates (none here) zero
+  x.head(static_cast<Eigen::Index>(description_->initial_state.size())) =
+      evaluated(description_->initial_state, values());
+  return x;
+}
+
 std::vector<double> LinearImpactSystem::values() const {
   std::vector<double> result;
   for (const auto& parameter : description_->parameters)

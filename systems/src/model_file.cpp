@@ -36,6 +36,13 @@ std::string type_name(const Json& value) {
   return std::string("a ") + value.type_name();
 }
 
+// "q3" (appended rather than added: GCC 12 warns about "q" + std::to_string wrongly).
+std::string numbered(const char* prefix, int i) {
+  std::string name = prefix;
+  name += std::to_string(i);
+  return name;
+}
+
 bool is_identifier(const std::string& name) {
   if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
     return false;
@@ -56,7 +63,7 @@ class Reader {
     expect_keys(root, "",
                 {"name", "description", "parameters", "derived", "impact_model", "coordinates",
                  "velocities", "mass", "stiffness", "damping", "chain", "forcing", "contacts",
-                 "amplitudes"});
+                 "amplitudes", "initial_state"});
     d_.name = root.contains("name") ? text(root["name"], "name") : default_name();
     if (root.contains("description")) d_.description = text(root["description"], "description");
     if (root.contains("parameters")) read_parameters(root["parameters"]);
@@ -75,6 +82,7 @@ class Reader {
       for (size_t i = 0; i < list.size(); ++i)
         d_.amplitude_coordinates.push_back(coordinate_index(list[i], index_path("amplitudes", i)));
     }
+    if (root.contains("initial_state")) read_initial_state(root["initial_state"]);
     find_forcing_parameters();
   }
 
@@ -289,7 +297,7 @@ class Reader {
   // As the structure names them by default (impacting_structure.hpp).
   std::string coordinate_name(int i) const {
     if (!d_.coordinates.empty()) return d_.coordinates[static_cast<size_t>(i)];
-    return d_.size == 1 ? "x" : "q" + std::to_string(i + 1);
+    return d_.size == 1 ? "x" : numbered("q", i + 1);
   }
 
   // An array of one entry per degree of freedom, or an object by coordinate name (the
@@ -317,6 +325,33 @@ class Reader {
     if (forcing.contains("sin")) d_.sine_force = by_coordinate(forcing["sin"], "forcing.sin");
     if ((forcing.contains("cos") || forcing.contains("sin")) && !forcing.contains("frequency"))
       fail("forcing", "harmonic forces need a 'frequency'");
+  }
+
+  // An array of 2 n entries (q, then v) or an object by coordinate and velocity name.
+  void read_initial_state(const Json& value) {
+    const size_t n = static_cast<size_t>(d_.size);
+    d_.initial_state.assign(2 * n, ModelExpression(0.0));
+    if (value.is_array()) {
+      if (value.size() != 2 * n)
+        fail("initial_state", "expected " + std::to_string(2 * n) + " entries (the coordinates, then the velocities)");
+      for (size_t i = 0; i < value.size(); ++i) d_.initial_state[i] = expression(value[i], index_path("initial_state", i));
+      return;
+    }
+    if (!value.is_object()) fail("initial_state", "expected an array or an object by coordinate and velocity name");
+    for (const auto& [name, entry] : value.items()) {
+      const std::string path = key_path("initial_state", name);
+      size_t index = 2 * n;
+      for (size_t i = 0; i < n; ++i) {
+        if (name == coordinate_name(static_cast<int>(i))) index = i;
+        if (name == velocity_name(static_cast<int>(i))) index = n + i;
+      }
+      if (index == 2 * n) fail(path, "no coordinate or velocity '" + name + "'");
+      d_.initial_state[index] = expression(entry, path);
+    }
+  }
+  std::string velocity_name(int i) const {
+    if (!d_.velocities.empty()) return d_.velocities[static_cast<size_t>(i)];
+    return d_.size == 1 ? "v" : numbered("v", i + 1);
   }
 
   ModelContact read_contact(const Json& object, const std::string& path);

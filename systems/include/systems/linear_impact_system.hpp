@@ -20,6 +20,8 @@ class LinearImpactSystem : public libcont::ImpactingStructure {
 
   std::string name() const override { return description_->name; }
   std::vector<int> displacement_coordinates() const override;
+  // The file's initial_state at the current values (zero without one).
+  libcont::Vector default_initial_state() const override;
   void configure() override;
 
   const ModelDescription& description() const { return *description_; }

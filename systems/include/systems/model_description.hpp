@@ -83,6 +83,7 @@ struct ModelDescription {
   ExpressionVector constant_force, cosine_force, sine_force;  // empty: zero
   std::vector<ModelContact> contacts;
   std::vector<int> amplitude_coordinates;  // empty: the structure's default
+  ExpressionVector initial_state;  // q then v (2 n entries); empty: zero
 
   // Parameters (indices) that only the forcing vectors read: declared forcing parameters
   // whose harmonic derivative comes from differentiating the expressions.
