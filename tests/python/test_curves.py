@@ -53,3 +53,27 @@ def test_parameter_map_is_viconts(run_vicont):
     assert mp.notes == summary["notes"]
     kinds = {c.kind for c in mp.curves}
     assert "fold" in kinds
+
+
+def test_switch_at_a_resonance_ends_on_the_branchs_fold(run_vicont):
+    """The two-body Neimark-Sacker curve from the loading branch's NS1 towards lower omega
+    reaches a 1:1 resonance; the fold curve switched onto there, back to omega = 6, ends on
+    the loading branch's fold LP1 (its lambda found by the branch, not by the curve)."""
+    _, run = run_vicont("continue", "--system", "two-body", "--set", "contact=hertz",
+                        "--param", "lambda", "--from", 1, "--to", 0.1)
+    branch = libcont.continue_branch(libcont.system("two-body", contact="hertz"), "lambda", 1.0, 0.1)
+    ns = libcont.curve(branch, "NS1", "omega", 6.0, 5.978, p1_from=0.55, p1_to=0.58)
+    resonance = ns.point("R1_1")
+    assert resonance.type == "resonance-1:1" and resonance.switches == ["fold"]
+    fold = ns.switch("R1_1", "fold", 5.978, 6.0)
+    assert fold.kind == "fold" and fold.status == "reached bound"
+    assert fold["omega"][-1] == 6.0
+    assert fold["lambda"][-1] == pytest.approx(branch.point("LP1").parameter, abs=1e-8)
+
+    theirs, _ = run_vicont("curve", "--restart", f"{run}:NS1", "--param2", "omega",
+                           "--from", 6, "--to", 5.978, "--p1-from", 0.55, "--p1-to", 0.58)
+    assert ns["lambda"].tolist() == [r["p1"] for r in theirs["rows"]]
+    assert ns["omega"].tolist() == [r["p2"] for r in theirs["rows"]]
+    assert [p.type for p in ns.points] == [p["type"] for p in theirs["points"]]
+    with pytest.raises(libcont.InputError, match="no period-doubling curve issues from it"):
+        ns.switch("R1_1", "period-doubling", 5.978, 6.0)
