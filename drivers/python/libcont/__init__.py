@@ -16,6 +16,7 @@ its progress to an optional callable `progress(dict)`.
 from . import _core
 from ._core import InputError
 from .system import System, system, systems
+from .model import LinearImpactSystem, model, model_from_file
 from .trajectory import Events, Trajectory, simulate
 from .lyapunov import LyapunovResult, lyapunov
 from .orbit import OrbitResult, orbit
@@ -29,7 +30,8 @@ from .impact import ImpactResult, impact
 __version__ = _core.__version__
 
 __all__ = [
-    "InputError", "System", "system", "systems", "Events", "Trajectory", "simulate",
+    "InputError", "System", "system", "systems", "LinearImpactSystem", "model", "model_from_file",
+    "Events", "Trajectory", "simulate",
     "LyapunovResult", "lyapunov", "OrbitResult", "orbit", "Branch", "SpecialPoint",
     "continue_branch", "CurvePoint", "OrbitCurve", "curve", "ParameterMap", "parameter_map",
     "SweepResult", "sweep", "BasinsResult", "basins", "ImpactResult", "impact",

@@ -68,17 +68,13 @@ class System:
         return self._core.default_state
 
     def __reduce__(self):
-        return (_rebuild, (self._core.catalogue_name, list(self._core.assignments)))
+        return (System, (self._core,))
 
     def __repr__(self):
         values = ", ".join(
             f"{name}={value!r}" if isinstance(value, str) or value is None else f"{name}={number(value)}"
             for name, value in self.parameters.items())
         return f"System('{self.name}', {values})"
-
-
-def _rebuild(name, assignments):
-    return System(_core.System(name, dict(assignments)))
 
 
 def system(name, **parameters):

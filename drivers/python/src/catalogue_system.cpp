@@ -1,14 +1,31 @@
 #include "catalogue_system.hpp"
 
 #include "systems/catalogue.hpp"
+#include "systems/linear_impact_system.hpp"
+#include "systems/model_file.hpp"
 
 namespace libcont_python {
 
 namespace {
 
-std::unique_ptr<libcont::HybridSystem> configured(const std::string& name,
+using Maker = std::function<std::unique_ptr<libcont::HybridSystem>()>;
+
+// The model at its defaults; a model file is read (and checked) once, here.
+Maker base_maker(CatalogueSystem::Source source, const std::string& origin,
+                 const std::string& source_name) {
+  using Source = CatalogueSystem::Source;
+  if (source == Source::Catalogue) return [origin] { return systems::make_system(origin); };
+  std::shared_ptr<const systems::ModelDescription> description =
+      source == Source::ModelFile ? systems::read_model_description(origin)
+                                  : systems::parse_model_description(origin, source_name);
+  return [description]() -> std::unique_ptr<libcont::HybridSystem> {
+    return std::make_unique<systems::LinearImpactSystem>(description);
+  };
+}
+
+std::unique_ptr<libcont::HybridSystem> configured(const Maker& base,
                                                    const CatalogueSystem::Assignments& assignments) {
-  auto system = systems::make_system(name);
+  auto system = base();
   std::vector<libcont::HybridSystem::ParameterAssignment> batch;
   for (const auto& [parameter, text] : assignments) batch.push_back({parameter, text, ""});
   if (!batch.empty()) system->set_parameters(batch);
@@ -17,36 +34,38 @@ std::unique_ptr<libcont::HybridSystem> configured(const std::string& name,
 
 }  // namespace
 
-CatalogueSystem::CatalogueSystem(std::string name, Assignments assignments)
-    : name_(std::move(name)), assignments_(std::move(assignments)),
-      system_(configured(name_, assignments_)) {}
+CatalogueSystem::CatalogueSystem(Source source, std::string origin, Assignments assignments,
+                                 std::string source_name)
+    : base_(base_maker(source, origin, source_name)), source_(source), name_(std::move(origin)),
+      source_name_(std::move(source_name)), assignments_(std::move(assignments)),
+      system_(configured(base_, assignments_)) {}
 
 void CatalogueSystem::set(const Assignments& more) {
   Assignments all = assignments_;
   all.insert(all.end(), more.begin(), more.end());
-  std::shared_ptr<libcont::HybridSystem> system = configured(name_, all);
+  std::shared_ptr<libcont::HybridSystem> system = configured(base_, all);
   system_ = std::move(system);
   assignments_ = std::move(all);
 }
 
 std::unique_ptr<libcont::HybridSystem> CatalogueSystem::make() const {
-  auto system = configured(name_, assignments_);
+  auto system = configured(base_, assignments_);
   system->parameters().check_required();
   return system;
 }
 
 libcont::SystemFactory CatalogueSystem::factory() const {
-  return [name = name_, assignments = assignments_] {
-    auto system = configured(name, assignments);
+  return [base = base_, assignments = assignments_] {
+    auto system = configured(base, assignments);
     system->parameters().check_required();
     return system;
   };
 }
 
 CatalogueSystem CatalogueSystem::with(const Assignments& more) const {
-  Assignments all = assignments_;
-  all.insert(all.end(), more.begin(), more.end());
-  return CatalogueSystem(name_, std::move(all));
+  CatalogueSystem copy = *this;
+  copy.set(more);
+  return copy;
 }
 
 }  // namespace libcont_python

@@ -1,8 +1,10 @@
 #pragma once
-// A catalogue model as Python sees it: its name, the parameter assignments made so far (in
-// order, as text, exactly as vicont's --set gives them) and the configured system. Copies
-// are made by replaying the assignments on a fresh model, so that a sweep's threads and a
-// branch's restarts see the same system as vicont does with the same --set options.
+// A model as Python sees it: where it comes from (a catalogue name, a model file or a model
+// description's JSON text), the parameter assignments made so far (in order, as text,
+// exactly as vicont's --set gives them) and the configured system. Copies are made by
+// replaying the assignments on a fresh model, so that a sweep's threads and a branch's
+// restarts see the same system as vicont does with the same --system (or --model) and --set.
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -16,14 +18,22 @@ namespace libcont_python {
 class CatalogueSystem {
  public:
   using Assignments = std::vector<std::pair<std::string, std::string>>;
+  enum class Source { Catalogue, ModelFile, ModelText };
 
-  // Throws InputError naming an unknown system or a bad parameter.
-  CatalogueSystem(std::string name, Assignments assignments);
+  // Throws InputError naming an unknown system, a bad model file (its item) or a bad
+  // parameter. `origin`: the catalogue name, the file's path or the JSON text;
+  // `source_name` names a text in messages.
+  CatalogueSystem(Source source, std::string origin, Assignments assignments,
+                  std::string source_name = "");
+  CatalogueSystem(std::string name, Assignments assignments)
+      : CatalogueSystem(Source::Catalogue, std::move(name), std::move(assignments)) {}
 
   // Sets parameters (one configure() for all, as vicont does); on an error nothing changes.
   void set(const Assignments& assignments);
   const libcont::HybridSystem& system() const { return *system_; }
   const std::string& name() const { return name_; }
+  Source source() const { return source_; }
+  const std::string& source_name() const { return source_name_; }
   const Assignments& assignments() const { return assignments_; }
 
   // A fresh copy with every required parameter checked, ready to run.
@@ -34,7 +44,10 @@ class CatalogueSystem {
   CatalogueSystem with(const Assignments& more) const;
 
  private:
-  std::string name_;
+  std::function<std::unique_ptr<libcont::HybridSystem>()> base_;  // the model at its defaults
+  Source source_;
+  std::string name_;  // the origin
+  std::string source_name_;
   Assignments assignments_;
   std::shared_ptr<libcont::HybridSystem> system_;
 };

@@ -77,12 +77,22 @@ void bind_systems(py::module_& m) {
              return CatalogueSystem(name, assignments_from(values));
            }),
            py::arg("name"), py::arg("parameters") = py::dict())
+      .def_static("from_model_file",
+                  [](const std::string& path, const py::dict& values) {
+                    return CatalogueSystem(CatalogueSystem::Source::ModelFile, path,
+                                           assignments_from(values));
+                  })
+      .def_static("from_model_text",
+                  [](const std::string& text, const std::string& source_name, const py::dict& values) {
+                    return CatalogueSystem(CatalogueSystem::Source::ModelText, text,
+                                           assignments_from(values), source_name);
+                  })
       .def("set", [](CatalogueSystem& s, const py::dict& values) { s.set(assignments_from(values)); })
       .def("copy", [](const CatalogueSystem& s) { return s.with({}); })
       .def("with_parameters",
            [](const CatalogueSystem& s, const py::dict& values) { return s.with(assignments_from(values)); })
       .def_property_readonly("name", [](const CatalogueSystem& s) { return s.system().name(); })
-      .def_property_readonly("catalogue_name", &CatalogueSystem::name)
+      .def_property_readonly("origin", &CatalogueSystem::name)
       .def_property_readonly("parameters", &parameters_of)
       .def_property_readonly("assignments", &CatalogueSystem::assignments)
       .def_property_readonly("state_names",
@@ -106,10 +116,15 @@ void bind_systems(py::module_& m) {
              return s.system().parameters().contains(name);
            })
       .def(py::pickle(
-          [](const CatalogueSystem& s) { return py::make_tuple(s.name(), s.assignments()); },
+          [](const CatalogueSystem& s) {
+            return py::make_tuple(static_cast<int>(s.source()), s.name(), s.assignments(),
+                                  s.source_name());
+          },
           [](const py::tuple& t) {
-            return CatalogueSystem(t[0].cast<std::string>(),
-                                   t[1].cast<CatalogueSystem::Assignments>());
+            return CatalogueSystem(static_cast<CatalogueSystem::Source>(t[0].cast<int>()),
+                                   t[1].cast<std::string>(),
+                                   t[2].cast<CatalogueSystem::Assignments>(),
+                                   t[3].cast<std::string>());
           }));
 }
 
