@@ -126,6 +126,7 @@ nlohmann::ordered_json render_json(const BasinsSummary& summary) {
   nlohmann::ordered_json s;
   s["command"] = "basins";
   s["system"] = system.name();
+  add_model_file(s, system);
   s["parameters"] = parameters_json(system);
   s["x"] = {{"coordinate", summary.axis_name(o.x)}, {"from", o.x.from}, {"to", o.x.to}, {"steps", o.x.steps}};
   s["y"] = {{"coordinate", summary.axis_name(o.y)}, {"from", o.y.from}, {"to", o.y.to}, {"steps", o.y.steps}};

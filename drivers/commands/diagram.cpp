@@ -188,6 +188,7 @@ nlohmann::ordered_json render_json(const DiagramSummary& summary) {
   nlohmann::ordered_json s;
   s["command"] = "diagram";
   s["system"] = summary.system.name();
+  add_model_file(s, summary.system);
   s["parameters"] = parameters_json(summary.system);
   s["parameters"].erase(o.parameter);
   s["parameter"] = o.parameter;

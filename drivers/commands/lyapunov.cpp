@@ -145,6 +145,7 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
   nlohmann::ordered_json& s = run.summary;
   s["command"] = "lyapunov";
   s["system"] = system.name();
+  add_model_file(s, system);
   s["parameters"] = parameters_json(system);
   s["contact_damping"] = contact_damping_json(system);
   s["transient_periods"] = settings.transient;

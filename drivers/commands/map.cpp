@@ -161,6 +161,7 @@ class MapCommand : public SystemCommand {
     nlohmann::ordered_json json;
     json["command"] = "map";
     json["system"] = system->name();
+    add_model_file(json, *system);
     json["parameters"] = parameters;
     json["p1"] = options.first;
     json["p2"] = options.second;

@@ -85,6 +85,7 @@ nlohmann::ordered_json render_json(const OrbitSummary& summary) {
   nlohmann::ordered_json s;
   s["command"] = "orbit";
   s["system"] = system.name();
+  add_model_file(s, system);
   s["parameters"] = parameters_json(system);
   s["contact_damping"] = contact_damping_json(system);
   s["transient_periods"] = summary.transient;

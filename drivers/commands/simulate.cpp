@@ -292,6 +292,7 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   nlohmann::ordered_json& s = run.summary;
   s["command"] = "simulate";
   s["system"] = system.name();
+  add_model_file(s, system);
   s["parameters"] = parameters_json(system);
   s["contact_damping"] = contact_damping_json(system);
   s["t_start"] = t_start;

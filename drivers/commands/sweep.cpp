@@ -327,6 +327,7 @@ nlohmann::ordered_json render_json(const SweepSummary& summary) {
   nlohmann::ordered_json s;
   s["command"] = "sweep";
   s["system"] = system.name();
+  add_model_file(s, system);
   s["parameters"] = parameters_json(system);
   s["parameters"].erase(o.parameter);
   if (o.grid()) s["parameters"].erase(o.second_parameter);
