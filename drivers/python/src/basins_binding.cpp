@@ -42,7 +42,7 @@ libcont::BasinAxis axis_from(const py::tuple& t, const std::vector<std::string>&
   return axis;
 }
 
-py::dict basins(const CatalogueSystem& model, const py::tuple& x, const py::tuple& y,
+py::dict basins(const ConfiguredSystem& model, const py::tuple& x, const py::tuple& y,
                 long transient, long max_period, long threads, const py::object& base_state,
                 const std::string& integrator, const py::object& progress) {
   const auto probe = model.make();

@@ -32,7 +32,7 @@ void watch(libcont::OrbitBranchOptions& options, CancellableCall& call) {
   };
 }
 
-BranchRun continue_branch(const CatalogueSystem& model, const std::string& parameter, double from,
+BranchRun continue_branch(const ConfiguredSystem& model, const std::string& parameter, double from,
                           double to, const OrbitSearchArguments& search,
                           const BranchSettings& settings, const py::object& progress) {
   finite(from, "from");
@@ -82,7 +82,7 @@ BranchRun restart_branch(const BranchRun& saved, long special, long row, std::st
   const libcont::BranchPoint point = restart_point(branch, special, row);
   if (parameter.empty()) parameter = branch.parameter;
   const bool same = parameter == branch.parameter;
-  CatalogueSystem model = saved.model.with({{branch.parameter, number_text(point.lambda)}});
+  ConfiguredSystem model = saved.model.with({{branch.parameter, number_text(point.lambda)}});
   if (from && same && *from != point.lambda)
     throw libcont::InputError("from " + number_text(*from) + ": the restarted point lies at " +
                               branch.parameter + " = " + number_text(point.lambda) +

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "catalogue_system.hpp"
+#include "configured_system.hpp"
 #include "libcont/orbit_branch.hpp"
 
 namespace libcont_python {
@@ -26,7 +26,7 @@ struct BranchSettings {
 };
 
 struct BranchRun {
-  CatalogueSystem model;     // at the branch's start
+  ConfiguredSystem model;     // at the branch's start
   libcont::OrbitBranch branch;
   double from = 0.0, to = 0.0;
   BranchSettings settings;

@@ -23,7 +23,7 @@ namespace {
 using libcont::InputError;
 using libcont::number_text;
 
-libcont::OrbitCurveOptions curve_options(const CatalogueSystem& model, const std::string& first,
+libcont::OrbitCurveOptions curve_options(const ConfiguredSystem& model, const std::string& first,
                                          const std::string& second, double from, double to,
                                          double a, double b, const CurveSettings& settings) {
   finite(from, "from");
@@ -69,7 +69,7 @@ CurveRun trace_curve(const BranchRun& run, long special, const std::string& seco
     throw InputError("a " + point.type_name() +
                      " point: a curve starts at a fold (LPk), a period doubling (PDk), a "
                      "Neimark-Sacker point (NSk) or a grazing (GRk)");
-  const CatalogueSystem model = run.model.with({{branch.parameter, number_text(point.lambda)}});
+  const ConfiguredSystem model = run.model.with({{branch.parameter, number_text(point.lambda)}});
   const double a = p1_from.value_or(run.from), b = p1_to.value_or(run.to);
   const double lambda = point.lambda;
   if (lambda < std::min(a, b) || lambda > std::max(a, b))
@@ -109,7 +109,7 @@ CurveRun switch_curve(const CurveRun& run, long index, const std::string& kind_n
                      (offered.empty() ? std::string(" (no curve is switched onto there)")
                                       : " (kind " + offered + ")"));
   }
-  const CatalogueSystem model = run.model.with(
+  const ConfiguredSystem model = run.model.with(
       {{curve.second, number_text(point.second)}, {curve.first, number_text(point.first)}});
   const libcont::OrbitCurveOptions options = curve_options(
       model, curve.first, curve.second, from.value_or(run.from), to.value_or(run.to),

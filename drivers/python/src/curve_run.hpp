@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "catalogue_system.hpp"
+#include "configured_system.hpp"
 #include "libcont/orbit_curve.hpp"
 
 namespace libcont_python {
@@ -20,7 +20,7 @@ struct CurveSettings {
 };
 
 struct CurveRun {
-  CatalogueSystem model;
+  ConfiguredSystem model;
   libcont::OrbitCurve curve;
   double from = 0.0, to = 0.0;              // p2's range
   double first_min = 0.0, first_max = 0.0;  // p1's

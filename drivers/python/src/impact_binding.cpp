@@ -26,7 +26,7 @@ py::dict characteristics(const libcont::HertzFrictionImpactCharacteristics& c, d
   return d;
 }
 
-py::dict impact(const CatalogueSystem& model, const std::string& integrator) {
+py::dict impact(const ConfiguredSystem& model, const std::string& integrator) {
   const auto made = model.make();
   const auto* system = dynamic_cast<const systems::HertzFrictionImpactSystem*>(made.get());
   if (!system)
@@ -48,7 +48,7 @@ py::dict impact(const CatalogueSystem& model, const std::string& integrator) {
 }
 
 // x(t), v(t), P(t) of the closed form at the given times.
-py::dict impact_profile(const CatalogueSystem& model, const py::array_t<double>& times) {
+py::dict impact_profile(const ConfiguredSystem& model, const py::array_t<double>& times) {
   const auto made = model.make();
   const auto* system = dynamic_cast<const systems::HertzFrictionImpactSystem*>(made.get());
   if (!system) throw libcont::InputError("impact works on the system hertz-friction only");

@@ -26,7 +26,7 @@ py::dict velocity_summary(const std::vector<double>& velocities) {
   return d;
 }
 
-py::dict lyapunov(const CatalogueSystem& model, long transient, long periods, long max_period,
+py::dict lyapunov(const ConfiguredSystem& model, long transient, long periods, long max_period,
                   const py::object& x0, const std::string& integrator, const py::object& progress) {
   const auto system = model.make();
   libcont::LyapunovOptions options;

@@ -61,7 +61,7 @@ Eigen::VectorXcd multipliers_of(const libcont::HybridSystem& system,
   return leading.multipliers;
 }
 
-py::dict orbit(const CatalogueSystem& model, const OrbitSearchArguments& arguments,
+py::dict orbit(const ConfiguredSystem& model, const OrbitSearchArguments& arguments,
                const py::object& progress) {
   const auto system = model.make();
   const libcont::OrbitSearchOptions options = arguments.options(*system);

@@ -22,7 +22,7 @@ struct MapArguments {
   std::string integrator = "auto";
 };
 
-py::dict parameter_map(const CatalogueSystem& model, const std::string& first, double first_min,
+py::dict parameter_map(const ConfiguredSystem& model, const std::string& first, double first_min,
                        double first_max, const std::string& second, double second_min,
                        double second_max, const MapArguments& a, const py::object& progress) {
   const auto system = model.make();
@@ -55,7 +55,7 @@ py::dict parameter_map(const CatalogueSystem& model, const std::string& first, d
   branch_settings.integrator = a.integrator;
   py::list branches;
   for (const auto& piece : map.branches) {
-    const CatalogueSystem at = model.with({{second, libcont::number_text(piece.second)},
+    const ConfiguredSystem at = model.with({{second, libcont::number_text(piece.second)},
                                            {first, libcont::number_text(piece.seed)}});
     py::dict d;
     d["run"] = BranchRun{at, piece.branch, o.first_min, o.first_max, branch_settings};

@@ -9,8 +9,8 @@ namespace py = pybind11;
 
 namespace libcont_python {
 
-CatalogueSystem::Assignments assignments_from(const py::dict& values) {
-  CatalogueSystem::Assignments assignments;
+ConfiguredSystem::Assignments assignments_from(const py::dict& values) {
+  ConfiguredSystem::Assignments assignments;
   for (const auto& [key, value] : values) {
     const std::string name = py::str(key);
     if (py::isinstance<py::str>(value)) {

@@ -7,13 +7,13 @@
 #include <string>
 
 #include "arrays.hpp"
-#include "catalogue_system.hpp"
+#include "configured_system.hpp"
 #include "libcont/flow.hpp"
 
 namespace libcont_python {
 
 // {name: value} in order; InputError naming a value that is neither a number nor a word.
-CatalogueSystem::Assignments assignments_from(const pybind11::dict& values);
+ConfiguredSystem::Assignments assignments_from(const pybind11::dict& values);
 
 // The integrator by vicont's names: auto, rk, adams, bdf (InputError otherwise).
 libcont::FlowOptions flow_options(const std::string& integrator);

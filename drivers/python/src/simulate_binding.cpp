@@ -76,7 +76,7 @@ py::dict events_dict(const std::vector<libcont::EventRecord>& events, long dimen
   return d;
 }
 
-py::dict simulate(const CatalogueSystem& model, std::optional<double> t_end,
+py::dict simulate(const ConfiguredSystem& model, std::optional<double> t_end,
                   std::optional<double> sample_step, const py::object& x0, long max_events,
                   const std::string& integrator, const py::object& progress) {
   const auto system = model.make();

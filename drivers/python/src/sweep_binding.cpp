@@ -91,7 +91,7 @@ py::dict points_dict(const libcont::SweepOptions& o, const std::vector<libcont::
   return d;
 }
 
-py::dict sweep(const CatalogueSystem& model, const std::string& parameter, double from, double to,
+py::dict sweep(const ConfiguredSystem& model, const std::string& parameter, double from, double to,
                const SweepArguments& a, const py::object& progress) {
   const auto probe = model.make();
   libcont::SweepOptions o;

@@ -4,7 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
-#include "catalogue_system.hpp"
+#include "configured_system.hpp"
 #include "libcont/input_error.hpp"
 #include "python_values.hpp"
 #include "systems/catalogue.hpp"
@@ -36,13 +36,13 @@ py::object value_of(const libcont::Parameter& p) {
   return py::float_(p.value);
 }
 
-py::dict parameters_of(const CatalogueSystem& s) {
+py::dict parameters_of(const ConfiguredSystem& s) {
   py::dict values;
   for (const auto& p : s.system().parameters().all()) values[py::str(p.name)] = value_of(p);
   return values;
 }
 
-py::list describe(const CatalogueSystem& s) {
+py::list describe(const ConfiguredSystem& s) {
   py::list rows;
   for (const auto& p : s.system().parameters().all()) {
     py::dict row;
@@ -57,7 +57,7 @@ py::list describe(const CatalogueSystem& s) {
   return rows;
 }
 
-py::object item(const CatalogueSystem& s, const std::string& name) {
+py::object item(const ConfiguredSystem& s, const std::string& name) {
   for (const auto& p : s.system().parameters().all())
     if (p.name == name) return value_of(p);
   throw py::key_error("system " + s.system().name() + " has no parameter '" + name + "'");
@@ -72,58 +72,58 @@ void bind_systems(py::module_& m) {
       entries.append(py::make_tuple(entry.name, entry.description));
     return entries;
   });
-  py::class_<CatalogueSystem>(m, "System")
+  py::class_<ConfiguredSystem>(m, "System")
       .def(py::init([](const std::string& name, const py::dict& values) {
-             return CatalogueSystem(name, assignments_from(values));
+             return ConfiguredSystem(name, assignments_from(values));
            }),
            py::arg("name"), py::arg("parameters") = py::dict())
       .def_static("from_model_file",
                   [](const std::string& path, const py::dict& values) {
-                    return CatalogueSystem(CatalogueSystem::Source::ModelFile, path,
+                    return ConfiguredSystem(ConfiguredSystem::Source::ModelFile, path,
                                            assignments_from(values));
                   })
       .def_static("from_model_text",
                   [](const std::string& text, const std::string& source_name, const py::dict& values) {
-                    return CatalogueSystem(CatalogueSystem::Source::ModelText, text,
+                    return ConfiguredSystem(ConfiguredSystem::Source::ModelText, text,
                                            assignments_from(values), source_name);
                   })
-      .def("set", [](CatalogueSystem& s, const py::dict& values) { s.set(assignments_from(values)); })
-      .def("copy", [](const CatalogueSystem& s) { return s.with({}); })
+      .def("set", [](ConfiguredSystem& s, const py::dict& values) { s.set(assignments_from(values)); })
+      .def("copy", [](const ConfiguredSystem& s) { return s.with({}); })
       .def("with_parameters",
-           [](const CatalogueSystem& s, const py::dict& values) { return s.with(assignments_from(values)); })
-      .def_property_readonly("name", [](const CatalogueSystem& s) { return s.system().name(); })
-      .def_property_readonly("origin", &CatalogueSystem::name)
+           [](const ConfiguredSystem& s, const py::dict& values) { return s.with(assignments_from(values)); })
+      .def_property_readonly("name", [](const ConfiguredSystem& s) { return s.system().name(); })
+      .def_property_readonly("origin", &ConfiguredSystem::name)
       .def_property_readonly("parameters", &parameters_of)
-      .def_property_readonly("assignments", &CatalogueSystem::assignments)
+      .def_property_readonly("assignments", &ConfiguredSystem::assignments)
       .def_property_readonly("state_names",
-                             [](const CatalogueSystem& s) { return s.system().state_names(); })
-      .def_property_readonly("dimension", [](const CatalogueSystem& s) { return s.system().dimension(); })
+                             [](const ConfiguredSystem& s) { return s.system().state_names(); })
+      .def_property_readonly("dimension", [](const ConfiguredSystem& s) { return s.system().dimension(); })
       .def_property_readonly("forcing_period",
-                             [](const CatalogueSystem& s) { return s.system().forcing_period(); })
+                             [](const ConfiguredSystem& s) { return s.system().forcing_period(); })
       .def_property_readonly("mode_names",
-                             [](const CatalogueSystem& s) {
+                             [](const ConfiguredSystem& s) {
                                std::vector<std::string> names;
                                for (int k = 0; k < s.system().mode_count(); ++k)
                                  names.push_back(s.system().mode_name(k));
                                return names;
                              })
       .def_property_readonly("default_state",
-                             [](const CatalogueSystem& s) { return to_array(s.system().default_initial_state()); })
+                             [](const ConfiguredSystem& s) { return to_array(s.system().default_initial_state()); })
       .def("describe", &describe)
       .def("__getitem__", &item)
       .def("__contains__",
-           [](const CatalogueSystem& s, const std::string& name) {
+           [](const ConfiguredSystem& s, const std::string& name) {
              return s.system().parameters().contains(name);
            })
       .def(py::pickle(
-          [](const CatalogueSystem& s) {
+          [](const ConfiguredSystem& s) {
             return py::make_tuple(static_cast<int>(s.source()), s.name(), s.assignments(),
                                   s.source_name());
           },
           [](const py::tuple& t) {
-            return CatalogueSystem(static_cast<CatalogueSystem::Source>(t[0].cast<int>()),
+            return ConfiguredSystem(static_cast<ConfiguredSystem::Source>(t[0].cast<int>()),
                                    t[1].cast<std::string>(),
-                                   t[2].cast<CatalogueSystem::Assignments>(),
+                                   t[2].cast<ConfiguredSystem::Assignments>(),
                                    t[3].cast<std::string>());
           }));
 }

@@ -1,4 +1,4 @@
-#include "catalogue_system.hpp"
+#include "configured_system.hpp"
 
 #include "systems/catalogue.hpp"
 #include "systems/linear_impact_system.hpp"
@@ -11,9 +11,9 @@ namespace {
 using Maker = std::function<std::unique_ptr<libcont::HybridSystem>()>;
 
 // The model at its defaults; a model file is read (and checked) once, here.
-Maker base_maker(CatalogueSystem::Source source, const std::string& origin,
+Maker base_maker(ConfiguredSystem::Source source, const std::string& origin,
                  const std::string& source_name) {
-  using Source = CatalogueSystem::Source;
+  using Source = ConfiguredSystem::Source;
   if (source == Source::Catalogue) return [origin] { return systems::make_system(origin); };
   std::shared_ptr<const systems::ModelDescription> description =
       source == Source::ModelFile ? systems::read_model_description(origin)
@@ -24,7 +24,7 @@ Maker base_maker(CatalogueSystem::Source source, const std::string& origin,
 }
 
 std::unique_ptr<libcont::HybridSystem> configured(const Maker& base,
-                                                   const CatalogueSystem::Assignments& assignments) {
+                                                   const ConfiguredSystem::Assignments& assignments) {
   auto system = base();
   std::vector<libcont::HybridSystem::ParameterAssignment> batch;
   for (const auto& [parameter, text] : assignments) batch.push_back({parameter, text, ""});
@@ -34,13 +34,13 @@ std::unique_ptr<libcont::HybridSystem> configured(const Maker& base,
 
 }  // namespace
 
-CatalogueSystem::CatalogueSystem(Source source, std::string origin, Assignments assignments,
+ConfiguredSystem::ConfiguredSystem(Source source, std::string origin, Assignments assignments,
                                  std::string source_name)
     : base_(base_maker(source, origin, source_name)), source_(source), name_(std::move(origin)),
       source_name_(std::move(source_name)), assignments_(std::move(assignments)),
       system_(configured(base_, assignments_)) {}
 
-void CatalogueSystem::set(const Assignments& more) {
+void ConfiguredSystem::set(const Assignments& more) {
   Assignments all = assignments_;
   all.insert(all.end(), more.begin(), more.end());
   std::shared_ptr<libcont::HybridSystem> system = configured(base_, all);
@@ -48,13 +48,13 @@ void CatalogueSystem::set(const Assignments& more) {
   assignments_ = std::move(all);
 }
 
-std::unique_ptr<libcont::HybridSystem> CatalogueSystem::make() const {
+std::unique_ptr<libcont::HybridSystem> ConfiguredSystem::make() const {
   auto system = configured(base_, assignments_);
   system->parameters().check_required();
   return system;
 }
 
-libcont::SystemFactory CatalogueSystem::factory() const {
+libcont::SystemFactory ConfiguredSystem::factory() const {
   return [base = base_, assignments = assignments_] {
     auto system = configured(base, assignments);
     system->parameters().check_required();
@@ -62,8 +62,8 @@ libcont::SystemFactory CatalogueSystem::factory() const {
   };
 }
 
-CatalogueSystem CatalogueSystem::with(const Assignments& more) const {
-  CatalogueSystem copy = *this;
+ConfiguredSystem ConfiguredSystem::with(const Assignments& more) const {
+  ConfiguredSystem copy = *this;
   copy.set(more);
   return copy;
 }

@@ -15,7 +15,7 @@
 
 namespace libcont_python {
 
-class CatalogueSystem {
+class ConfiguredSystem {
  public:
   using Assignments = std::vector<std::pair<std::string, std::string>>;
   enum class Source { Catalogue, ModelFile, ModelText };
@@ -23,10 +23,10 @@ class CatalogueSystem {
   // Throws InputError naming an unknown system, a bad model file (its item) or a bad
   // parameter. `origin`: the catalogue name, the file's path or the JSON text;
   // `source_name` names a text in messages.
-  CatalogueSystem(Source source, std::string origin, Assignments assignments,
+  ConfiguredSystem(Source source, std::string origin, Assignments assignments,
                   std::string source_name = "");
-  CatalogueSystem(std::string name, Assignments assignments)
-      : CatalogueSystem(Source::Catalogue, std::move(name), std::move(assignments)) {}
+  ConfiguredSystem(std::string name, Assignments assignments)
+      : ConfiguredSystem(Source::Catalogue, std::move(name), std::move(assignments)) {}
 
   // Sets parameters (one configure() for all, as vicont does); on an error nothing changes.
   void set(const Assignments& assignments);
@@ -41,7 +41,7 @@ class CatalogueSystem {
   // The same as a factory for sweeps and basins (thread-safe: it shares nothing).
   libcont::SystemFactory factory() const;
   // This system with more assignments after its own.
-  CatalogueSystem with(const Assignments& more) const;
+  ConfiguredSystem with(const Assignments& more) const;
 
  private:
   std::function<std::unique_ptr<libcont::HybridSystem>()> base_;  // the model at its defaults
