@@ -88,3 +88,18 @@ def test_sigint_interrupts_a_long_sweep(threads):
     assert "interrupted" in out
     # The points already running finish; no new one starts.
     assert time.monotonic() - start < 30
+
+
+def test_the_gil_is_released_while_computing():
+    """Another Python thread keeps running while a sweep computes."""
+    import threading
+    s = libcont.system("moving-base")
+    worker = threading.Thread(target=libcont.sweep,
+                              args=(s, "eta", 2.0, 10.0, 8), kwargs={"periods": 30000})
+    ticks = 0
+    worker.start()
+    while worker.is_alive():
+        ticks += 1
+        time.sleep(0.002)
+    worker.join()
+    assert ticks > 50
