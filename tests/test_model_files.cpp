@@ -8,6 +8,7 @@
 #include <numbers>
 #include <string>
 
+#include "libcont/hertz_friction_contact.hpp"
 #include "libcont/impacting_structure.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/lyapunov_spectrum.hpp"
@@ -59,7 +60,9 @@ void check_same_flow(const Twins& t, const Vector& x0, int periods) {
   REQUIRE(t.file->forcing_period() == t.builtin->forcing_period());
   libcont::FlowOptions options;
   options.tangent = true;
-  const double end = periods * t.builtin->forcing_period();
+  // An autonomous system: `periods` time units.
+  const double period = t.builtin->forcing_period();
+  const double end = periods * (period > 0.0 ? period : 1.0);
   const auto run = [&](const HybridSystem& system, Recorder& events) {
     libcont::Flow flow(system, options);
     libcont::FlowState state = flow.initial_state(0.0, x0);
@@ -276,6 +279,60 @@ TEST_CASE("Model files: the two-body system, Hertz and Newton contacts, is the b
   }
 }
 
+TEST_CASE("Model files: the rheological dampers as contacts are the built-in drop onto them",
+          "[model-files]") {
+  const std::string text = R"({
+    "parameters": {"g": 9.81, "m": 100, "k1": 3924, "k2": 1962, "c": 251, "T0": 2000,
+                   "x0": -3, "v0": 5},
+    "mass": "m", "forcing": {"constant": ["m*g"]}, "initial_state": {"x": "x0", "v": "v0"},
+    "contacts": [{"name": "bumper", "normal": [-1], "law": "rheological", "damper": "DAMPER",
+                  "k1": "k1", "k2": "k2", "c": "c", "T0": "T0"}]})";
+  for (const std::string damper : {"viscoelastic", "viscoplastic", "elastoplastic"}) {
+    std::string described = text;
+    described.replace(described.find("DAMPER"), 6, damper);
+    Twins t{systems::make_system("rheological"), systems::model_from_json_text(described, "drop.json")};
+    t.builtin->set_parameter_text("model", damper);
+    INFO(damper);
+    check_same_flow(t, t.builtin->default_initial_state(), 3);
+    CHECK(t.file->default_initial_state() == t.builtin->default_initial_state());
+  }
+}
+
+TEST_CASE("Model files: Hertz with positional friction as a contact: the built-in impact",
+          "[model-files]") {
+  auto builtin = systems::make_system("hertz-friction");
+  const auto& law = dynamic_cast<libcont::ImpactingStructure&>(*builtin).contacts().front();
+  const auto& contact = dynamic_cast<const libcont::HertzFrictionContact&>(*law.regimes());
+  const std::string text = R"({"parameters": {"M": 1, "c": 1, "alpha": 1.5, "Kr": 0.5, "v0": 1},
+    "mass": "M", "initial_state": {"v": "v0"},
+    "contacts": [{"normal": [-1], "law": "hertz-friction", "stiffness": "c", "exponent": "alpha",
+                  "restitution": "Kr"}]})";
+  auto file = systems::model_from_json_text(text, "impact.json");
+  apply(*file, {{"M", libcont::number_text(builtin->parameters()["M"])},
+                {"c", libcont::number_text(contact.stiffness())},
+                {"alpha", libcont::number_text(contact.exponent())},
+                {"Kr", libcont::number_text(contact.restitution())},
+                {"v0", libcont::number_text(builtin->parameters()["v0"])}});
+  REQUIRE(file->default_initial_state() == builtin->default_initial_state());
+  // The built-in run ends when the bodies separate; the file's goes on: the same up to then.
+  const auto run = [](const HybridSystem& system, Recorder& events) {
+    libcont::Flow flow(system);
+    libcont::FlowState state = flow.initial_state(0.0, system.default_initial_state());
+    flow.advance(state, 1.0, &events);
+    return state;
+  };
+  Recorder a, b;
+  const auto end_a = run(*builtin, a);
+  run(*file, b);
+  REQUIRE(a.count(libcont::EventKind::ContactEnd) == 1);
+  REQUIRE(b.events.size() >= a.events.size());
+  for (size_t i = 0; i < a.events.size(); ++i) {
+    CHECK(b.events[i].t == a.events[i].t);
+    CHECK(b.events[i].kind == a.events[i].kind);
+  }
+  CHECK(b.events[a.events.size() - 1].x_plus == end_a.x);
+}
+
 TEST_CASE("Model files: a parameter only the forcing reads is a forcing parameter",
           "[model-files]") {
   const auto chain = example("three_mass_chain.json");
@@ -355,7 +412,7 @@ TEST_CASE("Model files: every error names the file, the item and what was expect
                 {"forcing.cos: expected 1 entries"});
   check_refused(one_dof(R"("mass": "m", "contacts": [{"normal": [1], "law": "hard", "restitution": 1},
                                                        {"normal": [1], "law": "sof"}])"),
-                {"contacts[1].law: unknown law 'sof'; expected hard, soft, hertz or impact-model"});
+                {"contacts[1].law: unknown law 'sof'; expected hard, soft, hertz, impact-model, hertz-friction or rheological"});
   check_refused(one_dof(R"("mass": "m", "contacts": [{"normal": [1], "law": "hard", "restitutoin": 1}])"),
                 {"contacts[0].restitutoin: unknown key for a hard contact"});
   check_refused(one_dof(R"("mass": "m", "contacts": [{"normal": [1], "law": "hard"}])"),

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <limits>
 
+#include "libcont/hertz_friction_contact.hpp"
 #include "libcont/input_error.hpp"
+#include "libcont/rheological_damper.hpp"
 #include "systems/impact_model.hpp"
 
 using libcont::InputError;
@@ -49,8 +51,11 @@ Matrix spring_pattern(const ChainGenerator& chain) {
   return pattern;
 }
 
+// "(1,2) = 0.5" (appended: GCC 12 warns about "(" + std::to_string wrongly).
 std::string entry_text(const Matrix& m, int i, int j) {
-  return "(" + std::to_string(i + 1) + "," + std::to_string(j + 1) + ") = " + libcont::number_text(m(i, j));
+  std::string text = "(";
+  text += std::to_string(i + 1) + "," + std::to_string(j + 1) + ") = " + libcont::number_text(m(i, j));
+  return text;
 }
 
 }  // namespace
@@ -148,6 +153,15 @@ libcont::UnilateralContact LinearImpactSystem::contact(size_t index,
         contact.law = law;
         break;
       }
+      case ModelContact::Law::HertzFriction:
+        contact.law = std::shared_ptr<const libcont::RegimeContactLaw>(std::make_shared<const libcont::HertzFrictionContact>(
+            c.stiffness.evaluate(values), c.exponent.evaluate(values), c.restitution.evaluate(values)));
+        break;
+      case ModelContact::Law::Rheological:
+        contact.law = std::shared_ptr<const libcont::RegimeContactLaw>(std::make_shared<const libcont::RheologicalDamper>(
+            c.damper, libcont::RheologicalParameters{c.stiffness.evaluate(values), c.second_stiffness.evaluate(values),
+                                                     c.damping.evaluate(values), c.limit_force.evaluate(values)}));
+        break;
       case ModelContact::Law::Hertz:
         contact.law = libcont::HertzContact{value(c.stiffness, "stiffness", 0.0, true),
                                             value(c.exponent, "exponent", 1.0, false),

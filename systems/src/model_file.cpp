@@ -50,6 +50,9 @@ bool is_identifier(const std::string& name) {
                      [](unsigned char c) { return std::isalnum(c) || c == '_'; });
 }
 
+const std::vector<std::string> law_names = {"hard", "soft", "hertz", "impact-model", "hertz-friction",
+                                            "rheological"};
+
 // The names the impact model adds (impact_model.hpp, add_impact_model_parameters).
 const std::vector<std::string> impact_model_names = {"r",     "ks",       "cs",
                                                      "model", "relation", "stick_velocity"};
@@ -365,14 +368,16 @@ ModelContact Reader::read_contact(const Json& object, const std::string& path) {
   if (!object.is_object()) fail(path, "expected an object (name, normal, surface, law, ...)");
   ModelContact c;
   static const std::vector<std::string> common = {"name", "closed_name", "normal", "surface", "law"};
-  if (!object.contains("law")) fail(path, "no 'law' (hard, soft, hertz or impact-model)");
+  if (!object.contains("law")) fail(path, "no 'law' (" + listed(law_names) + ")");
   const std::string law = text(object["law"], key_path(path, "law"));
   std::vector<std::string> own;
   if (law == "hard") c.law = ModelContact::Law::Hard, own = {"restitution", "stick_velocity"};
   else if (law == "soft") c.law = ModelContact::Law::Soft, own = {"stiffness", "damping", "restitution", "mass", "relation"};
   else if (law == "hertz") c.law = ModelContact::Law::Hertz, own = {"stiffness", "exponent", "damping"};
   else if (law == "impact-model") c.law = ModelContact::Law::ImpactModel, own = {"mass"};
-  else fail(key_path(path, "law"), "unknown law '" + law + "'; expected hard, soft, hertz or impact-model");
+  else if (law == "hertz-friction") c.law = ModelContact::Law::HertzFriction, own = {"stiffness", "exponent", "restitution"};
+  else if (law == "rheological") c.law = ModelContact::Law::Rheological, own = {"damper", "k1", "k2", "c", "T0"};
+  else fail(key_path(path, "law"), "unknown law '" + law + "'; expected " + listed(law_names));
   std::vector<std::string> known = common;
   known.insert(known.end(), own.begin(), own.end());
   expect_keys(object, path, known, "a " + law + " contact");
@@ -415,6 +420,24 @@ ModelContact Reader::read_contact(const Json& object, const std::string& path) {
       field("exponent", c.exponent, false);
       field("damping", c.damping, false);
       break;
+    case ModelContact::Law::HertzFriction:
+      field("stiffness", c.stiffness, true);
+      field("exponent", c.exponent, true);
+      field("restitution", c.restitution, true);
+      break;
+    case ModelContact::Law::Rheological: {
+      if (!object.contains("damper")) fail(path, "a rheological contact needs 'damper' (viscoelastic, viscoplastic or elastoplastic)");
+      const std::string damper = text(object["damper"], key_path(path, "damper"));
+      if (damper == "viscoelastic") c.damper = libcont::RheologicalLaw::Viscoelastic;
+      else if (damper == "viscoplastic") c.damper = libcont::RheologicalLaw::ElasticViscoplastic;
+      else if (damper == "elastoplastic") c.damper = libcont::RheologicalLaw::Elastoplastic;
+      else fail(key_path(path, "damper"), "unknown damper '" + damper + "'; expected viscoelastic, viscoplastic or elastoplastic");
+      field("k1", c.stiffness, true);
+      field("k2", c.second_stiffness, c.damper != libcont::RheologicalLaw::ElasticViscoplastic);
+      field("c", c.damping, c.damper != libcont::RheologicalLaw::Elastoplastic);
+      field("T0", c.limit_force, c.damper != libcont::RheologicalLaw::Viscoelastic);
+      break;
+    }
     case ModelContact::Law::ImpactModel:
       if (!d_.impact_model) fail(key_path(path, "law"), "impact-model needs a top-level 'impact_model' (its parameters)");
       field("mass", c.mass, true);
@@ -472,7 +495,7 @@ void Reader::find_forcing_parameters() {
   for (const auto& c : d_.contacts) {
     for (const auto& e : c.normal) add(elsewhere, e);
     for (const auto* e : {&c.offset, &c.sine, &c.cosine, &c.restitution, &c.stick_velocity, &c.stiffness,
-                          &c.damping, &c.exponent, &c.mass})
+                          &c.damping, &c.exponent, &c.mass, &c.second_stiffness, &c.limit_force})
       add(elsewhere, *e);
   }
   for (int p : in_forcing)

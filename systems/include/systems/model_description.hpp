@@ -10,6 +10,7 @@
 
 #include "libcont/kelvin_voigt_contact.hpp"
 #include "libcont/parameters.hpp"
+#include "libcont/rheological_damper.hpp"
 #include "systems/model_expression.hpp"
 
 namespace systems {
@@ -50,7 +51,7 @@ struct ImpactModelDefaults {
 };
 
 struct ModelContact {
-  enum class Law { Hard, Soft, Hertz, ImpactModel };
+  enum class Law { Hard, Soft, Hertz, ImpactModel, HertzFriction, Rheological };
   std::string name;
   std::string closed_name;  // the closed mode's name in reports; empty: the law's default
   ExpressionVector normal;  // one entry per degree of freedom
@@ -61,9 +62,13 @@ struct ModelContact {
   Law law = Law::Hard;
   // Hard: restitution, stick_velocity. Soft: stiffness and damping, or damping from
   // restitution on `mass` by `relation`. Hertz: stiffness, exponent, damping.
-  // ImpactModel: the impacting `mass` that c_s is derived for.
+  // ImpactModel: the impacting `mass` that c_s is derived for. HertzFriction: stiffness c,
+  // exponent alpha, restitution K_r. Rheological: `damper`, stiffness k1, second_stiffness
+  // k2, damping c, limit_force T0.
   ModelExpression restitution{1.0}, stick_velocity{1e-9};
   ModelExpression stiffness{0.0}, damping{0.0}, exponent{1.5}, mass{1.0};
+  ModelExpression second_stiffness{0.0}, limit_force{0.0};
+  libcont::RheologicalLaw damper = libcont::RheologicalLaw::Viscoelastic;
   bool damping_from_restitution = false;
   libcont::EnergyRelation relation = libcont::EnergyRelation::Exact;
 };
