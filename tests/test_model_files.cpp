@@ -279,6 +279,40 @@ TEST_CASE("Model files: the two-body system, Hertz and Newton contacts, is the b
   }
 }
 
+TEST_CASE("Model files: a random load is the two-body system's", "[model-files]") {
+  std::string text = two_body_text;
+  text.replace(text.find("LAW"), 3, R"("law": "hertz", "stiffness": "K")");
+  // The harmonic load replaced by the random one, lambda times F(t) on x1.
+  const std::string harmonic = R"("frequency": "omega", "constant": ["-k2*D", "k2*D"], "cos": ["lambda*F0", 0])";
+  text.replace(text.find(harmonic), harmonic.size(),
+               R"("constant": ["-k2*D", "k2*D"], "random": {"on": {"x1": "lambda"}, "sigma": "sigma",
+                  "theta": "theta", "alpha": "alpha", "components": "n", "step": "dw", "seed": "seed"})");
+  text.replace(text.find(R"("K": 1e9,)"), 9,
+               R"("K": 1e9, "sigma": 4242.642, "theta": 6, "alpha": 5, "n": 100, "dw": 0.2, "seed": 1,)");
+  Twins t{systems::make_system("two-body"), systems::model_from_json_text(text, "random.json")};
+  t.builtin->set_parameter_text("loading", "random");
+  const auto& declared = dynamic_cast<libcont::ImpactingStructure&>(*t.builtin).contacts().front();
+  t.file->set_parameter("K", std::get<libcont::HertzContact>(declared.law).stiffness);
+  const Settings settings = {{"seed", "7"}, {"lambda", "1.2"}, {"n", "40"}};
+  apply(*t.builtin, settings);
+  apply(*t.file, settings);
+  check_same_flow(t, t.builtin->default_initial_state(), 1);
+  // lambda scales the load: its derivative is the load itself, as the built-in's.
+  const auto* pa = t.builtin->parameter_derivatives();
+  const auto* pb = t.file->parameter_derivatives();
+  REQUIRE(pb != nullptr);
+  const Vector x = (Vector(4) << 0.01, 0.06, 0.1, -0.2).finished();
+  Vector fa(4), fb(4);
+  pa->field_parameter_derivative(pa->derivative_parameter("lambda"), 0, 3.7, x, fa);
+  pb->field_parameter_derivative(pb->derivative_parameter("lambda"), 0, 3.7, x, fb);
+  CHECK(fb == fa);
+  CHECK(fa.norm() > 0.0);
+  check_refused(one_dof(R"("mass": "m", "forcing": {"frequency": 1, "random": {"on": [1]}})"),
+                {"forcing.frequency: not with a random load"});
+  check_refused(one_dof(R"("mass": "m", "forcing": {"random": {"on": [1], "seed": 1.5}})"),
+                {"forcing.random.seed: must be a whole number"});
+}
+
 TEST_CASE("Model files: the rheological dampers as contacts are the built-in drop onto them",
           "[model-files]") {
   const std::string text = R"({

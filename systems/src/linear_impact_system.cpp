@@ -87,6 +87,48 @@ libcont::Vector LinearImpactSystem::default_initial_state() const {
   return x;
 }
 
+double LinearImpactSystem::forcing_period() const {
+  return random_ ? random_->period() : ImpactingStructure::forcing_period();
+}
+
+void LinearImpactSystem::additional_force(double t, libcont::ConstVectorRef, libcont::ConstVectorRef,
+                                          libcont::VectorRef force) const {
+  force = random_weights_ * (*random_)(t);
+}
+
+void LinearImpactSystem::additional_force_jacobian(double, libcont::ConstVectorRef, libcont::ConstVectorRef,
+                                                   libcont::MatrixRef d_dq, libcont::MatrixRef d_dv) const {
+  d_dq.setZero();
+  d_dv.setZero();
+}
+
+void LinearImpactSystem::force_parameter_derivative(int parameter, double t, libcont::ConstVectorRef,
+                                                    libcont::ConstVectorRef, libcont::VectorRef df_dp) const {
+  const RandomDerivative& d = random_derivatives_[static_cast<size_t>(parameter)];
+  df_dp = d.weights * (*random_)(t);
+  if (d.constant_force.size() > 0) df_dp += d.constant_force;
+}
+
+std::optional<libcont::RandomLoading> LinearImpactSystem::random_load(std::span<const double> values) const {
+  const auto& r = description_->random_forcing;
+  if (!r) return std::nullopt;
+  const std::string where = description_->source + ": forcing.random.";
+  const double seed = r->seed.evaluate(values), count = r->components.evaluate(values);
+  if (!(seed >= 0.0) || seed != std::floor(seed) || seed > 9007199254740992.0)  // 2^53: still exact
+    throw InputError(where + "seed: must be a whole number in [0, 2^53] (got " + libcont::number_text(seed) + ")");
+  if (!(count >= 1.0) || count != std::floor(count) || count > 100000.0)
+    throw InputError(where + "components: must be a whole number in [1, 100000] (got " +
+                     libcont::number_text(count) + ")");
+  const libcont::FilteredNoiseSpectrum density{r->sigma.evaluate(values), r->theta.evaluate(values),
+                                               r->alpha.evaluate(values)};
+  try {
+    return libcont::RandomLoading(density, static_cast<int>(count), r->step.evaluate(values),
+                                  static_cast<std::uint64_t>(seed));
+  } catch (const InputError& error) {
+    throw InputError(description_->source + ": forcing.random: " + error.what());
+  }
+}
+
 std::vector<double> LinearImpactSystem::values() const {
   std::vector<double> result;
   for (const auto& parameter : description_->parameters)
@@ -181,17 +223,24 @@ libcont::UnilateralContact LinearImpactSystem::contact(size_t index,
 }
 
 std::vector<libcont::ForcingParameter> LinearImpactSystem::forcing_parameters(
-    std::span<const double> values) const {
+    std::span<const double> values) {
   const ModelDescription& d = *description_;
   const size_t count = d.parameters.size();
   std::vector<libcont::ForcingParameter> result;
+  random_derivatives_.clear();
   for (int p : d.forcing_parameters) {
     std::vector<Dual> duals;
     for (size_t i = 0; i < count; ++i) duals.push_back({values[i], static_cast<int>(i) == p ? 1.0 : 0.0});
     for (const auto& derived : d.derived) duals.push_back(derived.expression.evaluate(duals));
+    const std::string& name = d.parameters[static_cast<size_t>(p)].name;
+    if (d.random_forcing) {
+      random_derivatives_.push_back({slopes(d.constant_force, duals), slopes(d.random_forcing->weights, duals)});
+      result.push_back({name, std::nullopt});
+      continue;
+    }
     libcont::ForcingDerivative derivative{slopes(d.constant_force, duals), slopes(d.cosine_force, duals),
                                           slopes(d.sine_force, duals)};
-    result.push_back({d.parameters[static_cast<size_t>(p)].name, std::move(derivative)});
+    result.push_back({name, std::move(derivative)});
   }
   return result;
 }
@@ -221,6 +270,9 @@ void LinearImpactSystem::configure() {
   s.sine_force = evaluated(d.sine_force, v);
   std::vector<libcont::UnilateralContact> contacts;
   for (size_t i = 0; i < d.contacts.size(); ++i) contacts.push_back(contact(i, v));
+  // Before declare(): the modes are affine only without it.
+  random_ = random_load(v);
+  if (random_) random_weights_ = evaluated(d.random_forcing->weights, v);
   try {
     declare(std::move(s), std::move(contacts), forcing_parameters(v));
   } catch (const InputError& error) {

@@ -321,13 +321,33 @@ class Reader {
 
   void read_forcing(const Json& forcing) {
     if (!forcing.is_object()) fail("forcing", "expected an object");
-    expect_keys(forcing, "forcing", {"frequency", "constant", "cos", "sin"});
+    expect_keys(forcing, "forcing", {"frequency", "constant", "cos", "sin", "random"});
     if (forcing.contains("frequency")) d_.frequency = expression(forcing["frequency"], "forcing.frequency");
     if (forcing.contains("constant")) d_.constant_force = by_coordinate(forcing["constant"], "forcing.constant");
     if (forcing.contains("cos")) d_.cosine_force = by_coordinate(forcing["cos"], "forcing.cos");
     if (forcing.contains("sin")) d_.sine_force = by_coordinate(forcing["sin"], "forcing.sin");
     if ((forcing.contains("cos") || forcing.contains("sin")) && !forcing.contains("frequency"))
       fail("forcing", "harmonic forces need a 'frequency'");
+    if (forcing.contains("random")) {
+      for (const char* key : {"frequency", "cos", "sin"})
+        if (forcing.contains(key))
+          fail(key_path("forcing", key), "not with a random load (its period is the forcing period)");
+      read_random(forcing["random"]);
+    }
+  }
+
+  void read_random(const Json& random) {
+    const std::string path = "forcing.random";
+    if (!random.is_object()) fail(path, "expected an object");
+    expect_keys(random, path, {"on", "sigma", "theta", "alpha", "components", "step", "seed"});
+    if (!random.contains("on")) fail(path, "no 'on' (the load's weight on each coordinate)");
+    RandomForcing r;
+    r.weights = by_coordinate(random["on"], key_path(path, "on"));
+    for (const auto& [key, target] : {std::pair{"sigma", &r.sigma}, std::pair{"theta", &r.theta},
+                                      std::pair{"alpha", &r.alpha}, std::pair{"components", &r.components},
+                                      std::pair{"step", &r.step}, std::pair{"seed", &r.seed}})
+      if (random.contains(key)) *target = expression(random[key], key_path(path, key));
+    d_.random_forcing = std::move(r);
   }
 
   // An array of 2 n entries (q, then v) or an object by coordinate and velocity name.
@@ -456,6 +476,8 @@ void Reader::read_surface(const Json& value, const std::string& path, ModelConta
   const bool polar = value.contains("amplitude") || value.contains("phase");
   if (polar && (value.contains("sine") || value.contains("cosine")))
     fail(path, "give either sine and cosine or amplitude and phase");
+  c.moves = polar || value.contains("sine") || value.contains("cosine");
+  if (c.moves && d_.random_forcing) fail(path, "a surface cannot move under a random load (no forcing frequency)");
   if (value.contains("sine")) c.sine = expression(value["sine"], key_path(path, "sine"));
   if (value.contains("cosine")) c.cosine = expression(value["cosine"], key_path(path, "cosine"));
   if (polar) {
@@ -485,6 +507,10 @@ void Reader::find_forcing_parameters() {
   };
   for (const auto* v : {&d_.constant_force, &d_.cosine_force, &d_.sine_force})
     for (const auto& e : *v) add(in_forcing, e);
+  if (const auto& r = d_.random_forcing) {
+    for (const auto& e : r->weights) add(in_forcing, e);
+    for (const auto* e : {&r->sigma, &r->theta, &r->alpha, &r->components, &r->step, &r->seed}) add(elsewhere, *e);
+  }
   for (const auto* m : {&d_.mass, &d_.stiffness, &d_.damping})
     for (const auto& row : *m)
       for (const auto& e : row) add(elsewhere, e);

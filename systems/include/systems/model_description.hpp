@@ -50,6 +50,14 @@ struct ImpactModelDefaults {
   std::string resting = "sticks to the surface";
 };
 
+// A random load F(t) (random_loading.hpp: a seeded sum of cosines with the filtered-noise
+// spectral density sigma, theta, alpha), applied as weight_i F(t) on each coordinate.
+struct RandomForcing {
+  ExpressionVector weights;
+  ModelExpression sigma{4242.642}, theta{6.0}, alpha{5.0};
+  ModelExpression components{100.0}, step{0.2}, seed{1.0};
+};
+
 struct ModelContact {
   enum class Law { Hard, Soft, Hertz, ImpactModel, HertzFriction, Rheological };
   std::string name;
@@ -59,6 +67,7 @@ struct ModelContact {
   // the amplitude A and cosine the phase phi of offset + A sin(w t + phi).
   ModelExpression offset{0.0}, sine{0.0}, cosine{0.0};
   bool polar = false;
+  bool moves = false;  // sine, cosine or amplitude given
   Law law = Law::Hard;
   // Hard: restitution, stick_velocity. Soft: stiffness and damping, or damping from
   // restitution on `mass` by `relation`. Hertz: stiffness, exponent, damping.
@@ -86,12 +95,14 @@ struct ModelDescription {
   std::optional<ChainGenerator> chain;  // instead of the matrices
   ModelExpression frequency{0.0};
   ExpressionVector constant_force, cosine_force, sine_force;  // empty: zero
+  std::optional<RandomForcing> random_forcing;  // instead of the harmonic forcing
   std::vector<ModelContact> contacts;
   std::vector<int> amplitude_coordinates;  // empty: the structure's default
   ExpressionVector initial_state;  // q then v (2 n entries); empty: zero
 
-  // Parameters (indices) that only the forcing vectors read: declared forcing parameters
-  // whose harmonic derivative comes from differentiating the expressions.
+  // Parameters (indices) that only the forcing vectors (and the random load's weights)
+  // read: declared forcing parameters whose derivative comes from differentiating the
+  // expressions.
   std::vector<int> forcing_parameters;
 };
 
