@@ -42,6 +42,11 @@ def test_bad_counts():
     s = libcont.system("moving-base")
     with pytest.raises(libcont.InputError, match="periods"):
         libcont.lyapunov(s, periods=-1)
+    # vicont's limits: 10^7 periods a phase, n up to 1000.
+    with pytest.raises(libcont.InputError, match="periods must be a whole number from 1 to 10000000"):
+        libcont.lyapunov(s, periods=2**40)
+    with pytest.raises(libcont.InputError, match="max_period"):
+        libcont.lyapunov(s, max_period=5000)
     with pytest.raises(libcont.InputError, match="transient"):
         libcont.orbit(s, transient=-10)
     with pytest.raises(libcont.InputError, match="x0"):

@@ -53,9 +53,9 @@ py::dict basins(const ConfiguredSystem& model, const py::tuple& x, const py::tup
   if (static_cast<double>(o.x.steps) * o.y.steps > 1e6)
     throw libcont::InputError("x and y make " + std::to_string(o.x.steps) + " x " +
                               std::to_string(o.y.steps) + " cells; at most 1e6");
-  o.transient_periods = count(transient, 0, "transient");
-  o.max_period = count(max_period, 1, "max_period");
-  o.threads = count(threads, 1, "threads");
+  o.transient_periods = count(transient, 0, "transient", limits::periods);
+  o.max_period = count(max_period, 1, "max_period", limits::detected_period);
+  o.threads = count(threads, 1, "threads", limits::threads);
   o.base_state = state_from(base_state, probe->dimension(), "base_state");
   o.flow = flow_options(integrator);
 

@@ -134,7 +134,7 @@ BranchRun switch_branch(const BranchRun& saved, long special, double to,
 libcont::OrbitBranchOptions BranchSettings::options(const std::string& parameter, double from,
                                                     double to) const {
   libcont::OrbitBranchOptions o(parameter, from, to);
-  o.max_points = count(max_points, 2, "max_points");
+  o.max_points = count(max_points, 2, "max_points", limits::branch_points);
   o.initial_step = positive(initial_step, "initial_step");
   o.max_step = positive(max_step, "max_step");
   o.min_step = positive(min_step, "min_step");

@@ -43,7 +43,7 @@ libcont::OrbitCurveOptions curve_options(const ConfiguredSystem& model, const st
   if (a == b)
     throw InputError("p1_from and p1_to: the range of " + first + " is empty (" + number_text(a) + ")");
   libcont::OrbitCurveOptions o(second, from, to, std::min(a, b), std::max(a, b));
-  o.max_points = count(settings.max_points, 2, "max_points");
+  o.max_points = count(settings.max_points, 2, "max_points", limits::branch_points);
   o.initial_step = positive(settings.initial_step, "initial_step");
   o.max_step = positive(settings.max_step, "max_step");
   o.min_step = positive(settings.min_step, "min_step");

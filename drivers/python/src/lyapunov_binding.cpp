@@ -30,9 +30,9 @@ py::dict lyapunov(const ConfiguredSystem& model, long transient, long periods, l
                   const py::object& x0, const std::string& integrator, const py::object& progress) {
   const auto system = model.make();
   libcont::LyapunovOptions options;
-  options.transient_periods = count(transient, 0, "transient");
-  options.periods = count(periods, 1, "periods");
-  options.max_detected_period = count(max_period, 1, "max_period");
+  options.transient_periods = count(transient, 0, "transient", limits::periods);
+  options.periods = count(periods, 1, "periods", limits::periods);
+  options.max_detected_period = count(max_period, 1, "max_period", limits::detected_period);
   options.flow = flow_options(integrator);
   libcont::Vector start = state_from(x0, system->dimension(), "x0");
   if (start.size() == 0) start = system->default_initial_state();

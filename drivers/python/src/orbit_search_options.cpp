@@ -8,9 +8,9 @@ namespace libcont_python {
 
 libcont::OrbitSearchOptions OrbitSearchArguments::options(const libcont::HybridSystem& system) const {
   libcont::OrbitSearchOptions o;
-  o.transient_periods = count(transient, 0, "transient");
-  o.period = count(period, 0, "period");
-  o.max_period = count(max_period, 1, "max_period");
+  o.transient_periods = count(transient, 0, "transient", limits::periods);
+  o.period = count(period, 0, "period", limits::detected_period);
+  o.max_period = count(max_period, 1, "max_period", limits::detected_period);
   o.shooting.multiple = multiple;
   o.shooting.flow = flow_options(integrator);
   o.initial_state = state_from(x0, system.dimension(), "x0");

@@ -33,12 +33,12 @@ py::dict parameter_map(const ConfiguredSystem& model, const std::string& first, 
   o.first_max = finite(first_max, "first_max");
   o.second_min = finite(second_min, "second_min");
   o.second_max = finite(second_max, "second_max");
-  o.max_period = count(a.max_period, 1, "max_period");
+  o.max_period = count(a.max_period, 1, "max_period", limits::detected_period);
   o.max_impacts = count(a.max_impacts, 1, "max_impacts");
   o.seed_lines = count(a.lines, 1, "lines");
   o.seeds_per_line = count(a.seeds, 1, "seeds");
-  o.transient_periods = count(a.transient, 0, "transient");
-  o.curve_max_points = count(a.max_points, 2, "max_points");
+  o.transient_periods = count(a.transient, 0, "transient", limits::periods);
+  o.curve_max_points = count(a.max_points, 2, "max_points", limits::branch_points);
   o.initial_states = states_from(a.initial_states, system->dimension(), "initial_states");
   o.flow = flow_options(a.integrator);
   o.validate();

@@ -37,10 +37,11 @@ libcont::FlowOptions flow_options(const std::string& integrator) {
   return options;
 }
 
-int count(long value, long minimum, const std::string& name) {
-  if (value < minimum || value > INT_MAX)
-    throw libcont::InputError(name + " must be a whole number >= " + std::to_string(minimum) +
-                              " (got " + std::to_string(value) + ")");
+int count(long value, long minimum, const std::string& name, long maximum) {
+  if (value < minimum || value > maximum || value > INT_MAX)
+    throw libcont::InputError(name + " must be a whole number from " + std::to_string(minimum) +
+                              " to " + std::to_string(maximum) + " (got " + std::to_string(value) +
+                              ")");
   return static_cast<int>(value);
 }
 

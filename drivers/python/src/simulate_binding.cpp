@@ -87,7 +87,7 @@ py::dict simulate(const ConfiguredSystem& model, std::optional<double> t_end,
     throw libcont::InputError("sample_step " + libcont::number_text(step) + " is too small for t_end " +
                               libcont::number_text(end) + " (more than 1e7 samples)");
   libcont::FlowOptions options = flow_options(integrator);
-  options.max_events = count(max_events, 1, "max_events");
+  options.max_events = count(max_events, 1, "max_events", 10000000);
   libcont::Vector start = state_from(x0, system->dimension(), "x0");
   if (start.size() == 0) start = system->default_initial_state();
 

@@ -98,7 +98,7 @@ py::dict sweep(const ConfiguredSystem& model, const std::string& parameter, doub
   o.parameter = parameter;
   o.from = finite(from, "from");
   o.to = finite(to, "to");
-  o.steps = count(a.steps, 1, "steps");
+  o.steps = count(a.steps, 1, "steps", 1000000);
   if (!a.second.empty()) {
     if (a.second == parameter)
       throw libcont::InputError("second parameter " + a.second +
@@ -106,17 +106,17 @@ py::dict sweep(const ConfiguredSystem& model, const std::string& parameter, doub
     o.second_parameter = a.second;
     o.second_from = finite(a.second_from, "second from");
     o.second_to = finite(a.second_to, "second to");
-    o.second_steps = count(a.second_steps, 1, "second steps");
+    o.second_steps = count(a.second_steps, 1, "second steps", 1000000);
   }
   o.direction = direction_of(a.direction, from, to);
   o.follow_attractor = a.follow;
   o.initial_states = states_from(a.initial_states, probe->dimension(), "initial_states");
-  o.threads = count(a.threads, 1, "threads");
-  o.lyapunov.transient_periods = count(a.transient, 0, "transient");
-  o.lyapunov.periods = count(a.periods, 1, "periods");
-  o.lyapunov.max_detected_period = count(a.max_period, 1, "max_period");
+  o.threads = count(a.threads, 1, "threads", limits::threads);
+  o.lyapunov.transient_periods = count(a.transient, 0, "transient", limits::periods);
+  o.lyapunov.periods = count(a.periods, 1, "periods", limits::periods);
+  o.lyapunov.max_detected_period = count(a.max_period, 1, "max_period", limits::detected_period);
   o.lyapunov.flow = flow_options(a.integrator);
-  o.kept_samples = a.samples > 0 ? count(a.samples, 1, "samples") : o.grid() ? 10 : 100;
+  o.kept_samples = a.samples > 0 ? count(a.samples, 1, "samples", 10000) : o.grid() ? 10 : 100;
   const double planned = static_cast<double>(o.steps) * (o.grid() ? o.second_steps : 1) *
                          std::max<size_t>(1, o.initial_states.size()) *
                          (o.follow_attractor && o.direction == libcont::SweepDirection::Both ? 2 : 1);
