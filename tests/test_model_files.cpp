@@ -367,6 +367,45 @@ TEST_CASE("Model files: Hertz with positional friction as a contact: the built-i
   CHECK(b.events[a.events.size() - 1].x_plus == end_a.x);
 }
 
+TEST_CASE("Model files: the lumped beam generator: static deflections and first frequencies",
+          "[model-files]") {
+  const auto beam = [](const std::string& supports, int n) {
+    return systems::model_from_json_text(
+        R"({"parameters": {"L": 2, "EI": 3, "m": 5},
+            "beam": {"n": )" + std::to_string(n) + R"(, "length": "L", "EI": "EI", "mass": "m",
+                     "supports": ")" + supports + R"("}})",
+        "beam.json");
+  };
+  const double L = 2, EI = 3, m = 5;
+  const auto structure = [](const HybridSystem& s) {
+    return dynamic_cast<const libcont::ImpactingStructure&>(s).structure();
+  };
+  // A unit force at the tip (cantilever) or the middle (pinned-pinned, n odd): the beam's
+  // deflection there, L^3 / 3 EI and L^3 / 48 EI, whatever n.
+  for (int n : {1, 4, 9}) {
+    const auto k = structure(*beam("clamped-free", n)).stiffness;
+    const Vector tip = k.llt().solve(Vector::Unit(n, n - 1));
+    CHECK(tip[n - 1] == Approx(L * L * L / (3 * EI)).epsilon(1e-12));
+  }
+  for (int n : {1, 5, 9}) {
+    const auto k = structure(*beam("pinned-pinned", n)).stiffness;
+    const Vector middle = k.llt().solve(Vector::Unit(n, n / 2));
+    CHECK(middle[n / 2] == Approx(L * L * L / (48 * EI)).epsilon(1e-12));
+  }
+  // Euler-Bernoulli: w1 = beta^2 sqrt(EI / (mu L^4)), mu = m / L; beta = 1.8751 (clamped-free)
+  // and pi (pinned-pinned). The lumped masses come within 0.2 % at n = 40.
+  const double scale = std::sqrt(EI / (m / L * L * L * L * L));
+  const auto first = [&](const std::string& supports) {
+    return dynamic_cast<const libcont::ImpactingStructure&>(*beam(supports, 40)).natural_frequencies()[0];
+  };
+  CHECK(first("clamped-free") == Approx(1.87510407 * 1.87510407 * scale).epsilon(2e-3));
+  CHECK(first("pinned-pinned") == Approx(std::numbers::pi * std::numbers::pi * scale).epsilon(2e-3));
+  check_refused(R"({"beam": {"n": 3, "length": 1, "EI": 1, "mass": 1}, "mass": 1})", {"mass: given with a beam"});
+  check_refused(R"({"beam": {"n": 3, "length": 1, "EI": -1, "mass": 1}})", {"beam.EI: must be > 0"});
+  check_refused(R"({"beam": {"n": 3, "length": 1, "EI": 1, "mass": 1, "supports": "pinned"}})",
+                {"beam.supports: unknown supports 'pinned'"});
+}
+
 TEST_CASE("Model files: a parameter only the forcing reads is a forcing parameter",
           "[model-files]") {
   const auto chain = example("three_mass_chain.json");

@@ -138,13 +138,42 @@ std::vector<double> LinearImpactSystem::values() const {
   return result;
 }
 
-Matrix LinearImpactSystem::mass_matrix(std::span<const double> values) const {
+void LinearImpactSystem::structure_matrices(std::span<const double> values,
+                                            libcont::LinearStructure& s) const {
   const ModelDescription& d = *description_;
-  const Matrix mass = d.chain ? Matrix(d.chain->mass.evaluate(values) * Matrix::Identity(d.size, d.size))
-                              : evaluated(d.mass, values);
-  const std::string where = d.source + ": " + (d.chain ? "chain.mass" : "mass");
-  for (int i = 0; i < d.size; ++i)
-    for (int j = 0; j < d.size; ++j) {
+  if (d.chain) {
+    s.mass = d.chain->mass.evaluate(values) * Matrix::Identity(d.size, d.size);
+    const Matrix pattern = spring_pattern(*d.chain);
+    s.stiffness = d.chain->stiffness.evaluate(values) * pattern;
+    s.damping = d.chain->damping.evaluate(values) * Matrix::Identity(d.size, d.size) +
+                d.chain->spring_damping.evaluate(values) * pattern;
+  } else if (d.beam) {
+    const BeamGenerator& b = *d.beam;
+    const auto positive = [&](const ModelExpression& e, const char* key, bool zero_allowed) {
+      const double v = e.evaluate(values);
+      if (!std::isfinite(v) || v < 0.0 || (!zero_allowed && v == 0.0))
+        throw InputError(d.source + ": beam." + key + ": must be " + (zero_allowed ? ">= 0" : "> 0") +
+                         " (got " + libcont::number_text(v) + " from \"" + e.text() + "\")");
+      return v;
+    };
+    const LumpedBeam beam = lumped_beam(b.count, b.supports, positive(b.length, "length", false),
+                                        positive(b.rigidity, "EI", false), positive(b.mass, "mass", false),
+                                        positive(b.tip_mass, "tip_mass", true));
+    s.mass = beam.mass;
+    s.stiffness = beam.stiffness;
+    s.damping = positive(b.damping, "damping", true) * beam.mass;
+  } else {
+    s.mass = evaluated(d.mass, values);
+    if (!d.stiffness.empty()) s.stiffness = evaluated(d.stiffness, values);
+    if (!d.damping.empty()) s.damping = evaluated(d.damping, values);
+  }
+  check_mass(s.mass, d.source + ": " + (d.chain ? "chain.mass" : d.beam ? "beam.mass" : "mass"));
+}
+
+void LinearImpactSystem::check_mass(const Matrix& mass, const std::string& where) const {
+  const int n = description_->size;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
       if (!std::isfinite(mass(i, j)))
         throw InputError(where + ": entry " + entry_text(mass, i, j) + " is not a finite number");
       if (mass(i, j) != mass(j, i))
@@ -153,7 +182,6 @@ Matrix LinearImpactSystem::mass_matrix(std::span<const double> values) const {
     }
   if (Eigen::LLT<Matrix>(mass).info() != Eigen::Success)
     throw InputError(where + ": the mass matrix is not positive definite");
-  return mass;
 }
 
 libcont::UnilateralContact LinearImpactSystem::contact(size_t index,
@@ -251,16 +279,7 @@ void LinearImpactSystem::configure() {
   libcont::LinearStructure s;
   s.coordinates = d.coordinates;
   s.velocities = d.velocities;
-  s.mass = mass_matrix(v);
-  if (d.chain) {
-    const Matrix pattern = spring_pattern(*d.chain);
-    s.stiffness = d.chain->stiffness.evaluate(v) * pattern;
-    s.damping = d.chain->damping.evaluate(v) * Matrix::Identity(d.size, d.size) +
-                d.chain->spring_damping.evaluate(v) * pattern;
-  } else {
-    if (!d.stiffness.empty()) s.stiffness = evaluated(d.stiffness, v);
-    if (!d.damping.empty()) s.damping = evaluated(d.damping, v);
-  }
+  structure_matrices(v, s);
   s.frequency = d.frequency.evaluate(v);
   if (!(s.frequency >= 0.0) || !std::isfinite(s.frequency))
     throw InputError(d.source + ": forcing.frequency: must be a finite number >= 0 (got " +

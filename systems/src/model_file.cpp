@@ -65,7 +65,7 @@ class Reader {
     if (!root.is_object()) fail("", "expected a JSON object, found " + type_name(root));
     expect_keys(root, "",
                 {"name", "description", "parameters", "derived", "impact_model", "coordinates",
-                 "velocities", "mass", "stiffness", "damping", "chain", "forcing", "contacts",
+                 "velocities", "mass", "stiffness", "damping", "chain", "beam", "forcing", "contacts",
                  "amplitudes", "initial_state"});
     d_.name = root.contains("name") ? text(root["name"], "name") : default_name();
     if (root.contains("description")) d_.description = text(root["description"], "description");
@@ -229,12 +229,15 @@ class Reader {
   }
 
   void read_structure(const Json& root) {
-    if (root.contains("chain")) {
+    if (root.contains("chain") && root.contains("beam")) fail("beam", "given with a chain (one generator)");
+    if (root.contains("chain") || root.contains("beam")) {
+      const char* generator = root.contains("chain") ? "chain" : "beam";
       for (const char* key : {"mass", "stiffness", "damping"})
-        if (root.contains(key)) fail(key, "given with a chain (the chain generates it)");
-      read_chain(root["chain"]);
+        if (root.contains(key)) fail(key, std::string("given with a ") + generator + " (the " + generator + " generates it)");
+      if (root.contains("chain")) read_chain(root["chain"]);
+      else read_beam(root["beam"]);
     } else {
-      if (!root.contains("mass")) fail("", "no 'mass' (a matrix, or a number for one degree of freedom) and no 'chain'");
+      if (!root.contains("mass")) fail("", "no 'mass' (a matrix, or a number for one degree of freedom), no 'chain' and no 'beam'");
       const Json& mass = root["mass"];
       d_.size = mass.is_array() ? static_cast<int>(mass.size()) : 1;
       if (d_.size < 1) fail("mass", "expected at least one degree of freedom");
@@ -279,6 +282,31 @@ class Reader {
       else fail("chain.ends", "unknown ends '" + ends + "'; expected fixed-free, fixed-fixed, free-fixed or free-free");
     }
     d_.chain = std::move(g);
+  }
+
+  void read_beam(const Json& beam) {
+    if (!beam.is_object()) fail("beam", "expected an object");
+    expect_keys(beam, "beam", {"n", "length", "EI", "mass", "tip_mass", "damping", "supports"});
+    BeamGenerator g;
+    if (!beam.contains("n") || !beam["n"].is_number_integer() || beam["n"].get<int>() < 1 || beam["n"].get<int>() > 1000)
+      fail("beam.n", "expected a whole number of lumped masses in [1, 1000]");
+    g.count = beam["n"].get<int>();
+    d_.size = g.count;
+    for (const char* key : {"length", "EI", "mass"})
+      if (!beam.contains(key)) fail("beam", std::string("no '") + key + "'");
+    g.length = expression(beam["length"], "beam.length");
+    g.rigidity = expression(beam["EI"], "beam.EI");
+    g.mass = expression(beam["mass"], "beam.mass");
+    if (beam.contains("tip_mass")) g.tip_mass = expression(beam["tip_mass"], "beam.tip_mass");
+    if (beam.contains("damping")) g.damping = expression(beam["damping"], "beam.damping");
+    if (beam.contains("supports")) {
+      const std::string supports = text(beam["supports"], "beam.supports");
+      if (supports == "pinned-pinned") g.supports = BeamSupports::PinnedPinned;
+      else if (supports != "clamped-free") fail("beam.supports", "unknown supports '" + supports + "'; expected clamped-free or pinned-pinned");
+    }
+    if (g.supports == BeamSupports::PinnedPinned && beam.contains("tip_mass"))
+      fail("beam.tip_mass", "only on a clamped-free beam");
+    d_.beam = std::move(g);
   }
 
   // A coordinate's index from its name (or its 1-based number).
@@ -516,6 +544,9 @@ void Reader::find_forcing_parameters() {
       for (const auto& e : row) add(elsewhere, e);
   if (d_.chain)
     for (const auto* e : {&d_.chain->mass, &d_.chain->stiffness, &d_.chain->damping, &d_.chain->spring_damping})
+      add(elsewhere, *e);
+  if (d_.beam)
+    for (const auto* e : {&d_.beam->length, &d_.beam->rigidity, &d_.beam->mass, &d_.beam->tip_mass, &d_.beam->damping})
       add(elsewhere, *e);
   add(elsewhere, d_.frequency);
   for (const auto& c : d_.contacts) {

@@ -47,7 +47,9 @@ class LinearImpactSystem : public libcont::ImpactingStructure {
   // The current values: parameters (NaN for a required one not yet set), then the derived
   // values in order.
   std::vector<double> values() const;
-  libcont::Matrix mass_matrix(std::span<const double> values) const;
+  // M, K, C from the matrices or a generator; M checked (symmetric positive definite).
+  void structure_matrices(std::span<const double> values, libcont::LinearStructure& s) const;
+  void check_mass(const libcont::Matrix& mass, const std::string& where) const;
   libcont::UnilateralContact contact(size_t index, std::span<const double> values) const;
   // Under a random load the derivatives go to random_derivatives_ (no harmonic part).
   std::vector<libcont::ForcingParameter> forcing_parameters(std::span<const double> values);

@@ -11,6 +11,7 @@
 #include "libcont/kelvin_voigt_contact.hpp"
 #include "libcont/parameters.hpp"
 #include "libcont/rheological_damper.hpp"
+#include "systems/lumped_beam.hpp"
 #include "systems/model_expression.hpp"
 
 namespace systems {
@@ -40,6 +41,13 @@ struct ChainGenerator {
   ModelExpression damping{0.0};         // a dashpot from each mass to the ground: C = c I
   ModelExpression spring_damping{0.0};  // a dashpot beside each spring: C += c_k (K / k)
   bool first_fixed = true, last_fixed = false;
+};
+
+// An Euler-Bernoulli beam lumped into N masses (lumped_beam.hpp), damping C = c M.
+struct BeamGenerator {
+  int count = 1;
+  BeamSupports supports = BeamSupports::ClampedFree;
+  ModelExpression length{1.0}, rigidity{1.0}, mass{1.0}, tip_mass{0.0}, damping{0.0};
 };
 
 // The impact model of the shipped models (impact_model.hpp): its parameters r, ks, cs,
@@ -93,6 +101,7 @@ struct ModelDescription {
   std::vector<std::string> coordinates, velocities;  // empty: the structure's defaults
   ExpressionMatrix mass, stiffness, damping;  // empty stiffness, damping: zero
   std::optional<ChainGenerator> chain;  // instead of the matrices
+  std::optional<BeamGenerator> beam;    // instead of the matrices
   ModelExpression frequency{0.0};
   ExpressionVector constant_force, cosine_force, sine_force;  // empty: zero
   std::optional<RandomForcing> random_forcing;  // instead of the harmonic forcing
