@@ -12,15 +12,18 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
-def test_time_series_and_events_are_viconts(run_vicont):
-    summary, out = run_vicont("simulate", "--set", "eta=4")
-    tr = libcont.simulate(libcont.system("moving-base", eta=4))
+@pytest.mark.parametrize("model", ["hard", "soft"])
+def test_time_series_and_events_are_viconts(run_vicont, model):
+    summary, out = run_vicont("simulate", "--set", "eta=4", "--set", f"model={model}")
+    tr = libcont.simulate(libcont.system("moving-base", eta=4, model=model))
     rows = read_csv(out / "timeseries.csv")
     assert tr.ok and tr.status == summary["status"] == "success"
-    assert tr.x.shape == (len(rows), 2) and tr.t.shape == (len(rows),)
+    # The soft model accounts for its energy: two more columns, as in vicont's file.
+    assert tr.state_names == list(rows[0])[1:-2]
+    assert tr.x.shape == (len(rows), len(tr.state_names)) and tr.t.shape == (len(rows),)
     assert np.array_equal(tr.t, [float(r["t"]) for r in rows])
-    assert np.array_equal(tr["x"], [float(r["x"]) for r in rows])
-    assert np.array_equal(tr["v"], [float(r["v"]) for r in rows])
+    for name in tr.state_names:
+        assert np.array_equal(tr[name], [float(r[name]) for r in rows]), name
     events = read_csv(out / "events.csv")
     assert len(tr.events) == len(events) == summary["events"]
     assert np.array_equal(tr.events.t, [float(e["t"]) for e in events])
