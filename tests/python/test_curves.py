@@ -77,3 +77,27 @@ def test_switch_at_a_resonance_ends_on_the_branchs_fold(run_vicont):
     assert [p.type for p in ns.points] == [p["type"] for p in theirs["points"]]
     with pytest.raises(libcont.InputError, match="no period-doubling curve issues from it"):
         ns.switch("R1_1", "period-doubling", 5.978, 6.0)
+
+
+def test_grazing_curve_and_the_flip_curve_from_its_resonant_grazing_are_viconts(run_vicont):
+    """The moving-base branch from eta = 4 down has an interior grazing GR1; its grazing
+    curve in d has resonant grazings, where a period-doubling curve of the impacting orbit
+    issues (doc/theory.md 6.4). Both curves row for row as vicont curve draws them."""
+    _, run = run_vicont("continue", "--set", "eta=4", "--param", "eta", "--from", 4, "--to", 1)
+    branch = libcont.continue_branch(libcont.system("moving-base", eta=4), "eta", 4.0, 1.0)
+    assert branch.point("GR1").kind == "interior-tangency"
+    grazing = libcont.curve(branch, "GR1", "d", 0.0, -0.003)
+    theirs, curve_run = run_vicont("curve", "--restart", f"{run}:GR1", "--param2", "d",
+                                   "--from", 0, "--to", -0.003)
+    assert grazing.kind == "grazing" and "tangency_time" in grazing.columns
+    assert grazing["eta"].tolist() == [r["p1"] for r in theirs["rows"]]
+    assert [(p.label, p.first, p.second) for p in grazing.points] == \
+        [(p["label"], p["p1"], p["p2"]) for p in theirs["points"]]
+    assert grazing.point("RGPD1").switches == ["period-doubling"]
+
+    flip = grazing.switch("RGPD1", "period-doubling", -0.003, 0.0)
+    theirs, _ = run_vicont("curve", "--restart", f"{curve_run}:RGPD1", "--kind",
+                           "period-doubling", "--from", -0.003, "--to", 0)
+    assert flip.kind == "period-doubling" and flip.stop_reason == theirs["stop_reason"]
+    assert flip["eta"].tolist() == [r["p1"] for r in theirs["rows"]]
+    assert flip["d"].tolist() == [r["p2"] for r in theirs["rows"]]
