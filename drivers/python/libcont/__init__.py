@@ -11,7 +11,19 @@ objects with numpy arrays (doc/python.md):
 Every function takes the same options, with the same defaults, as the vicont command of
 the same name, and gives the same numbers. Bad input raises libcont.InputError (a
 ValueError) naming the bad item; a long call can be interrupted with Ctrl-C, and reports
-its progress to an optional callable `progress(dict)`.
+its progress to an optional callable `progress(dict)`, called on the calling thread:
+
+    simulate         t, fraction (of the time span)
+    continue_branch  points, special_points, parameter (at the last row), section_moves
+    (and restarts, switches)
+    sweep            points (done), total, parameter (of the last point done)
+    basins           cells (started), total
+    parameter_map    lines_done, lines, branches, curves
+
+An exception raised by the callback ends the call and propagates. lyapunov, orbit and curve
+report nothing and end their computation before Ctrl-C takes effect.
+Models without C++: model_from_file(path), model(dict) and LinearImpactSystem(M, C, K, ...)
+give systems that every analysis takes (doc/models/model-files.md).
 """
 from . import _core
 from ._core import InputError
