@@ -57,3 +57,19 @@ def test_bad_sweep_inputs():
         libcont.sweep(s, "eta", 2, 3, steps=2, initial_states=[[0.0, 0.0, 0.0]])
     with pytest.raises(libcont.InputError, match="direction"):
         libcont.sweep(s, "eta", 2, 3, steps=2, direction="sideways")
+
+
+def test_following_the_attractor_both_ways_is_viconts(run_vicont):
+    summary, _ = run_vicont("sweep", "--param", "eta", "--from", 3, "--to", 5, "--steps", 5,
+                            "--follow", "--direction", "both", "--transient", 200,
+                            "--periods", 200, "--initial-states", "0,0;0.004,0")
+    result = libcont.sweep(libcont.system("moving-base"), "eta", 3.0, 5.0, steps=5, follow=True,
+                           direction="both", transient=200, periods=200,
+                           initial_states=[[0.0, 0.0], [0.004, 0.0]])
+    points = summary["points"]
+    assert len(result) == len(points) == 20
+    assert list(result["direction"]) == [p["direction"] for p in points]
+    assert list(result["initial_condition"]) == [p["initial_condition"] for p in points]
+    for k, point in enumerate(points):
+        assert result["eta"][k] == point["eta"]
+        assert [None if not np.isfinite(e) else e for e in result.exponents[k]] == point["exponents"]
