@@ -101,3 +101,28 @@ def test_grazing_curve_and_the_flip_curve_from_its_resonant_grazing_are_viconts(
     assert flip.kind == "period-doubling" and flip.stop_reason == theirs["stop_reason"]
     assert flip["eta"].tolist() == [r["p1"] for r in theirs["rows"]]
     assert flip["d"].tolist() == [r["p2"] for r in theirs["rows"]]
+
+
+def test_bad_map_inputs_name_the_item():
+    s = libcont.system("moving-base")
+    with pytest.raises(libcont.InputError, match="first range"):
+        libcont.parameter_map(s, "eta", 3.0, 1.5, "d", -0.004, 0.0)
+    with pytest.raises(libcont.InputError, match="second 'eta'"):
+        libcont.parameter_map(s, "eta", 1.5, 3.0, "eta", 1.0, 2.0)
+    with pytest.raises(libcont.InputError, match="nosuch"):
+        libcont.parameter_map(s, "eta", 1.5, 3.0, "nosuch", 1.0, 2.0)
+    with pytest.raises(libcont.InputError, match="max_period"):
+        libcont.parameter_map(s, "eta", 1.5, 3.0, "d", -0.004, 0.0, max_period=0)
+    with pytest.raises(libcont.InputError, match="initial_states"):
+        libcont.parameter_map(s, "eta", 1.5, 3.0, "d", -0.004, 0.0, initial_states=[[1.0]])
+
+
+def test_a_map_stopped_by_its_callback_raises_its_exception():
+    class Enough(Exception):
+        pass
+
+    def progress(report):
+        raise Enough(report)
+    with pytest.raises(Enough):
+        libcont.parameter_map(libcont.system("moving-base"), "eta", 1.5, 3.0, "d", -0.004, 0.0,
+                              max_period=1, lines=2, seeds=2, progress=progress)
