@@ -110,9 +110,14 @@ void RunInputs::apply_config_options() {
       system_in_config_ = entry;
       continue;
     }
+    if (entry.key == "model" && choice_ != SystemChoice::Fixed) {
+      model_in_config_ = entry;
+      continue;
+    }
     if (!options_.knows(entry.key))
       throw libcont::InputError(entry.where() + ": unknown key '" + entry.key +
-                                "' (known: system, " + joined(options_.names()) +
+                                "' (known: system, " + (choice_ != SystemChoice::Fixed ? "model, " : "") +
+                                joined(options_.names()) +
                                 "; parameters go under [parameters])");
     options_.set_from_text(entry.key, entry.value, entry.where());
   }
@@ -161,9 +166,16 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
     system = saved_system();
     apply_saved_parameters(*system, saved_->parameters, saved_->where);
   } else if (!model_on_command_line_.empty()) {
-    auto description = systems::read_model_description(model_on_command_line_);
-    make_resolved_ = [description] { return std::make_unique<systems::LinearImpactSystem>(description); };
-    system = make_resolved_();
+    system = model_system(model_on_command_line_);
+  } else if (model_in_config_ && (!system_option_ || system_option_->count() == 0)) {
+    if (system_in_config_)
+      throw libcont::InputError(model_in_config_->where() + ": model and " + system_in_config_->where() +
+                                ": system: give one (a model file is its own system)");
+    try {
+      system = model_system(model_in_config_->value);
+    } catch (const libcont::InputError& error) {
+      throw libcont::InputError(model_in_config_->where() + ": model: " + error.what());
+    }
   } else if (!system_on_command_line_.empty()) {
     system = systems::make_system(system_on_command_line_);
   } else if (system_in_config_) {
@@ -187,6 +199,12 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
   return system;
 }
 
+std::unique_ptr<libcont::HybridSystem> RunInputs::model_system(const std::string& path) {
+  auto description = systems::read_model_description(path);
+  make_resolved_ = [description] { return std::make_unique<systems::LinearImpactSystem>(description); };
+  return make_resolved_();
+}
+
 std::unique_ptr<libcont::HybridSystem> RunInputs::saved_system() {
   std::unique_ptr<libcont::HybridSystem> system;
   try {
@@ -194,9 +212,7 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::saved_system() {
       system = systems::make_system(saved_->system);
       make_resolved_ = [name = saved_->system] { return systems::make_system(name); };
     } else {
-      auto description = systems::read_model_description(saved_->model);
-      make_resolved_ = [description] { return std::make_unique<systems::LinearImpactSystem>(description); };
-      system = make_resolved_();
+      system = model_system(saved_->model);
     }
   } catch (const libcont::InputError& error) {
     throw libcont::InputError(saved_->where + ": " + error.what());

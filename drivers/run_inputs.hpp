@@ -61,6 +61,8 @@ class RunInputs {
  private:
   void apply_config_options();
   void apply_parameters(libcont::HybridSystem& system);
+  // The model file's system; make_resolved_ makes it again.
+  std::unique_ptr<libcont::HybridSystem> model_system(const std::string& path);
   // The saved run's system (restart_from), checked against a --system or --model given too.
   std::unique_ptr<libcont::HybridSystem> saved_system();
 
@@ -83,6 +85,7 @@ class RunInputs {
   std::optional<SavedSystem> saved_;  // restart_from
   std::string config_path_;
   std::optional<ConfigFile::Entry> system_in_config_;
+  std::optional<ConfigFile::Entry> model_in_config_;  // model = FILE
   ConfigFile config_;
   std::vector<std::string> assigned_;
   // Makes the system resolve() made at its defaults: by catalogue name or from the model

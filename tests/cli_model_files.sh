@@ -92,6 +92,15 @@ run "three-mass chain orbit" orbit --model "$models/three_mass_chain.json" --out
 check "the chain's orbit converged" 'd["converged"]'
 run "three-mass chain continue in F0" continue --model "$models/three_mass_chain.json" --param F0 --from 0.5 --to 0.6 --out "$work/chain-branch"
 
+# --- a config file's model = FILE: the same run as --model ---------------------------------
+printf 'model = %s\n[parameters]\neta = 2.6\nr = 0.8\n' "$mb" >"$work/run.cfg"
+run "simulate --config with model" simulate --config "$work/run.cfg" --out "$work/sim-config"
+"$vicont" simulate --system moving-base --set eta=2.6 r=0.8 --out "$work/sim-config-builtin" >/dev/null 2>&1 ||
+  fail "simulate --system for the config comparison failed"
+same_files "$work/sim-config" "$work/sim-config-builtin" timeseries.csv events.csv
+printf 'model = %s\nsystem = drop\n' "$mb" >"$work/both.cfg"
+expect_bad "both.cfg:1:" simulate --config "$work/both.cfg" --out "$work/none"
+
 # --- bad input: exit 2, one line naming the item -----------------------------------------
 expect_bad "--system" simulate --model "$mb" --system moving-base --out "$work/none"
 expect_bad "--model" simulate --model "" --out "$work/none"
