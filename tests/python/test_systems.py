@@ -63,3 +63,12 @@ def test_nan_and_non_numbers_are_refused_by_name():
         libcont.system("moving-base", eta=[1, 2])
     with pytest.raises(KeyError, match="nosuch"):
         libcont.system("moving-base")["nosuch"]
+
+
+@pytest.mark.parametrize("name", ["moving-base", "two-body", "cantilever-2dof"])
+def test_describe_is_viconts_listing(run_vicont, name):
+    summary, _ = run_vicont("systems", "--system", name, out=False)
+    listed = summary["systems"][0]["parameters"]
+    described = libcont.system(name).describe()
+    assert [(p["name"], p["value"], p["rule"], p["description"]) for p in described] == \
+        [(p["name"], p["value"], p["rule"], p["description"]) for p in listed]

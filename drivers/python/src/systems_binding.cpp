@@ -27,7 +27,7 @@ std::string rule_text(const libcont::Parameter& p) {
     case libcont::Constraint::UnitInterval: return "in [0, 1]";
     case libcont::Constraint::Any: break;
   }
-  return "any";
+  return "any number";
 }
 
 py::object value_of(const libcont::Parameter& p) {
