@@ -361,10 +361,13 @@ def lyapunov_diagram(result, ax=None, *, samples=None):
         axes = axes[:, 0]
         if samples:
             bifurcation_samples(result, samples, axes[0])
+            axes[0].set_xlabel("")
         ax = axes[-1]
     exponents = np.asarray(result.exponents)
     for k in range(exponents.shape[1]):
-        ax.plot(x, exponents[:, k], "-", lw=1.6 if k == 0 else 0.9,
+        # The largest on top: where exponents coincide (a complex pair of multipliers) it
+        # stays visible, the others show beside it where they differ.
+        ax.plot(x, exponents[:, k], "-", lw=1.8 if k == 0 else 0.9, zorder=3 - 0.1 * k,
                 marker="." if len(x) < 200 else None, ms=3, label=f"lambda_{k + 1}")
     ax.axhline(0.0, color="0.3", lw=0.8, ls="--")
     ax.set_xlabel(axis_label(result.parameter))
@@ -400,21 +403,23 @@ def basins(result, ax=None):
     white: failed), the attractors' section points marked, a legend of z = p/n."""
     ax = _axes(ax)
     count = len(result.attractors)
-    colours = plt.get_cmap("tab10", max(count, 1))
+    colours = plt.get_cmap("tab10")
     rgb = np.ones(result.attractor.shape + (3,))
     rgb[result.attractor == result.NON_PERIODIC] = (0.6, 0.6, 0.6)
     for k in range(count):
-        rgb[result.attractor == k] = colours(k)[:3]
+        rgb[result.attractor == k] = colours(k % 10)[:3]
     ax.imshow(rgb, origin="lower", aspect="auto", interpolation="nearest",
               extent=_extent(np.asarray(result.x), np.asarray(result.y)))
     handles, labels = [], []
     ix, iy = result.state_names.index(result.x_name), result.state_names.index(result.y_name)
+    shapes = "o^sDvP*X"
     for k, a in enumerate(result.attractors):
         pts = np.atleast_2d(np.asarray(a["points"]))
+        shape = shapes[k % len(shapes)]
         if pts.size:
-            ax.plot(pts[:, ix], pts[:, iy], "o", color="white", mec="black", ms=5)
-        handles.append(Line2D([], [], ls="", marker="s", ms=8, color=colours(k)))
-        labels.append(f"z = {a['p']}/{a['n']}")
+            ax.plot(pts[:, ix], pts[:, iy], shape, color="white", mec="black", ms=6)
+        handles.append(Line2D([], [], ls="", marker=shape, ms=8, color=colours(k % 10), mec="black"))
+        labels.append(f"z = {a['p']}/{a['n']} (its section points: {shape})")
     if result.non_periodic:
         handles.append(Line2D([], [], ls="", marker="s", ms=8, color=(0.6, 0.6, 0.6)))
         labels.append("not periodic")
