@@ -475,6 +475,9 @@ TEST_CASE("Model files: every error names the file, the item and what was expect
   check_refused(one_dof(R"("mass": "(k")"), {"mass: expected ')'"});
   check_refused(one_dof(R"("mass": "k k")"), {"mass: unexpected 'k' at position 3"});
   check_refused(one_dof(R"("mass": true)"), {"mass: expected a number or an expression"});
+  check_refused(one_dof(R"("mass": ")" + std::string(300, '(') + "1" + std::string(300, ')') + R"(")"),
+                {"mass: nested more than 200 levels deep"});
+  check_refused(one_dof(R"("mass": ")" + std::string(20000, '1') + R"(")"), {"mass: expression longer than 10000"});
   check_refused(one_dof(R"("mass": "m", "stiffness": [[1, 0], [0, 1]])"),
                 {"stiffness: is 2 x 2, expected 1 x 1"});
   check_refused(one_dof(R"("mass": [[1, 0], [0]])"), {"mass[1]: has 1 entries", "square"});

@@ -70,6 +70,9 @@ class ModelExpression::Parser {
       : text_(text), lookup_(lookup), where_(where), out_(out) {}
 
   void parse() {
+    // Bounds on the recursion of parsing and evaluating (a hostile file must not overflow
+    // the stack): a left-deep sum of 10000 characters is 5000 levels at most.
+    if (text_.size() > 10000) fail("expression longer than 10000 characters");
     skip_space();
     if (at_end()) fail("empty expression");
     sum();
@@ -98,7 +101,18 @@ class ModelExpression::Parser {
   }
   int binary(Op op, int left, int right) { return emit({op, 0.0, 0, left, right}); }
 
+  // Every recursion passes here or through unary(): the depth of parentheses, calls,
+  // signs and powers.
+  struct Nested {
+    explicit Nested(Parser& parser) : parser_(parser) {
+      if (++parser_.depth_ > 200) parser_.fail("nested more than 200 levels deep");
+    }
+    ~Nested() { --parser_.depth_; }
+    Parser& parser_;
+  };
+
   int sum() {
+    const Nested nested(*this);
     int left = product();
     for (;;) {
       if (take('+')) left = binary(Op::Add, left, product());
@@ -115,6 +129,7 @@ class ModelExpression::Parser {
     }
   }
   int unary() {
+    const Nested nested(*this);
     if (take('-')) return emit({Op::Negate, 0.0, 0, unary(), -1});
     const int base = atom();
     if (take('^')) return binary(Op::Power, base, unary());
@@ -177,6 +192,7 @@ class ModelExpression::Parser {
   const std::string& where_;
   ModelExpression& out_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 ModelExpression::ModelExpression(double constant) : text_(shortest_text(constant)) {

@@ -240,7 +240,8 @@ class Reader {
       if (!root.contains("mass")) fail("", "no 'mass' (a matrix, or a number for one degree of freedom), no 'chain' and no 'beam'");
       const Json& mass = root["mass"];
       d_.size = mass.is_array() ? static_cast<int>(mass.size()) : 1;
-      if (d_.size < 1) fail("mass", "expected at least one degree of freedom");
+      // As the chain's bound: the structure keeps dense n x n matrices per mode.
+      if (d_.size < 1 || d_.size > 1000) fail("mass", "expected 1 to 1000 degrees of freedom");
       d_.mass = matrix(mass, "mass");
       if (root.contains("stiffness")) d_.stiffness = matrix(root["stiffness"], "stiffness");
       if (root.contains("damping")) d_.damping = matrix(root["damping"], "damping");
