@@ -508,7 +508,7 @@ TEST_CASE("Model files: every error names the file, the item and what was expect
   check_refused(R"({"parameters": {"m": 1}, "derived": {"m": 2}, "mass": 1})", {"derived.m: 'm' is declared twice"});
   check_refused(R"({"parameters": {"r": 1}, "impact_model": {}, "mass": 1})",
                 {"parameters.r: 'r' is also a parameter of impact_model"});
-  check_refused(R"({"chain": {"n": 0, "mass": 1, "stiffness": 1}})", {"chain.n: expected a whole number"});
+  check_refused(R"({"chain": {"n": 0, "mass": 1, "stiffness": 1}})", {"chain.n: expected a whole number of masses"});
   check_refused(R"({"chain": {"n": 2, "mass": 1, "stiffness": 1, "ends": "fixed"}})", {"chain.ends: unknown ends 'fixed'"});
   CHECK_THROWS_WITH(systems::model_from_file("no/such/model.json"),
                     Catch::Contains("no/such/model.json: cannot read the model file"));

@@ -260,20 +260,30 @@ class Reader {
     }
   }
 
+  // The n of a generator: the number of degrees of freedom.
+  int generator_size(const Json& object, const std::string& path) {
+    const Json& n = object.contains("n") ? object["n"] : Json();
+    if (!n.is_number_integer() || !(n.get<double>() >= 1.0 && n.get<double>() <= 1000.0))
+      fail(key_path(path, "n"), "expected a whole number of masses in [1, 1000]");
+    d_.size = n.get<int>();
+    return d_.size;
+  }
+  // An expression at object[key] if there is one; a required key missing is an error.
+  void field(const Json& object, const std::string& path, const char* key, ModelExpression& target,
+             bool required) const {
+    if (object.contains(key)) target = expression(object[key], key_path(path, key));
+    else if (required) fail(path, std::string("no '") + key + "'");
+  }
+
   void read_chain(const Json& chain) {
     if (!chain.is_object()) fail("chain", "expected an object");
     expect_keys(chain, "chain", {"n", "mass", "stiffness", "damping", "spring_damping", "ends"});
     ChainGenerator g;
-    if (!chain.contains("n") || !chain["n"].is_number_integer() || chain["n"].get<int>() < 1 || chain["n"].get<int>() > 1000)
-      fail("chain.n", "expected a whole number of masses in [1, 1000]");
-    g.count = chain["n"].get<int>();
-    d_.size = g.count;
-    for (const char* key : {"mass", "stiffness"})
-      if (!chain.contains(key)) fail("chain", std::string("no '") + key + "'");
-    g.mass = expression(chain["mass"], "chain.mass");
-    g.stiffness = expression(chain["stiffness"], "chain.stiffness");
-    if (chain.contains("damping")) g.damping = expression(chain["damping"], "chain.damping");
-    if (chain.contains("spring_damping")) g.spring_damping = expression(chain["spring_damping"], "chain.spring_damping");
+    g.count = generator_size(chain, "chain");
+    field(chain, "chain", "mass", g.mass, true);
+    field(chain, "chain", "stiffness", g.stiffness, true);
+    field(chain, "chain", "damping", g.damping, false);
+    field(chain, "chain", "spring_damping", g.spring_damping, false);
     if (chain.contains("ends")) {
       const std::string ends = text(chain["ends"], "chain.ends");
       if (ends == "fixed-free") g.first_fixed = true, g.last_fixed = false;
@@ -289,17 +299,12 @@ class Reader {
     if (!beam.is_object()) fail("beam", "expected an object");
     expect_keys(beam, "beam", {"n", "length", "EI", "mass", "tip_mass", "damping", "supports"});
     BeamGenerator g;
-    if (!beam.contains("n") || !beam["n"].is_number_integer() || beam["n"].get<int>() < 1 || beam["n"].get<int>() > 1000)
-      fail("beam.n", "expected a whole number of lumped masses in [1, 1000]");
-    g.count = beam["n"].get<int>();
-    d_.size = g.count;
-    for (const char* key : {"length", "EI", "mass"})
-      if (!beam.contains(key)) fail("beam", std::string("no '") + key + "'");
-    g.length = expression(beam["length"], "beam.length");
-    g.rigidity = expression(beam["EI"], "beam.EI");
-    g.mass = expression(beam["mass"], "beam.mass");
-    if (beam.contains("tip_mass")) g.tip_mass = expression(beam["tip_mass"], "beam.tip_mass");
-    if (beam.contains("damping")) g.damping = expression(beam["damping"], "beam.damping");
+    g.count = generator_size(beam, "beam");
+    field(beam, "beam", "length", g.length, true);
+    field(beam, "beam", "EI", g.rigidity, true);
+    field(beam, "beam", "mass", g.mass, true);
+    field(beam, "beam", "tip_mass", g.tip_mass, false);
+    field(beam, "beam", "damping", g.damping, false);
     if (beam.contains("supports")) {
       const std::string supports = text(beam["supports"], "beam.supports");
       if (supports == "pinned-pinned") g.supports = BeamSupports::PinnedPinned;
