@@ -406,6 +406,25 @@ TEST_CASE("Model files: the lumped beam generator: static deflections and first 
                 {"beam.supports: unknown supports 'pinned'"});
 }
 
+TEST_CASE("Model files: linear modes run on the exact flow", "[model-files]") {
+  // Every mode of the examples is affine (Newton and Kelvin-Voigt contacts), as the
+  // built-in models' are: the flow takes the matrix exponential between events.
+  for (const char* file : {"moving_base.json", "cantilever.json", "three_mass_chain.json"}) {
+    auto system = example(file);
+    if (system->parameters().contains("model")) apply(*system, {{"model", "soft"}});
+    const auto* affine = system->affine_modes();
+    REQUIRE(affine != nullptr);
+    for (int mode = 0; mode < system->mode_count(); ++mode) {
+      libcont::AffineMode data;
+      const int n = system->dimension();
+      data.A = libcont::Matrix::Zero(n, n);
+      data.b0 = data.b_cos = data.b_sin = Vector::Zero(n);
+      INFO(file << " mode " << system->mode_name(mode));
+      CHECK(affine->affine_mode(mode, data));
+    }
+  }
+}
+
 TEST_CASE("Model files: a parameter only the forcing reads is a forcing parameter",
           "[model-files]") {
   const auto chain = example("three_mass_chain.json");
