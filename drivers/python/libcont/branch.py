@@ -128,7 +128,11 @@ class Branch(ColumnTable):
 
     def __repr__(self):
         values = self.values
-        span = f"{number(values[0])} to {number(values[-1])}" if len(values) else "no rows"
+        span = "no rows"
+        if len(values):
+            span = f"{number(values[0])} to {number(values[-1])}"
+            if {values.min(), values.max()} != {values[0], values[-1]}:  # it turned back
+                span += f" (within [{number(values.min())}, {number(values.max())}])"
         lines = [f"Branch of n = {self.period} orbits in {self.parameter}: {len(self)} rows, "
                  f"{self.parameter} {span}; {self.stop_reason or self.status}"]
         lines += [f"  {p!r}" for p in self.special_points]
