@@ -15,6 +15,7 @@ def test_period_doubling_curve_is_viconts(run_vicont, branch):
     summary, _ = run_vicont("curve", "--restart", f"{out}:PD1", "--param2", "c",
                             "--from", 0.2, "--to", 0.3)
     cu = libcont.curve(branch, "PD1", "c", 0.2, 0.3)
+    assert branch.curve("PD1", "c", 0.2, 0.3)["c"].tolist() == cu["c"].tolist()
     assert cu.kind == summary["kind"] == "period-doubling"
     assert (cu.first, cu.second, cu.period) == ("eta", "c", summary["n"])
     assert cu.stop_reason == summary["stop_reason"]

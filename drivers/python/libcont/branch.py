@@ -117,6 +117,11 @@ class Branch(ColumnTable):
         return Branch(_core.switch_branch(self._run, special, self.range[1] if to is None else to,
                                           settings, progress_argument(progress)))
 
+    def curve(self, label, param2, frm, to, **options):
+        """The special point `label` continued in `param2`: libcont.curve(self, ...)."""
+        from .curve import curve
+        return curve(self, label, param2, frm, to, **options)
+
     def _which(self, label_or_row):
         if isinstance(label_or_row, (int, np.integer)) and not isinstance(label_or_row, bool):
             return -1, int(label_or_row)
