@@ -1,7 +1,6 @@
 """basins and impact: vicont basins' cells and vicont impact's characteristics."""
 import csv
 
-import numpy as np
 import pytest
 
 import libcont

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _core
-from ._tables import ColumnTable, number, numbers, progress_argument
+from ._tables import ColumnTable, number, progress_argument
 from .labels import branch_labels, find_label
 from .system import System, core_of
 
