@@ -186,7 +186,7 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
     }
   } else if (choice_ == SystemChoice::OptionalName) {
     if (!assignments_.empty() || !config_.parameters.empty())
-      throw libcont::InputError("parameters were set but no system was named (use --system)");
+      throw libcont::InputError("parameters were set but no system was named (use --system or --model)");
     return nullptr;
   } else {
     system = systems::make_system(default_system_name);
