@@ -82,9 +82,13 @@ def test_restart_along_the_tangent_and_switch_are_viconts(run_vicont, moving_bas
     assert_same_rows(doubled, out3)
 
 
-def test_restart_in_another_parameter(moving_base_branch):
+def test_restart_in_another_parameter(run_vicont, moving_base_branch):
+    _, out = run_vicont("continue", "--set", "eta=4", "--param", "eta", "--from", 4, "--to", 4.7)
+    theirs, out2 = run_vicont("continue", "--restart", f"{out}:PD1", "--param", "r", "--to", 0.9)
     branch = moving_base_branch
     other = branch.restart("PD1", parameter="r", to=0.9)
+    assert_same_special_points(other, theirs)
+    assert_same_rows(other, out2)
     assert other.parameter == "r" and len(other) > 2
     # It starts on the period doubling's orbit: eta there, r at the system's value.
     assert other.system["eta"] == branch.point("PD1").parameter
