@@ -92,6 +92,15 @@ run "three-mass chain orbit" orbit --model "$models/three_mass_chain.json" --out
 check "the chain's orbit converged" 'd["converged"]'
 run "three-mass chain continue in F0" continue --model "$models/three_mass_chain.json" --param F0 --from 0.5 --to 0.6 --out "$work/chain-branch"
 
+# --- sweep: the same numbers with threads; a checkpoint resumes only with the same text ---
+cp "$mb" "$work/sweep_model.json"
+run "sweep --model" sweep --model "$work/sweep_model.json" --param eta --from 3 --to 4 --steps 5 --threads 2 --out "$work/sweep"
+"$vicont" sweep --param eta --from 3 --to 4 --steps 5 --out "$work/sweep-builtin" >/dev/null 2>&1 || fail "sweep --system failed"
+same_files "$work/sweep" "$work/sweep-builtin" sweep.csv
+run "sweep --model --resume" sweep --model "$work/sweep_model.json" --param eta --from 3 --to 4 --steps 5 --out "$work/sweep" --resume
+sed 's/"comment": "m x/"comment": "edited: m x/' "$mb" >"$work/sweep_model.json"
+expect_bad "model-text" sweep --model "$work/sweep_model.json" --param eta --from 3 --to 4 --steps 5 --out "$work/sweep" --resume
+
 # --- a config file's model = FILE: the same run as --model ---------------------------------
 printf 'model = %s\n[parameters]\neta = 2.6\nr = 0.8\n' "$mb" >"$work/run.cfg"
 run "simulate --config with model" simulate --config "$work/run.cfg" --out "$work/sim-config"

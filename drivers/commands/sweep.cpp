@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -33,6 +34,7 @@
 #include "sweep_output.hpp"
 #include "state_list.hpp"
 #include "sweep_point_text.hpp"
+#include "systems/linear_impact_system.hpp"
 #include "system_report.hpp"
 #include "run_limits.hpp"
 
@@ -190,6 +192,15 @@ std::string direction_name(libcont::SweepDirection d) {
   return "up";
 }
 
+// FNV-1a of a text in hex: stable across runs and platforms.
+std::string text_fingerprint(const std::string& text) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
+  std::ostringstream out;
+  out << std::hex << hash;
+  return out.str();
+}
+
 // Everything that determines the numbers of the points, one item a line: a checkpoint is
 // resumed only under the same manifest. Threads, ranks and output options are not in it:
 // they do not change a single bit.
@@ -200,8 +211,13 @@ std::string manifest(const libcont::HybridSystem& system, const libcont::Sweep& 
   if (o.grid()) parameters.erase(o.second_parameter);
   std::ostringstream m;
   m << "vicont sweep checkpoint 1\n"
-    << "system " << system.name() << '\n'
-    << "parameters " << parameters.dump() << '\n'
+    << "system " << system.name() << '\n';
+  // A model file's run resumes only with the same file and text (only then, so that the
+  // catalogue's checkpoints stay as they were).
+  if (const auto* model = dynamic_cast<const systems::LinearImpactSystem*>(&system))
+    m << "model " << model_file(system).value_or(model->description().source) << '\n'
+      << "model-text " << text_fingerprint(model->description().text) << '\n';
+  m << "parameters " << parameters.dump() << '\n'
     << "swept " << o.parameter << '\n'
     << "from " << number_text(o.from) << '\n'
     << "to " << number_text(o.to) << '\n'

@@ -571,6 +571,7 @@ std::shared_ptr<const ModelDescription> parse_model_description(const std::strin
                                                                 const std::string& source_name) {
   auto description = std::make_shared<ModelDescription>();
   description->source = source_name;
+  description->text = text;
   Json root;
   try {
     root = Json::parse(text);

@@ -92,6 +92,7 @@ struct ModelContact {
 
 struct ModelDescription {
   std::string source;  // the file (or the name given for a text) that messages name
+  std::string text;    // the JSON as read (what a sweep's checkpoint compares)
   std::string name, description;
   std::vector<ModelParameter> parameters;
   std::vector<DerivedValue> derived;  // values index: parameters, then derived, in order
