@@ -542,6 +542,14 @@ TEST_CASE("Model files: a parameter change the structure refuses is named and un
   CHECK_THROWS_WITH(system->set_parameter("m", -1.0), Catch::Contains("not positive definite"));
   CHECK(system->parameters()["m"] == 1.0);
   CHECK(system->name() == "any");  // from the source's name without a "name" key
+  // A condition between parameters, as the built-in cantilever's l2 < l: the message, and
+  // the value kept.
+  auto beam = example("cantilever.json");
+  CHECK_THROWS_WITH(beam->set_parameter("l2", 1.5),
+                    Catch::Contains("conditions[0]: l2 must be shorter than the beam length l (l - l2 = -0.5)"));
+  CHECK(beam->parameters()["l2"] == 0.34);
+  CHECK_THROWS_AS(systems::make_system("cantilever-2dof")->set_parameter("l2", 1.5), InputError);
+  CHECK_NOTHROW(apply(*beam, {{"l", "2"}, {"l2", "1.5"}}));  // judged on the final set
   auto required = example("cantilever.json");
   CHECK_THROWS_WITH(libcont::Flow(*required), Catch::Contains("'e'"));
 }

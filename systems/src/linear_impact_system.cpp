@@ -276,6 +276,13 @@ std::vector<libcont::ForcingParameter> LinearImpactSystem::forcing_parameters(
 void LinearImpactSystem::configure() {
   const ModelDescription& d = *description_;
   const std::vector<double> v = values();
+  for (size_t i = 0; i < d.conditions.size(); ++i) {
+    const double value = d.conditions[i].positive.evaluate(v);
+    // NaN (a required parameter not yet set) is not judged: the run refuses to start anyway.
+    if (value <= 0.0)
+      throw InputError(d.source + ": conditions[" + std::to_string(i) + "]: " + d.conditions[i].message +
+                       " (" + d.conditions[i].positive.text() + " = " + libcont::number_text(value) + ")");
+  }
   libcont::LinearStructure s;
   s.coordinates = d.coordinates;
   s.velocities = d.velocities;

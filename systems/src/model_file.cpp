@@ -66,12 +66,13 @@ class Reader {
     expect_keys(root, "",
                 {"name", "description", "parameters", "derived", "impact_model", "coordinates",
                  "velocities", "mass", "stiffness", "damping", "chain", "beam", "forcing", "contacts",
-                 "amplitudes", "initial_state"});
+                 "amplitudes", "initial_state", "conditions"});
     d_.name = root.contains("name") ? text(root["name"], "name") : default_name();
     if (root.contains("description")) d_.description = text(root["description"], "description");
     if (root.contains("parameters")) read_parameters(root["parameters"]);
     if (root.contains("impact_model")) read_impact_model(root["impact_model"]);
     if (root.contains("derived")) read_derived(root["derived"]);
+    if (root.contains("conditions")) read_conditions(root["conditions"]);
     read_structure(root);
     if (root.contains("forcing")) read_forcing(root["forcing"]);
     if (root.contains("contacts")) {
@@ -202,6 +203,18 @@ class Reader {
       check_new_name(name, path);
       ModelExpression e = expression(value, path);  // before the name: no self-reference
       d_.derived.push_back({name, std::move(e)});
+    }
+  }
+
+  void read_conditions(const Json& list) {
+    if (!list.is_array()) fail("conditions", "expected an array of {\"positive\": EXPR, \"message\": TEXT}");
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string path = index_path("conditions", i);
+      if (!list[i].is_object()) fail(path, "expected {\"positive\": EXPR, \"message\": TEXT}");
+      expect_keys(list[i], path, {"positive", "message"});
+      if (!list[i].contains("positive") || !list[i].contains("message")) fail(path, "needs 'positive' and 'message'");
+      d_.conditions.push_back({expression(list[i]["positive"], key_path(path, "positive")),
+                               text(list[i]["message"], key_path(path, "message"))});
     }
   }
 

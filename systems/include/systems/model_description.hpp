@@ -30,6 +30,13 @@ struct DerivedValue {
   ModelExpression expression;
 };
 
+// A rule relating parameters: `positive` must be > 0 at every configure(), else the
+// message is the error (l2 < l: "l - l2").
+struct ModelCondition {
+  ModelExpression positive;
+  std::string message;
+};
+
 using ExpressionVector = std::vector<ModelExpression>;
 using ExpressionMatrix = std::vector<ExpressionVector>;  // rows
 
@@ -96,6 +103,7 @@ struct ModelDescription {
   std::string name, description;
   std::vector<ModelParameter> parameters;
   std::vector<DerivedValue> derived;  // values index: parameters, then derived, in order
+  std::vector<ModelCondition> conditions;
   std::optional<ImpactModelDefaults> impact_model;
 
   int size = 0;  // degrees of freedom
