@@ -37,6 +37,17 @@ Vector slopes(const ExpressionVector& v, std::span<const Dual> values) {
   return result;
 }
 
+// The expression's value, finite and above `lowest` (or at it, unless `open`); else an
+// error naming the item `where`.
+double bounded(const ModelExpression& e, std::span<const double> values, const std::string& where,
+               double lowest, bool open) {
+  const double v = e.evaluate(values);
+  if (!std::isfinite(v) || v < lowest || (open && v == lowest))
+    throw InputError(where + ": " + (open ? "must be > " : "must be >= ") + libcont::number_text(lowest) +
+                     " (got " + libcont::number_text(v) + " from \"" + e.text() + "\")");
+  return v;
+}
+
 // The chain's spring pattern: K / k for springs of stiffness 1.
 Matrix spring_pattern(const ChainGenerator& chain) {
   const int n = chain.count;
@@ -150,11 +161,7 @@ void LinearImpactSystem::structure_matrices(std::span<const double> values,
   } else if (d.beam) {
     const BeamGenerator& b = *d.beam;
     const auto positive = [&](const ModelExpression& e, const char* key, bool zero_allowed) {
-      const double v = e.evaluate(values);
-      if (!std::isfinite(v) || v < 0.0 || (!zero_allowed && v == 0.0))
-        throw InputError(d.source + ": beam." + key + ": must be " + (zero_allowed ? ">= 0" : "> 0") +
-                         " (got " + libcont::number_text(v) + " from \"" + e.text() + "\")");
-      return v;
+      return bounded(e, values, d.source + ": beam." + key, 0.0, !zero_allowed);
     };
     const LumpedBeam beam = lumped_beam(b.count, b.supports, positive(b.length, "length", false),
                                         positive(b.rigidity, "EI", false), positive(b.mass, "mass", false),
@@ -189,12 +196,7 @@ libcont::UnilateralContact LinearImpactSystem::contact(size_t index,
   const ModelContact& c = description_->contacts[index];
   const std::string where = description_->source + ": contacts[" + std::to_string(index) + "] ('" + c.name + "')";
   const auto value = [&](const ModelExpression& e, const char* key, double lowest, bool open) {
-    const double v = e.evaluate(values);
-    if (!std::isfinite(v) || v < lowest || (open && v == lowest))
-      throw InputError(where + "." + key + ": " + (open ? "must be > " : "must be >= ") +
-                       libcont::number_text(lowest) + " (got " + libcont::number_text(v) + " from \"" +
-                       e.text() + "\")");
-    return v;
+    return bounded(e, values, where + "." + key, lowest, open);
   };
   libcont::SurfaceMotion surface{c.offset.evaluate(values), c.sine.evaluate(values), c.cosine.evaluate(values)};
   if (c.polar) {
