@@ -75,10 +75,14 @@ LinearImpactSystem::LinearImpactSystem(std::shared_ptr<const ModelDescription> d
     : description_(std::move(description)) {
   auto& p = parameters_;
   for (const auto& parameter : description_->parameters) {
-    if (parameter.required)
-      p.add_required(parameter.name, parameter.rule, parameter.description);
-    else
-      p.add(parameter.name, parameter.value, parameter.rule, parameter.description);
+    try {
+      if (parameter.required)
+        p.add_required(parameter.name, parameter.rule, parameter.description);
+      else
+        p.add(parameter.name, parameter.value, parameter.rule, parameter.description);
+    } catch (const InputError& error) {  // a default its own rule refuses
+      throw InputError(description_->source + ": parameters." + parameter.name + ".default: " + error.what());
+    }
   }
   if (const auto& impact = description_->impact_model)
     add_impact_model_parameters(p, impact->restitution, impact->contact_stiffness, impact->resting);

@@ -146,25 +146,25 @@ class Reader {
 
   void read_parameters(const Json& object) {
     if (!object.is_object()) fail("parameters", "expected an object of named parameters");
-    for (const auto& [name, spec] : object.items()) {
+    for (const auto& [name, entry] : object.items()) {
       const std::string path = key_path("parameters", name);
       check_new_name(name, path);
       ModelParameter p;
       p.name = name;
-      if (spec.is_number()) {
-        p.value = spec.get<double>();
-      } else if (spec.is_object()) {
-        expect_keys(spec, path, {"default", "rule", "description", "unit", "required"});
-        p.required = spec.contains("required") && spec["required"].is_boolean() && spec["required"].get<bool>();
-        if (spec.contains("required") && !spec["required"].is_boolean())
+      if (entry.is_number()) {
+        p.value = entry.get<double>();
+      } else if (entry.is_object()) {
+        expect_keys(entry, path, {"default", "rule", "description", "unit", "required"});
+        p.required = entry.contains("required") && entry["required"].is_boolean() && entry["required"].get<bool>();
+        if (entry.contains("required") && !entry["required"].is_boolean())
           fail(key_path(path, "required"), "expected true or false");
-        if (p.required == spec.contains("default"))
+        if (p.required == entry.contains("default"))
           fail(path, p.required ? "a required parameter has no default" : "expected a default");
-        if (!p.required) p.value = number(spec["default"], key_path(path, "default"));
-        if (spec.contains("rule")) p.rule = rule(spec["rule"], key_path(path, "rule"));
-        if (spec.contains("description")) p.description = text(spec["description"], key_path(path, "description"));
-        if (spec.contains("unit"))
-          p.description += (p.description.empty() ? "[" : " [") + text(spec["unit"], key_path(path, "unit")) + "]";
+        if (!p.required) p.value = number(entry["default"], key_path(path, "default"));
+        if (entry.contains("rule")) p.rule = rule(entry["rule"], key_path(path, "rule"));
+        if (entry.contains("description")) p.description = text(entry["description"], key_path(path, "description"));
+        if (entry.contains("unit"))
+          p.description += (p.description.empty() ? "[" : " [") + text(entry["unit"], key_path(path, "unit")) + "]";
       } else {
         fail(path, "expected a default value or an object with default, rule, description, unit");
       }
