@@ -524,6 +524,7 @@ TEST_CASE("Model files: every error names the file, the item and what was expect
   check_refused(R"({"parameters": {"m": {"default": 1, "rule": "positve"}}, "mass": "m"})",
                 {"parameters.m.rule: unknown rule 'positve'"});
   check_refused(R"({"parameters": {"pi": 3}, "mass": 1})", {"parameters.pi: 'pi' is reserved"});
+  check_refused(R"({"impact_model": {"restitution": 1.5}, "mass": 1})", {"impact_model: parameter 'r'"});
   check_refused(R"({"parameters": {"m": {"default": -1, "rule": "positive"}}, "mass": 1})",
                 {"parameters.m.default: parameter 'm' must be positive (got -1)"});
   check_refused(R"({"parameters": {"m": 1}, "derived": {"m": 2}, "mass": 1})", {"derived.m: 'm' is declared twice"});

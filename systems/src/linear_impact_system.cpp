@@ -84,8 +84,13 @@ LinearImpactSystem::LinearImpactSystem(std::shared_ptr<const ModelDescription> d
       throw InputError(description_->source + ": parameters." + parameter.name + ".default: " + error.what());
     }
   }
-  if (const auto& impact = description_->impact_model)
-    add_impact_model_parameters(p, impact->restitution, impact->contact_stiffness, impact->resting);
+  if (const auto& impact = description_->impact_model) {
+    try {
+      add_impact_model_parameters(p, impact->restitution, impact->contact_stiffness, impact->resting);
+    } catch (const InputError& error) {
+      throw InputError(description_->source + ": impact_model: " + error.what());
+    }
+  }
   configure();
 }
 
