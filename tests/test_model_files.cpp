@@ -484,6 +484,7 @@ TEST_CASE("Model files: every error names the file, the item and what was expect
           "[model-files][errors]") {
   check_refused("{", {"not valid JSON"});
   check_refused("[1]", {"expected a JSON object"});
+  check_refused(R"({"mass": 1e400})", {"not valid JSON", "number overflow"});
   check_refused(one_dof(R"("mass": "m", "stifness": "k")"), {"stifness: unknown key", "stiffness"});
   check_refused(one_dof(R"("stiffness": "k")"), {"no 'mass'"});
   check_refused(one_dof(R"("mass": "m", "forcing": {"frequency": 1, "sin": ["k*"]})"),

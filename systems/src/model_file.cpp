@@ -588,7 +588,7 @@ std::shared_ptr<const ModelDescription> parse_model_description(const std::strin
   Json root;
   try {
     root = Json::parse(text);
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {  // a syntax error, or a number out of range
     throw InputError(source_name + ": not valid JSON (" + error.what() + ")");
   }
   Reader(*description).read(root);
