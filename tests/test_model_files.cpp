@@ -484,6 +484,7 @@ TEST_CASE("Model files: every error names the file, the item and what was expect
           "[model-files][errors]") {
   check_refused("{", {"not valid JSON"});
   check_refused("[1]", {"expected a JSON object"});
+  check_refused(R"({"name": "two\nlines", "mass": 1})", {"name: expected one line of text"});
   check_refused(R"({"mass": 1e400})", {"not valid JSON", "number overflow"});
   check_refused(one_dof(R"("mass": "m", "stifness": "k")"), {"stifness: unknown key", "stiffness"});
   check_refused(one_dof(R"("stiffness": "k")"), {"no 'mass'"});
@@ -522,9 +523,13 @@ TEST_CASE("Model files: every error names the file, the item and what was expect
   check_refused(one_dof(R"("mass": "m", "contacts": [{"normal": {"y": 1}, "law": "hard", "restitution": 1}])"),
                 {"contacts[0].normal.y: no coordinate 'y'"});
   check_refused(one_dof(R"("mass": "m", "contacts": [{"law": "hard", "restitution": 1}])"), {"contacts[0]: no 'normal'"});
+  check_refused(one_dof(R"("mass": "m", "contacts": [{"name": "a,b", "normal": [1], "law": "hard", "restitution": 1}])"),
+                {"contacts[0].name: 'a,b' is not a name"});
   check_refused(R"({"parameters": {"m": {"default": 1, "rule": "positve"}}, "mass": "m"})",
                 {"parameters.m.rule: unknown rule 'positve'"});
   check_refused(R"({"parameters": {"pi": 3}, "mass": 1})", {"parameters.pi: 'pi' is reserved"});
+  check_refused(R"({"mass": [[1, 0], [0, 1]], "coordinates": ["x1", "x 2"]})", {"coordinates[1]: 'x 2' is not a name"});
+  check_refused(R"({"mass": 1, "coordinates": ["x"], "velocities": ["x"]})", {"velocities[0]: 'x' is named twice"});
   check_refused(R"({"impact_model": {"restitution": 1.5}, "mass": 1})", {"impact_model: parameter 'r'"});
   check_refused(R"({"parameters": {"m": {"default": -1, "rule": "positive"}}, "mass": 1})",
                 {"parameters.m.default: parameter 'm' must be positive (got -1)"});

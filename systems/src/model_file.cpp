@@ -67,8 +67,8 @@ class Reader {
                 {"name", "description", "parameters", "derived", "impact_model", "coordinates",
                  "velocities", "mass", "stiffness", "damping", "chain", "beam", "forcing", "contacts",
                  "amplitudes", "initial_state", "conditions"});
-    d_.name = root.contains("name") ? text(root["name"], "name") : default_name();
-    if (root.contains("description")) d_.description = text(root["description"], "description");
+    d_.name = root.contains("name") ? line(root["name"], "name") : default_name();
+    if (root.contains("description")) d_.description = line(root["description"], "description");
     if (root.contains("parameters")) read_parameters(root["parameters"]);
     if (root.contains("impact_model")) read_impact_model(root["impact_model"]);
     if (root.contains("derived")) read_derived(root["derived"]);
@@ -108,6 +108,21 @@ class Reader {
   std::string text(const Json& value, const std::string& path) const {
     if (!value.is_string()) fail(path, "expected a string, found " + type_name(value));
     return value.get<std::string>();
+  }
+  // One line of text for summaries and plot titles: no control characters.
+  std::string line(const Json& value, const std::string& path) const {
+    std::string result = text(value, path);
+    if (result.empty() || std::any_of(result.begin(), result.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+      fail(path, "expected one line of text, not empty and without control characters");
+    return result;
+  }
+  // A name in mode and event names (columns of events.csv): letters, digits, _ and -.
+  std::string label(const Json& value, const std::string& path) const {
+    std::string result = text(value, path);
+    if (result.empty() || !std::all_of(result.begin(), result.end(),
+                                       [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; }))
+      fail(path, "'" + result + "' is not a name (letters, digits, _ and -)");
+    return result;
   }
   double number(const Json& value, const std::string& path) const {
     if (!value.is_number()) fail(path, "expected a number, found " + type_name(value));
@@ -266,7 +281,11 @@ class Reader {
         fail(key, "expected an array of " + std::to_string(d_.size) + " names (one per degree of freedom)");
       for (size_t i = 0; i < list.size(); ++i) {
         const std::string name = text(list[i], index_path(key, i));
-        if (std::find(target->begin(), target->end(), name) != target->end())
+        // They head the columns of CSV files and gnuplot scripts: plain names only.
+        if (!is_identifier(name))
+          fail(index_path(key, i), "'" + name + "' is not a name (letters, digits and _, not starting with a digit)");
+        if (std::find(d_.coordinates.begin(), d_.coordinates.end(), name) != d_.coordinates.end() ||
+            std::find(target->begin(), target->end(), name) != target->end())
           fail(index_path(key, i), "'" + name + "' is named twice");
         target->push_back(name);
       }
@@ -449,8 +468,8 @@ ModelContact Reader::read_contact(const Json& object, const std::string& path) {
   known.insert(known.end(), own.begin(), own.end());
   expect_keys(object, path, known, "a " + law + " contact");
 
-  c.name = object.contains("name") ? text(object["name"], key_path(path, "name")) : "contact" + std::to_string(d_.contacts.size() + 1);
-  if (object.contains("closed_name")) c.closed_name = text(object["closed_name"], key_path(path, "closed_name"));
+  c.name = object.contains("name") ? label(object["name"], key_path(path, "name")) : numbered("contact", static_cast<int>(d_.contacts.size()) + 1);
+  if (object.contains("closed_name")) c.closed_name = label(object["closed_name"], key_path(path, "closed_name"));
   if (!object.contains("normal")) fail(path, "no 'normal' (the gap's coefficients of the coordinates)");
   c.normal = by_coordinate(object["normal"], key_path(path, "normal"));
   if (object.contains("surface")) read_surface(object["surface"], key_path(path, "surface"), c);
