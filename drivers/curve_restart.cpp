@@ -43,11 +43,15 @@ double json_number(const nlohmann::json& value, const std::string& where) {
   throw InputError(where + ": not a number");
 }
 
-libcont::Vector json_vector(const nlohmann::json& value, const std::string& where) {
+// With null_is_nan, null reads as NaN: what JSON writes for a NaN (a test function that
+// could not be evaluated at a row, such as a resonance test without a bounce).
+libcont::Vector json_vector(const nlohmann::json& value, const std::string& where,
+                            bool null_is_nan = false) {
   if (!value.is_array()) throw InputError(where + ": not an array");
   libcont::Vector v(static_cast<Eigen::Index>(value.size()));
   for (size_t i = 0; i < value.size(); ++i)
-    v[static_cast<Eigen::Index>(i)] = json_number(value[i], where);
+    v[static_cast<Eigen::Index>(i)] =
+        null_is_nan && value[i].is_null() ? NAN : json_number(value[i], where);
   return v;
 }
 
@@ -71,7 +75,7 @@ std::vector<libcont::CurveRow> saved_rows(const nlohmann::json& rows, const std:
     row.min_gap = r.contains("min_gap") ? json_number(r["min_gap"], where + ".min_gap") : INFINITY;
     row.phase = json_number(member(r, "section_phase", where, "a number"), where);
     row.x = json_vector(member(r, "state", where, "an array"), where + ".state");
-    if (r.contains("tests")) row.tests = json_vector(r["tests"], where + ".tests");
+    if (r.contains("tests")) row.tests = json_vector(r["tests"], where + ".tests", true);
     row.auxiliary.resize(static_cast<Eigen::Index>(auxiliary.size()));
     for (size_t k = 0; k < auxiliary.size(); ++k)
       row.auxiliary[static_cast<Eigen::Index>(k)] =

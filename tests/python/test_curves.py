@@ -59,7 +59,8 @@ def test_parameter_map_is_viconts(run_vicont):
 def test_switch_at_a_resonance_ends_on_the_branchs_fold(run_vicont):
     """The two-body Neimark-Sacker curve from the loading branch's NS1 towards lower omega
     reaches a 1:1 resonance; the fold curve switched onto there, back to omega = 6, ends on
-    the loading branch's fold LP1 (its lambda found by the branch, not by the curve)."""
+    the loading branch's fold LP1 (its lambda found by the branch, not by the curve), and
+    vicont's switch from the saved curve gives the same fold curve."""
     _, run = run_vicont("continue", "--system", "two-body", "--set", "contact=hertz",
                         "--param", "lambda", "--from", 1, "--to", 0.1)
     branch = libcont.continue_branch(libcont.system("two-body", contact="hertz"), "lambda", 1.0, 0.1)
@@ -71,8 +72,14 @@ def test_switch_at_a_resonance_ends_on_the_branchs_fold(run_vicont):
     assert fold["omega"][-1] == 6.0
     assert fold["lambda"][-1] == pytest.approx(branch.point("LP1").parameter, abs=1e-8)
 
-    theirs, _ = run_vicont("curve", "--restart", f"{run}:NS1", "--param2", "omega",
-                           "--from", 6, "--to", 5.978, "--p1-from", 0.55, "--p1-to", 0.58)
+    theirs, ns_run = run_vicont("curve", "--restart", f"{run}:NS1", "--param2", "omega",
+                                "--from", 6, "--to", 5.978, "--p1-from", 0.55, "--p1-to", 0.58)
+    # The switch from the saved curve reads its rows back, NaN test values (written as null)
+    # included.
+    switched, _ = run_vicont("curve", "--restart", f"{ns_run}:R1_1", "--kind", "fold",
+                             "--from", 5.978, "--to", 6.0)
+    assert fold["lambda"].tolist() == [r["p1"] for r in switched["rows"]]
+    assert fold["omega"].tolist() == [r["p2"] for r in switched["rows"]]
     assert ns["lambda"].tolist() == [r["p1"] for r in theirs["rows"]]
     assert ns["omega"].tolist() == [r["p2"] for r in theirs["rows"]]
     assert [p.type for p in ns.points] == [p["type"] for p in theirs["points"]]
