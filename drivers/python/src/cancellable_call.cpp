@@ -7,12 +7,16 @@ namespace py = pybind11;
 
 namespace libcont_python {
 
-CancellableCall::CancellableCall(py::object progress) : progress_(std::move(progress)) {
-  if (!progress_.is_none() && !PyCallable_Check(progress_.ptr()))
+CancellableCall::CancellableCall(py::object progress)
+    : progress_(std::move(progress)), has_callback_(!progress_.is_none()) {
+  if (has_callback_ && !PyCallable_Check(progress_.ptr()))
     throw py::type_error("progress must be a callable taking one dict, or None");
 }
 
 void CancellableCall::report(ProgressReport progress) {
+  // Without a callback there is nobody to tell: the waiting thread wakes on its own to
+  // check for Ctrl-C, and a wake-up per report would cost the work a few per cent.
+  if (!has_callback_) return;
   {
     std::lock_guard lock(mutex_);
     pending_ = std::move(progress);

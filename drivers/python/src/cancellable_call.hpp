@@ -50,6 +50,7 @@ class CancellableCall {
   bool poll();
 
   pybind11::object progress_;
+  bool has_callback_ = false;  // progress_ is not None: reports wake the waiting thread
   std::atomic<bool> cancelled_{false};
   std::optional<pybind11::error_already_set> error_;
   std::mutex mutex_;
