@@ -2,8 +2,8 @@
 # vicont --model FILE: the shipped model files of the moving-base oscillator and the
 # cantilever run simulate, orbit and continue with the very same files and numbers as the
 # built-in systems; a model run restarts from its saved points (continue and curve); the
-# new three-mass chain runs; bad files and --model with --system are exit 2 naming the
-# item. About 10 s of computing.
+# new three-mass chain runs; sweep, basins, diagram and map give the built-in's files; bad
+# files and --model with --system are exit 2 naming the item. About 15 s of computing.
 # Usage: cli_model_files.sh /path/to/vicont /path/to/examples/models
 set -u
 vicont=${1:?usage: cli_model_files.sh /path/to/vicont /path/to/examples/models}
@@ -100,6 +100,19 @@ same_files "$work/sweep" "$work/sweep-builtin" sweep.csv
 run "sweep --model --resume" sweep --model "$work/sweep_model.json" --param eta --from 3 --to 4 --steps 5 --out "$work/sweep" --resume
 sed 's/"comment": "m x/"comment": "edited: m x/' "$mb" >"$work/sweep_model.json"
 expect_bad "model-text" sweep --model "$work/sweep_model.json" --param eta --from 3 --to 4 --steps 5 --out "$work/sweep" --resume
+
+# --- basins, diagram and map: the built-in's files ------------------------------------------
+run "basins --model" basins --model "$mb" --x x:-0.01:0.01:5 --y v:-0.05:0.05:5 --transient 50 --out "$work/basins"
+"$vicont" basins --x x:-0.01:0.01:5 --y v:-0.05:0.05:5 --transient 50 --out "$work/basins-builtin" >/dev/null 2>&1 ||
+  fail "basins --system failed"
+same_files "$work/basins" "$work/basins-builtin" basins.csv attractors.csv
+run "diagram --model" diagram --model "$mb" --param eta --from 3 --to 4 --out "$work/diagram"
+"$vicont" diagram --param eta --from 3 --to 4 --out "$work/diagram-builtin" >/dev/null 2>&1 || fail "diagram --system failed"
+same_files "$work/diagram" "$work/diagram-builtin" diagram_branches.csv diagram_special_points.csv diagram_samples.csv
+run "map --model" map --model "$mb" --param eta --from 2.5 --to 3 --param2 d --from2 -0.002 --to2 0 --out "$work/map"
+"$vicont" map --param eta --from 2.5 --to 3 --param2 d --from2 -0.002 --to2 0 --out "$work/map-builtin" >/dev/null 2>&1 ||
+  fail "map --system failed"
+same_files "$work/map" "$work/map-builtin" map_curves.csv map_points.csv
 
 # --- a config file's model = FILE: the same run as --model ---------------------------------
 printf 'model = %s\n[parameters]\neta = 2.6\nr = 0.8\n' "$mb" >"$work/run.cfg"
