@@ -387,6 +387,8 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     const double s = last ? t_end - t0 : step;
     const double t1 = last ? t_end : t0 + s;
     interval_ = s;
+    if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed))
+      return fail(state, t0, FlowStatus::Cancelled, "cancelled at t = " + number_text(t0), report);
     flow.propagate(s, block_, next_);
     ++report.steps;
     if (!next_.allFinite())

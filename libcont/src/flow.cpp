@@ -25,6 +25,7 @@ std::string to_string(FlowStatus status) {
     case FlowStatus::EventStorm: return "event storm";
     case FlowStatus::GrazingEvent: return "grazing event";
     case FlowStatus::BadState: return "bad state";
+    case FlowStatus::Cancelled: return "cancelled";
   }
   return "unknown";
 }
@@ -321,6 +322,13 @@ struct Flow::Impl {
     }
   }
 
+  bool cancelled() const {
+    return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
+  }
+  FlowReport cancel_report(FlowReport& report, const FlowState& state) {
+    return fail(report, FlowStatus::Cancelled, "cancelled at t = " + number_text(state.t));
+  }
+
   FlowReport advance(FlowState& state, double t_end, FlowObserver* observer, SampleGrid grid) {
     FlowReport report;
     if (state.x.size() != n || !state.x.allFinite() || !std::isfinite(state.t))
@@ -340,6 +348,7 @@ struct Flow::Impl {
     long exact_steps = 0;
     bool after_touch = false;
     while (state.t < t_end) {
+      if (cancelled()) return cancel_report(report, state);
       if (exact_covers(state.mode)) {
         const long steps_before = report.steps;
         const double t_start = state.t;
@@ -384,6 +393,7 @@ struct Flow::Impl {
         if (flag < 0)
           return fail(report, FlowStatus::StepFailure,
                       "at t = " + number_text(state.t) + ": " + integrator.message());
+        if (cancelled()) return cancel_report(report, state);
         const double* y = integrator.solution();
         if (!Eigen::Map<const Vector>(y, integrator.size()).allFinite())
           return fail(report, FlowStatus::BadState,

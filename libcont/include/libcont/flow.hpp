@@ -5,6 +5,7 @@
 // state and mapped through the saltation matrix at every event. Chattering (Zeno)
 // sequences end in sticking through the model's reset law; a storm of events without
 // progress in time is reported, never looped on.
+#include <atomic>
 #include <limits>
 #include <memory>
 #include <string>
@@ -58,6 +59,10 @@ struct FlowOptions {
   std::vector<int> extremum_coordinates;  // local extrema of these x_i (where dx_i/dt = 0)
   bool gap_minima = false;  // local minima of the gap functions (events of kind Impact or
                             // ContactStart), the test function of grazing
+  // Set from another thread to end the run at its next step or event (status Cancelled,
+  // the state the last good one): how a front end interrupts a long computation. None:
+  // the run is not interruptible. Read only, never changed by the flow.
+  const std::atomic<bool>* cancel = nullptr;
   // Throws InputError naming the first field out of range; Flow calls it.
   void validate() const;
 };
@@ -106,7 +111,8 @@ enum class FlowStatus {
   TooManySteps,
   EventStorm,      // events without progress in time
   GrazingEvent,    // an event with zero transversal rate: the saltation matrix is singular
-  BadState         // NaN or inf in the state
+  BadState,        // NaN or inf in the state
+  Cancelled        // FlowOptions::cancel was set
 };
 
 std::string to_string(FlowStatus status);
