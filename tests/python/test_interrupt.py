@@ -1,5 +1,6 @@
 """Long calls: a progress callback's exception ends the call and propagates; Ctrl-C
-(SIGINT) interrupts a running sweep with KeyboardInterrupt; the interpreter survives both."""
+(SIGINT) interrupts a running sweep, and a single long integration, with KeyboardInterrupt;
+the interpreter survives both."""
 import os
 import signal
 import subprocess
@@ -88,6 +89,35 @@ def test_sigint_interrupts_a_long_sweep(threads):
     assert "interrupted" in out
     # The points already running finish; no new one starts.
     assert time.monotonic() - start < 30
+
+
+def test_sigint_interrupts_one_long_lyapunov_run():
+    """A single integration (no progress reports): the flow itself checks for Ctrl-C."""
+    script = textwrap.dedent("""
+        import sys, time, libcont
+        print("running", flush=True)
+        try:
+            libcont.lyapunov(libcont.system("moving-base"), transient=10**5, periods=10**7)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(7)
+        print("finished", flush=True)
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    try:
+        assert child.stdout.readline().strip() == "running"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 7, err
+    assert "interrupted" in out
+    # 10^7 periods take about 20 s; the interrupt ends the run at once.
+    assert time.monotonic() - start < 5
 
 
 def test_the_gil_is_released_while_computing():

@@ -21,7 +21,7 @@ its progress to an optional callable `progress(dict)`, called on the calling thr
     parameter_map    lines_done, lines, branches, curves
 
 An exception raised by the callback ends the call and propagates. lyapunov, orbit and curve
-report nothing and end their computation before Ctrl-C takes effect.
+report nothing; Ctrl-C ends them within an integration step (the flow checks it).
 Models without C++: model_from_file(path), model(dict) and LinearImpactSystem(M, C, K, ...)
 give systems that every analysis takes (doc/models/model-files.md).
 """

@@ -100,7 +100,7 @@ def curve(branch, label, param2, frm, to, *, p1_from=None, p1_to=None, max_point
     """The special point `label` (LPk, PDk, NSk or GRk) of `branch` continued in `param2`
     from its current value within [frm, to], towards `to`, with the branch's parameter free
     within [p1_from, p1_to] (default the branch's range), as vicont curve --restart RUN:LABEL.
-    A curve has no progress reports; Ctrl-C takes effect when it ends."""
+    A curve has no progress reports; Ctrl-C ends it within an integration step."""
     special = find_label(branch.special_points, label, "branch")
     return OrbitCurve(_core.trace_curve(
         branch._run, special, param2, frm, to, p1_from, p1_to,

@@ -50,7 +50,7 @@ def lyapunov(system, periods=1000, transient=1000, max_period=16, x0=None, integ
              progress=None):
     """The Lyapunov spectrum as vicont lyapunov: `transient` forcing periods, then the
     average over `periods`, z = p/n with n up to max_period, from x0 at t = 0 (default the
-    model's initial state). The spectrum has no progress reports; Ctrl-C takes effect when
-    it ends."""
+    model's initial state). The spectrum has no progress reports; Ctrl-C ends it within an
+    integration step."""
     return LyapunovResult(_core.lyapunov(core_of(system), transient, periods, max_period, x0,
                                          integrator, progress_argument(progress)))

@@ -40,10 +40,11 @@ BranchRun continue_branch(const ConfiguredSystem& model, const std::string& para
   BranchRun run{model.with({{parameter, number_text(from)}}), {}, from, to, settings};
   libcont::OrbitBranchOptions options = settings.options(parameter, from, to);
   const auto system = run.model.make();
-  const libcont::OrbitSearchOptions search_options = search.options(*system);
+  libcont::OrbitSearchOptions search_options = search.options(*system);
   search_options.validate();
   CancellableCall call(progress);
   watch(options, call);
+  search_options.shooting.flow.cancel = call.cancel_flag();  // Ctrl-C in the transient too
   call.run([&] {
     const libcont::OrbitSearchResult found = libcont::find_periodic_orbit(*system, search_options);
     run.branch = found.found() ? libcont::trace_orbit_branch(*system, found.period, found.phase,

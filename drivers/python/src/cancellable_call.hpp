@@ -39,6 +39,9 @@ class CancellableCall {
 
   // For the work's hooks, from any thread.
   bool cancelled() const { return cancelled_.load(); }
+  // For FlowOptions::cancel: a flow given it ends at its next step once the call is
+  // cancelled (Ctrl-C inside a single long integration).
+  const std::atomic<bool>* cancel_flag() const { return &cancelled_; }
   void throw_if_cancelled() const {
     if (cancelled()) throw Cancelled();
   }

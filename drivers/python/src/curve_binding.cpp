@@ -75,11 +75,12 @@ CurveRun trace_curve(const BranchRun& run, long special, const std::string& seco
   if (lambda < std::min(a, b) || lambda > std::max(a, b))
     throw InputError("p1_from " + number_text(a) + " and p1_to " + number_text(b) +
                      " do not hold the point's " + branch.parameter + " = " + number_text(lambda));
-  const libcont::OrbitCurveOptions options =
+  libcont::OrbitCurveOptions options =
       curve_options(model, branch.parameter, second, from, to, a, b, settings);
   CurveRun result{model, {}, from, to, options.first_min, options.first_max, settings};
   const auto system = model.make();
-  CancellableCall call(progress);  // the curve has no hook inside: Ctrl-C acts when it ends
+  CancellableCall call(progress);
+  options.flow.cancel = call.cancel_flag();
   call.run([&] { result.curve = libcont::trace_orbit_curve(*system, branch, point, options); });
   return result;
 }
@@ -111,12 +112,13 @@ CurveRun switch_curve(const CurveRun& run, long index, const std::string& kind_n
   }
   const ConfiguredSystem model = run.model.with(
       {{curve.second, number_text(point.second)}, {curve.first, number_text(point.first)}});
-  const libcont::OrbitCurveOptions options = curve_options(
+  libcont::OrbitCurveOptions options = curve_options(
       model, curve.first, curve.second, from.value_or(run.from), to.value_or(run.to),
       p1_from.value_or(run.first_min), p1_to.value_or(run.first_max), settings);
   CurveRun result{model, {}, options.from, options.to, options.first_min, options.first_max, settings};
   const auto system = model.make();
   CancellableCall call(progress);
+  options.flow.cancel = call.cancel_flag();
   call.run([&] { result.curve = libcont::switch_orbit_curve(*system, curve, point, kind, options); });
   return result;
 }

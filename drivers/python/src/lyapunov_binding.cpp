@@ -34,12 +34,12 @@ py::dict lyapunov(const ConfiguredSystem& model, long transient, long periods, l
   options.periods = count(periods, 1, "periods", limits::periods);
   options.max_detected_period = count(max_period, 1, "max_period", limits::detected_period);
   options.flow = flow_options(integrator);
+  CancellableCall call(progress);
+  options.flow.cancel = call.cancel_flag();
   libcont::Vector start = state_from(x0, system->dimension(), "x0");
   if (start.size() == 0) start = system->default_initial_state();
   const libcont::LyapunovSpectrum spectrum(*system, options);  // validates the counts
 
-  // The spectrum has no hook inside its run: Ctrl-C takes effect when it ends.
-  CancellableCall call(progress);
   libcont::LyapunovResult r;
   call.run([&] { r = spectrum.compute(0.0, start); });
 

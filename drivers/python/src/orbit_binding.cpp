@@ -64,9 +64,10 @@ Eigen::VectorXcd multipliers_of(const libcont::HybridSystem& system,
 py::dict orbit(const ConfiguredSystem& model, const OrbitSearchArguments& arguments,
                const py::object& progress) {
   const auto system = model.make();
-  const libcont::OrbitSearchOptions options = arguments.options(*system);
+  libcont::OrbitSearchOptions options = arguments.options(*system);
   options.validate();
   CancellableCall call(progress);
+  options.shooting.flow.cancel = call.cancel_flag();
   libcont::OrbitSearchResult found;
   Eigen::VectorXcd multipliers;
   std::string failure;
