@@ -51,6 +51,16 @@ strip = lambda s: [(p["name"], p["value"], p["rule"]) for p in s["parameters"]]
 sys.exit(0 if strip(a) == strip(b) and a["state"] == b["state"] and a["contact_damping"] == b["contact_damping"] else 1)
 PYTHON
 
+run "systems --model cantilever" systems --model "$beam" --set set=2
+cp "$work/stdout" "$work/systems-file.json"
+run "systems --system cantilever" systems --system cantilever-2dof --set set=2
+cp "$work/stdout" "$work/systems-builtin.json"
+python3 - "$work/systems-file.json" "$work/systems-builtin.json" <<'PYTHON' || fail "systems --model: the cantilever's parameters differ from cantilever-2dof's"
+import json, sys
+a, b = (json.load(open(f))["systems"][0] for f in sys.argv[1:3])
+sys.exit(0 if a["parameters"] == b["parameters"] and a["state"] == b["state"] else 1)
+PYTHON
+
 # --- simulate: the same time series and events, hard and soft ---------------------------
 for setting in "eta=2.6 r=0.8" "model=soft r=0.7 eta=3.1"; do
   run "simulate --model ($setting)" simulate --model "$mb" --set $setting --out "$work/sim-file"
@@ -60,8 +70,8 @@ for setting in "eta=2.6 r=0.8" "model=soft r=0.7 eta=3.1"; do
   same_files "$work/sim-file" "$work/sim-builtin" timeseries.csv events.csv
   same_json sim-file sim-builtin "final_state system parameters"
 done
-run "simulate --model cantilever" simulate --model "$beam" --set e=0.05 eta=1.2 r=0.8 --out "$work/beam-file"
-run "simulate --system cantilever" simulate --system cantilever-2dof --set e=0.05 eta=1.2 r=0.8 --out "$work/beam-builtin"
+run "simulate --model cantilever" simulate --model "$beam" --set set=2 e=0.05 eta=1.2 r=0.8 --out "$work/beam-file"
+run "simulate --system cantilever" simulate --system cantilever-2dof --set set=2 e=0.05 eta=1.2 r=0.8 --out "$work/beam-builtin"
 same_files "$work/beam-file" "$work/beam-builtin" timeseries.csv events.csv
 
 # --- orbit: the same orbit and multipliers ------------------------------------------------

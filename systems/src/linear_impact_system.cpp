@@ -76,7 +76,11 @@ LinearImpactSystem::LinearImpactSystem(std::shared_ptr<const ModelDescription> d
   auto& p = parameters_;
   for (const auto& parameter : description_->parameters) {
     try {
-      if (parameter.required)
+      if (!parameter.choices.empty())
+        p.add_choice(parameter.name, parameter.choices, parameter.choice, parameter.description);
+      else if (parameter.optional)
+        p.add_optional(parameter.name, parameter.rule, parameter.description);
+      else if (parameter.required)
         p.add_required(parameter.name, parameter.rule, parameter.description);
       else
         p.add(parameter.name, parameter.value, parameter.rule, parameter.description);
@@ -153,7 +157,8 @@ std::vector<double> LinearImpactSystem::values() const {
   std::vector<double> result;
   for (const auto& parameter : description_->parameters)
     result.push_back(parameters_.given(parameter.name) ? parameters_[parameter.name]
-                                                       : std::numeric_limits<double>::quiet_NaN());
+                     : parameter.otherwise               ? parameter.otherwise->evaluate(result)
+                                                         : std::numeric_limits<double>::quiet_NaN());
   for (const auto& derived : description_->derived) result.push_back(derived.expression.evaluate(result));
   return result;
 }
@@ -269,7 +274,14 @@ std::vector<libcont::ForcingParameter> LinearImpactSystem::forcing_parameters(
   random_derivatives_.clear();
   for (int p : d.forcing_parameters) {
     std::vector<Dual> duals;
-    for (size_t i = 0; i < count; ++i) duals.push_back({values[i], static_cast<int>(i) == p ? 1.0 : 0.0});
+    for (size_t i = 0; i < count; ++i) {
+      // A value derived unless given carries the derivative of what it is derived from.
+      const auto& otherwise = d.parameters[i].otherwise;
+      if (static_cast<int>(i) != p && otherwise && !parameters_.given(d.parameters[i].name))
+        duals.push_back(otherwise->evaluate(std::span<const Dual>(duals)));
+      else
+        duals.push_back({values[i], static_cast<int>(i) == p ? 1.0 : 0.0});
+    }
     for (const auto& derived : d.derived) duals.push_back(derived.expression.evaluate(duals));
     const std::string& name = d.parameters[static_cast<size_t>(p)].name;
     if (d.random_forcing) {

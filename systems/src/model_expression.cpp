@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <limits>
 #include <numbers>
 
 #include "libcont/input_error.hpp"
@@ -24,6 +25,7 @@ double sine(double a) { return std::sin(a); }
 double cosine(double a) { return std::cos(a); }
 double absolute(double a) { return std::abs(a); }
 double constant_of(double c, const double*) { return c; }
+double value_of(double a) { return a; }
 
 // In dual numbers: the chain rule.
 Dual add(Dual a, Dual b) { return {a.value + b.value, a.slope + b.slope}; }
@@ -52,6 +54,7 @@ Dual sine(Dual a) { return {std::sin(a.value), std::cos(a.value) * a.slope}; }
 Dual cosine(Dual a) { return {std::cos(a.value), -std::sin(a.value) * a.slope}; }
 Dual absolute(Dual a) { return {std::abs(a.value), a.value < 0.0 ? -a.slope : a.slope}; }
 Dual constant_of(double c, const Dual*) { return {c, 0.0}; }
+double value_of(Dual a) { return a.value; }
 
 std::string shortest_text(double value) { return libcont::number_text(value); }
 
@@ -99,7 +102,7 @@ class ModelExpression::Parser {
     out_.nodes_.push_back(node);
     return static_cast<int>(out_.nodes_.size()) - 1;
   }
-  int binary(Op op, int left, int right) { return emit({op, 0.0, 0, left, right}); }
+  int binary(Op op, int left, int right) { return emit({op, 0.0, 0, left, right, {}}); }
 
   // Every recursion passes here or through unary(): the depth of parentheses, calls,
   // signs and powers.
@@ -130,7 +133,7 @@ class ModelExpression::Parser {
   }
   int unary() {
     const Nested nested(*this);
-    if (take('-')) return emit({Op::Negate, 0.0, 0, unary(), -1});
+    if (take('-')) return emit({Op::Negate, 0.0, 0, unary(), -1, {}});
     const int base = atom();
     if (take('^')) return binary(Op::Power, base, unary());
     return base;
@@ -155,7 +158,7 @@ class ModelExpression::Parser {
     const auto [end, error] = std::from_chars(begin, text_.data() + text_.size(), value);
     if (error != std::errc() || !std::isfinite(value)) fail("malformed number");
     pos_ += static_cast<size_t>(end - begin);
-    return emit({Op::Constant, value, 0, -1, -1});
+    return emit({Op::Constant, value, 0, -1, -1, {}});
   }
   int name() {
     const size_t start = pos_;
@@ -167,13 +170,22 @@ class ModelExpression::Parser {
     if (const auto index = lookup_(word)) {
       auto& used = out_.variables_;
       if (std::find(used.begin(), used.end(), *index) == used.end()) used.push_back(*index);
-      return emit({Op::Variable, 0.0, *index, -1, -1});
+      return emit({Op::Variable, 0.0, *index, -1, -1, {}});
     }
-    if (word == "pi") return emit({Op::Constant, std::numbers::pi, 0, -1, -1});
+    if (word == "pi") return emit({Op::Constant, std::numbers::pi, 0, -1, -1, {}});
     pos_ = start;
     fail("unknown parameter '" + word + "'");
   }
   int call(const std::string& function, size_t start) {
+    if (function == "choose") {
+      ++pos_;  // '('
+      const int index = sum();
+      std::vector<int> choices;
+      while (take(',')) choices.push_back(sum());
+      if (choices.empty()) fail("expected ',' and the alternatives after the index of choose");
+      if (!take(')')) fail("expected ')' after the alternatives of choose");
+      return emit({Op::Choose, 0.0, 0, index, -1, std::move(choices)});
+    }
     static const std::pair<const char*, Op> functions[] = {
         {"sqrt", Op::Sqrt}, {"exp", Op::Exp}, {"sin", Op::Sin}, {"cos", Op::Cos}, {"abs", Op::Abs}};
     for (const auto& [known, op] : functions)
@@ -181,10 +193,10 @@ class ModelExpression::Parser {
         ++pos_;  // '('
         const int argument = sum();
         if (!take(')')) fail("expected ')' after the argument of " + function);
-        return emit({op, 0.0, 0, argument, -1});
+        return emit({op, 0.0, 0, argument, -1, {}});
       }
     pos_ = start;
-    fail("unknown function '" + function + "' (known: sqrt, exp, sin, cos, abs)");
+    fail("unknown function '" + function + "' (known: sqrt, exp, sin, cos, abs, choose)");
   }
 
   const std::string& text_;
@@ -196,7 +208,7 @@ class ModelExpression::Parser {
 };
 
 ModelExpression::ModelExpression(double constant) : text_(shortest_text(constant)) {
-  nodes_.push_back({Op::Constant, constant, 0, -1, -1});
+  nodes_.push_back({Op::Constant, constant, 0, -1, -1, {}});
 }
 
 ModelExpression ModelExpression::parse(const std::string& text, const NameLookup& lookup,
@@ -228,6 +240,12 @@ Number ModelExpression::evaluate_node(int index, std::span<const Number> values)
     case Op::Sin: return sine(left());
     case Op::Cos: return cosine(left());
     case Op::Abs: return absolute(left());
+    case Op::Choose: {
+      const double index = value_of(left());
+      if (!(index >= 0.0) || index != std::floor(index) || index >= static_cast<double>(n.choices.size()))
+        return constant_of(std::numeric_limits<double>::quiet_NaN(), static_cast<const Number*>(nullptr));
+      return evaluate_node(n.choices[static_cast<size_t>(index)], values);
+    }
   }
   return constant_of(0.0, static_cast<const Number*>(nullptr));
 }

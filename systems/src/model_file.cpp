@@ -154,7 +154,7 @@ class Reader {
   void check_new_name(const std::string& name, const std::string& path) const {
     if (!is_identifier(name))
       fail(path, "'" + name + "' is not a name (letters, digits and _, not starting with a digit)");
-    static const std::set<std::string> reserved = {"pi", "sqrt", "exp", "sin", "cos", "abs"};
+    static const std::set<std::string> reserved = {"pi", "sqrt", "exp", "sin", "cos", "abs", "choose"};
     if (reserved.count(name)) fail(path, "'" + name + "' is reserved (a constant or a function)");
     if (lookup(name)) fail(path, "'" + name + "' is declared twice");
   }
@@ -169,13 +169,21 @@ class Reader {
       if (entry.is_number()) {
         p.value = entry.get<double>();
       } else if (entry.is_object()) {
-        expect_keys(entry, path, {"default", "rule", "description", "unit", "required"});
-        p.required = entry.contains("required") && entry["required"].is_boolean() && entry["required"].get<bool>();
-        if (entry.contains("required") && !entry["required"].is_boolean())
-          fail(key_path(path, "required"), "expected true or false");
-        if (p.required == entry.contains("default"))
-          fail(path, p.required ? "a required parameter has no default" : "expected a default");
-        if (!p.required) p.value = number(entry["default"], key_path(path, "default"));
+        expect_keys(entry, path, {"default", "rule", "description", "unit", "required", "choices", "otherwise"});
+        p.required = flag(entry, "required", path);
+        p.optional = entry.contains("otherwise");
+        if (entry.contains("choices")) {
+          read_choices(entry, path, p);
+        } else {
+          if ((p.required || p.optional) == entry.contains("default"))
+            fail(path, p.required   ? "a required parameter has no default"
+                       : p.optional ? "a parameter derived 'otherwise' has no default"
+                                    : "expected a default");
+          if (p.required && p.optional) fail(path, "required or derived 'otherwise', not both");
+          if (!p.required && !p.optional) p.value = number(entry["default"], key_path(path, "default"));
+          // Before the name is declared: it may use the parameters above it only.
+          if (p.optional) p.otherwise = expression(entry["otherwise"], key_path(path, "otherwise"));
+        }
         if (entry.contains("rule")) p.rule = rule(entry["rule"], key_path(path, "rule"));
         if (entry.contains("description")) p.description = text(entry["description"], key_path(path, "description"));
         if (entry.contains("unit"))
@@ -185,6 +193,24 @@ class Reader {
       }
       d_.parameters.push_back(p);
     }
+  }
+
+  bool flag(const Json& object, const char* key, const std::string& path) const {
+    if (!object.contains(key)) return false;
+    if (!object[key].is_boolean()) fail(key_path(path, key), "expected true or false");
+    return object[key].get<bool>();
+  }
+
+  // A named choice: its names, and the default one of them (expressions see its index).
+  void read_choices(const Json& entry, const std::string& path, ModelParameter& p) const {
+    const Json& list = entry["choices"];
+    if (!list.is_array() || list.empty()) fail(key_path(path, "choices"), "expected an array of names");
+    for (size_t i = 0; i < list.size(); ++i) p.choices.push_back(label(list[i], index_path(key_path(path, "choices"), i)));
+    for (const char* key : {"rule", "required", "otherwise", "unit"})
+      if (entry.contains(key)) fail(key_path(path, key), "not for a choice");
+    p.choice = entry.contains("default") ? text(entry["default"], key_path(path, "default")) : p.choices.front();
+    if (std::find(p.choices.begin(), p.choices.end(), p.choice) == p.choices.end())
+      fail(key_path(path, "default"), "'" + p.choice + "' is not one of the choices");
   }
 
   libcont::Constraint rule(const Json& value, const std::string& path) const {
@@ -557,15 +583,21 @@ void Reader::read_surface(const Json& value, const std::string& path, ModelConta
 // nothing else: the modes stay affine in it, and its harmonic derivative is exact.
 void Reader::find_forcing_parameters() {
   const int count = static_cast<int>(d_.parameters.size());
-  std::vector<std::set<int>> derived_reads;  // the parameters each derived value reads
+  // The parameters each value reads: a parameter itself and, derived unless given, those
+  // its `otherwise` reads; a derived value those of its expression.
+  std::vector<std::set<int>> value_reads;
   const auto reads = [&](const ModelExpression& e) {
     std::set<int> result;
-    for (int v : e.variables())
-      if (v < count) result.insert(v);
-      else result.insert(derived_reads[static_cast<size_t>(v - count)].begin(), derived_reads[static_cast<size_t>(v - count)].end());
+    for (int v : e.variables()) result.insert(value_reads[static_cast<size_t>(v)].begin(), value_reads[static_cast<size_t>(v)].end());
     return result;
   };
-  for (const auto& value : d_.derived) derived_reads.push_back(reads(value.expression));
+  for (int i = 0; i < count; ++i) {
+    const auto& otherwise = d_.parameters[static_cast<size_t>(i)].otherwise;
+    std::set<int> own = otherwise ? reads(*otherwise) : std::set<int>{};
+    own.insert(i);
+    value_reads.push_back(std::move(own));
+  }
+  for (const auto& value : d_.derived) value_reads.push_back(reads(value.expression));
   std::set<int> in_forcing, elsewhere;
   const auto add = [&](std::set<int>& target, const ModelExpression& e) {
     const auto r = reads(e);

@@ -22,6 +22,13 @@ struct ModelParameter {
   libcont::Constraint rule = libcont::Constraint::Any;
   std::string description;
   bool required = false;  // no default: a run refuses to start until it is set
+  // Derived unless given: `otherwise` over the parameters above it (cs-like, or the
+  // cantilever's masses from its set).
+  bool optional = false;
+  std::optional<ModelExpression> otherwise;
+  // A named choice (expressions see its index from 0) and its default.
+  std::vector<std::string> choices;
+  std::string choice;
 };
 
 // A named intermediate value ("derived": {"W": "..."}), usable by the expressions after it.

@@ -1,7 +1,8 @@
 #pragma once
 // An arithmetic expression of a model file over named values: numbers, names, + - * / ^
-// (right-associative, by std::pow), parentheses, unary minus, pi and the functions sqrt,
-// exp, sin, cos, abs. Parsed once into a tree of nodes (recursive descent), evaluated at
+// (right-associative, by std::pow), parentheses, unary minus, pi, the functions sqrt,
+// exp, sin, cos, abs, and choose(i, a0, a1, ...), the argument a_i (i a choice parameter's
+// index; NaN for an index out of range). Parsed once into a tree of nodes (recursive descent), evaluated at
 // every configure(): in doubles for the model, and in dual numbers (value and derivative
 // in one variable) for the derivative of the forcing in a parameter. The double path
 // applies exactly the operations written, in the order written, so "k*a" gives the bits
@@ -42,12 +43,13 @@ class ModelExpression {
 
  private:
   enum class Op { Constant, Variable, Add, Subtract, Multiply, Divide, Power, Negate,
-                  Sqrt, Exp, Sin, Cos, Abs };
+                  Sqrt, Exp, Sin, Cos, Abs, Choose };
   struct Node {
     Op op = Op::Constant;
     double constant = 0.0;
     int variable = 0;  // Variable: index into the values
-    int left = -1, right = -1;  // operands (unary: left only)
+    int left = -1, right = -1;  // operands (unary: left only; Choose: left the index)
+    std::vector<int> choices;   // Choose: the alternatives
   };
   class Parser;
 
