@@ -133,6 +133,26 @@ void check_same_branch(const Twins& t, const std::string& parameter, double from
   }
 }
 
+// The same parameters at the defaults: names, rules, descriptions, values, what is a
+// choice, optional or required.
+void check_same_parameters(const std::string& name, const std::string& file) {
+  const auto builtin = systems::make_system(name);
+  const auto restated = example(file);
+  const auto& a = builtin->parameters().all();
+  const auto& b = restated->parameters().all();
+  REQUIRE(b.size() == a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    INFO(a[i].name);
+    CHECK(b[i].name == a[i].name);
+    CHECK(b[i].constraint == a[i].constraint);
+    CHECK(b[i].description == a[i].description);
+    CHECK(restated->parameters().value_text(b[i]) == builtin->parameters().value_text(a[i]));
+    CHECK(b[i].choices == a[i].choices);
+    CHECK(b[i].optional == a[i].optional);
+    CHECK(b[i].required == a[i].required);
+  }
+}
+
 // Throws InputError whose message contains every one of `parts`.
 void check_refused(const std::string& text, const std::vector<std::string>& parts) {
   INFO(text);
@@ -173,6 +193,7 @@ TEST_CASE("Model files: moving-base as a model file is the built-in, to the bit"
     check_same_lyapunov(t, t.builtin->default_initial_state());
     check_same_orbit(t);
   }
+  check_same_parameters("moving-base", "moving_base.json");
 }
 
 TEST_CASE("Model files: the 2-dof cantilever as a model file is the built-in, to the bit",
@@ -192,22 +213,7 @@ TEST_CASE("Model files: the 2-dof cantilever as a model file is the built-in, to
     check_same_orbit(t);
     CHECK(t.file->displacement_coordinates() == t.builtin->displacement_coordinates());
   }
-  // The same parameters: names, rules, descriptions, defaults, what is optional or required.
-  const auto builtin = systems::make_system("cantilever-2dof");
-  const auto file = example("cantilever.json");
-  const auto& a = builtin->parameters().all();
-  const auto& b = file->parameters().all();
-  REQUIRE(b.size() == a.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    INFO(a[i].name);
-    CHECK(b[i].name == a[i].name);
-    CHECK(b[i].constraint == a[i].constraint);
-    CHECK(b[i].description == a[i].description);
-    CHECK(builtin->parameters().value_text(a[i]) == file->parameters().value_text(b[i]));
-    CHECK(b[i].choices == a[i].choices);
-    CHECK(b[i].optional == a[i].optional);
-    CHECK(b[i].required == a[i].required);
-  }
+  check_same_parameters("cantilever-2dof", "cantilever.json");
 }
 
 TEST_CASE("Model files: branches and their special points are the built-in's",
