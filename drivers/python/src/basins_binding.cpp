@@ -60,6 +60,7 @@ py::dict basins(const ConfiguredSystem& model, const py::tuple& x, const py::tup
   o.flow = flow_options(integrator);
 
   CancellableCall call(progress);
+  o.flow.cancel = call.cancel_flag();
   const double cells = static_cast<double>(o.x.steps) * o.y.steps;
   int started = 0;
   const libcont::SystemFactory make = model.factory();

@@ -23,6 +23,7 @@ using libcont::number_text;
 
 // Rows reach the callback as they come; a cancelled call stops the branch by Cancelled.
 void watch(libcont::OrbitBranchOptions& options, CancellableCall& call) {
+  options.flow.cancel = call.cancel_flag();  // a long map ends at its next step
   options.progress = [&call](const libcont::OrbitBranchProgress& p) {
     call.throw_if_cancelled();
     call.report({{"points", p.points},

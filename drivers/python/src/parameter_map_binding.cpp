@@ -43,6 +43,7 @@ py::dict parameter_map(const ConfiguredSystem& model, const std::string& first, 
   o.flow = flow_options(a.integrator);
   o.validate();
   CancellableCall call(progress);
+  o.flow.cancel = call.cancel_flag();
   o.progress = [&call](const libcont::ParameterPlaneProgress& p) {
     call.report({{"lines_done", p.lines_done}, {"lines", p.lines}, {"branches", p.branches},
                  {"curves", p.curves}});

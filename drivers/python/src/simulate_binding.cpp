@@ -100,6 +100,7 @@ py::dict simulate(const ConfiguredSystem& model, std::optional<double> t_end,
       accounted ? static_cast<const libcont::HybridSystem&>(*accounted) : *system;
 
   CancellableCall call(progress);
+  options.cancel = call.cancel_flag();
   Recorder recorder(call, 0.0, end);
   libcont::FlowReport report;
   libcont::FlowState state;

@@ -123,9 +123,10 @@ py::dict sweep(const ConfiguredSystem& model, const std::string& parameter, doub
   if (planned > 1e6)
     throw libcont::InputError("steps " + std::to_string(o.steps) + " make " +
                               libcont::number_text(planned) + " sweep points; at most 1e6");
+  CancellableCall call(progress);
+  o.lyapunov.flow.cancel = call.cancel_flag();  // the points running end at once
   const libcont::Sweep runner(model.factory(), o);  // validates the parameters and states
 
-  CancellableCall call(progress);
   libcont::SweepResult result;
   int done = 0;
   call.run([&] {
