@@ -7,7 +7,6 @@
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
 #include "fallback_report.hpp"
-#include "libcont/floquet.hpp"
 #include "libcont/leading_multipliers.hpp"
 #include "orbit_search.hpp"
 #include "output.hpp"
@@ -20,36 +19,6 @@
 namespace vicont {
 
 namespace {
-
-// The shooting forms the monodromy matrix; up to this state dimension all multipliers come
-// from it by a dense eigensolve (a 200 x 200 one takes milliseconds, and it needs no gap
-// in modulus, which a uniformly damped chain lacks: Arnoldi did not converge there). Above
-// it, or without the matrix, only the leading ones, matrix-free (Arnoldi on the
-// monodromy operator).
-constexpr int full_spectrum_limit = 1000;
-constexpr int leading_count = 6;
-
-struct Multipliers {
-  Eigen::VectorXcd values;  // by decreasing modulus
-  bool all = true;          // every multiplier, or only the leading ones
-  std::string failure;      // empty unless the Arnoldi iteration failed
-};
-
-Multipliers multipliers_of(const libcont::HybridSystem& system, const libcont::ShootingResult& orbit,
-                           int period, double phase, const libcont::FlowOptions& flow) {
-  Multipliers m;
-  const int n = system.dimension();
-  if (n <= full_spectrum_limit && orbit.monodromy.rows() == n && orbit.monodromy.cols() == n) {
-    m.values = libcont::floquet_multipliers(orbit.monodromy).multipliers;
-    return m;
-  }
-  m.all = false;
-  libcont::StroboscopicMap map(system, flow, phase);
-  const auto leading = libcont::leading_multipliers(map, orbit.x, period, leading_count);
-  m.values = leading.multipliers;
-  if (!leading.converged) m.failure = "leading multipliers: " + leading.message;
-  return m;
-}
 
 std::string complex_text(std::complex<double> z) {
   if (z.imag() == 0.0) return rounded_text(z.real(), 10);
@@ -64,7 +33,7 @@ struct OrbitSummary {
   bool multiple = false;  // multiple shooting
   std::filesystem::path out;
   libcont::OrbitSearchResult found{};
-  Multipliers multipliers{};
+  libcont::OrbitMultipliers multipliers{};
   libcont::OrbitMeasures measures{};
   RunHealth health{};
   libcont::FlowReport work{};  // every integration of the run, for its fallbacks
@@ -102,7 +71,7 @@ nlohmann::ordered_json render_json(const OrbitSummary& summary) {
                                                  : nlohmann::ordered_json(orbit.residual_history.back());
   s["residual_history"] = orbit.residual_history;
   s["fallbacks"] = fallbacks_json(summary.work);
-  const Multipliers& multipliers = summary.multipliers;
+  const libcont::OrbitMultipliers& multipliers = summary.multipliers;
   nlohmann::ordered_json mu = nlohmann::ordered_json::array();
   for (const auto& z : multipliers.values) mu.push_back({z.real(), z.imag()});
   s["multipliers"] = mu;
@@ -184,7 +153,7 @@ class OrbitCommand : public SystemCommand {
     if (orbit.converged) {
       // The multipliers and one pass of a large or stiff system take time of their own.
       ProgressIndicator progress("orbit: multipliers and one pass of the orbit");
-      summary.multipliers = multipliers_of(*system, orbit, summary.found.period,
+      summary.multipliers = libcont::orbit_multipliers(*system, orbit, summary.found.period,
                                            summary.found.phase, search_.integrator.flow());
       if (!summary.multipliers.failure.empty())
         summary.health.numerical_failure = summary.multipliers.failure;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "libcont/floquet.hpp"
 #include "libcont/input_error.hpp"
 
 namespace libcont {
@@ -67,6 +68,23 @@ LeadingMultipliers leading_multipliers(StroboscopicMap& map, ConstVectorRef orbi
   if (!result.converged) result.message = "Arnoldi iteration did not converge";
   result.multipliers = solver.eigenvalues();
   return result;
+}
+
+OrbitMultipliers orbit_multipliers(const HybridSystem& system, const ShootingResult& orbit,
+                                   int period, double phase, const FlowOptions& flow, int count) {
+  OrbitMultipliers m;
+  const int n = system.dimension();
+  if (n <= OrbitMultipliers::full_spectrum_limit && orbit.monodromy.rows() == n &&
+      orbit.monodromy.cols() == n) {
+    m.values = floquet_multipliers(orbit.monodromy).multipliers;
+    return m;
+  }
+  m.all = false;
+  StroboscopicMap map(system, flow, phase);
+  const LeadingMultipliers leading = leading_multipliers(map, orbit.x, period, count);
+  m.values = leading.multipliers;
+  if (!leading.converged) m.failure = "leading multipliers: " + leading.message;
+  return m;
 }
 
 }  // namespace libcont

@@ -7,11 +7,9 @@
 
 #include "bindings.hpp"
 #include "cancellable_call.hpp"
-#include "libcont/floquet.hpp"
 #include "libcont/leading_multipliers.hpp"
 #include "libcont/orbit_measures.hpp"
 #include "libcont/periodic_orbit_search.hpp"
-#include "libcont/poincare_map.hpp"
 #include "orbit_search_options.hpp"
 #include "python_values.hpp"
 
@@ -48,19 +46,6 @@ struct PassObserver : libcont::FlowObserver {
   std::vector<libcont::Vector> states;
 };
 
-Eigen::VectorXcd multipliers_of(const libcont::HybridSystem& system,
-                                const libcont::OrbitSearchResult& found,
-                                const libcont::FlowOptions& flow, std::string& failure) {
-  const libcont::ShootingResult& orbit = found.shooting;
-  const long n = system.dimension();
-  if (n <= 1000 && orbit.monodromy.rows() == n && orbit.monodromy.cols() == n)
-    return libcont::floquet_multipliers(orbit.monodromy).multipliers;
-  libcont::StroboscopicMap map(system, flow, found.phase);
-  const auto leading = libcont::leading_multipliers(map, orbit.x, found.period, 6);
-  if (!leading.converged) failure = "leading multipliers: " + leading.message;
-  return leading.multipliers;
-}
-
 py::dict orbit(const ConfiguredSystem& model, const OrbitSearchArguments& arguments,
                const py::object& progress) {
   const auto system = model.make();
@@ -69,15 +54,15 @@ py::dict orbit(const ConfiguredSystem& model, const OrbitSearchArguments& argume
   CancellableCall call(progress);
   options.shooting.flow.cancel = call.cancel_flag();
   libcont::OrbitSearchResult found;
-  Eigen::VectorXcd multipliers;
-  std::string failure;
+  libcont::OrbitMultipliers multipliers;
   libcont::OrbitMeasurer measurer(*system, system->displacement_coordinates());
   PassObserver pass(measurer);
   libcont::FlowReport pass_report;
   call.run([&] {
     found = libcont::find_periodic_orbit(*system, options);
     if (!found.shooting.converged) return;
-    multipliers = multipliers_of(*system, found, options.shooting.flow, failure);
+    multipliers = libcont::orbit_multipliers(*system, found.shooting, found.period, found.phase,
+                                             options.shooting.flow);
     libcont::FlowOptions flow = options.shooting.flow;
     flow.extremum_coordinates = system->displacement_coordinates();
     flow.gap_minima = true;
@@ -95,7 +80,7 @@ py::dict orbit(const ConfiguredSystem& model, const OrbitSearchArguments& argume
   py::dict d;
   d["converged"] = s.converged;
   d["status"] = libcont::to_string(found.status);
-  d["message"] = found.message.empty() ? failure : found.message;
+  d["message"] = found.message.empty() ? multipliers.failure : found.message;
   d["reason"] = s.reason;
   d["state"] = to_array(s.x);
   d["phase"] = found.phase;
@@ -104,10 +89,10 @@ py::dict orbit(const ConfiguredSystem& model, const OrbitSearchArguments& argume
   d["period_note"] = found.period_note;
   d["iterations"] = s.iterations;
   d["residual_history"] = s.residual_history;
-  d["multipliers"] = to_complex_array(multipliers);
-  const double radius = multipliers.size() ? std::abs(multipliers[0]) : 0.0;
+  d["multipliers"] = to_complex_array(multipliers.values);
+  const double radius = multipliers.values.size() ? std::abs(multipliers.values[0]) : 0.0;
   d["spectral_radius"] = radius;
-  d["stable"] = s.converged && failure.empty() && radius < 1.0;
+  d["stable"] = s.converged && multipliers.failure.empty() && radius < 1.0;
   d["state_names"] = system->state_names();
   const libcont::OrbitMeasures& measures = measurer.measures();
   py::dict amplitudes;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "libcont/poincare_map.hpp"
+#include "libcont/shooting.hpp"
 
 namespace libcont {
 
@@ -19,5 +20,20 @@ struct LeadingMultipliers {
 // count: how many multipliers; orbit_point: a point of the orbit on the map's section.
 LeadingMultipliers leading_multipliers(StroboscopicMap& map, ConstVectorRef orbit_point,
                                        int period, int count);
+
+// The multipliers of an orbit found by shooting (period n, on the section t = phase): all
+// of them from its monodromy matrix by a dense eigensolve up to full_spectrum_limit state
+// dimensions (milliseconds at 200, and no gap in modulus needed, which a uniformly damped
+// chain lacks: Arnoldi does not converge there); above it, or without the matrix, the
+// leading `count` ones matrix-free.
+struct OrbitMultipliers {
+  static constexpr int full_spectrum_limit = 1000;
+  Eigen::VectorXcd values;  // by decreasing modulus
+  bool all = true;          // every multiplier, or only the leading ones
+  std::string failure;      // empty unless the Arnoldi iteration failed
+};
+OrbitMultipliers orbit_multipliers(const HybridSystem& system, const ShootingResult& orbit,
+                                   int period, double phase, const FlowOptions& flow,
+                                   int count = 6);
 
 }  // namespace libcont
