@@ -11,6 +11,7 @@
 // compares, so that both sides are seen to do the same work.
 //
 //   build/bench_library_jobs [repeats]
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>

@@ -137,12 +137,16 @@ def _marks(br, y, prefix):
 
 
 def _draw_marks(ax, marks, labelled, legend=True):
+    """Markers by type, then the labels of the points marked `labelled`; the legend (with
+    legend=True) before the labels, whose placement needs the final layout."""
     seen = set()
     for x, y, _, kind in marks:
         marker, colour = _POINT_STYLE.get(kind, _DEFAULT_POINT_STYLE)
         ax.plot([x], [y], marker, color=colour, ms=6, mfc="white", mew=1.5, zorder=5,
                 label=kind if legend and kind not in seen else None)
         seen.add(kind)
+    if legend:
+        _legend(ax)
     chosen = [m for m, keep in zip(marks, labelled) if keep]
     if chosen:
         _spread_labels(ax, np.array([m[0] for m in chosen]), np.array([m[1] for m in chosen]),
@@ -234,13 +238,13 @@ def branches(runs, y=None, ax=None, *, labels=None, points=True, point_labels=Tr
             marks += _marks(br, column, f"{k + 1}:" if k > 0 else "")
     ax.set_xlabel(axis_label(runs[0][0].parameter))
     ax.set_ylabel(axis_label(runs[0][1]))
-    _legend(ax)
-    if marks:
+    if not marks:
+        _legend(ax)
+    else:
         span = np.ptp(np.concatenate([np.asarray(br[br.parameter]) for br, _ in runs]))
         cluster = _cluster(marks, span) if zoom else []
         labelled = [point_labels and i not in cluster for i in range(len(marks))]
         _draw_marks(ax, marks, labelled)
-        _legend(ax)
         if cluster and point_labels:
             _zoom(ax, runs, colours, marks, cluster)
     return ax
@@ -391,7 +395,6 @@ def bifurcation_samples(result, coordinate, ax=None):
             px.append(np.full(kept.shape[0], value))
             py.append(kept[:, k])
     if px:
-        ax.plot(np.concatenate(px), np.concatenate(py), ",", color="black", alpha=0.8)
         ax.plot(np.concatenate(px), np.concatenate(py), ".", color="black", ms=1.0)
     ax.set_xlabel(axis_label(result.parameter))
     ax.set_ylabel(f"{coordinate} (Poincare section)")
