@@ -1,6 +1,7 @@
 #include "systems/oscillator_chain.hpp"
 
 #include <cmath>
+#include <complex>
 
 #include "libcont/input_error.hpp"
 
@@ -57,6 +58,24 @@ void OscillatorChain::configure() {
   stop.law = libcont::NewtonRestitution(p["r"], p["stick_velocity"]);
   stop.closed_name = "held";
   declare(structure, {stop});
+}
+
+Eigen::VectorXcd OscillatorChain::free_flight_multipliers() const {
+  const auto& p = parameters_;
+  const int n = count();
+  const double pi = std::acos(-1.0);
+  const double decay = p["c"] / (2.0 * p["m"]);
+  const double period = forcing_period();
+  Eigen::VectorXcd multipliers(2 * n);
+  for (int j = 1; j <= n; ++j) {
+    const double s = std::sin((2 * j - 1) * pi / (4 * n + 2));
+    const double stiffness = 4.0 * s * s * p["k"] / p["m"];  // k kappa_j / m
+    // sqrt of the discriminant (c/2m)^2 - k kappa_j / m, real or imaginary.
+    const std::complex<double> root = std::sqrt(std::complex<double>(decay * decay - stiffness));
+    multipliers[2 * j - 2] = std::exp((-decay + root) * period);
+    multipliers[2 * j - 1] = std::exp((-decay - root) * period);
+  }
+  return multipliers;
 }
 
 }  // namespace systems

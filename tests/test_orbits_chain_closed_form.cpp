@@ -1,0 +1,143 @@
+// All Floquet multipliers of the chain of N oscillators ("chain") on an orbit that never
+// reaches the stop, from the orbit search and libcont::orbit_multipliers (the path of
+// vicont orbit), against the closed form OscillatorChain::free_flight_multipliers
+// (oscillator_chain.hpp; derivation in doc/performance.md, "Large systems"). Such an
+// orbit's monodromy is exp(A T): with mass and damping multiples of the identity, the
+// underdamped modes all have multipliers of modulus exp(-c T / 2m), a cluster of 2N equal
+// moduli (N = 10, 30) in which Arnoldi iteration does not converge. N = 100 also has one
+// overdamped mode (two real multipliers off that circle). The stop is put at d = 3:
+// at the default d = 1 the 10-mass chain's last mass reaches it (linear response 1.54).
+// The closed form itself is checked against the eigenvalues of the model's own free-flight
+// matrix (Eigen), including the overdamped modes.
+#include <catch2/catch.hpp>
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "libcont/affine_modes.hpp"
+#include "libcont/leading_multipliers.hpp"
+#include "libcont/periodic_orbit_search.hpp"
+#include "systems/oscillator_chain.hpp"
+#include "test_support.hpp"
+
+using libcont::Matrix;
+using systems::OscillatorChain;
+using namespace test_support;
+
+namespace {
+
+struct Deviation {
+  double modulus = 0.0;  // largest relative difference of the moduli, both sorted
+  double value = 0.0;    // largest distance to the nearest closed-form value, relative
+};
+
+Deviation deviation(const Eigen::VectorXcd& computed, const Eigen::VectorXcd& exact) {
+  REQUIRE(computed.size() == exact.size());
+  std::vector<double> a(static_cast<size_t>(computed.size())), b(a.size());
+  for (Eigen::Index i = 0; i < computed.size(); ++i) {
+    a[static_cast<size_t>(i)] = std::abs(computed[i]);
+    b[static_cast<size_t>(i)] = std::abs(exact[i]);
+  }
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  Deviation d;
+  for (size_t i = 0; i < a.size(); ++i) d.modulus = std::max(d.modulus, std::abs(a[i] - b[i]) / b[i]);
+  for (Eigen::Index i = 0; i < computed.size(); ++i) {
+    double nearest = 1e300;
+    for (Eigen::Index j = 0; j < exact.size(); ++j)
+      nearest = std::min(nearest, std::abs(computed[i] - exact[j]) / std::abs(exact[j]));
+    d.value = std::max(d.value, nearest);
+  }
+  return d;
+}
+
+// The orbit as vicont orbit finds it, and all its multipliers; returns the deviations
+// from the closed form.
+Deviation orbit_against_closed_form(int masses) {
+  auto chain = make_system<OscillatorChain>({{"N", std::to_string(masses)}, {"d", "3"}});
+  const libcont::OrbitSearchOptions options;
+  const libcont::OrbitSearchResult found = libcont::find_periodic_orbit(chain, options);
+  INFO("N = " << masses << ": " << found.message);
+  REQUIRE(found.found());
+  CHECK(found.period == 1);
+  CHECK(found.shooting.p == 0);  // never at the stop: the closed form holds
+  const libcont::OrbitMultipliers multipliers = libcont::orbit_multipliers(
+      chain, found.shooting, found.period, found.phase, options.shooting.flow);
+  REQUIRE(multipliers.failure.empty());
+  REQUIRE(multipliers.all);
+  REQUIRE(multipliers.values.size() == 2 * masses);
+  return deviation(multipliers.values, chain.free_flight_multipliers());
+}
+
+}  // namespace
+
+TEST_CASE("Chain: the closed-form multipliers are exp(lambda T) of the free flight's matrix",
+          "[orbits][chain]") {
+  // N = 100 at c = 0.05 has one overdamped mode, N = 300 two (k kappa_1 / m below
+  // (c / 2m)^2); c = 0.5 makes many overdamped at N = 30.
+  for (const auto& [masses, damping] : std::vector<std::pair<int, std::string>>{
+           {1, "0.05"}, {10, "0.05"}, {30, "0.5"}, {100, "0.05"}, {300, "0.05"}}) {
+    auto chain = make_system<OscillatorChain>({{"N", std::to_string(masses)}, {"c", damping}});
+    const int n = chain.dimension();
+    libcont::AffineMode free;  // filled in place, as the exact path does
+    free.A = Matrix::Zero(n, n);
+    free.b0 = free.b_cos = free.b_sin = libcont::Vector::Zero(n);
+    REQUIRE(chain.affine_mode(OscillatorChain::Free, free));
+    const Eigen::VectorXcd lambda = Eigen::EigenSolver<Matrix>(free.A, false).eigenvalues();
+    const Eigen::VectorXcd from_matrix = (lambda * chain.forcing_period()).array().exp();
+    const Eigen::VectorXcd closed = chain.free_flight_multipliers();
+    REQUIRE(closed.size() == n);
+    const Deviation d = deviation(from_matrix, closed);
+    INFO("N = " << masses << ", c = " << damping << ": moduli " << d.modulus << ", values "
+                << d.value);
+    CHECK(d.modulus <= 1e-9);
+    CHECK(d.value <= 1e-9);
+    // The overdamped modes: real multipliers off the circle |mu| = exp(-c T / 2m).
+    const double circle = std::exp(-std::stod(damping) * chain.forcing_period() / 2.0);
+    int off = 0;
+    for (const auto& mu : closed) off += std::abs(std::abs(mu) - circle) > 1e-9 * circle;
+    if (masses == 100 && damping == "0.05") CHECK(off == 2);
+    if (masses == 300) CHECK(off == 4);
+    if (masses <= 10) CHECK(off == 0);
+  }
+}
+
+TEST_CASE("Chain N = 10: all multipliers of the orbit on exp(-c T / 2m), to 1e-9",
+          "[orbits][chain]") {
+  const Deviation d = orbit_against_closed_form(10);
+  INFO("moduli " << d.modulus << ", values " << d.value);
+  CHECK(d.modulus <= 1e-9);  // measured: 7e-15
+  CHECK(d.value <= 1e-9);    // measured: 4e-14
+  auto chain = make_system<OscillatorChain>({{"N", "10"}, {"d", "3"}});
+  const double circle = std::exp(-0.05 * chain.forcing_period() / 2.0);
+  for (const auto& mu : chain.free_flight_multipliers())
+    CHECK(std::abs(std::abs(mu) / circle - 1.0) <= 1e-12);
+}
+
+TEST_CASE("Chain N = 30: all multipliers of the orbit on exp(-c T / 2m), to 1e-9",
+          "[orbits][chain]") {
+  const Deviation d = orbit_against_closed_form(30);
+  INFO("moduli " << d.modulus << ", values " << d.value);
+  CHECK(d.modulus <= 1e-9);  // measured: 2e-14
+  CHECK(d.value <= 1e-9);    // measured: 3e-14
+}
+
+TEST_CASE("Chain N = 100: the orbit converges, its 200 multipliers the closed form's",
+          "[orbits][chain]") {
+  const Deviation d = orbit_against_closed_form(100);
+  INFO("moduli " << d.modulus << ", values " << d.value);
+  CHECK(d.modulus <= 1e-9);  // measured: 8e-14
+  CHECK(d.value <= 1e-9);
+}
+
+TEST_CASE("Chain N = 300: the orbit converges, its 600 multipliers the closed form's",
+          "[orbits][chain][long]") {
+  const Deviation d = orbit_against_closed_form(300);
+  INFO("moduli " << d.modulus << ", values " << d.value);
+  CHECK(d.modulus <= 1e-9);  // measured: 3e-14
+  CHECK(d.value <= 1e-9);
+}
