@@ -106,6 +106,29 @@ TEST_CASE("Exact flow of a damped forced oscillator matches its closed form", "[
     INFO("tau = " << tau);
     CHECK((exact_state(flow, t0, solution(t0), tau) - solution(t0 + tau)).norm() <= 1e-14);
   }
+  // Repeated steps (an event-free stretch crossed at once) carry state and tangent alike:
+  // k steps of 0.125 against the closed form, and the tangent against the closed-form
+  // transition matrix e^{-mu s} (cos(nu s) I + sin(nu s)/nu (A + mu I)).
+  flow.set_block_columns(3);
+  const double step = 0.125;
+  for (const int steps : {1, 2, 7, 32}) {
+    INFO("steps = " << steps);
+    Matrix block = Matrix::Zero(5, 3), out(5, 3);
+    flow.lift(t0, solution(t0), block.col(0));
+    block.block(0, 1, 2, 2).setIdentity();
+    flow.propagate_repeated(step, steps, block, out);
+    const double s = steps * step, e = std::exp(-mu * s);
+    Matrix transition(2, 2);
+    transition << std::cos(nu * s) + mu * std::sin(nu * s) / nu, std::sin(nu * s) / nu,
+        -k * std::sin(nu * s) / nu, std::cos(nu * s) - mu * std::sin(nu * s) / nu;
+    transition *= e;
+    CHECK((out.col(0).head(2) - solution(t0 + s)).norm() <= 1e-14);
+    CHECK((out.block(0, 1, 2, 2) - transition).norm() <= 1e-14);
+    CHECK(out.block(2, 1, 3, 2).norm() == 0.0);  // tangent columns stay (Phi, 0, 0, 0)
+  }
+  Matrix in = Matrix::Zero(5, 3), out(5, 3);
+  CHECK_THROWS_AS(flow.propagate_repeated(step, 0, in, out), libcont::InputError);
+  CHECK_THROWS_AS(flow.propagate_repeated(step, 33, in, out), libcont::InputError);
 }
 
 TEST_CASE("Exact flow at resonance and with a singular A", "[exact-flow]") {

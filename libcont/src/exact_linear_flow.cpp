@@ -14,44 +14,66 @@ constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
 double max_abs(const Matrix& m, int columns) { return m.leftCols(columns).cwiseAbs().maxCoeff(); }
 
-// out = a * in for the small blocks of the exact path. Eigen's dynamic-size product
-// dispatch costs more than the arithmetic at these sizes: lifted sizes of small models
-// (n = 1 .. 5) get fixed-size kernels, others plain loops.
-// Only the leading `columns` columns of in and out (all of in's if negative).
-template <int N>
-void multiply_fixed(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index columns) {
-  using Square = Eigen::Matrix<double, N, N>;
-  using Block = Eigen::Matrix<double, N, Eigen::Dynamic>;
-  Eigen::Map<Block>(out.data(), N, columns).noalias() =
-      Eigen::Map<const Square>(a.data()) * Eigen::Map<const Block>(in.data(), N, columns);
+// out = a * in for the small matrices of the exact path: a is a lifted (n + 3) square,
+// block upper triangular [[X, Y], [0, Z]] (M, its exponentials and their powers). In a block
+// [z | Phi] (Operand::Block) the columns after the first are tangent columns
+// (Phi, 0, 0, 0), whose image is (X Phi, 0, 0, 0): only X acts on them. Only the leading
+// `columns` columns of in and out (all of in's if negative).
+enum class Operand { Block, Square };
+
+// One column, y = a x over the leading `inner` rows and columns of a (the rest of y is
+// zero). Written out: Eigen's product of a fixed square by a block of dynamic width
+// dispatches at run time, which costs more than these 25 to 64 products.
+template <int N, int Inner>
+void column_product(const double* m, const double* x, double* target) {
+  double y[N];
+  for (int i = 0; i < Inner; ++i) y[i] = m[i] * x[0];
+  for (int j = 1; j < Inner; ++j)
+    for (int i = 0; i < Inner; ++i) y[i] += m[j * N + i] * x[j];
+  for (int i = 0; i < Inner; ++i) target[i] = y[i];
+  for (int i = Inner; i < N; ++i) target[i] = 0.0;
 }
 
-void multiply(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index columns = -1) {
+template <int N>
+void multiply_fixed(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index columns,
+                    Operand operand) {
+  const double* m = a.data();
+  for (Eigen::Index c = 0; c < columns; ++c) {
+    if (operand == Operand::Block && c > 0)
+      column_product<N, N - 3>(m, in.data() + c * N, out.data() + c * N);
+    else
+      column_product<N, N>(m, in.data() + c * N, out.data() + c * N);
+  }
+}
+
+void multiply(const Matrix& a, const Matrix& in, Matrix& out, Operand operand,
+              Eigen::Index columns = -1) {
   if (columns < 0) columns = in.cols();
   switch (a.rows()) {
     case 4:
-      return multiply_fixed<4>(a, in, out, columns);
+      return multiply_fixed<4>(a, in, out, columns, operand);
     case 5:
-      return multiply_fixed<5>(a, in, out, columns);
+      return multiply_fixed<5>(a, in, out, columns, operand);
     case 6:
-      return multiply_fixed<6>(a, in, out, columns);
+      return multiply_fixed<6>(a, in, out, columns, operand);
     case 7:
-      return multiply_fixed<7>(a, in, out, columns);
+      return multiply_fixed<7>(a, in, out, columns, operand);
     case 8:
-      return multiply_fixed<8>(a, in, out, columns);
+      return multiply_fixed<8>(a, in, out, columns, operand);
     default:
       break;
   }
-  const Eigen::Index rows = a.rows(), inner = a.cols();
+  const Eigen::Index size = a.rows();
   const double* m = a.data();
   for (Eigen::Index c = 0; c < columns; ++c) {
-    const double* x = in.data() + c * inner;
-    double* y = out.data() + c * rows;
-    for (Eigen::Index i = 0; i < rows; ++i) y[i] = 0.0;
+    const Eigen::Index inner = operand == Operand::Block && c > 0 ? size - 3 : size;
+    const double* x = in.data() + c * size;
+    double* y = out.data() + c * size;
+    for (Eigen::Index i = 0; i < size; ++i) y[i] = 0.0;
     for (Eigen::Index j = 0; j < inner; ++j) {
       const double v = x[j];
-      const double* column = m + j * rows;
-      for (Eigen::Index i = 0; i < rows; ++i) y[i] += column[i] * v;
+      const double* column = m + j * size;
+      for (Eigen::Index i = 0; i < inner; ++i) y[i] += column[i] * v;
     }
   }
 }
@@ -173,6 +195,8 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
     entry.tau = -1.0;
     entry.matrix.resize(lifted, lifted);
   }
+  powers_tau_ = -1.0;
+  powers_ready_ = 0;
   recent_misses_.fill(-1.0);
   exp_scratch_.resize(lifted, lifted);
   set_block_columns(block_columns_);
@@ -211,11 +235,11 @@ bool ExactLinearFlow::near(double tau, double cached) {
 void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
   for (const auto& entry : cache_)
     if (near(tau, entry.tau)) {
-      multiply(entry.matrix, in, out);
+      multiply(entry.matrix, in, out, Operand::Block);
       const double delta = tau - entry.tau;
       if (delta != 0.0) {
-        multiply(generator_, out, first_order_);
-        multiply(generator_, first_order_, second_order_);
+        multiply(generator_, out, first_order_, Operand::Block);
+        multiply(generator_, first_order_, second_order_, Operand::Block);
         out += delta * first_order_ + (0.5 * delta * delta) * second_order_;
       }
       return;
@@ -228,7 +252,7 @@ void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
     exp_scratch_ = generator_ * tau;
     matrix_exponential(exp_scratch_, entry.matrix, exp_work_);
     entry.tau = tau;
-    multiply(entry.matrix, in, out);
+    multiply(entry.matrix, in, out, Operand::Block);
     return;
   }
   recent_misses_[static_cast<size_t>(next_miss_)] = tau;
@@ -243,11 +267,30 @@ void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
   evaluate(scratch_, tau, out);
 }
 
+void ExactLinearFlow::propagate_repeated(double tau, int steps, const Matrix& in, Matrix& out) {
+  if (steps < 1 || steps > max_repeated_steps())
+    throw InputError("exact flow: repeated steps out of range");
+  if (tau != powers_tau_) {
+    exp_scratch_ = generator_ * tau;
+    matrix_exponential(exp_scratch_, powers_[0], exp_work_);
+    powers_tau_ = tau;
+    powers_ready_ = 1;
+  }
+  for (; powers_ready_ < steps; ++powers_ready_) {
+    Matrix& next = powers_[static_cast<size_t>(powers_ready_)];
+    next.resize(n_ + 3, n_ + 3);
+    multiply(powers_[0], powers_[static_cast<size_t>(powers_ready_ - 1)], next, Operand::Square);
+  }
+  multiply(powers_[static_cast<size_t>(steps - 1)], in, out, Operand::Block);
+}
+
 void ExactLinearFlow::expand(const Matrix& W, int columns, double length) {
   build(bracket_, W, columns, length);
 }
 
-void ExactLinearFlow::evaluate(double s, Matrix& out) { evaluate(bracket_, s, out); }
+void ExactLinearFlow::evaluate(double s, Matrix& out, int columns) {
+  evaluate(bracket_, s, out, columns);
+}
 
 void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double length) {
   e.columns = columns;
@@ -264,7 +307,7 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
   e.count = 0;
   for (int k = 1; k < static_cast<int>(e.terms.size()); ++k) {
     Matrix& term_matrix = e.terms[static_cast<size_t>(k)];
-    multiply(generator_, e.terms[static_cast<size_t>(k - 1)], term_matrix, columns);
+    multiply(generator_, e.terms[static_cast<size_t>(k - 1)], term_matrix, Operand::Block, columns);
     double* term = term_matrix.data();
     const double scale = length / k;
     double term_size = 0.0;
@@ -282,8 +325,8 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
   if (e.count > 0 && largest > 1e4 * std::max(start, 1e-300)) e.count = 0;
 }
 
-void ExactLinearFlow::evaluate(Expansion& e, double s, Matrix& out) {
-  const int columns = e.columns;
+void ExactLinearFlow::evaluate(Expansion& e, double s, Matrix& out, int wanted) {
+  const int columns = wanted < 0 ? e.columns : std::min(wanted, e.columns);
   if (e.count == 0) {
     exp_scratch_ = generator_ * s;
     matrix_exponential(exp_scratch_, exp_result_, exp_work_);

@@ -37,6 +37,7 @@ ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& option
       n_(system.dimension()),
       columns_(columns),
       flows_(static_cast<size_t>(std::max(system.mode_count(), 0))),
+      bounds_(flows_.size()),
       field_(n_),
       gradient_(n_) {
   data_.A = Matrix::Zero(n_, n_);
@@ -81,6 +82,11 @@ bool ExactSegment::covers(int mode) {
       monitors_.push_back({false, j});
     }
   }
+  bounded_ = std::all_of(affine_events_.begin(), affine_events_.end(), [](char a) { return a; }) &&
+             bounds_[static_cast<size_t>(mode)].prepare(flow.generator(), n_, flow.forcing_scale(),
+                                                        event_coefficients_, events);
+  bound_values_.resize(static_cast<size_t>(events));
+  bound_rates_.resize(static_cast<size_t>(events));
   // The monitors: x_i' = (M z)_i, a row of M; the gap's rate (M^T c) . z. Their rates
   // are one more product with M^T.
   const int monitors = static_cast<int>(monitors_.size());
@@ -129,7 +135,7 @@ void ExactSegment::ensure_expansion(int mode, int columns) {
 
 double ExactSegment::value_at(int mode, int function, double t0, double tau) {
   ensure_expansion(mode, 1);
-  flows_[static_cast<size_t>(mode)].evaluate(tau, point_);
+  flows_[static_cast<size_t>(mode)].evaluate(tau, point_, 1);
   return value(mode, function, t0 + tau, point_);
 }
 
@@ -140,6 +146,8 @@ double ExactSegment::rate_at(int mode, int function, double t0, double tau) {
 
 ExactSegment::Reference ExactSegment::start_reference(int mode, int event, double t0,
                                                       double first_step, bool after_touch) {
+  if (affine_events_[static_cast<size_t>(event)])
+    return start_affine_reference(mode, event, t0, first_step, after_touch);
   Reference ref;
   ref.value = system_.event_function(mode, event, t0, block_.col(0).head(n_));
   double dh_dt = 0.0;
@@ -159,6 +167,28 @@ ExactSegment::Reference ExactSegment::start_reference(int mode, int event, doubl
   // later: the reference is taken there.
   const double rounding =
       16.0 * kEpsilon * (gradient_.cwiseProduct(field_).cwiseAbs().sum() + std::abs(dh_dt));
+  if (std::abs(ref.rate) > rounding) {
+    ref.value = std::copysign(std::numeric_limits<double>::min(), ref.rate);
+    return ref;
+  }
+  return reference_later(mode, event, t0, first_step);
+}
+
+// As start_reference, for an event declared affine: h = c . z and h' = (M^T c) . z from
+// the lifted state, without the model's (trigonometric) event function and gradient.
+ExactSegment::Reference ExactSegment::start_affine_reference(int mode, int event, double t0,
+                                                             double first_step,
+                                                             bool after_touch) {
+  const auto z = block_.col(0);
+  const auto c = event_coefficients_.col(event);
+  const auto r = rate_coefficients_.col(event);
+  Reference ref;
+  ref.value = c.dot(z);
+  ref.rate = r.dot(z);
+  const double terms = c.cwiseProduct(z).cwiseAbs().sum();
+  const double surface = std::max(100.0 * options_.absolute_tolerance, 64.0 * kEpsilon * terms);
+  if (after_touch || !(std::abs(ref.value) <= surface)) return ref;
+  const double rounding = 16.0 * kEpsilon * r.cwiseProduct(z).cwiseAbs().sum();
   if (std::abs(ref.rate) > rounding) {
     ref.value = std::copysign(std::numeric_limits<double>::min(), ref.rate);
     return ref;
@@ -319,7 +349,7 @@ double ExactSegment::locate(int mode, int function, double t0, const Bracket& br
 void ExactSegment::report_monitor(const MonitorRoot& root, int mode, double t0,
                                   FlowObserver& observer) {
   // The interval's expansion was built when the root was located.
-  flows_[static_cast<size_t>(mode)].evaluate(root.tau, point_);
+  flows_[static_cast<size_t>(mode)].evaluate(root.tau, point_, 1);
   const double t = t0 + root.tau;
   const auto x = point_.col(0).head(n_);
   const Monitor& monitor = monitors_[static_cast<size_t>(root.monitor)];
@@ -341,6 +371,44 @@ void ExactSegment::emit_samples(double t0, double t_from, double t_to, int mode,
     flow.propagate(ts - t0, block_, sample_);
     observer->on_sample(ts, sample_.col(0).head(n_), mode);
   }
+}
+
+int ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double step,
+                                    const SampleGrid& grid, FlowObserver* observer,
+                                    FlowReport& report) {
+  const int events = events_;
+  for (int j = 0; j < events; ++j) {
+    const Reference& ref = references_[static_cast<size_t>(j)];
+    if (ref.time != 0.0) return 0;  // a start on a surface: its side shows later
+    bound_values_[static_cast<size_t>(j)] = ref.value;
+    bound_rates_[static_cast<size_t>(j)] = ref.rate;
+  }
+  const double clear = bounds_[static_cast<size_t>(mode)].clear_time(
+      block_, bound_values_.data(), bound_rates_.data(), t_end - t0);
+  // Whole steps inside the clear time, and never the run's last step: that one is scanned.
+  // The time grid is the scan's (t0 advanced step by step), so that the scan goes on from
+  // the same points.
+  int crossed = 0;
+  double t = t0;
+  while (crossed < ExactLinearFlow::max_repeated_steps() && (crossed + 1) * step <= clear &&
+         t_end - t > step) {
+    t += step;
+    ++crossed;
+  }
+  if (crossed == 0) return 0;
+  flows_[static_cast<size_t>(mode)].propagate_repeated(step, crossed, block_, next_);
+  if (!next_.allFinite()) return 0;  // the scan takes these steps again and reports it
+  report.steps += crossed;
+  emit_samples(t0, t0, t, mode, grid, observer);
+  block_.swap(next_);
+  t0 = t;
+  expanded_columns_ = 0;
+  for (int j = 0; j < events; ++j) {
+    Reference& ref = references_[static_cast<size_t>(j)];
+    ref.value = value(mode, j, t0, block_);
+    ref.rate = rate(mode, j, t0, block_);
+  }
+  return crossed;
 }
 
 int ExactSegment::fail(FlowState& state, double t0, FlowStatus status, std::string message,
@@ -383,6 +451,14 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     references_[static_cast<size_t>(f)] = start_monitor_reference(mode, f, t0, interval_);
 
   while (true) {
+    if (bounded_ && functions == events) {
+      cross_clear_steps(mode, t0, t_end, step, grid, observer, report);
+      if (report.steps > options_.max_steps)
+        return fail(
+            state, t0, FlowStatus::TooManySteps,
+            std::to_string(report.steps) + " steps without reaching t = " + number_text(t_end),
+            report);
+    }
     const bool last = t_end - t0 <= step;
     const double s = last ? t_end - t0 : step;
     const double t1 = last ? t_end : t0 + s;

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "event_free_bound.hpp"
 #include "libcont/exact_linear_flow.hpp"
 #include "libcont/flow.hpp"
 #include "libcont/jacobians.hpp"
@@ -78,6 +79,8 @@ class ExactSegment {
   double value_at(int mode, int function, double t0, double tau);
   double rate_at(int mode, int function, double t0, double tau);
   Reference start_reference(int mode, int event, double t0, double first_step, bool after_touch);
+  Reference start_affine_reference(int mode, int event, double t0, double first_step,
+                                   bool after_touch);
   Reference reference_later(int mode, int function, double t0, double first_step);
   Reference start_monitor_reference(int mode, int function, double t0, double first_step);
   // Where h keeps its sign at both ends of the interval but turns towards zero in between
@@ -97,6 +100,11 @@ class ExactSegment {
            FlowReport& report) const;
   void emit_samples(double t0, double t_from, double t_to, int mode, const SampleGrid& grid,
                     FlowObserver* observer);
+  // Crosses the whole scan steps from t0 in which EventFreeBound shows that no event
+  // can occur (their states are those the scan would have computed: the same cached
+  // products), updating t0, block_ and the references. Returns the steps crossed.
+  int cross_clear_steps(int mode, double& t0, double t_end, double step, const SampleGrid& grid,
+                        FlowObserver* observer, FlowReport& report);
 
   const HybridSystem& system_;
   // The model's capabilities, looked up once; affine_ may be null (nothing is covered).
@@ -120,6 +128,9 @@ class ExactSegment {
   std::vector<Monitor> monitors_;
   Matrix monitor_coefficients_, monitor_rates_;
   std::vector<MonitorRoot> roots_;  // found in the current interval
+  std::vector<EventFreeBound> bounds_;  // per mode, for its events when all are affine
+  bool bounded_ = false;               // the prepared mode has a bound
+  std::vector<double> bound_values_, bound_rates_;
   double interval_ = 0.0;
 };
 

@@ -6,6 +6,39 @@
 
 namespace libcont {
 
+namespace {
+
+// Benettin's step: tangent = Q R, tangent <- Q, log |R_ii| added to log_stretch. Small
+// tangents by modified Gram-Schmidt on fixed storage (no allocation: it runs once per
+// forcing period); Householder where a column collapses (sticking: R_ii = 0 gives the
+// exponent -inf) and for larger systems, where its stability is worth its cost.
+void orthonormalise(Matrix& tangent, Vector& log_stretch) {
+  const Eigen::Index n = tangent.cols();
+  constexpr int kSmall = 8;
+  if (n <= kSmall && tangent.rows() == n) {
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kSmall, kSmall> q = tangent;
+    double norms[kSmall];
+    bool collapsed = false;
+    for (Eigen::Index i = 0; i < n && !collapsed; ++i) {
+      for (Eigen::Index j = 0; j < i; ++j) q.col(i) -= q.col(j).dot(q.col(i)) * q.col(j);
+      norms[i] = q.col(i).norm();
+      collapsed = !(norms[i] > 0.0) || !std::isfinite(norms[i]);
+      if (!collapsed) q.col(i) /= norms[i];
+    }
+    if (!collapsed) {
+      for (Eigen::Index i = 0; i < n; ++i) log_stretch[i] += std::log(norms[i]);
+      tangent = q;
+      return;
+    }
+  }
+  Eigen::HouseholderQR<Matrix> qr(tangent);
+  const Matrix& packed = qr.matrixQR();
+  for (Eigen::Index i = 0; i < n; ++i) log_stretch[i] += std::log(std::abs(packed(i, i)));
+  tangent = qr.householderQ() * Matrix::Identity(n, n);
+}
+
+}  // namespace
+
 LyapunovSpectrum::LyapunovSpectrum(const HybridSystem& system, LyapunovOptions options)
     : system_(system), options_(std::move(options)) {
   if (options_.transient_periods < 0) throw InputError("transient periods must be >= 0");
@@ -42,11 +75,7 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
       result.report.message = step.message;
       break;
     }
-    // Benettin: stretch factors from R, orthonormal directions from Q.
-    Eigen::HouseholderQR<Matrix> qr(state.tangent);
-    const Matrix& packed = qr.matrixQR();
-    for (int i = 0; i < n; ++i) log_stretch[i] += std::log(std::abs(packed(i, i)));
-    state.tangent = qr.householderQ() * Matrix::Identity(n, n);
+    orthonormalise(state.tangent, log_stretch);
     result.poincare_samples.push_back(state.x);
     done = k;
   }

@@ -49,11 +49,17 @@ class ExactLinearFlow {
 
   // out = expm(M tau) in (blocks of lifted columns, in and out distinct).
   void propagate(double tau, const Matrix& in, Matrix& out);
+  // out = expm(M tau)^steps in, 1 <= steps <= max_repeated_steps(), by one product with a
+  // cached power (the steps an event-free stretch crosses at once).
+  void propagate_repeated(double tau, int steps, const Matrix& in, Matrix& out);
+  static constexpr int kMaxRepeatedSteps = 32;
+  static constexpr int max_repeated_steps() { return kMaxRepeatedSteps; }
 
   // Prepares evaluations of expm(M s) W for 0 <= s <= length (first `columns` columns).
   void expand(const Matrix& W, int columns, double length);
-  // After expand: out = expm(M s) W for those columns (out sized as W).
-  void evaluate(double s, Matrix& out);
+  // After expand: out = expm(M s) W for those columns (out sized as W), or for the first
+  // `columns` of them (a root search needs only the state's).
+  void evaluate(double s, Matrix& out, int columns = -1);
 
  private:
   // Truncated Taylor series of s -> expm(M s) W about s = 0, in powers of s / length.
@@ -65,7 +71,7 @@ class ExactLinearFlow {
     Matrix base;  // W, for the fallback
   };
   void build(Expansion& e, const Matrix& W, int columns, double length);
-  void evaluate(Expansion& e, double s, Matrix& out);
+  void evaluate(Expansion& e, double s, Matrix& out, int columns = -1);
 
   static bool near(double tau, double cached);
 
@@ -81,6 +87,10 @@ class ExactLinearFlow {
   double scan_step_ = 0.0;
   double forcing_scale_ = 1.0;
   std::array<CachedTransition, 4> cache_;
+  // Powers expm(M powers_tau_)^k, k = 1 .. powers_ready_, as far as asked for.
+  double powers_tau_ = -1.0;
+  int powers_ready_ = 0;
+  std::array<Matrix, kMaxRepeatedSteps> powers_;
   int cache_next_ = 0;
   // Time steps seen lately but not cached: one that comes again is cached (the remainder
   // of a period recurs, interleaved with the arbitrary ones after events).
