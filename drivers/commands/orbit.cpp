@@ -2,7 +2,9 @@
 // multipliers and stability, the residual and the amplitudes of the displacement
 // coordinates; one pass of the orbit as a time series with plots.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <sstream>
+#include <vector>
 
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
@@ -19,6 +21,25 @@
 namespace vicont {
 
 namespace {
+
+// The variables the time-series plot draws: all of a state of up to 24 (12 panels of two);
+// of a larger one (a chain of a hundred masses) 12 displacement coordinates spread evenly
+// from the first to the last. gnuplot parses the whole of orbit.csv once per curve, so
+// drawing every variable costs the square of the state's size (doc/performance.md, "Large
+// systems"); orbit.csv keeps them all.
+std::vector<std::string> drawn_variables(const libcont::HybridSystem& system) {
+  constexpr size_t kAll = 24, kSpread = 12;
+  const auto names = system.state_names();
+  if (names.size() <= kAll) return names;
+  const std::vector<int> coordinates = system.displacement_coordinates();
+  std::vector<std::string> drawn;
+  const size_t count = std::min(kSpread, coordinates.size());
+  for (size_t i = 0; i < count; ++i) {
+    const size_t k = count == 1 ? 0 : (i * (coordinates.size() - 1) + (count - 1) / 2) / (count - 1);
+    drawn.push_back(names[static_cast<size_t>(coordinates[k])]);
+  }
+  return drawn;
+}
 
 std::string complex_text(std::complex<double> z) {
   if (z.imag() == 0.0) return rounded_text(z.real(), 10);
@@ -188,13 +209,16 @@ class OrbitCommand : public SystemCommand {
     summary.files.push_back((out_ / "orbit.csv").string());
     const std::string title = "periodic orbit z = " + std::to_string(orbit.p) + "/" +
                               std::to_string(n) + ": " + short_label(system);
-    const TrajectoryPlot plot{out_, "orbit.csv", system.state_names(), title};
-    for (const auto& [stem, draw] :
-         {std::pair<std::string, bool>{"orbit_timeseries", true}, {"orbit_phase", false}}) {
-      summary.health.add_plot(summary.files, [&] {
-        return draw ? plot_time_series(plot, stem) : plot_phase_portrait(plot, stem);
-      });
-    }
+    const std::vector<std::string> drawn = drawn_variables(system);
+    const size_t size = static_cast<size_t>(system.dimension());
+    const TrajectoryPlot series{
+        out_, "orbit.csv", drawn,
+        drawn.size() < size ? title + " (" + std::to_string(drawn.size()) + " of " +
+                                  std::to_string(size) + " variables)"
+                            : title};
+    const TrajectoryPlot phase{out_, "orbit.csv", system.state_names(), title};
+    summary.health.add_plot(summary.files, [&] { return plot_time_series(series, "orbit_timeseries"); });
+    summary.health.add_plot(summary.files, [&] { return plot_phase_portrait(phase, "orbit_phase"); });
   }
 
  private:
