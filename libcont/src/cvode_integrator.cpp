@@ -274,7 +274,8 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
   if (!stiff && uses_runge_kutta(mode)) {
     active_ = nullptr;
     runge_kutta_active_ = true;
-    runge_kutta_->start(t, y, initial_step, field, roots, &mode_context_, root_directions_);
+    runge_kutta_->start(t, y, initial_step, field, roots, &mode_context_, root_directions_,
+                        mode_context_.events);
     return true;
   }
   runge_kutta_active_ = false;

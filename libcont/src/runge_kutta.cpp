@@ -81,8 +81,10 @@ ExplicitRungeKutta::~ExplicitRungeKutta() {
 }
 
 void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Field f,
-                               RootFunctions g, void* context, const std::vector<int>& directions) {
+                               RootFunctions g, void* context, const std::vector<int>& directions,
+                               int events) {
   f_ = f;
+  events_ = events;
   g_ = g;
   steps_ = 0;
   context_ = context;
@@ -331,7 +333,14 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step_local(double t_stop, double&
   };
   const auto root_inside = [&](double& t_root) {
     if (!find_root(t_root)) return false;
-    if (!integrate_to(t_root, returned_)) return false;
+    // Graded steps only to an event: at a monitor's root the field is as smooth as inside
+    // the accepted step, and its dense output is as accurate (a graded approach costs up
+    // to 20 steps).
+    const auto event_end =
+        root_info_.begin() + std::min<std::ptrdiff_t>(events_, std::ssize(root_info_));
+    const bool at_event = std::any_of(root_info_.begin(), event_end, [](int r) { return r != 0; });
+    if (at_event ? !integrate_to(t_root, returned_) : !interpolate_local(t_root, returned_.data()))
+      return false;
     roots(t_root, returned_.data(), g_reference_.data());
     t_reference_ = t_root;
     inside_step_ = true;
@@ -361,12 +370,14 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step_local(double t_stop, double&
   // first step): the integration restarts at events, where the field may be singular in
   // its derivatives (a Hertz force ~ z^(3/2) from z = 0).
   double graded = std::min(h_, std::max(t1_ - start_time_, first_step_));
-  const bool grading = graded < h_;
   if (!controlled_step(t1_, y1_, f_start_, graded, t_stop)) {
     y1_ = y0_;
     return Result::Failure;
   }
-  h_ = grading ? std::max(h_, graded) : graded;
+  // The controller's proposal, also after a graded step: keeping the larger step from
+  // before the grading made every step of a contact shorter than it try that step first,
+  // twice rejected (a Hertz contact: 50 rejections to 33 steps).
+  h_ = graded;
   t0_ = t_start;
   f0_ = f_start_;
   if (!directions_.empty()) {

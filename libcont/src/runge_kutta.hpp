@@ -48,9 +48,12 @@ class ExplicitRungeKutta {
   ExplicitRungeKutta(const ExplicitRungeKutta&) = delete;
   ExplicitRungeKutta& operator=(const ExplicitRungeKutta&) = delete;
 
-  // directions: per root function, +1 rising, -1 falling, 0 either.
+  // directions: per root function, +1 rising, -1 falling, 0 either. The first `events`
+  // functions are events, where the field may lose smoothness (a contact's end): the state
+  // at their roots is integrated to by graded steps. The others are monitors of a smooth
+  // motion (extrema, gap minima), whose states the dense output gives to the method's order.
   void start(double t, const double* y, double step_guess, Field f, RootFunctions g,
-             void* context, const std::vector<int>& directions);
+             void* context, const std::vector<int>& directions, int events);
 
   enum class Result { Step, StopTime, Root, Failure };
   // One step towards t_stop (never beyond it), or the next root inside the last one.
@@ -89,6 +92,7 @@ class ExplicitRungeKutta {
   RootFunctions g_ = nullptr;
   void* context_ = nullptr;
   std::vector<int> directions_;
+  int events_ = 0;  // the leading root functions that are events
   // The last accepted step [t0, t1]; k_ holds the stages (column i: stage i), f0 = column 0.
   double origin_ = 0.0;  // the absolute time of the start; the times below count from it
   double t0_ = 0.0, t1_ = 0.0, h_ = 0.0;
