@@ -9,6 +9,7 @@
 #include "cvode_integrator.hpp"
 #include "exact_parameter_column.hpp"
 #include "exact_segment.hpp"
+#include "modal_tangent.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/jacobians.hpp"
 #include "libcont/parameter_derivatives.hpp"
@@ -58,6 +59,9 @@ struct Flow::Impl {
   std::unique_ptr<detail::ExactSegment> exact;
   // dx/dp across the exact path's stretches, when carried.
   std::unique_ptr<detail::ExactParameterColumn> exact_parameter;
+  // The tangent across the exact path's stretches of a large system, in one step per
+  // stretch (the exact path then moves the state alone).
+  std::unique_ptr<detail::ModalTangent> modal_tangent;
   Vector exact_start_x, parameter_scratch;
   EventRecord record_;
   SaltationWorkspace saltation_work_;
@@ -72,7 +76,9 @@ struct Flow::Impl {
         packed(static_cast<size_t>(integrator.size())),
         sample(static_cast<size_t>(integrator.size())), f_now(n), dh_dx(n) {
     if (o.exact_linear_modes) {
-      exact = std::make_unique<detail::ExactSegment>(s, o, tangent_k);
+      if (tangent_k > 0 && n >= detail::ModalTangent::kFromDimension)
+        modal_tangent = std::make_unique<detail::ModalTangent>(s);
+      exact = std::make_unique<detail::ExactSegment>(s, o, modal_tangent ? 0 : tangent_k);
       if (parameter >= 0)
         exact_parameter = std::make_unique<detail::ExactParameterColumn>(s, parameter);
     }
@@ -354,6 +360,8 @@ struct Flow::Impl {
         const double t_start = state.t;
         if (exact_parameter) exact_start_x = state.x;
         const int event = exact->run(state, t_end, after_touch, observer, grid, report);
+        if (modal_tangent)
+          modal_tangent->advance(state.mode, state.t - t_start, state.tangent.leftCols(tangent_k));
         if (exact_parameter)
           exact_parameter->advance(t_start, exact_start_x, state.t, state.tangent.col(columns - 1));
         exact_steps += report.steps - steps_before;
