@@ -7,6 +7,7 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "harmonic_phase.hpp"
 #include "libcont/input_error.hpp"
 
 namespace libcont {
@@ -404,7 +405,9 @@ void ImpactingStructure::vector_field(int mode, double t, ConstVectorRef x, Vect
   const int n = structure_.size();
   const ModeData& md = modes_[mode];
   const double w = structure_.frequency;
-  const double cw = md.has_cosine ? std::cos(w * t) : 0.0, sw = md.has_sine ? std::sin(w * t) : 0.0;
+  const detail::HarmonicPhase phase =
+      md.has_cosine || md.has_sine ? detail::harmonic_phase(w, t) : detail::HarmonicPhase{};
+  const double cw = md.has_cosine ? phase.cosine : 0.0, sw = md.has_sine ? phase.sine : 0.0;
   with_kernels(n, [&](auto kernels) {
     using K = decltype(kernels);
     K::linear_field(n, md.aq, md.av, md.b0, md.bc, md.bs, cw, sw, x.data(), dxdt.data());
@@ -766,8 +769,10 @@ void ImpactingStructure::field_parameter_derivative(int parameter, int mode, dou
   if (forcing_parameters_[parameter].harmonic) {  // no allocation: on the continuation's hot path
     const double w = structure_.frequency;
     const auto& a = md.derivatives[parameter].acceleration;
-    const double cw = w > 0.0 && !a[1].isZero(0.0) ? std::cos(w * t) : 0.0;
-    const double sw = w > 0.0 && !a[2].isZero(0.0) ? std::sin(w * t) : 0.0;
+    const bool cosine = w > 0.0 && !a[1].isZero(0.0), sine = w > 0.0 && !a[2].isZero(0.0);
+    const detail::HarmonicPhase phase =
+        cosine || sine ? detail::harmonic_phase(w, t) : detail::HarmonicPhase{};
+    const double cw = cosine ? phase.cosine : 0.0, sw = sine ? phase.sine : 0.0;
     for (int i = 0; i < n; ++i) df_dp[n + i] = a[0][i] + a[1][i] * cw + a[2][i] * sw;
     return;
   }
