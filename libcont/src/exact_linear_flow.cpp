@@ -157,6 +157,9 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
   if (mode.A.cols() != n || mode.b0.size() != n || mode.b_cos.size() != n ||
       mode.b_sin.size() != n || !(mode.frequency >= 0.0) || !mode.finite())
     throw InputError("affine mode: A must be n x n, b0, b_cos, b_sin of size n, w >= 0, finite");
+  // The scan step depends on A and w only: a new forcing alone (a loading curve's
+  // parameter) keeps it without the eigensolve, which takes longer than a map of a large A.
+  const bool same_dynamics = n == n_ && mode_.frequency == mode.frequency && mode_.A == mode.A;
   n_ = static_cast<int>(n);
   mode_ = mode;
   const int lifted = n_ + 3;
@@ -183,13 +186,14 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
   // nilpotent A (polynomial motion) has none; its norm then bounds how fast the
   // polynomial's terms change.
   double fastest = w;
-  if (n > 0) {
+  if (n > 0 && !same_dynamics) {
     const Eigen::EigenSolver<Matrix> solver(mode.A, false);
     if (solver.info() == Eigen::Success)
       fastest = std::max(fastest, solver.eigenvalues().cwiseAbs().maxCoeff());
     if (fastest <= 0.0) fastest = mode.A.cwiseAbs().colwise().sum().maxCoeff();
   }
-  scan_step_ = fastest > 0.0 ? 0.5 / fastest : std::numeric_limits<double>::infinity();
+  if (!same_dynamics)
+    scan_step_ = fastest > 0.0 ? 0.5 / fastest : std::numeric_limits<double>::infinity();
 
   for (auto& entry : cache_) {
     entry.tau = -1.0;
