@@ -14,6 +14,7 @@
 
 #include "../libcont/src/event_free_bound.hpp"
 #include "libcont/exact_linear_flow.hpp"
+#include "libcont/flow.hpp"
 #include "systems/moving_base.hpp"
 
 using libcont::AffineMode;
@@ -21,6 +22,45 @@ using libcont::ExactLinearFlow;
 using libcont::Matrix;
 using libcont::Vector;
 using libcont::detail::EventFreeBound;
+
+namespace {
+
+struct EventTimes : libcont::FlowObserver {
+  std::vector<double> times;
+  void on_event(const libcont::EventRecord& event) override { times.push_back(event.t); }
+};
+
+struct Run {
+  std::vector<double> events;
+  libcont::FlowState final_state;
+  long steps = 0;
+};
+
+// The hard moving base (r = 1) from rest over `periods` forcing periods with the tangent
+// on, crossing event-free steps at once or looking at every one.
+Run run_moving_base(double eta, double d, int periods, bool skip) {
+  systems::MovingBaseOscillator system;
+  system.set_parameter("eta", eta);
+  system.set_parameter("d", d);
+  libcont::FlowOptions options;
+  options.tangent = true;
+  options.skip_event_free_steps = skip;
+  libcont::Flow flow(system, options);
+  libcont::FlowState state = flow.initial_state(0.0, Vector::Zero(2));
+  EventTimes observer;
+  Run run;
+  const double period = system.forcing_period();
+  for (int k = 1; k <= periods; ++k) {
+    const libcont::FlowReport report = flow.advance(state, k * period, &observer);
+    REQUIRE(report.ok());
+    run.steps += report.steps;
+  }
+  run.events = observer.times;
+  run.final_state = state;
+  return run;
+}
+
+}  // namespace
 
 namespace {
 
@@ -164,4 +204,38 @@ TEST_CASE("event-free time: no bound where its construction fails") {
   double value = 1.0, rate = 0.0;
   Matrix z = Matrix::Zero(5, 1);
   CHECK(bound.clear_time(z, &value, &rate, 1.0) == 0.0);
+}
+
+TEST_CASE("crossing event-free steps at once changes no crossing") {
+  // Periodic motions (z = 1/1, 1/2, 1/4) over 300 periods, and a chaotic one (eta = 3,
+  // lambda_1 = 0.17: rounding differences reach 1e-9 after about 40 periods) over 30,
+  // whose impacts come at every phase and speed, grazing ones among them. The same
+  // impacts at the same times (to rounding grown by the motion), the same state and
+  // tangent, in fewer looks at the events.
+  struct Case {
+    double eta, d;
+    int periods;
+    double tolerance;
+  };
+  for (const Case c : {Case{2.0, 0.0, 300, 1e-12}, Case{4.0, 0.0, 300, 1e-12},
+                       Case{8.0, 0.0, 300, 1e-12}, Case{4.0, -0.002, 300, 1e-12},
+                       Case{3.0, 0.0, 30, 1e-9}}) {
+    INFO("eta = " << c.eta << ", d = " << c.d);
+    const Run skipping = run_moving_base(c.eta, c.d, c.periods, true);
+    const Run looking = run_moving_base(c.eta, c.d, c.periods, false);
+    REQUIRE(skipping.events.size() == looking.events.size());
+    CHECK(!skipping.events.empty());
+    double worst = 0.0;
+    for (size_t i = 0; i < skipping.events.size(); ++i)
+      worst = std::max(worst, std::abs(skipping.events[i] - looking.events[i]) /
+                                  std::max(1.0, std::abs(looking.events[i])));
+    CHECK(worst <= c.tolerance);
+    const double scale = looking.final_state.x.cwiseAbs().maxCoeff();
+    CHECK((skipping.final_state.x - looking.final_state.x).cwiseAbs().maxCoeff() <=
+          1e3 * c.tolerance * scale);
+    const Matrix& phi = looking.final_state.tangent;
+    CHECK((skipping.final_state.tangent - phi).cwiseAbs().maxCoeff() <=
+          1e3 * c.tolerance * phi.cwiseAbs().maxCoeff());
+    CHECK(skipping.steps == looking.steps);  // the same scan grid: crossed steps count
+  }
 }

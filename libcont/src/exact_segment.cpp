@@ -451,7 +451,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     references_[static_cast<size_t>(f)] = start_monitor_reference(mode, f, t0, interval_);
 
   while (true) {
-    if (bounded_ && functions == events) {
+    if (bounded_ && functions == events && options_.skip_event_free_steps) {
       cross_clear_steps(mode, t0, t_end, step, grid, observer, report);
       if (report.steps > options_.max_steps)
         return fail(

@@ -46,6 +46,10 @@ struct FlowOptions {
   // AffineModes::affine_event; a mode with another gap goes to CVODE when they are asked
   // for). FlowReport::steps then counts the exact path's scan steps.
   bool exact_linear_modes = true;
+  // On the exact path, scan steps in which a bound on the events' curvature shows that no
+  // event can occur are crossed at once (libcont/src/event_free_bound.hpp); false looks at
+  // every scan step (the same crossings, to rounding: for checks and measurements).
+  bool skip_event_free_steps = true;
   double max_step = 0.0;        // 0: a sixteenth of the forcing period (no missed impacts)
   long max_steps = 5'000'000;   // CVODE steps in one call of advance
   long max_events = 50'000'000; // events in one call of advance
