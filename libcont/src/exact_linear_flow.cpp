@@ -78,6 +78,17 @@ void multiply(const Matrix& a, const Matrix& in, Matrix& out, Operand operand,
   }
 }
 
+// f with b = f a to rounding (a and b zero: f = 1); false where b is no multiple of a.
+bool factor_of(ConstMatrixRef a, ConstMatrixRef b, double& f) {
+  const double norm = a.squaredNorm();
+  if (norm == 0.0) {
+    f = 1.0;
+    return b.squaredNorm() == 0.0;
+  }
+  f = a.cwiseProduct(b).sum() / norm;
+  return (b - f * a).cwiseAbs().maxCoeff() <= 8.0 * kEpsilon * b.cwiseAbs().maxCoeff();
+}
+
 }  // namespace
 
 void matrix_exponential(ConstMatrixRef X, Matrix& result, std::array<Matrix, 3>& work) {
@@ -160,6 +171,9 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
   // The scan step depends on A and w only: a new forcing alone (a loading curve's
   // parameter) keeps it without the eigensolve, which takes longer than a map of a large A.
   const bool same_dynamics = n == n_ && mode_.frequency == mode.frequency && mode_.A == mode.A;
+  // The old forcing columns of M, for caches that a change of the load alone keeps.
+  Matrix old_forcing;
+  if (same_dynamics && n_ >= kRescaleFrom) old_forcing = generator_.block(0, n_, n_, 3);
   n_ = static_cast<int>(n);
   mode_ = mode;
   const int lifted = n_ + 3;
@@ -195,13 +209,32 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
   if (!same_dynamics)
     scan_step_ = fastest > 0.0 ? 0.5 / fastest : std::numeric_limits<double>::infinity();
 
-  for (auto& entry : cache_) {
-    entry.tau = -1.0;
-    entry.matrix.resize(lifted, lifted);
+  // A forcing changed only by factors (a loading curve's load: its constant part by one,
+  // its harmonic part by another) changes the cached exponentials by the same factors:
+  // expm(M tau) = [[E, X], [0, F]], X linear in M's forcing columns g0, gc, gs as
+  // [P g0, C gc + S gs, -S gc + C gs] with P, C, S integrals over expm(A s) alone. A large
+  // system keeps them so (each costs some twenty products of its size); a small one
+  // recomputes them, bit for bit as before.
+  double constant = 1.0, harmonic = 1.0;
+  if (old_forcing.size() &&
+      factor_of(old_forcing.col(0), generator_.col(n_).head(n), constant) &&
+      factor_of(old_forcing.rightCols(2), generator_.block(0, n_ + 1, n, 2), harmonic)) {
+    const auto rescale = [&](Matrix& m) {
+      m.block(0, n_, n, 1) *= constant;
+      m.block(0, n_ + 1, n, 2) *= harmonic;
+    };
+    for (auto& entry : cache_)
+      if (entry.tau >= 0.0) rescale(entry.matrix);
+    for (int k = 0; k < powers_ready_; ++k) rescale(powers_[static_cast<size_t>(k)]);
+  } else {
+    for (auto& entry : cache_) {
+      entry.tau = -1.0;
+      entry.matrix.resize(lifted, lifted);
+    }
+    powers_tau_ = -1.0;
+    powers_ready_ = 0;
+    recent_misses_.fill(-1.0);
   }
-  powers_tau_ = -1.0;
-  powers_ready_ = 0;
-  recent_misses_.fill(-1.0);
   exp_scratch_.resize(lifted, lifted);
   set_block_columns(block_columns_);
   return true;

@@ -75,6 +75,10 @@ class ExactLinearFlow {
 
   static bool near(double tau, double cached);
 
+  // State dimensions from which a change of the load alone rescales the cached
+  // exponentials instead of recomputing them (set_mode).
+  static constexpr int kRescaleFrom = 24;
+
   struct CachedTransition {
     double tau = -1.0;
     Matrix matrix;
