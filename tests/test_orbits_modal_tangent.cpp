@@ -7,6 +7,8 @@
 // critically damped chain, whose A is defective (the fallback), against Eigen's matrix
 // exponential (Pade, unsupported/MatrixFunctions) of the free flight's A. The
 // non-impacting orbits' multipliers against the closed form: test_orbits_chain_closed_form.
+// Also: a new load of a large system rescales the exact path's cached exponentials
+// (exact_linear_flow.cpp), against maps computed afresh.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -85,4 +87,30 @@ TEST_CASE("Modal tangent: a critically damped chain (defective A) against Eigen'
   CHECK(map.impacts == 0);
   INFO("relative difference " << relative(map.jacobian, expected));
   CHECK(relative(map.jacobian, expected) <= 1e-12);
+}
+
+TEST_CASE("Exact path of a large system: a new load rescales the cached exponentials",
+          "[orbits][modal-tangent]") {
+  // ExactLinearFlow::set_mode keeps the exponentials of a system of 24 or more states when
+  // the forcing only changed by a factor, their forcing columns scaled. The same map at the
+  // new F0 after maps at the old one (the caches filled, then rescaled) against a fresh
+  // map (computed anew), with and without impacts.
+  for (const std::string stop : {"0.5", "100"}) {
+    auto chain = make_system<OscillatorChain>(
+        {{"N", "15"}, {"F0", "2"}, {"omega", "0.3"}, {"d", stop}});
+    const Vector start = settle(chain, 0.0, Vector::Zero(30), 20).x;
+    StroboscopicMap kept(chain);
+    for (int k = 0; k < 3; ++k) REQUIRE(kept.iterate(start, 1, true).ok());
+    chain.set_parameter("F0", 2.7);
+    const auto rescaled = kept.iterate(start, 1, true);
+    const auto fresh = StroboscopicMap(chain).iterate(start, 1, true);
+    REQUIRE(rescaled.ok());
+    REQUIRE(fresh.ok());
+    CHECK(rescaled.impacts == fresh.impacts);
+    CHECK((stop == "100" ? fresh.impacts == 0 : fresh.impacts >= 1));
+    INFO("d = " << stop << ": x " << relative(rescaled.x, fresh.x) << ", jacobian "
+                << relative(rescaled.jacobian, fresh.jacobian));
+    CHECK(relative(rescaled.x, fresh.x) <= 1e-13);
+    CHECK(relative(rescaled.jacobian, fresh.jacobian) <= 1e-12);
+  }
 }
