@@ -3,6 +3,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 
 #include "libcont/input_error.hpp"
@@ -240,6 +241,34 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
   return true;
 }
 
+void ExactLinearFlow::exponential(double tau, Matrix& out) {
+  exp_scratch_ = generator_ * tau;
+  if (n_ < kRescaleFrom) {
+    matrix_exponential(exp_scratch_, out, exp_work_);
+    return;
+  }
+  // A large system's exponentials are shared by the flows of a thread, keyed by M and tau
+  // (the same inputs: the same result to the bit): a continuation's measuring passes make
+  // new flows at every evaluation, with the same M and scan step. Within a memory budget.
+  struct Shared {
+    Matrix generator;
+    double tau;
+    Matrix value;
+  };
+  thread_local std::deque<Shared> shared;
+  for (const Shared& e : shared)
+    if (e.tau == tau && e.generator.rows() == generator_.rows() && e.generator == generator_) {
+      out = e.value;
+      return;
+    }
+  matrix_exponential(exp_scratch_, out, exp_work_);
+  constexpr double kBudgetBytes = 64e6;
+  const double bytes = 2.0 * sizeof(double) * static_cast<double>(out.size());
+  if (bytes > kBudgetBytes) return;
+  shared.push_front({generator_, tau, out});
+  while (static_cast<double>(shared.size()) * bytes > kBudgetBytes) shared.pop_back();
+}
+
 void ExactLinearFlow::set_block_columns(int columns) {
   block_columns_ = columns;
   for (Expansion* e : {&bracket_, &scratch_}) {
@@ -286,8 +315,7 @@ void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
     // A step that recurs (the remainder of a period, map after map): keep its exponential.
     CachedTransition& entry = cache_[static_cast<size_t>(cache_next_)];
     cache_next_ = (cache_next_ + 1) % static_cast<int>(cache_.size());
-    exp_scratch_ = generator_ * tau;
-    matrix_exponential(exp_scratch_, entry.matrix, exp_work_);
+    exponential(tau, entry.matrix);
     entry.tau = tau;
     multiply(entry.matrix, in, out, Operand::Block);
     return;
@@ -295,8 +323,7 @@ void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
   recent_misses_[static_cast<size_t>(next_miss_)] = tau;
   next_miss_ = (next_miss_ + 1) % static_cast<int>(recent_misses_.size());
   if (!(tau <= scan_step_)) {
-    exp_scratch_ = generator_ * tau;
-    matrix_exponential(exp_scratch_, exp_result_, exp_work_);
+    exponential(tau, exp_result_);
     out.noalias() = exp_result_ * in;
     return;
   }
@@ -308,8 +335,7 @@ void ExactLinearFlow::propagate_repeated(double tau, int steps, const Matrix& in
   if (steps < 1 || steps > max_repeated_steps())
     throw InputError("exact flow: repeated steps out of range");
   if (tau != powers_tau_) {
-    exp_scratch_ = generator_ * tau;
-    matrix_exponential(exp_scratch_, powers_[0], exp_work_);
+    exponential(tau, powers_[0]);
     powers_tau_ = tau;
     powers_ready_ = 1;
   }
@@ -365,8 +391,7 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
 void ExactLinearFlow::evaluate(Expansion& e, double s, Matrix& out, int wanted) {
   const int columns = wanted < 0 ? e.columns : std::min(wanted, e.columns);
   if (e.count == 0) {
-    exp_scratch_ = generator_ * s;
-    matrix_exponential(exp_scratch_, exp_result_, exp_work_);
+    exponential(s, exp_result_);
     out.leftCols(columns).noalias() = exp_result_ * e.base.leftCols(columns);
     return;
   }

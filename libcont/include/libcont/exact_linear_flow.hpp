@@ -74,6 +74,8 @@ class ExactLinearFlow {
   void evaluate(Expansion& e, double s, Matrix& out, int columns = -1);
 
   static bool near(double tau, double cached);
+  // expm(M tau) into out.
+  void exponential(double tau, Matrix& out);
 
   // State dimensions from which a change of the load alone rescales the cached
   // exponentials instead of recomputing them (set_mode).
