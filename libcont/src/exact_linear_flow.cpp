@@ -79,6 +79,21 @@ void multiply(const Matrix& a, const Matrix& in, Matrix& out, Operand operand,
   }
 }
 
+// Horner's scheme over `count` terms of `size` numbers each, with the size fixed: the
+// small loop unrolled (the dynamic loop costs more than its few products).
+template <int Size, size_t Terms>
+void horner_fixed(const std::array<Matrix, Terms>& terms, int count, double theta,
+                  double* result) {
+  double r[Size];
+  const double* last = terms[static_cast<size_t>(count - 1)].data();
+  for (int i = 0; i < Size; ++i) r[i] = last[i];
+  for (int k = count - 2; k >= 0; --k) {
+    const double* term = terms[static_cast<size_t>(k)].data();
+    for (int i = 0; i < Size; ++i) r[i] = r[i] * theta + term[i];
+  }
+  for (int i = 0; i < Size; ++i) result[i] = r[i];
+}
+
 // f with b = f a to rounding (a and b zero: f = 1); false where b is no multiple of a.
 bool factor_of(ConstMatrixRef a, ConstMatrixRef b, double& f) {
   const double norm = a.squaredNorm();
@@ -397,6 +412,22 @@ void ExactLinearFlow::evaluate(Expansion& e, double s, Matrix& out, int wanted) 
   }
   // Horner in theta = s / length over the leading `columns` columns (contiguous).
   const double theta = e.length > 0.0 ? s / e.length : 0.0;
+  if (columns == 1) {  // the root searches' state column, at every iteration
+    switch (n_ + 3) {
+      case 4:
+        return horner_fixed<4>(e.terms, e.count, theta, out.data());
+      case 5:
+        return horner_fixed<5>(e.terms, e.count, theta, out.data());
+      case 6:
+        return horner_fixed<6>(e.terms, e.count, theta, out.data());
+      case 7:
+        return horner_fixed<7>(e.terms, e.count, theta, out.data());
+      case 8:
+        return horner_fixed<8>(e.terms, e.count, theta, out.data());
+      default:
+        break;
+    }
+  }
   const int size = (n_ + 3) * columns;
   double* result = out.data();
   const double* last = e.terms[static_cast<size_t>(e.count - 1)].data();
