@@ -1,4 +1,4 @@
-// The forcing by rotation (libcont/src/harmonic_phase.hpp): cos(w t) and sin(w t) from a
+// The forcing by rotation (libcont/harmonic_phase.hpp): cos(w t) and sin(w t) from a
 // kept pair rotated through a small exact remainder, against std::cos and std::sin over
 // long runs, and the same bits for the same t whatever was evaluated before.
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <limits>
 #include <random>
 
-#include "../libcont/src/harmonic_phase.hpp"
+#include "libcont/harmonic_phase.hpp"
 #include "systems/two_body.hpp"
 
 using libcont::detail::harmonic_phase;

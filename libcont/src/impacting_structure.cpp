@@ -7,7 +7,7 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "harmonic_phase.hpp"
+#include "libcont/harmonic_phase.hpp"
 #include "libcont/input_error.hpp"
 
 namespace libcont {
@@ -547,8 +547,10 @@ void ImpactingStructure::total_force(int mode, double t, ConstVectorRef x, Vecto
   const auto q = x.head(n), v = x.segment(n, n);
   const double w = structure_.frequency;
   force = structure_.constant_force - structure_.stiffness * q - structure_.damping * v;
-  if (w > 0.0)
-    force += structure_.cosine_force * std::cos(w * t) + structure_.sine_force * std::sin(w * t);
+  if (w > 0.0) {
+    const detail::HarmonicPhase phase = detail::harmonic_phase(w, t);
+    force += structure_.cosine_force * phase.cosine + structure_.sine_force * phase.sine;
+  }
   for (int j : md.soft) {
     const auto& c = contacts_[j];
     const double delta = c.surface.position(w, t) - c.normal.dot(q);
@@ -640,8 +642,8 @@ bool ImpactingStructure::event_gradient(int mode, int event, double t, ConstVect
   // The holding force of a mode that is not affine: central differences.
   if (!affine_event(mode, event, coefficients)) return false;
   dh_dx = coefficients.head(d);
-  dh_dt = w > 0.0 ? w * (coefficients[d + 2] * std::cos(w * t) - coefficients[d + 1] * std::sin(w * t))
-                  : 0.0;
+  const detail::HarmonicPhase phase = w > 0.0 ? detail::harmonic_phase(w, t) : detail::HarmonicPhase{};
+  dh_dt = w > 0.0 ? w * (coefficients[d + 2] * phase.cosine - coefficients[d + 1] * phase.sine) : 0.0;
   return true;
 }
 
@@ -790,7 +792,9 @@ double ImpactingStructure::event_parameter_derivative(int parameter, int mode, i
   if (forcing_parameters_[parameter].harmonic) {
     const double w = structure_.frequency;
     const auto& h = md.derivatives[parameter].holding;
-    return -(h[0][k] + (w > 0.0 ? h[1][k] * std::cos(w * t) + h[2][k] * std::sin(w * t) : 0.0));
+    if (!(w > 0.0)) return -h[0][k];
+    const detail::HarmonicPhase phase = detail::harmonic_phase(w, t);
+    return -(h[0][k] + h[1][k] * phase.cosine + h[2][k] * phase.sine);
   }
   const int n = structure_.size();
   Vector force = Vector::Zero(n);
@@ -915,8 +919,10 @@ double ImpactingStructure::supplied_power(int mode, double t, ConstVectorRef x) 
   const double w = structure_.frequency;
   const auto v = x.segment(n, n);
   double power = 0.0;
-  if (w > 0.0)
-    power = (structure_.cosine_force * std::cos(w * t) + structure_.sine_force * std::sin(w * t)).dot(v);
+  if (w > 0.0) {
+    const detail::HarmonicPhase phase = detail::harmonic_phase(w, t);
+    power = (structure_.cosine_force * phase.cosine + structure_.sine_force * phase.sine).dot(v);
+  }
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j)
     if (contacts_[j].surface.moves()) power += force_of(mode, j, t, x) * contacts_[j].surface.velocity(w, t);
   return power;

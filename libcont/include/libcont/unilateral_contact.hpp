@@ -23,6 +23,7 @@
 #include <string>
 #include <variant>
 
+#include "libcont/harmonic_phase.hpp"
 #include "libcont/hertz_contact.hpp"
 #include "libcont/kelvin_voigt_contact.hpp"
 #include "libcont/newton_restitution.hpp"
@@ -38,15 +39,24 @@ struct SurfaceMotion {
   double sine = 0.0;
   double cosine = 0.0;
 
-  // Inline: evaluated at every right-hand side of a contact mode.
+  // Inline: evaluated at every right-hand side of a contact mode. The phase is the
+  // forcing's own (harmonic_phase.hpp), to the bit: where the surface's motion and the
+  // forced field must cancel (a body held on the base, whose saltation matrix is zero),
+  // they do exactly.
   double position(double w, double t) const {
-    return moves() ? offset + sine * std::sin(w * t) + cosine * std::cos(w * t) : offset;
+    if (!moves()) return offset;
+    const detail::HarmonicPhase p = detail::harmonic_phase(w, t);
+    return offset + sine * p.sine + cosine * p.cosine;
   }
   double velocity(double w, double t) const {
-    return moves() ? w * (sine * std::cos(w * t) - cosine * std::sin(w * t)) : 0.0;
+    if (!moves()) return 0.0;
+    const detail::HarmonicPhase p = detail::harmonic_phase(w, t);
+    return w * (sine * p.cosine - cosine * p.sine);
   }
   double acceleration(double w, double t) const {
-    return moves() ? -w * w * (sine * std::sin(w * t) + cosine * std::cos(w * t)) : 0.0;
+    if (!moves()) return 0.0;
+    const detail::HarmonicPhase p = detail::harmonic_phase(w, t);
+    return -w * w * (sine * p.sine + cosine * p.cosine);
   }
 
   bool moves() const { return sine != 0.0 || cosine != 0.0; }
