@@ -23,14 +23,9 @@
 #include "libcont/flow.hpp"
 #include "libcont/lyapunov_spectrum.hpp"
 #include "systems/moving_base.hpp"
+#include "cpu_clock.hpp"
 
 namespace {
-
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 struct Timing {
   double wall_us = INFINITY, cpu_us = INFINITY;  // per period, best of the repeats

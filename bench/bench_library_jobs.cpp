@@ -23,14 +23,9 @@
 #include "libcont/periodic_orbit_search.hpp"
 #include "libcont/sweep.hpp"
 #include "systems/catalogue.hpp"
+#include "cpu_clock.hpp"
 
 namespace {
-
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 // Sum of the special points' parameter values: equal on both sides when the same points
 // were located.

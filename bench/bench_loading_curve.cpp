@@ -33,14 +33,9 @@
 #include "libcont/pseudo_arclength.hpp"
 #include "libcont/shooting.hpp"
 #include "systems/two_body.hpp"
+#include "cpu_clock.hpp"
 
 namespace {
-
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 struct Settings {
   double from = 0.1, to = 3.0;

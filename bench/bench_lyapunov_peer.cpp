@@ -25,14 +25,9 @@
 #include "closed_form_peer.h"
 #include "libcont/lyapunov_spectrum.hpp"
 #include "systems/moving_base.hpp"
+#include "cpu_clock.hpp"
 
 namespace {
-
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 struct Settings {
   int transient = 1000;

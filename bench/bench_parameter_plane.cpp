@@ -21,6 +21,7 @@
 #include "libcont/parameter_plane.hpp"
 #include "libcont/sweep.hpp"
 #include "systems/moving_base.hpp"
+#include "cpu_clock.hpp"
 
 namespace {
 
@@ -32,12 +33,6 @@ struct Settings {
   int lines = 3;
   int seeds = 12;
 };
-
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 Settings parse(int argc, char** argv) {
   Settings s;

@@ -20,6 +20,7 @@
 
 #include "libcont/flow.hpp"
 #include "systems/moving_base.hpp"
+#include "cpu_clock.hpp"
 
 namespace {
 
@@ -37,12 +38,6 @@ struct Measurement {
   double events_per_period = 0.0;
   double steps_per_period = 0.0;
 };
-
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 struct Case {
   std::string name;

@@ -23,6 +23,7 @@
 
 #include "libcont/sweep.hpp"
 #include "systems/moving_base.hpp"
+#include "cpu_clock.hpp"
 
 namespace {
 
@@ -32,12 +33,6 @@ struct Settings {
   int periods = 1000;
   std::vector<int> threads = {1, 2};
 };
-
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 libcont::SweepOptions sweep_options(const Settings& settings, int threads) {
   libcont::SweepOptions o;

@@ -168,42 +168,30 @@ TEST_CASE("event-free time: a three-state mode with two event functions") {
 TEST_CASE("event-free time: no bound where its construction fails") {
   Matrix coefficients(5, 1);
   coefficients.col(0) << 1.0, 0.0, 0.0, 0.0, 0.0;
-  EventFreeBound bound;
-  SECTION("defective A (a double eigenvalue -1 with one eigenvector)") {
+  // x' = A x + (0, sin(w t)) with A = [[a00, a01], [a10, a11]].
+  const auto prepared = [&](double a00, double a01, double a10, double a11, double w) {
     AffineMode mode;
     mode.A.resize(2, 2);
-    mode.A << -1.0, 1.0, 0.0, -1.0;
+    mode.A << a00, a01, a10, a11;
     mode.b0 = mode.b_cos = mode.b_sin = Vector::Zero(2);
     mode.b_sin[1] = 1.0;
-    mode.frequency = 1.5;
+    mode.frequency = w;
     ExactLinearFlow flow;
     flow.set_mode(mode);
-    CHECK_FALSE(bound.prepare(flow.generator(), 2, flow.forcing_scale(), coefficients, 1));
-  }
-  SECTION("A singular (the stick mode: no periodic particular solution)") {
-    AffineMode mode;
-    mode.A.resize(2, 2);
-    mode.A << 0.0, 1.0, 0.0, 0.0;
-    mode.b0 = mode.b_cos = mode.b_sin = Vector::Zero(2);
-    mode.frequency = 1.5;
-    ExactLinearFlow flow;
-    flow.set_mode(mode);
-    CHECK_FALSE(bound.prepare(flow.generator(), 2, flow.forcing_scale(), coefficients, 1));
-  }
-  SECTION("undamped oscillator forced at its natural frequency") {
-    AffineMode mode;
-    mode.A.resize(2, 2);
-    mode.A << 0.0, 1.0, -4.0, 0.0;
-    mode.b0 = mode.b_cos = mode.b_sin = Vector::Zero(2);
-    mode.b_sin[1] = 1.0;
-    mode.frequency = 2.0;
-    ExactLinearFlow flow;
-    flow.set_mode(mode);
-    CHECK_FALSE(bound.prepare(flow.generator(), 2, flow.forcing_scale(), coefficients, 1));
-  }
+    EventFreeBound bound;
+    return bound.prepare(flow.generator(), 2, flow.forcing_scale(), coefficients, 1);
+  };
+  CHECK(prepared(0.0, 1.0, -4.0, -0.1, 2.0));  // the control: damped, off resonance
+  // Defective A: a double eigenvalue -1 with one eigenvector.
+  CHECK_FALSE(prepared(-1.0, 1.0, 0.0, -1.0, 1.5));
+  // Singular A (the stick mode: no periodic particular solution).
+  CHECK_FALSE(prepared(0.0, 1.0, 0.0, 0.0, 1.5));
+  // An undamped oscillator forced at its natural frequency.
+  CHECK_FALSE(prepared(0.0, 1.0, -4.0, 0.0, 2.0));
+  EventFreeBound unprepared;
   double value = 1.0, rate = 0.0;
-  Matrix z = Matrix::Zero(5, 1);
-  CHECK(bound.clear_time(z, &value, &rate, 1.0) == 0.0);
+  const Matrix z = Matrix::Zero(5, 1);
+  CHECK(unprepared.clear_time(z, &value, &rate, 1.0) == 0.0);
 }
 
 TEST_CASE("crossing event-free steps at once changes no crossing") {
