@@ -1,6 +1,7 @@
 #include "event_free_bound.hpp"
 
-#include <Eigen/Eigenvalues>
+#include "modal_tangent.hpp"
+
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
@@ -49,38 +50,13 @@ bool EventFreeBound::prepare(const Matrix& generator, int n, double forcing_scal
   particular_ = Eigen::Map<const Matrix>(pi.data(), n, 3);
   if (!particular_.allFinite()) return false;
 
-  // Real block-diagonal form A = T D T^-1.
-  const Eigen::EigenSolver<Matrix> solver(A);
-  if (solver.info() != Eigen::Success) return false;
-  Matrix T(n, n), D = Matrix::Zero(n, n);
-  const auto& values = solver.eigenvalues();
-  const auto& vectors = solver.eigenvectors();
-  alpha_ = -std::numeric_limits<double>::infinity();
-  for (int i = 0; i < n; ++i) {
-    const double a = values[i].real(), b = values[i].imag();
-    alpha_ = std::max(alpha_, a);
-    if (b == 0.0) {
-      T.col(i) = vectors.col(i).real();
-      D(i, i) = a;
-    } else {  // the pair a +- ib, in that order: A vr = a vr - b vi, A vi = b vr + a vi
-      if (i + 1 >= n) return false;
-      T.col(i) = vectors.col(i).real();
-      T.col(i + 1) = vectors.col(i).imag();
-      D(i, i) = D(i + 1, i + 1) = a;
-      D(i, i + 1) = b;
-      D(i + 1, i) = -b;
-      ++i;
-    }
-  }
-  const Eigen::FullPivLU<Matrix> lu(T);
-  if (!lu.isInvertible()) return false;
-  to_modal_ = lu.inverse();
-  const double condition = T.lpNorm<Eigen::Infinity>() * to_modal_.lpNorm<Eigen::Infinity>();
-  if (!(condition < kWorstCondition)) return false;
-  // A defective A passes the eigensolver with nearly parallel vectors: check the form.
-  const double size = std::max(A.lpNorm<Eigen::Infinity>(), std::numeric_limits<double>::min());
-  if (!((T * D * to_modal_ - A).lpNorm<Eigen::Infinity>() <= 1e-10 * condition * size))
-    return false;
+  // Real block-diagonal form A = T D T^-1 (the one the modal tangent uses, shared).
+  const auto modal = ModalTangent::decompose(A);
+  if (!modal->exact || !(modal->condition < kWorstCondition)) return false;
+  const Matrix& T = modal->T;
+  const Matrix& D = modal->D;
+  to_modal_ = modal->T_inverse;
+  alpha_ = D.diagonal().maxCoeff();  // the largest real part
 
   const double w = generator(n + 2, n + 1);
   const Matrix D2t = (D * D).transpose();

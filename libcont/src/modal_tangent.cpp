@@ -39,8 +39,10 @@ std::shared_ptr<const ModalTangent::Decomposition> ModalTangent::decompose(const
     // The decomposition must reproduce A to rounding: a defective A gives nearly parallel
     // eigenvectors (a huge condition) or a residual far above it.
     const double residual = norm1(A * d->T - d->T * d->D);
-    d->ok = d->T_inverse.allFinite() && condition <= kConditionLimit &&
-            residual <= 1e3 * std::numeric_limits<double>::epsilon() * norm1(A) * norm1(d->T);
+    d->condition = condition;
+    d->exact = d->T_inverse.allFinite() && std::isfinite(condition) &&
+               residual <= 1e3 * std::numeric_limits<double>::epsilon() * norm1(A) * norm1(d->T);
+    d->ok = d->exact && condition <= kConditionLimit;
   }
   recent.push_front(d);
   if (recent.size() > 4) recent.pop_back();

@@ -11,6 +11,7 @@
 // kConditionLimit, where rounding would cost more than about four digits) takes
 // expm(A tau) (exact_linear_flow.hpp) instead.
 #include <array>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -31,17 +32,24 @@ class ModalTangent {
   // tangent <- expm(A tau) tangent for the mode's A (any number of columns).
   void advance(int mode, double tau, MatrixRef tangent);
 
- private:
+  // A = T D T^-1 with D real block-diagonal, as Eigen's pseudo-eigenvalue form gives it.
+  // The decompositions made last are shared by the flows of a thread (a continuation
+  // makes new flows at every point, mostly with the same A); the exact path's event-free
+  // bound (event_free_bound.hpp) uses them too, with a condition limit of its own.
   struct Decomposition {
-    Matrix A;           // the data it was made from
-    bool ok = false;    // T and D usable
+    Matrix A;             // the data it was made from
+    bool exact = false;   // finite, and T D T^-1 reproduces A to rounding
+    double condition = std::numeric_limits<double>::infinity();  // of T, 1-norm
+    bool ok = false;      // exact, and condition <= kConditionLimit
     Matrix T, T_inverse;
-    Matrix D;           // block-diagonal
+    Matrix D;             // block-diagonal
   };
+  static std::shared_ptr<const Decomposition> decompose(const Matrix& A);
+
+ private:
   // The decomposition of the mode's current A. Those made last are shared by the flows of
   // a thread (a continuation makes new flows at every point, mostly with the same A).
   std::shared_ptr<const Decomposition> refresh(int mode);
-  static std::shared_ptr<const Decomposition> decompose(const Matrix& A);
 
   const HybridSystem& system_;
   const AffineModes* affine_;
