@@ -37,9 +37,9 @@ ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& option
       n_(system.dimension()),
       columns_(columns),
       flows_(static_cast<size_t>(std::max(system.mode_count(), 0))),
-      bounds_(flows_.size()),
       field_(n_),
-      gradient_(n_) {
+      gradient_(n_),
+      bounds_(flows_.size()) {
   data_.A = Matrix::Zero(n_, n_);
   data_.b0 = data_.b_cos = data_.b_sin = Vector::Zero(n_);
   for (ExactLinearFlow& flow : flows_) flow.set_block_columns(1 + columns_);
@@ -146,50 +146,38 @@ double ExactSegment::rate_at(int mode, int function, double t0, double tau) {
 
 ExactSegment::Reference ExactSegment::start_reference(int mode, int event, double t0,
                                                       double first_step, bool after_touch) {
-  if (affine_events_[static_cast<size_t>(event)])
-    return start_affine_reference(mode, event, t0, first_step, after_touch);
+  // h and h' with the sums of the magnitudes of their terms (their rounding level). An
+  // event declared affine: h = c . z, h' = (M^T c) . z from the lifted state, without the
+  // model's (trigonometric) event function and gradient.
   Reference ref;
-  ref.value = system_.event_function(mode, event, t0, block_.col(0).head(n_));
-  double dh_dt = 0.0;
-  jacobians_.event_gradient(mode, event, t0, block_.col(0).head(n_), gradient_, dh_dt);
-  flows_[static_cast<size_t>(mode)].field(block_.col(0), field_);
-  ref.rate = gradient_.dot(field_) + dh_dt;
+  double value_terms = 0.0, rate_terms = 0.0;
+  const auto z = block_.col(0);
+  if (affine_events_[static_cast<size_t>(event)]) {
+    const auto c = event_coefficients_.col(event);
+    const auto r = rate_coefficients_.col(event);
+    ref.value = c.dot(z);
+    ref.rate = r.dot(z);
+    value_terms = c.cwiseProduct(z).cwiseAbs().sum();
+    rate_terms = r.cwiseProduct(z).cwiseAbs().sum();
+  } else {
+    ref.value = system_.event_function(mode, event, t0, z.head(n_));
+    double dh_dt = 0.0;
+    jacobians_.event_gradient(mode, event, t0, z.head(n_), gradient_, dh_dt);
+    flows_[static_cast<size_t>(mode)].field(z, field_);
+    ref.rate = gradient_.dot(field_) + dh_dt;
+    value_terms = gradient_.cwiseProduct(z.head(n_)).cwiseAbs().sum();
+    rate_terms = gradient_.cwiseProduct(field_).cwiseAbs().sum() + std::abs(dh_dt);
+  }
   // On the surface: within the absolute tolerance, or within rounding of the terms h is
   // made of (a model in other units: amplitudes of 1e300 have no absolute tolerance).
-  double terms = gradient_.cwiseProduct(block_.col(0).head(n_)).cwiseAbs().sum();
-  if (affine_events_[static_cast<size_t>(event)])
-    terms += event_coefficients_.col(event).cwiseProduct(block_.col(0)).cwiseAbs().sum();
-  const double surface = std::max(100.0 * options_.absolute_tolerance, 64.0 * kEpsilon * terms);
+  const double surface =
+      std::max(100.0 * options_.absolute_tolerance, 64.0 * kEpsilon * value_terms);
   if (after_touch || !(std::abs(ref.value) <= surface)) return ref;
   // On the surface (a reset put the state there): the side is the one the motion leaves
   // to, so that a return through the surface, however soon, is a crossing. With a rate at
   // rounding level (a body released with zero relative velocity) the side shows a little
   // later: the reference is taken there.
-  const double rounding =
-      16.0 * kEpsilon * (gradient_.cwiseProduct(field_).cwiseAbs().sum() + std::abs(dh_dt));
-  if (std::abs(ref.rate) > rounding) {
-    ref.value = std::copysign(std::numeric_limits<double>::min(), ref.rate);
-    return ref;
-  }
-  return reference_later(mode, event, t0, first_step);
-}
-
-// As start_reference, for an event declared affine: h = c . z and h' = (M^T c) . z from
-// the lifted state, without the model's (trigonometric) event function and gradient.
-ExactSegment::Reference ExactSegment::start_affine_reference(int mode, int event, double t0,
-                                                             double first_step,
-                                                             bool after_touch) {
-  const auto z = block_.col(0);
-  const auto c = event_coefficients_.col(event);
-  const auto r = rate_coefficients_.col(event);
-  Reference ref;
-  ref.value = c.dot(z);
-  ref.rate = r.dot(z);
-  const double terms = c.cwiseProduct(z).cwiseAbs().sum();
-  const double surface = std::max(100.0 * options_.absolute_tolerance, 64.0 * kEpsilon * terms);
-  if (after_touch || !(std::abs(ref.value) <= surface)) return ref;
-  const double rounding = 16.0 * kEpsilon * r.cwiseProduct(z).cwiseAbs().sum();
-  if (std::abs(ref.rate) > rounding) {
+  if (std::abs(ref.rate) > 16.0 * kEpsilon * rate_terms) {
     ref.value = std::copysign(std::numeric_limits<double>::min(), ref.rate);
     return ref;
   }
@@ -373,13 +361,13 @@ void ExactSegment::emit_samples(double t0, double t_from, double t_to, int mode,
   }
 }
 
-int ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double step,
+void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double step,
                                     const SampleGrid& grid, FlowObserver* observer,
                                     FlowReport& report) {
   const int events = events_;
   for (int j = 0; j < events; ++j) {
     const Reference& ref = references_[static_cast<size_t>(j)];
-    if (ref.time != 0.0) return 0;  // a start on a surface: its side shows later
+    if (ref.time != 0.0) return;  // a start on a surface: its side shows later
     bound_values_[static_cast<size_t>(j)] = ref.value;
     bound_rates_[static_cast<size_t>(j)] = ref.rate;
   }
@@ -395,9 +383,9 @@ int ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double s
     t += step;
     ++crossed;
   }
-  if (crossed == 0) return 0;
+  if (crossed == 0) return;
   flows_[static_cast<size_t>(mode)].propagate_repeated(step, crossed, block_, next_);
-  if (!next_.allFinite()) return 0;  // the scan takes these steps again and reports it
+  if (!next_.allFinite()) return;  // the scan takes these steps again and reports it
   report.steps += crossed;
   emit_samples(t0, t0, t, mode, grid, observer);
   block_.swap(next_);
@@ -408,7 +396,6 @@ int ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double s
     ref.value = value(mode, j, t0, block_);
     ref.rate = rate(mode, j, t0, block_);
   }
-  return crossed;
 }
 
 int ExactSegment::fail(FlowState& state, double t0, FlowStatus status, std::string message,

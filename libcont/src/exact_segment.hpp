@@ -79,8 +79,6 @@ class ExactSegment {
   double value_at(int mode, int function, double t0, double tau);
   double rate_at(int mode, int function, double t0, double tau);
   Reference start_reference(int mode, int event, double t0, double first_step, bool after_touch);
-  Reference start_affine_reference(int mode, int event, double t0, double first_step,
-                                   bool after_touch);
   Reference reference_later(int mode, int function, double t0, double first_step);
   Reference start_monitor_reference(int mode, int function, double t0, double first_step);
   // Where h keeps its sign at both ends of the interval but turns towards zero in between
@@ -102,8 +100,8 @@ class ExactSegment {
                     FlowObserver* observer);
   // Crosses the whole scan steps from t0 in which EventFreeBound shows that no event
   // can occur (their states are those the scan would have computed: the same cached
-  // products), updating t0, block_ and the references. Returns the steps crossed.
-  int cross_clear_steps(int mode, double& t0, double t_end, double step, const SampleGrid& grid,
+  // products), updating t0, block_ and the references.
+  void cross_clear_steps(int mode, double& t0, double t_end, double step, const SampleGrid& grid,
                         FlowObserver* observer, FlowReport& report);
 
   const HybridSystem& system_;
