@@ -20,7 +20,9 @@
 
 #include "libcont/affine_modes.hpp"
 #include "libcont/leading_multipliers.hpp"
+#include "libcont/orbit_branch.hpp"
 #include "libcont/periodic_orbit_search.hpp"
+#include "libcont/shooting.hpp"
 #include "systems/oscillator_chain.hpp"
 #include "test_support.hpp"
 
@@ -140,4 +142,98 @@ TEST_CASE("Chain N = 300: the orbit converges, its 600 multipliers the closed fo
   INFO("moduli " << d.modulus << ", values " << d.value);
   CHECK(d.modulus <= 1e-9);  // measured: 3e-14
   CHECK(d.value <= 1e-9);
+}
+
+namespace {
+
+// The column `name` of the branch's point data.
+double data_of(const libcont::OrbitBranch& branch, const libcont::BranchPoint& point,
+               const std::string& name) {
+  const auto at = std::find(branch.data_names.begin(), branch.data_names.end(), name);
+  REQUIRE(at != branch.data_names.end());
+  return point.data[at - branch.data_names.begin()];
+}
+
+// The semi-amplitude of the last mass per unit F0 on the linear (stop-free) steady state:
+// the free flight x' = A x + b_cos cos(wt) + b_sin sin(wt) (+ b0) has the response
+// x0 + Re(X e^{iwt}) with (iw - A) X = b_cos - i b_sin and A x0 = -b0.
+double linear_amplitude_per_force(const OscillatorChain& chain, double& offset) {
+  const int n = chain.dimension(), last = chain.count() - 1;
+  libcont::AffineMode free;
+  free.A = Matrix::Zero(n, n);
+  free.b0 = free.b_cos = free.b_sin = libcont::Vector::Zero(n);
+  REQUIRE(chain.affine_mode(OscillatorChain::Free, free));
+  const double w = 2.0 * M_PI / chain.forcing_period(), force = chain.parameters()["F0"];
+  const Eigen::MatrixXcd system = std::complex<double>(0.0, w) * Eigen::MatrixXcd::Identity(n, n) -
+                                  free.A.cast<std::complex<double>>();
+  const Eigen::VectorXcd rhs = free.b_cos.cast<std::complex<double>>() -
+                               std::complex<double>(0.0, 1.0) * free.b_sin.cast<std::complex<double>>();
+  const Eigen::VectorXcd response = system.partialPivLu().solve(rhs);
+  offset = (-free.A.partialPivLu().solve(free.b0))[last];
+  return std::abs(response[last]) / force;
+}
+
+}  // namespace
+
+// The loading curve in F0 of the 30-mass chain, whose last mass reaches the stop (d = 1) as
+// the load grows: the stop-free branch is the linear response (closed form above), the
+// grazing lies where its largest displacement is d, and from there a family of one-impact
+// orbits goes on (unstable near the grazing, the saltation growing like 1 / speed). The
+// passage's first guess of that family once landed on the non-impacting side (the grazing
+// is located from far on a linear family) and the branch ended there with an empty reason.
+// Each side is checked against an independent computation: the linear branch and the
+// grazing against the closed form, an impacting row against the orbit that
+// find_periodic_orbit settles on from a transient at the same F0 (the path of vicont orbit).
+TEST_CASE("Chain N = 30: the loading curve passes the grazing with the stop", "[orbits][chain][grazing]") {
+  auto chain = make_system<OscillatorChain>({{"N", "30"}});
+  double offset = 0.0;
+  const double per_force = linear_amplitude_per_force(chain, offset);
+  CHECK(std::abs(offset) <= 1e-14);  // a load without a constant part
+  const double grazing = chain.parameters()["d"] / per_force;  // measured: 1.3398115...
+
+  const libcont::OrbitSearchResult start = libcont::find_periodic_orbit(chain);
+  REQUIRE(start.found());
+  const libcont::OrbitBranch branch =
+      libcont::trace_orbit_branch(chain, start, libcont::OrbitBranchOptions("F0", 1.0, 2.2));
+  INFO(branch.stop_reason);
+  REQUIRE(branch.ok());
+  CHECK(branch.points.back().lambda == 2.2);
+
+  const libcont::SpecialPoint* graze = nullptr;
+  for (const auto& s : branch.special_points)
+    if (s.type == libcont::SpecialPointType::Grazing) graze = &s;
+  REQUIRE(graze != nullptr);
+  CHECK(std::abs(graze->lambda - grazing) <= 1e-9 * grazing);
+
+  const std::string amplitude = "A_max:x30";
+  int impacting = 0;
+  const libcont::BranchPoint* probe = nullptr;
+  for (const auto& p : branch.points) {
+    const int impacts = static_cast<int>(data_of(branch, p, "impacts"));
+    if (p.lambda < grazing) {
+      CHECK(impacts == 0);
+      CHECK(std::abs(data_of(branch, p, amplitude) - per_force * p.lambda) <= 1e-9);
+    } else {
+      CHECK(impacts == 1);
+      ++impacting;
+      if (probe == nullptr && p.lambda > 1.6) probe = &p;
+    }
+  }
+  CHECK(impacting >= 5);
+  REQUIRE(probe != nullptr);
+
+  // The probe's orbit shot again on CVODE (not the exact path the branch ran on), from the
+  // branch's point on its own section: the same orbit, and the same multipliers from
+  // CVODE's variational equations and the saltation matrix.
+  chain.set_parameter("F0", probe->lambda);
+  libcont::ShootingOptions cvode;
+  cvode.flow.exact_linear_modes = false;
+  const libcont::ShootingResult again = libcont::Shooting(chain, 1, cvode, probe->chart).solve(probe->u);
+  INFO("F0 = " << probe->lambda << ": " << again.reason);
+  REQUIRE(again.converged);
+  CHECK(again.p == 1);
+  CHECK((again.x - probe->u).norm() <= 1e-7 * probe->u.norm());
+  const double radius = Eigen::EigenSolver<Matrix>(again.monodromy, false).eigenvalues().cwiseAbs().maxCoeff();
+  CHECK(std::abs(radius - data_of(branch, *probe, "spectral_radius")) <= 1e-6 * radius);
+  CHECK(radius > 1.0);  // unstable near the grazing
 }

@@ -242,6 +242,7 @@ class Passage {
   void land_on_bound(GrazingFamily& family, const FamilyPoint& from, const FamilyPoint& beyond,
                      double direction);
   bool depart(GrazingFamily& arriving, const FamilyPoint& last, int arriving_impacts);
+  bool first_guess(GrazingFamily& other, const FamilyPoint& last, FamilyPoint& first);
   bool impacting_tangent(GrazingFamily& other, const FamilyPoint& last, const Vector& gradient,
                          FamilyPoint& first);
 
@@ -562,6 +563,31 @@ bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last,
   return true;
 }
 
+// The other family's orbit at first.sigma to first order: a step in its coordinate from the
+// grazing orbit (or, where the flow sees the grazing orbit's touch as neither impact nor
+// gap minimum, from the arriving family's last orbit), then on the impacting side its
+// tangent at the grazing.
+bool Passage::first_guess(GrazingFamily& other, const FamilyPoint& last, FamilyPoint& first) {
+  double q = 0.0;
+  Vector gradient;
+  const auto linearise_at = [&](const Vector& y) {
+    first.y = y;
+    return other.value_at(first.y, q) && other.value_gradient(first.y, q, gradient) &&
+           gradient.squaredNorm() > 0.0;
+  };
+  if (!linearise_at(grazing_y_) && !linearise_at(last.y)) {
+    out_.message = "at the grazing, the other family cannot be reached: " +
+                   (problem_.failure().empty()
+                        ? std::string("neither the grazing orbit nor the last orbit before it has an "
+                                      "approach to the contact near the grazing's phase")
+                        : problem_.failure());
+    return false;
+  }
+  first.y += ((other.target(first.sigma) - q) / gradient.squaredNorm()) * gradient;
+  return other.coordinate() != GrazingFamily::Coordinate::Speed ||
+         impacting_tangent(other, last, gradient, first);
+}
+
 bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriving_impacts) {
   const Eigen::Index n = grazing_y_.size() - 1;
   const auto coordinate = arriving.coordinate() == GrazingFamily::Coordinate::Speed
@@ -573,23 +599,24 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
   // From the grazing orbit a minimal step in q onto the other side, then Newton.
   FamilyPoint first;
   // Not as close as the approach: the other family's first orbit needs no extrapolation,
-  // and its Newton iteration is better conditioned further out.
-  first.sigma = std::max(5.0 * options_.smallest_distance, 4.0 * other.sigma_at_depth(options_.smallest_depth));
-  first.y = grazing_y_;
-  double q = 0.0;
-  Vector gradient;
-  if (!other.value_at(first.y, q) || !other.value_gradient(first.y, q, gradient) ||
-      gradient.squaredNorm() == 0.0) {
-    out_.message = "at the grazing, the other family cannot be reached: " + problem_.failure();
-    return false;
+  // and its Newton iteration is better conditioned further out. Where the first guess
+  // lands on the wrong side of the grazing (its second-order part larger than the step:
+  // a grazing located from far, as on a linear family), farther out.
+  const double nearest =
+      std::max(5.0 * options_.smallest_distance, 4.0 * other.sigma_at_depth(options_.smallest_depth));
+  bool found = false;
+  for (double sigma = nearest; !found && sigma <= 0.5 * options_.leave_distance; sigma *= 4.0) {
+    first = FamilyPoint{};
+    first.sigma = sigma;
+    out_.message.clear();
+    found = first_guess(other, last, first) &&
+            other.solve(first.sigma, false, first.y, first.point, first.dy_dsigma, first.sigma) &&
+            problem_.impacts() == impacts;
   }
-  first.y += ((other.target(first.sigma) - q) / gradient.squaredNorm()) * gradient;
-  if (coordinate == GrazingFamily::Coordinate::Speed && !impacting_tangent(other, last, gradient, first))
-    return false;
-  if (!other.solve(first.sigma, false, first.y, first.point, first.dy_dsigma, first.sigma) ||
-      problem_.impacts() != impacts) {
-    out_.message = "no orbit of the other family (" + std::to_string(impacts) +
-                   " impacts) leaves the grazing: the branch ends there";
+  if (!found) {
+    if (out_.message.empty())
+      out_.message = "no orbit of the other family (" + std::to_string(impacts) +
+                     " impacts) leaves the grazing: the branch ends there";
     return false;
   }
   const double direction = +1.0;  // away from sigma = 0
