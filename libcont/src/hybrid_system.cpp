@@ -1,7 +1,9 @@
 #include "libcont/hybrid_system.hpp"
 
+#include <bit>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <string_view>
 
 #include "libcont/affine_modes.hpp"
@@ -48,6 +50,11 @@ bool names_word(std::string_view text, std::string_view word) {
 
 void HybridSystem::set_parameter(std::string_view name, double value) {
   const ParameterSet::Saved saved[] = {parameters_.save(name)};
+  // The value it has, to the bit: the model as configured stands. A continuation sets its
+  // parameter before every evaluation, most often to the value it has (differences in
+  // the state), and declaring a large structure again costs as much as a short pass.
+  if (saved[0].given && std::bit_cast<std::uint64_t>(saved[0].value) == std::bit_cast<std::uint64_t>(value))
+    return;
   parameters_.set(name, value);
   commit(saved);
 }
