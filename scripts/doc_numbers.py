@@ -1,0 +1,333 @@
+#!/usr/bin/python3
+"""Runs the commands behind the documentation and checks what the docs quote of them.
+
+A page opts in with markers (HTML comments, invisible on the rendered page):
+
+  <!-- run ID: vicont ARGS -->   a run of a reference page; its stdout is kept as ID.stdout
+  <!-- output: ID -->           before a code block: the block is the printed output of run
+                                ID (in doc/tutorial.md ID may be left out: the last command
+                                run before the block)
+  NUMBER <!-- number: REF -->   NUMBER is the value at REF, to its printed precision
+  <!-- files: PATH ... -->      the runs write these files
+  ![...](figures/F.png) <!-- figure: PATH -->
+                                the figure F.png is a copy of the run's PATH
+
+REF is FILE:PATH, FILE a JSON file written by the runs (or a run's ID.stdout) and PATH
+keys and indices separated by dots: `special_points[PD1].parameter` takes the element of
+`special_points` whose `label` is PD1 (`attractors[id=0]` the one whose `id` is 0);
+`runs[1].lyapunov.exponents[0]` takes by index;
+`len(points)` is a list's length.
+
+doc/tutorial.md has no run markers: its commands are the fenced ```sh blocks themselves
+(lines starting with `vicont`, `\\` continuing a line), run in order in one directory, and a
+```json block after <!-- file: NAME --> is written to NAME before the commands after it.
+So the page and its test cannot diverge.
+
+Each page's runs happen in a directory of their own under --workdir (a temporary one by
+default). Exit status 0 when every command succeeded and every quoted number, output block,
+file and figure matches; 1 otherwise, with one line per mismatch.
+--update rewrites stale numbers in place; --copy-figures copies the figures into doc/figures.
+"""
+
+import argparse
+import decimal
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+RUN = re.compile(r"<!--\s*run\s+([\w.-]+)\s*:\s*(vicont\b.*?)\s*-->", re.S)
+OUTPUT = re.compile(r"<!--\s*output(?::\s*([\w.-]+))?\s*-->")
+NUMBER = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(\s*)<!--\s*number:\s*(\S+?)\s*-->")
+FILES = re.compile(r"<!--\s*files:\s*(.*?)\s*-->", re.S)
+FIGURE = re.compile(r"!\[[^\]]*\]\(figures/([^)\s]+)\)\s*<!--\s*figure:\s*(\S+)\s*-->")
+FILE_MARK = re.compile(r"<!--\s*file:\s*(\S+)\s*-->")
+NUMBER_TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+class Page:
+    """One markdown page: its text, and the problems found in it."""
+
+    def __init__(self, path):
+        self.path = path
+        with open(path, encoding="utf-8") as f:
+            self.text = f.read()
+        self.problems = []
+
+    def line_of(self, offset):
+        return self.text.count("\n", 0, offset) + 1
+
+    def problem(self, offset, message):
+        self.problems.append(f"{self.path}:{self.line_of(offset)}: {message}")
+
+
+def code_block_after(text, offset):
+    """The code block (fenced or indented) that starts after offset: (start, end, lines)."""
+    rest = text[offset:]
+    fenced = re.match(r"\s*```[^\n]*\n(.*?)\n[ \t]*```", rest, re.S)
+    indented = re.match(r"[ \t]*\n(?:[ \t]*\n)*((?: {4}[^\n]*\n|[ \t]*\n)+)", rest)
+    if fenced:
+        return fenced.group(1).split("\n")
+    if indented:
+        lines = [line[4:] for line in indented.group(1).split("\n")]
+        while lines and not lines[-1].strip():
+            lines.pop()
+        return lines
+    return None
+
+
+def run_command(args, vicont, cwd, timeout):
+    """Runs one vicont command line (a string); returns (status, stdout, stderr, seconds)."""
+    words = shlex.split(args)
+    redirect = None
+    if len(words) >= 2 and words[-2] == ">":
+        redirect = words[-1]
+        words = words[:-2]
+    if not words or words[0] != "vicont":
+        return 127, "", f"not a vicont command: {args}", 0.0
+    env = dict(os.environ, LC_ALL="C")
+    start = time.monotonic()
+    try:
+        done = subprocess.run([vicont] + words[1:], cwd=cwd, env=env, capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, "", f"timed out after {timeout} s", timeout
+    seconds = time.monotonic() - start
+    if redirect:
+        with open(os.path.join(cwd, redirect), "w", encoding="utf-8") as f:
+            f.write(done.stdout)
+    return done.returncode, done.stdout, done.stderr, seconds
+
+
+def tutorial_steps(text):
+    """The commands and files of the tutorial in page order: ("command", offset, line) and
+    ("file", offset, (name, content))."""
+    steps = []
+    pending_file = None
+    for m in re.finditer(r"<!--\s*file:\s*(\S+)\s*-->|```(\w*)\n(.*?)\n```", text, re.S):
+        if m.group(1):
+            pending_file = m.group(1)
+            continue
+        language, body = m.group(2), m.group(3)
+        if pending_file:
+            steps.append(("file", m.start(), (pending_file, body + "\n")))
+            pending_file = None
+            continue
+        if language != "sh":
+            continue
+        joined = re.sub(r"\\\n\s*", " ", body)
+        for line in joined.split("\n"):
+            line = line.split(" #")[0].strip()
+            if line.startswith("vicont "):
+                steps.append(("command", m.start(), line))
+    return steps
+
+
+def resolve(workdir, ref):
+    """The value REF (FILE:PATH) names."""
+    name, _, path = ref.partition(":")
+    with open(os.path.join(workdir, name), encoding="utf-8") as f:
+        value = json.load(f)
+    length = path.startswith("len(") and path.endswith(")")
+    if length:
+        path = path[4:-1]
+    for part in filter(None, re.split(r"\.(?![^\[]*\])", path)):
+        m = re.fullmatch(r"([^\[\]]*)((?:\[[^\]]+\])*)", part)
+        if m.group(1):
+            value = value[m.group(1)]
+        for index in re.findall(r"\[([^\]]+)\]", m.group(2)):
+            if re.fullmatch(r"-?\d+", index):
+                value = value[int(index)]
+                continue
+            key, _, wanted = index.rpartition("=") if "=" in index else ("label", "", index)
+            matches = [item for item in value if str(item.get(key)) == wanted]
+            if len(matches) != 1:
+                raise KeyError(f"{len(matches)} elements with {key} = {wanted}")
+            value = matches[0]
+    return len(value) if length else value
+
+
+def matches_printed(printed, value):
+    """Whether value, rounded to the precision of the text printed, is printed."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    quoted = decimal.Decimal(printed)
+    half_unit = decimal.Decimal(5).scaleb(quoted.as_tuple().exponent - 1)
+    return abs(decimal.Decimal(repr(float(value))) - quoted) <= half_unit * decimal.Decimal("1.000001")
+
+
+def printed_like(printed, value):
+    """value written with as many decimals (or significant digits) as printed."""
+    if re.search(r"[eE]", printed):
+        digits = len(printed.split("e")[0].split("E")[0].lstrip("-+").replace(".", "")) - 1
+        return f"{value:.{digits}e}"
+    if "." in printed:
+        return f"{value:.{len(printed.split('.')[1])}f}"
+    return f"{round(value)}"
+
+
+def lines_match(doc_lines, actual_lines):
+    """Compares a printed block with actual output: words exactly, numbers to the printed
+    precision; a doc line `...` stands for any number of lines. Returns a message or None."""
+    def line_matches(doc, actual):
+        doc_tokens, actual_tokens = doc.split(), actual.split()
+        if len(doc_tokens) != len(actual_tokens):
+            return False
+        for d, a in zip(doc_tokens, actual_tokens):
+            if d == a:
+                continue
+            dn, an = NUMBER_TOKEN.fullmatch(d), NUMBER_TOKEN.fullmatch(a)
+            if dn and an and matches_printed(d, float(a)):
+                continue
+            # a number inside punctuation: "(period 1.57...)" or "0.5," compared piecewise
+            dparts, aparts = NUMBER_TOKEN.split(d), NUMBER_TOKEN.split(a)
+            dnums, anums = NUMBER_TOKEN.findall(d), NUMBER_TOKEN.findall(a)
+            if dparts != aparts or len(dnums) != len(anums):
+                return False
+            if not all(x == y or matches_printed(x, float(y)) for x, y in zip(dnums, anums)):
+                return False
+        return True
+
+    def match(i, j):
+        if i == len(doc_lines):
+            return j == len(actual_lines)
+        if doc_lines[i].strip() == "...":
+            return any(match(i + 1, k) for k in range(j, len(actual_lines) + 1))
+        return j < len(actual_lines) and line_matches(doc_lines[i], actual_lines[j]) and match(i + 1, j + 1)
+
+    if match(0, 0):
+        return None
+    for i, doc in enumerate(doc_lines):
+        if doc.strip() == "...":
+            break
+        if i >= len(actual_lines) or not line_matches(doc, actual_lines[i]):
+            got = actual_lines[i] if i < len(actual_lines) else "(no line)"
+            return f"printed line {i + 1} is now: {got!r}"
+    return "the printed block no longer matches the output:\n" + "\n".join(actual_lines)
+
+
+def check_numbers(page, workdir, update):
+    replacements = []
+    for m in NUMBER.finditer(page.text):
+        printed, ref = m.group(1), m.group(3)
+        try:
+            value = resolve(workdir, ref)
+        except (OSError, ValueError, KeyError, IndexError, TypeError) as error:
+            page.problem(m.start(), f"number {ref}: cannot be read ({error})")
+            continue
+        if matches_printed(printed, value):
+            continue
+        now = printed_like(printed, value) if isinstance(value, (int, float)) else repr(value)
+        page.problem(m.start(), f"number {ref} is printed as {printed}, now {now}")
+        replacements.append((m.start(1), m.end(1), now))
+    if update and replacements:
+        text = page.text
+        for start, end, now in reversed(replacements):
+            text = text[:start] + now + text[end:]
+        with open(page.path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def check_outputs(page, outputs, last_output_before):
+    for m in OUTPUT.finditer(page.text):
+        run_id = m.group(1)
+        actual = outputs.get(run_id) if run_id else last_output_before(m.start())
+        if actual is None:
+            page.problem(m.start(), f"output block of an unknown run {run_id!r}")
+            continue
+        block = code_block_after(page.text, m.end())
+        if block is None:
+            page.problem(m.start(), "no code block after the output marker")
+            continue
+        message = lines_match(block, actual.rstrip("\n").split("\n"))
+        if message:
+            page.problem(m.start(), f"output of {run_id or 'the command above'}: {message}")
+
+
+def check_files(page, workdir, doc_dir, copy_figures):
+    for m in FILES.finditer(page.text):
+        for name in m.group(1).split():
+            if not os.path.isfile(os.path.join(workdir, name)):
+                page.problem(m.start(), f"file {name} was not written")
+    for m in FIGURE.finditer(page.text):
+        copy, source = m.group(1), os.path.join(workdir, m.group(2))
+        if not os.path.isfile(source):
+            page.problem(m.start(), f"figure {m.group(2)} was not written")
+        elif copy_figures:
+            shutil.copyfile(source, os.path.join(doc_dir, "figures", copy))
+        elif not os.path.isfile(os.path.join(doc_dir, "figures", copy)):
+            page.problem(m.start(), f"figures/{copy} is missing (run with --copy-figures)")
+
+
+def run_page(page, vicont, workdir, timeout):
+    """Runs the page's commands; returns (outputs by run id, function: last output before
+    an offset)."""
+    outputs, ordered = {}, []
+    if os.path.basename(page.path) == "tutorial.md":
+        for kind, offset, item in tutorial_steps(page.text):
+            if kind == "file":
+                name, content = item
+                with open(os.path.join(workdir, name), "w", encoding="utf-8") as f:
+                    f.write(content)
+                continue
+            status, out, err, seconds = run_command(item, vicont, workdir, timeout)
+            print(f"  {seconds:6.2f} s  {item}", flush=True)
+            if status != 0:
+                page.problem(offset, f"'{item}' exited with {status}: {err.strip()[:2000]}")
+            ordered.append((offset, out))
+    else:
+        for m in RUN.finditer(page.text):
+            run_id, args = m.group(1), " ".join(m.group(2).split())
+            status, out, err, seconds = run_command(args, vicont, workdir, timeout)
+            print(f"  {seconds:6.2f} s  {run_id}: {args}", flush=True)
+            with open(os.path.join(workdir, run_id + ".stdout"), "w", encoding="utf-8") as f:
+                f.write(out)
+            if status != 0:
+                page.problem(m.start(), f"run {run_id} exited with {status}: {err.strip()[:2000]}")
+            outputs[run_id] = out
+
+    def last_output_before(offset):
+        before = [out for start, out in ordered if start < offset]
+        return before[-1] if before else None
+
+    return outputs, last_output_before
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--vicont", required=True, help="the vicont program to run")
+    parser.add_argument("--workdir", help="where to run (default: a temporary directory, removed)")
+    parser.add_argument("--update", action="store_true", help="rewrite stale numbers in the pages")
+    parser.add_argument("--copy-figures", action="store_true", help="copy the figures into doc/figures")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds per command")
+    parser.add_argument("pages", nargs="+", help="markdown pages to check")
+    args = parser.parse_args()
+    vicont = os.path.abspath(args.vicont)
+
+    with tempfile.TemporaryDirectory(prefix="doc-numbers-") as temporary:
+        root = os.path.abspath(args.workdir) if args.workdir else temporary
+        problems = []
+        for path in args.pages:
+            page = Page(path)
+            workdir = os.path.join(root, os.path.splitext(os.path.basename(path))[0])
+            shutil.rmtree(workdir, ignore_errors=True)
+            os.makedirs(workdir)
+            print(f"{path}:", flush=True)
+            outputs, last_output_before = run_page(page, vicont, workdir, args.timeout)
+            check_outputs(page, outputs, last_output_before)
+            check_numbers(page, workdir, args.update)
+            check_files(page, workdir, os.path.dirname(os.path.abspath(path)), args.copy_figures)
+            problems += page.problems
+        for problem in problems:
+            print(problem)
+        print(f"{len(problems)} problems" if problems else "every command ran; every quoted number, output, file and figure matches")
+        return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
