@@ -67,17 +67,17 @@ class Page:
 
 
 def code_block_after(text, offset):
-    """The code block (fenced or indented) that starts after offset: (start, end, lines)."""
-    rest = text[offset:]
-    fenced = re.match(r"\s*```[^\n]*\n(.*?)\n[ \t]*```", rest, re.S)
-    indented = re.match(r"[ \t]*\n(?:[ \t]*\n)*((?: {4}[^\n]*\n|[ \t]*\n)+)", rest)
+    """The code block (fenced or indented) that starts after offset, as (start, end, indent)
+    of its lines in text, or None."""
+    fenced = re.compile(r"\s*```[^\n]*\n(.*?\n)[ \t]*```", re.S).match(text, offset)
     if fenced:
-        return fenced.group(1).split("\n")
+        return fenced.start(1), fenced.end(1), ""
+    indented = re.compile(r"[ \t]*\n(?:[ \t]*\n)*((?: {4}[^\n]*\n)(?: {4}[^\n]*\n|[ \t]*\n)*)").match(text, offset)
     if indented:
-        lines = [line[4:] for line in indented.group(1).split("\n")]
-        while lines and not lines[-1].strip():
-            lines.pop()
-        return lines
+        end = indented.end(1)
+        while text[:end].endswith("\n\n"):
+            end -= 1
+        return indented.start(1), end, "    "
     return None
 
 
@@ -171,44 +171,35 @@ def printed_like(printed, value):
     return f"{round(value)}"
 
 
-def lines_match(doc_lines, actual_lines):
-    """Compares a printed block with actual output: words exactly, numbers to the printed
-    precision; a doc line `...` stands for any number of lines. Returns a message or None."""
-    def line_matches(doc, actual):
-        doc_tokens, actual_tokens = doc.split(), actual.split()
-        if len(doc_tokens) != len(actual_tokens):
-            return False
-        for d, a in zip(doc_tokens, actual_tokens):
-            if d == a:
-                continue
-            dn, an = NUMBER_TOKEN.fullmatch(d), NUMBER_TOKEN.fullmatch(a)
-            if dn and an and matches_printed(d, float(a)):
-                continue
-            # a number inside punctuation: "(period 1.57...)" or "0.5," compared piecewise
-            dparts, aparts = NUMBER_TOKEN.split(d), NUMBER_TOKEN.split(a)
-            dnums, anums = NUMBER_TOKEN.findall(d), NUMBER_TOKEN.findall(a)
-            if dparts != aparts or len(dnums) != len(anums):
-                return False
-            if not all(x == y or matches_printed(x, float(y)) for x, y in zip(dnums, anums)):
-                return False
-        return True
+def shape(line):
+    """A line with its numbers blanked: what must match exactly."""
+    return NUMBER_TOKEN.sub("#", " ".join(line.split()))
 
+
+def align(doc_lines, actual_lines):
+    """Pairs each doc line with an actual line of the same shape, in order; a doc line
+    `...` stands for any number of actual lines. Returns the pairs or None."""
     def match(i, j):
         if i == len(doc_lines):
-            return j == len(actual_lines)
+            return [] if j == len(actual_lines) else None
         if doc_lines[i].strip() == "...":
-            return any(match(i + 1, k) for k in range(j, len(actual_lines) + 1))
-        return j < len(actual_lines) and line_matches(doc_lines[i], actual_lines[j]) and match(i + 1, j + 1)
-
-    if match(0, 0):
+            for k in range(j, len(actual_lines) + 1):
+                rest = match(i + 1, k)
+                if rest is not None:
+                    return rest
+            return None
+        if j < len(actual_lines) and shape(doc_lines[i]) == shape(actual_lines[j]):
+            rest = match(i + 1, j + 1)
+            if rest is not None:
+                return [(i, j)] + rest
         return None
-    for i, doc in enumerate(doc_lines):
-        if doc.strip() == "...":
-            break
-        if i >= len(actual_lines) or not line_matches(doc, actual_lines[i]):
-            got = actual_lines[i] if i < len(actual_lines) else "(no line)"
-            return f"printed line {i + 1} is now: {got!r}"
-    return "the printed block no longer matches the output:\n" + "\n".join(actual_lines)
+    return match(0, 0)
+
+
+def stale_numbers(doc_line, actual_line):
+    """The numbers of doc_line that actual_line does not print to their precision."""
+    return [(d, a) for d, a in zip(NUMBER_TOKEN.findall(doc_line), NUMBER_TOKEN.findall(actual_line))
+            if d != a and not matches_printed(d, float(a))]
 
 
 def check_numbers(page, workdir, update):
@@ -233,7 +224,10 @@ def check_numbers(page, workdir, update):
             f.write(text)
 
 
-def check_outputs(page, outputs, last_output_before):
+def check_outputs(page, outputs, last_output_before, update):
+    """Compares each output block with its run's stdout; with update, rewrites stale lines
+    (and a block without `...` whose lines no longer correspond, whole)."""
+    edits = []
     for m in OUTPUT.finditer(page.text):
         run_id = m.group(1)
         actual = outputs.get(run_id) if run_id else last_output_before(m.start())
@@ -244,9 +238,34 @@ def check_outputs(page, outputs, last_output_before):
         if block is None:
             page.problem(m.start(), "no code block after the output marker")
             continue
-        message = lines_match(block, actual.rstrip("\n").split("\n"))
-        if message:
-            page.problem(m.start(), f"output of {run_id or 'the command above'}: {message}")
+        start, end, indent = block
+        doc_lines = [line[len(indent):] for line in page.text[start:end].rstrip("\n").split("\n")]
+        actual_lines = actual.rstrip("\n").split("\n")
+        name = run_id or "the command above"
+        pairs = align(doc_lines, actual_lines)
+        if pairs is None:
+            page.problem(m.start(), f"output of {name} no longer has the printed lines; it is now:\n"
+                         + "\n".join(actual_lines))
+            if not any(line.strip() == "..." for line in doc_lines):
+                doc_lines = list(actual_lines)
+                edits.append((start, end, doc_lines, indent))
+            continue
+        stale = False
+        for i, j in pairs:
+            for printed, now in stale_numbers(doc_lines[i], actual_lines[j]):
+                page.problem(m.start(), f"output of {name}: {printed} is now {now} in {actual_lines[j].strip()!r}")
+                stale = True
+            if stale_numbers(doc_lines[i], actual_lines[j]):
+                doc_lines[i] = actual_lines[j]
+        if stale:
+            edits.append((start, end, doc_lines, indent))
+    if update and edits:
+        text = page.text
+        for start, end, lines, indent in reversed(edits):
+            text = text[:start] + "".join(indent + line + "\n" if line else "\n" for line in lines) + text[end:]
+        page.text = text
+        with open(page.path, "w", encoding="utf-8") as f:
+            f.write(text)
 
 
 def check_files(page, workdir, doc_dir, copy_figures):
@@ -319,7 +338,7 @@ def main():
             os.makedirs(workdir)
             print(f"{path}:", flush=True)
             outputs, last_output_before = run_page(page, vicont, workdir, args.timeout)
-            check_outputs(page, outputs, last_output_before)
+            check_outputs(page, outputs, last_output_before, args.update)
             check_numbers(page, workdir, args.update)
             check_files(page, workdir, os.path.dirname(os.path.abspath(path)), args.copy_figures)
             problems += page.problems
