@@ -24,7 +24,7 @@ doc/tutorial.md has no run markers: its commands are the fenced ```sh blocks the
 So the page and its test cannot diverge.
 
 Each page's runs happen in a directory of their own under --workdir (a temporary one by
-default). Exit status 0 when every command succeeded and every quoted number, output block,
+default), where `examples` is the source tree's. Exit status 0 when every command succeeded and every quoted number, output block,
 file and figure matches; 1 otherwise, with one line per mismatch.
 --update rewrites stale numbers in place; --copy-figures copies the figures into doc/figures.
 """
@@ -47,6 +47,7 @@ NUMBER = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(\s*)<!--\s*num
 FILES = re.compile(r"<!--\s*files:\s*(.*?)\s*-->", re.S)
 FIGURE = re.compile(r"!\[[^\]]*\]\(figures/([^)\s]+)\)\s*<!--\s*figure:\s*(\S+)\s*-->")
 FILE_MARK = re.compile(r"<!--\s*file:\s*(\S+)\s*-->")
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NUMBER_TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
@@ -178,22 +179,28 @@ def shape(line):
 
 def align(doc_lines, actual_lines):
     """Pairs each doc line with an actual line of the same shape, in order; a doc line
-    `...` stands for any number of actual lines. Returns the pairs or None."""
-    def match(i, j):
+    `...` stands for any number of actual lines. Lines whose numbers match too are paired
+    if they can be (so that `...` skips the right lines); else lines of the same shape.
+    Returns the pairs or None."""
+    def same(doc, actual, strict):
+        return shape(doc) == shape(actual) and not (strict and stale_numbers(doc, actual))
+
+    def match(i, j, strict):
         if i == len(doc_lines):
             return [] if j == len(actual_lines) else None
         if doc_lines[i].strip() == "...":
             for k in range(j, len(actual_lines) + 1):
-                rest = match(i + 1, k)
+                rest = match(i + 1, k, strict)
                 if rest is not None:
                     return rest
             return None
-        if j < len(actual_lines) and shape(doc_lines[i]) == shape(actual_lines[j]):
-            rest = match(i + 1, j + 1)
+        if j < len(actual_lines) and same(doc_lines[i], actual_lines[j], strict):
+            rest = match(i + 1, j + 1, strict)
             if rest is not None:
                 return [(i, j)] + rest
         return None
-    return match(0, 0)
+    pairs = match(0, 0, True)
+    return pairs if pairs is not None else match(0, 0, False)
 
 
 def stale_numbers(doc_line, actual_line):
@@ -336,6 +343,8 @@ def main():
             workdir = os.path.join(root, os.path.splitext(os.path.basename(path))[0])
             shutil.rmtree(workdir, ignore_errors=True)
             os.makedirs(workdir)
+            # commands name the shipped examples as from the top of the source tree
+            os.symlink(os.path.join(REPOSITORY, "examples"), os.path.join(workdir, "examples"))
             print(f"{path}:", flush=True)
             outputs, last_output_before = run_page(page, vicont, workdir, args.timeout)
             check_outputs(page, outputs, last_output_before, args.update)
