@@ -11,6 +11,8 @@ A page opts in with markers (HTML comments, invisible on the rendered page):
   <!-- files: PATH ... -->      the runs write these files
   ![...](figures/F.png) <!-- figure: PATH -->
                                 the figure F.png is a copy of the run's PATH
+  <!-- listing: FILE -->        before a code block: the block is a verbatim part of FILE
+                                (a path in the source tree)
 
 REF is FILE:PATH, FILE a JSON file written by the runs (or a run's ID.stdout) and PATH
 keys and indices separated by dots: `special_points[PD1].parameter` takes the element of
@@ -46,6 +48,7 @@ OUTPUT = re.compile(r"<!--\s*output(?::\s*([\w.-]+))?\s*-->")
 NUMBER = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(\s*)<!--\s*number:\s*(\S+?)\s*-->")
 FILES = re.compile(r"<!--\s*files:\s*(.*?)\s*-->", re.S)
 FIGURE = re.compile(r"!\[[^\]]*\]\(figures/([^)\s]+)\)\s*<!--\s*figure:\s*(\S+)\s*-->")
+LISTING = re.compile(r"<!--\s*listing:\s*(\S+)\s*-->")
 FILE_MARK = re.compile(r"<!--\s*file:\s*(\S+)\s*-->")
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NUMBER_TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -275,6 +278,24 @@ def check_outputs(page, outputs, last_output_before, update):
             f.write(text)
 
 
+def check_listings(page):
+    for m in LISTING.finditer(page.text):
+        block = code_block_after(page.text, m.end())
+        if block is None:
+            page.problem(m.start(), "no code block after the listing marker")
+            continue
+        start, end, indent = block
+        listed = "".join(line[len(indent):] + "\n" for line in page.text[start:end].rstrip("\n").split("\n"))
+        try:
+            with open(os.path.join(REPOSITORY, m.group(1)), encoding="utf-8") as f:
+                source = f.read()
+        except OSError as error:
+            page.problem(m.start(), f"listing of {m.group(1)}: {error}")
+            continue
+        if listed not in source:
+            page.problem(m.start(), f"the listing is no longer a verbatim part of {m.group(1)}")
+
+
 def check_files(page, workdir, doc_dir, copy_figures):
     for m in FILES.finditer(page.text):
         for name in m.group(1).split():
@@ -349,6 +370,7 @@ def main():
             outputs, last_output_before = run_page(page, vicont, workdir, args.timeout)
             check_outputs(page, outputs, last_output_before, args.update)
             check_numbers(page, workdir, args.update)
+            check_listings(page)
             check_files(page, workdir, os.path.dirname(os.path.abspath(path)), args.copy_figures)
             problems += page.problems
         for problem in problems:

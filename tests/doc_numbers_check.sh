@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/doc_numbers.py catches what it is there to catch: a page with a stale number, a
-# stale printed line, a missing figure or a failing command fails; --update repairs the
+# stale printed line, a missing figure, a listing not in its file or a failing command fails; --update repairs the
 # number and the line; a true page passes.
 # Usage: doc_numbers_check.sh VICONT PYTHON
 set -eu
@@ -46,12 +46,17 @@ grep -q "The sum is -0.23<!--" "$dir/page.md" || fail "--update did not rewrite 
 grep -q "a_i         0.5 impacts per period" "$dir/page.md" || fail "--update did not rewrite the output line"
 "$python" "$script" --vicont "$vicont" "$dir/page.md" > "$dir/log" || { cat "$dir/log"; fail "the updated page failed"; }
 
-# a failing command and a figure that is not there
+# a failing command, a figure that is not there, a listing that is not in its file
 cat > "$dir/page.md" <<'EOF'
 <!-- run c: vicont lyapunov --set r=1.5 -->
 ![x](figures/none.png) <!-- figure: nowhere.png -->
+<!-- listing: examples/user_model/pendulum.hpp -->
+```cpp
+class NoSuchPendulum {};
+```
 EOF
 if "$python" "$script" --vicont "$vicont" "$dir/page.md" > "$dir/log"; then fail "a failing command passed"; fi
 grep -q "run c exited with 2" "$dir/log" || { cat "$dir/log"; fail "no message naming the failing run"; }
 grep -q "figure nowhere.png was not written" "$dir/log" || { cat "$dir/log"; fail "no message naming the missing figure"; }
+grep -q "no longer a verbatim part of examples/user_model/pendulum.hpp" "$dir/log" || { cat "$dir/log"; fail "no message naming the listing"; }
 echo "doc_numbers_check: ok"
