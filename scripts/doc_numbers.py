@@ -17,8 +17,7 @@ A page opts in with markers (HTML comments, invisible on the rendered page):
 REF is FILE:PATH, FILE a JSON file written by the runs (or a run's ID.stdout) and PATH
 keys and indices separated by dots: `special_points[PD1].parameter` takes the element of
 `special_points` whose `label` is PD1 (`attractors[id=0]` the one whose `id` is 0);
-`runs[1].lyapunov.exponents[0]` takes by index;
-`len(points)` is a list's length.
+`runs[1].lyapunov.exponents[0]` takes by index; `len(points)` is a list's length.
 
 doc/tutorial.md has no run markers: its commands are the fenced ```sh blocks themselves
 (lines starting with `vicont`, `\\` continuing a line), run in order in one directory, and a
@@ -26,9 +25,10 @@ doc/tutorial.md has no run markers: its commands are the fenced ```sh blocks the
 So the page and its test cannot diverge.
 
 Each page's runs happen in a directory of their own under --workdir (a temporary one by
-default), where `examples` is the source tree's. Exit status 0 when every command succeeded and every quoted number, output block,
-file and figure matches; 1 otherwise, with one line per mismatch.
---update rewrites stale numbers in place; --copy-figures copies the figures into doc/figures.
+default), where `examples` is the source tree's. Exit status 0 when every command
+succeeded and every quoted number, output block, file, figure and listing matches; 1
+otherwise, with one line per mismatch. --update rewrites stale numbers and output lines in
+place; --copy-figures copies the figures into doc/figures.
 """
 
 import argparse
@@ -88,10 +88,6 @@ def code_block_after(text, offset):
 def run_command(args, vicont, cwd, timeout):
     """Runs one vicont command line (a string); returns (status, stdout, stderr, seconds)."""
     words = shlex.split(args)
-    redirect = None
-    if len(words) >= 2 and words[-2] == ">":
-        redirect = words[-1]
-        words = words[:-2]
     if not words or words[0] != "vicont":
         return 127, "", f"not a vicont command: {args}", 0.0
     env = dict(os.environ, LC_ALL="C")
@@ -102,9 +98,6 @@ def run_command(args, vicont, cwd, timeout):
     except subprocess.TimeoutExpired:
         return 124, "", f"timed out after {timeout} s", timeout
     seconds = time.monotonic() - start
-    if redirect:
-        with open(os.path.join(cwd, redirect), "w", encoding="utf-8") as f:
-            f.write(done.stdout)
     return done.returncode, done.stdout, done.stderr, seconds
 
 
@@ -113,7 +106,8 @@ def tutorial_steps(text):
     ("file", offset, (name, content))."""
     steps = []
     pending_file = None
-    for m in re.finditer(r"<!--\s*file:\s*(\S+)\s*-->|```(\w*)\n(.*?)\n```", text, re.S):
+    pattern = re.compile(FILE_MARK.pattern + r"|```(\w*)\n(.*?)\n```", re.S)
+    for m in pattern.finditer(text):
         if m.group(1):
             pending_file = m.group(1)
             continue
