@@ -17,7 +17,8 @@ A page opts in with markers (HTML comments, invisible on the rendered page):
 REF is FILE:PATH, FILE a JSON file written by the runs (or a run's ID.stdout) and PATH
 keys and indices separated by dots: `special_points[PD1].parameter` takes the element of
 `special_points` whose `label` is PD1 (`attractors[id=0]` the one whose `id` is 0);
-`runs[1].lyapunov.exponents[0]` takes by index; `len(points)` is a list's length.
+`runs[1].lyapunov.exponents[0]` takes by index; `len(points)` is a list's length; a
+trailing `*FACTOR` scales the value (`amplitudes.y1*1000`: metres quoted in millimetres).
 
 doc/tutorial.md has no run markers: its commands are the fenced ```sh blocks themselves
 (lines starting with `vicont`, `\\` continuing a line), run in order in one directory, and a
@@ -127,7 +128,10 @@ def tutorial_steps(text):
 
 
 def resolve(workdir, ref):
-    """The value REF (FILE:PATH) names."""
+    """The value REF (FILE:PATH, or FILE:PATH*FACTOR) names."""
+    scaled = re.fullmatch(r"(.*)\*([0-9.eE+-]+)", ref)
+    if scaled:
+        return resolve(workdir, scaled.group(1)) * float(scaled.group(2))
     name, _, path = ref.partition(":")
     with open(os.path.join(workdir, name), encoding="utf-8") as f:
         value = json.load(f)
