@@ -34,6 +34,7 @@ place; --copy-figures copies the figures into doc/figures.
 
 import argparse
 import decimal
+import difflib
 import json
 import os
 import re
@@ -204,6 +205,26 @@ def align(doc_lines, actual_lines):
     return pairs if pairs is not None else match(0, 0, False)
 
 
+def closest_lines(doc_lines, actual_lines):
+    """For a block whose lines no longer align: each doc line (but `...`) replaced by the
+    most similar actual line after the one taken before it (a renamed word, a new column),
+    or kept when none is similar. For --update only: the result is for a person to read."""
+    lines, j = [], 0
+    for doc in doc_lines:
+        if doc.strip() == "...":
+            lines.append(doc)
+            continue
+        ratios = [(difflib.SequenceMatcher(None, doc, actual).ratio(), k)
+                  for k, actual in enumerate(actual_lines[j:], start=j)]
+        best = max(ratios, default=(0, None))
+        if best[0] >= 0.6:
+            lines.append(actual_lines[best[1]])
+            j = best[1] + 1
+        else:
+            lines.append(doc)
+    return lines
+
+
 def stale_numbers(doc_line, actual_line):
     """The numbers of doc_line that actual_line does not print to their precision."""
     return [(d, a) for d, a in zip(NUMBER_TOKEN.findall(doc_line), NUMBER_TOKEN.findall(actual_line))
@@ -234,7 +255,8 @@ def check_numbers(page, workdir, update):
 
 def check_outputs(page, outputs, last_output_before, update):
     """Compares each output block with its run's stdout; with update, rewrites stale lines
-    (and a block without `...` whose lines no longer correspond, whole)."""
+    (a block without `...` whose lines no longer correspond, whole; one with `...`, line by
+    line from the most similar output lines)."""
     edits = []
     for m in OUTPUT.finditer(page.text):
         run_id = m.group(1)
@@ -254,9 +276,10 @@ def check_outputs(page, outputs, last_output_before, update):
         if pairs is None:
             page.problem(m.start(), f"output of {name} no longer has the printed lines; it is now:\n"
                          + "\n".join(actual_lines))
-            if not any(line.strip() == "..." for line in doc_lines):
-                doc_lines = list(actual_lines)
-                edits.append((start, end, doc_lines, indent))
+            if any(line.strip() == "..." for line in doc_lines):
+                edits.append((start, end, closest_lines(doc_lines, actual_lines), indent))
+            else:
+                edits.append((start, end, list(actual_lines), indent))
             continue
         stale = False
         for i, j in pairs:

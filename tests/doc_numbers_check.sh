@@ -46,6 +46,15 @@ grep -q "The sum is -0.23<!--" "$dir/page.md" || fail "--update did not rewrite 
 grep -q "a_i         0.5 impacts per period" "$dir/page.md" || fail "--update did not rewrite the output line"
 "$python" "$script" --vicont "$vicont" "$dir/page.md" > "$dir/log" || { cat "$dir/log"; fail "the updated page failed"; }
 
+# a word of a printed line changed (as by a renamed parameter): fails; --update takes the
+# most similar line of the output
+write_page -0.23 0.5
+sed -i 's/z = p\/n     1\/2/z = p\/q     1\/2/' "$dir/page.md"
+if "$python" "$script" --vicont "$vicont" "$dir/page.md" > "$dir/log"; then fail "a changed word passed"; fi
+"$python" "$script" --vicont "$vicont" --update "$dir/page.md" > "$dir/log" || true
+grep -q "z = p/n     1/2" "$dir/page.md" || fail "--update did not take the similar line"
+"$python" "$script" --vicont "$vicont" "$dir/page.md" > "$dir/log" || { cat "$dir/log"; fail "the updated page failed"; }
+
 # a failing command, a figure that is not there, a listing that is not in its file
 cat > "$dir/page.md" <<'EOF'
 <!-- run c: vicont lyapunov --set r=1.5 -->
