@@ -4,6 +4,8 @@
 A page opts in with markers (HTML comments, invisible on the rendered page):
 
   <!-- run ID: vicont ARGS -->   a run of a reference page; its stdout is kept as ID.stdout
+  <!-- run ID: sh examples/SCRIPT ARGS -->
+                                a script of examples/ (an argument `vicont` is the program)
   <!-- output: ID -->           before a code block: the block is the printed output of run
                                 ID (in doc/tutorial.md ID may be left out: the last command
                                 run before the block)
@@ -14,10 +16,12 @@ A page opts in with markers (HTML comments, invisible on the rendered page):
   <!-- listing: FILE -->        before a code block: the block is a verbatim part of FILE
                                 (a path in the source tree)
 
-REF is FILE:PATH, FILE a JSON file written by the runs (or a run's ID.stdout) and PATH
+REF is FILE:PATH (in double quotes if it holds spaces), FILE a JSON file written by the
+runs (or a run's ID.stdout) or a CSV file (read as a list of rows by column name), and PATH
 keys and indices separated by dots: `special_points[PD1].parameter` takes the element of
 `special_points` whose `label` is PD1 (`attractors[id=0]` the one whose `id` is 0);
-`runs[1].lyapunov.exponents[0]` takes by index; `len(points)` is a list's length; a
+`runs[1].lyapunov.exponents[0]` takes by index; `{kind=fold,n=1}` the list of the
+elements with those values (`{...}[0]` its first); `len(points)` is a list's length; a
 trailing `*FACTOR` scales the value (`amplitudes.y1*1000`: metres quoted in millimetres).
 
 doc/tutorial.md has no run markers: its commands are the fenced ```sh blocks themselves
@@ -33,6 +37,7 @@ place; --copy-figures copies the figures into doc/figures.
 """
 
 import argparse
+import csv
 import decimal
 import difflib
 import json
@@ -45,9 +50,11 @@ import sys
 import tempfile
 import time
 
-RUN = re.compile(r"<!--\s*run\s+([\w.-]+)\s*:\s*(vicont\b.*?)\s*-->", re.S)
+RUN = re.compile(r"<!--\s*run\s+([\w.-]+)\s*:\s*((?:vicont|sh examples/)\S*.*?)\s*-->", re.S)
 OUTPUT = re.compile(r"<!--\s*output(?::\s*([\w.-]+))?\s*-->")
-NUMBER = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(\s*)<!--\s*number:\s*(\S+?)\s*-->")
+# a sign only where no word, number or marker runs into it ("2.00-2.55" is a range)
+NUMBER = re.compile(r"((?:(?<![\w.>])[-+])?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(\s*)"
+                    r"<!--\s*number:\s*(\"[^\"]+\"|\S+?)\s*-->")
 FILES = re.compile(r"<!--\s*files:\s*(.*?)\s*-->", re.S)
 FIGURE = re.compile(r"!\[[^\]]*\]\(figures/([^)\s]+)\)\s*<!--\s*figure:\s*(\S+)\s*-->")
 LISTING = re.compile(r"<!--\s*listing:\s*(\S+)\s*-->")
@@ -90,12 +97,16 @@ def code_block_after(text, offset):
 def run_command(args, vicont, cwd, timeout):
     """Runs one vicont command line (a string); returns (status, stdout, stderr, seconds)."""
     words = shlex.split(args)
-    if not words or words[0] != "vicont":
-        return 127, "", f"not a vicont command: {args}", 0.0
+    if words[:1] == ["vicont"]:
+        command = [vicont] + words[1:]
+    elif words[:1] == ["sh"] and len(words) > 1 and words[1].startswith("examples/"):
+        command = ["sh", os.path.join(REPOSITORY, words[1])] + [vicont if w == "vicont" else w for w in words[2:]]
+    else:
+        return 127, "", f"neither vicont nor a script of examples/: {args}", 0.0
     env = dict(os.environ, LC_ALL="C")
     start = time.monotonic()
     try:
-        done = subprocess.run([vicont] + words[1:], cwd=cwd, env=env, capture_output=True,
+        done = subprocess.run(command, cwd=cwd, env=env, capture_output=True,
                               text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return 124, "", f"timed out after {timeout} s", timeout
@@ -133,17 +144,23 @@ def resolve(workdir, ref):
     scaled = re.fullmatch(r"(.*)\*([0-9.eE+-]+)", ref)
     if scaled:
         return resolve(workdir, scaled.group(1)) * float(scaled.group(2))
-    name, _, path = ref.partition(":")
-    with open(os.path.join(workdir, name), encoding="utf-8") as f:
-        value = json.load(f)
+    name, _, path = ref.strip('"').partition(":")
+    with open(os.path.join(workdir, name), encoding="utf-8", newline="") as f:
+        value = list(csv.DictReader(f)) if name.endswith(".csv") else json.load(f)
     length = path.startswith("len(") and path.endswith(")")
     if length:
         path = path[4:-1]
-    for part in filter(None, re.split(r"\.(?![^\[]*\])", path)):
-        m = re.fullmatch(r"([^\[\]]*)((?:\[[^\]]+\])*)", part)
+    for part in filter(None, re.split(r"\.(?![^\[{]*[\]}])", path)):
+        m = re.fullmatch(r"([^\[\]{}]*)((?:\[[^\]]+\]|\{[^}]+\})*)", part)
         if m.group(1):
             value = value[m.group(1)]
-        for index in re.findall(r"\[([^\]]+)\]", m.group(2)):
+        for index in re.findall(r"\[[^\]]+\]|\{[^}]+\}", m.group(2)):
+            if index.startswith("{"):
+                wanted = dict(condition.split("=", 1) for condition in index[1:-1].split(","))
+                value = [item for item in value
+                         if all(str(item.get(k)) == v for k, v in wanted.items())]
+                continue
+            index = index[1:-1]
             if re.fullmatch(r"-?\d+", index):
                 value = value[int(index)]
                 continue
@@ -152,7 +169,12 @@ def resolve(workdir, ref):
             if len(matches) != 1:
                 raise KeyError(f"{len(matches)} elements with {key} = {wanted}")
             value = matches[0]
-    return len(value) if length else value
+    if length:
+        return len(value)
+    try:
+        return float(value) if isinstance(value, str) else value  # a CSV cell
+    except ValueError:
+        return value
 
 
 def matches_printed(printed, value):

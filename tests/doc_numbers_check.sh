@@ -55,6 +55,16 @@ if "$python" "$script" --vicont "$vicont" "$dir/page.md" > "$dir/log"; then fail
 grep -q "z = p/n     1/2" "$dir/page.md" || fail "--update did not take the similar line"
 "$python" "$script" --vicont "$vicont" "$dir/page.md" > "$dir/log" || { cat "$dir/log"; fail "the updated page failed"; }
 
+# a CSV file's cells chosen by a filter, a range "A-B" of two numbers
+cat > "$dir/page.md" <<'EOF'
+<!-- run s: vicont sweep --param eta --from 3 --to 4 --steps 3 --transient 20 --periods 20 --out s -->
+From 3.00<!-- number: s/sweep.csv:{index=0}[0].eta -->-3.50<!-- number: "s/sweep.csv:{index=1,direction=fixed}[0].eta" -->.
+EOF
+"$python" "$script" --vicont "$vicont" "$dir/page.md" > "$dir/log" || { cat "$dir/log"; fail "a true CSV page failed"; }
+sed -i 's/-3.50</-3.60</' "$dir/page.md"
+if "$python" "$script" --vicont "$vicont" "$dir/page.md" > "$dir/log"; then fail "a stale CSV number passed"; fi
+grep -q "is printed as 3.60, now 3.50" "$dir/log" || { cat "$dir/log"; fail "no message naming the stale CSV number"; }
+
 # a failing command, a figure that is not there, a listing that is not in its file
 cat > "$dir/page.md" <<'EOF'
 <!-- run c: vicont lyapunov --set r=1.5 -->
