@@ -12,10 +12,10 @@
 #                  crosses the lines r = 1, 0.8, 0.6 and k_s = 100, 500, 2000, 200000
 #                  (linear interpolation between the curve's rows);
 #   windows.csv    the runs of grid cells of one z along the same lines.
-# The PNGs are copied into doc/figures/.
+# The PNGs are copied into FIGURES (default doc/figures/; the doc checks give another).
 #
-# Usage: examples/parameter_plane_maps.sh [VICONT [OUT]]
-#        (defaults: build/vicont and out/parameter_plane_maps)
+# Usage: examples/parameter_plane_maps.sh [VICONT [OUT [FIGURES]]]
+#        (defaults: build/vicont, out/parameter_plane_maps and doc/figures)
 # POSIX sh and awk. About 30 s of CPU (doc/maps.md). Exit status: 0, or 1 when a map
 # ended with a non-zero status (its summary says why; the other maps still run).
 set -eu
@@ -24,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 vicont=${1:-"$repo/build/vicont"}
 out=${2:-out/parameter_plane_maps}
-figures="$repo/doc/figures"
+figures=${3:-"$repo/doc/figures"}
 
 if [ ! -x "$vicont" ]; then
   echo "vicont not found at $vicont (build it: cmake --build build --target vicont)" >&2
