@@ -746,10 +746,20 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
   }
   // The next step leaves from the passage's last point, on its chart, along the tangent of
   // the problem's own Jacobian there (the passage's is that of its grazing coordinate,
-  // from differences), oriented as the passage left.
+  // from differences), oriented as the passage left: along the secant of its last two
+  // orbits where the passage's own tangent points the other way. That tangent comes from
+  // the grazing coordinate's gradient by differences, which near the grazing of a large
+  // system can have the wrong sign in lambda (the 50-mass chain's branch went back the
+  // way it came, through the same grazing).
   BranchPoint& last = result.points.back();
   problem_.set_chart(last.chart);
-  const Vector orientation = last.tangent;
+  Vector orientation = last.tangent;
+  if (result.points.size() >= before_passage + 2) {
+    const BranchPoint& previous = result.points[result.points.size() - 2];
+    Vector secant(m + 1);
+    secant << last.u - previous.u, last.lambda - previous.lambda;
+    if (secant.dot(orientation) < 0.0) orientation = -orientation;
+  }
   if (!problem_.evaluate(last.u, last.lambda, residual_, du_, dlambda_) ||
       !tangent_at(last, orientation)) {
     result.status = ContinuationStatus::PassageFailed;
