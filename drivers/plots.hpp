@@ -1,7 +1,9 @@
 #pragma once
-// PNG plots of a run, drawn by gnuplot (pngcairo, gnuplot_process.hpp) from the run's
-// own CSV files. Each plot's script is saved beside its PNG (NAME.gp next to NAME.png) and
-// reads the CSV by file name, so `cd DIR && gnuplot NAME.gp` redraws it exactly.
+// Figures of a run, drawn by gnuplot (cairo terminals, gnuplot_process.hpp) from the run's
+// own CSV files: a PNG always, a PDF and an SVG too when asked (set_figure_formats). Each
+// figure's script is saved beside it (NAME.gp next to NAME.png) and reads the CSV by file
+// name, so `cd DIR && gnuplot NAME.gp` redraws the PNG exactly, and
+// `gnuplot -e "format='pdf'" NAME.gp` the PDF.
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -11,10 +13,18 @@
 
 namespace vicont {
 
+// The formats of every figure the run draws: "png" first (always), then those of the
+// comma-separated list of --format ("png", "pdf", "svg", each once). A word that is no
+// format is refused (libcont::InputError naming it).
+std::vector<std::string> parse_figure_formats(const std::string& list);
+void set_figure_formats(std::vector<std::string> formats);
+const std::vector<std::string>& figure_formats();
+
 struct PlotFiles {
   std::filesystem::path png;
   std::filesystem::path script;
   std::vector<std::filesystem::path> others;  // the same figure in further formats (pdf, svg)
+  std::vector<std::filesystem::path> data;    // files the script reads that the plot wrote
 };
 
 // What the time-series and phase-portrait plots read: a CSV written by
@@ -78,7 +88,6 @@ struct ParameterPlanePlot {
   std::string first, second;                       // the parameters: x and y axes
   double first_min = 0.0, first_max = 0.0, second_min = 0.0, second_max = 0.0;
   std::string title;
-  std::vector<std::string> also;  // further formats drawn beside the PNG: "pdf", "svg"
 };
 PlotFiles plot_parameter_plane(const ParameterPlanePlot& plot, const std::string& stem);
 
@@ -171,7 +180,6 @@ struct SweepMapPlot {
   std::vector<PlaneCurve> curves;
   std::vector<PlaneLabel> labels;
   std::string title;
-  std::vector<std::string> also;  // further formats drawn beside the PNG: "pdf", "svg"
 };
 PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem);
 
