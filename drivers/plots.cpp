@@ -595,10 +595,17 @@ NumberedMarkers numbered_markers(const std::vector<SpecialPoint>& points, double
   }
   m.settings = s.str();
   if (!along.empty()) m.after = "unset arrow\nunset label\n";
-  if (keyed)
-    for (size_t k = 0; k < points.size(); ++k)
+  // The key names at most kKeyed points: more would not fit beside the panel.
+  constexpr size_t kKeyed = 30;
+  if (keyed) {
+    for (size_t k = 0; k < points.size() && k < kKeyed; ++k)
       m.keys += ", \\\n     keyentry with points pt 6 ps 1.0 lc rgb " + quoted(points[k].colour) +
                 " title " + quoted(std::to_string(k + 1) + "  " + points[k].legend);
+    if (points.size() > kKeyed)
+      m.keys += ", \\\n     keyentry with points pt 0 lc rgb 'white' title " +
+                quoted(std::to_string(kKeyed + 1) + " to " + std::to_string(points.size()) +
+                       ": see the special points' CSV");
+  }
   return m;
 }
 
@@ -929,10 +936,11 @@ namespace {
 constexpr long kThinnedAbove = 20'000;
 
 // Writes to `to` the rows of `from` (columns x, y, and `group` when not empty) that
-// gnuplot would draw on a pixel of its own: one row per cell of a grid of `columns` x
-// `rows` cells over the extents (finer than the panel's pixels), per value of `group`.
-// gnuplot's cost is per point drawn, some microseconds each, so a sweep's 10^5 Poincare
-// samples cost a second; the copy keeps the look at the cost of the cells hit. Returns
+// gnuplot would draw on pixels of their own: at most kDrawsPerCell rows per cell of a grid
+// of `columns` x `rows` cells over the extents (finer than the panel's pixels), per value
+// of `group`. gnuplot's cost is per point drawn, some microseconds each, so a sweep's 10^5
+// Poincare samples cost a second; the copy keeps the look (a few antialiased marks on one
+// spot are as dark as a hundred) at the cost of the cells hit. Returns
 // whether it thinned: false (nothing written) for a file of up to kThinnedAbove rows or
 // extents that are no finite box.
 bool thin_cloud(const std::filesystem::path& from, const std::filesystem::path& to,
@@ -958,7 +966,8 @@ bool thin_cloud(const std::filesystem::path& from, const std::filesystem::path& 
   const long size = static_cast<long>(header.size());
   if (cx >= size || cy >= size || cg >= size) return false;
   std::vector<std::string> groups;
-  std::vector<std::vector<bool>> hit;  // per group, per cell
+  constexpr unsigned char kDrawsPerCell = 4;
+  std::vector<std::vector<unsigned char>> drawn;  // per group, per cell: rows kept
   std::ostringstream kept;
   kept << x << ',' << y << (group.empty() ? "" : "," + group) << '\n';
   std::vector<std::string_view> cells;
@@ -978,7 +987,7 @@ bool thin_cloud(const std::filesystem::path& from, const std::filesystem::path& 
     size_t k = std::find(groups.begin(), groups.end(), g) - groups.begin();
     if (k == groups.size()) {
       groups.push_back(g);
-      hit.emplace_back(static_cast<size_t>(columns) * static_cast<size_t>(rows), false);
+      drawn.emplace_back(static_cast<size_t>(columns) * static_cast<size_t>(rows), 0);
     }
     const auto cell = [](double v, double lo, double step, int count) {
       const long c = step > 0.0 ? static_cast<long>((v - lo) / step) : 0;
@@ -986,8 +995,8 @@ bool thin_cloud(const std::filesystem::path& from, const std::filesystem::path& 
     };
     const size_t at = cell(py, y_lo, y_step, rows) * static_cast<size_t>(columns) +
                       cell(px, x_lo, x_step, columns);
-    if (hit[k][at]) continue;
-    hit[k][at] = true;
+    if (drawn[k][at] == kDrawsPerCell) continue;
+    ++drawn[k][at];
     kept << xs << ',' << ys << (cg < 0 ? "" : "," + g) << '\n';
   }
   write_file_atomically(to, [&](std::ostream& out) { out << kept.str(); });
@@ -1074,7 +1083,7 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
         << (energy_axis ? "set y2label " + quoted(axis_label("a_e")) +
                               "\nset y2tics\nset ytics nomirror\n"
                         : std::string("unset y2label\nunset y2tics\nset ytics mirror\n"))
-        << "plot 0 with lines lw 1 lc rgb '#555555' title 'zero'";
+        << "plot 0 with lines lw 1 lc rgb '#555555' notitle";
       if (i < plot.exponent_columns.size())
         s << ", \\\n     " << quoted(plot.points_csv) << " using " << x << ':'
           << quoted(plot.exponent_columns[i]) << " with linespoints pt 7 ps 0.4 lw 0.8 lc rgb '"
@@ -1316,15 +1325,33 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
                                           {plot.integration_csv, "lambda_1"}});
     // The special points numbered over the x range of the samples and branches, which
     // both panels share.
+    // A branch that closes on itself is traced round more than once: its points repeat,
+    // and are numbered once.
     std::vector<SpecialPoint> points;
     const auto specials = csv_columns(plot.directory / plot.specials_csv,
-                                      {plot.parameter, plot.coordinate, "type"});
-    for (size_t r = 0; r < specials[0].size(); ++r)
-      points.push_back({number_or_nan(specials[0][r]), number_or_nan(specials[1][r]),
-                        specials[2][r] + "  " + plot.parameter + " = " +
-                            short_number(number_or_nan(specials[0][r])),
-                        "#27ae60"});
+                                      {plot.parameter, plot.coordinate, "type", "n"});
     const Extent& ex = section.axes[0].second;
+    const Extent& ey = section.axes[1].second;
+    const double x_same = 1e-6 * (ex.drawn.hi - ex.drawn.lo), y_same = 1e-4 * (ey.drawn.hi - ey.drawn.lo);
+    for (size_t r = 0; r < specials[0].size(); ++r) {
+      // The short names of continue's labels (LP, PD, NS, GR), so that the key stays narrow.
+      const std::string& type = specials[2][r];
+      const std::string name = type == "fold"              ? "LP"
+                               : type == "period-doubling" ? "PD"
+                               : type == "neimark-sacker"  ? "NS"
+                               : type == "grazing"         ? "GR"
+                                                           : type;
+      const SpecialPoint point{number_or_nan(specials[0][r]), number_or_nan(specials[1][r]),
+                               name + " (n = " + specials[3][r] + ")  " +
+                                   plot.parameter + " = " +
+                                   short_number(number_or_nan(specials[0][r])),
+                               "#27ae60"};
+      const bool repeated = std::any_of(points.begin(), points.end(), [&](const SpecialPoint& p) {
+        return p.legend == point.legend && std::abs(p.x - point.x) <= x_same &&
+               std::abs(p.y - point.y) <= y_same;
+      });
+      if (!repeated) points.push_back(point);
+    }
     const bool placed = !ex.needs_range() && ex.drawn.hi > ex.drawn.lo;
     const NumberedMarkers markers =
         placed && plot.branches > 0 ? numbered_markers(points, ex.drawn.lo, ex.drawn.hi, true)
