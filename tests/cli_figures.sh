@@ -132,6 +132,16 @@ grep -q "set xlabel 't \[-\]'" "$work/sim/timeseries.gp" || fail "timeseries.gp:
   fail "simulate two-body: $(cat "$work/err")"
 grep -q "set xlabel 't \[s\]'" "$work/si/timeseries.gp" && grep -q "set ylabel 'v1 \[m/s\]'" "$work/si/timeseries.gp" ||
   fail "two-body timeseries.gp: not t [s] and v1 [m/s]"
+# A model file's units ("units" and each parameter's "unit"), on the axes and in the listing.
+models="$(dirname "$0")/../examples/models"
+"$vicont" simulate --model "$models/three_mass_chain.json" --t-end 2 --out "$work/file" >/dev/null 2>"$work/err" ||
+  fail "simulate --model: $(cat "$work/err")"
+grep -q "set xlabel 't \[s\]'" "$work/file/timeseries.gp" && grep -q "set ylabel 'x1 \[m\]'" "$work/file/timeseries.gp" ||
+  fail "a model file's timeseries.gp: not t [s] and x1 [m]"
+"$vicont" systems --model "$models/three_mass_chain.json" --json >"$work/stdout" 2>"$work/err" || fail "systems --model failed"
+check "systems --json lists the model file's units" \
+  "(d['systems'][0]['time_unit'] == 's' and d['systems'][0]['state_units'][:1] == ['m'] and
+    [p.get('unit') for p in d['systems'][0]['parameters'] if p['name'] == 'k'] == ['N/m'])"
 "$vicont" lyapunov --periods 100 --transient 100 $formats --out "$work/lyap" >/dev/null 2>"$work/err" ||
   fail "lyapunov: $(cat "$work/err")"
 figure "$work/lyap" settled_phase

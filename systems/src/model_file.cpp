@@ -198,11 +198,13 @@ class Reader {
     }
   }
 
-  // "units": {"coordinates": "m", "time": "s"}, the units of q and t (the state's units
-  // follow from them).
+  // "units": {"coordinates": "m", "time": "s", "parameters": "1"}, the units of q and t
+  // (the state's units follow from them) and of every parameter without a "unit" of its own.
   void read_units(const Json& object) {
-    if (!object.is_object()) fail("units", "expected an object with coordinates and time");
-    expect_keys(object, "units", {"coordinates", "time"});
+    if (!object.is_object()) fail("units", "expected an object with coordinates, time, parameters");
+    expect_keys(object, "units", {"coordinates", "time", "parameters"});
+    if (object.contains("parameters"))
+      d_.parameter_unit = line(object["parameters"], key_path("units", "parameters"));
     if (object.contains("coordinates"))
       d_.coordinate_unit = line(object["coordinates"], key_path("units", "coordinates"));
     if (object.contains("time")) d_.time_unit = line(object["time"], key_path("units", "time"));

@@ -116,8 +116,9 @@ struct ModelDescription {
 
   int size = 0;  // degrees of freedom
   std::vector<std::string> coordinates, velocities;  // empty: the structure's defaults
-  // "units": of the coordinates and of time ("m", "s"; "1": nondimensional); empty: not given.
-  std::string coordinate_unit, time_unit;
+  // "units": of the coordinates, of time and of the parameters without one of their own
+  // ("m", "s"; "1": nondimensional); empty: not given.
+  std::string coordinate_unit, time_unit, parameter_unit;
   ExpressionMatrix mass, stiffness, damping;  // empty stiffness, damping: zero
   std::optional<ChainGenerator> chain;  // instead of the matrices
   std::optional<BeamGenerator> beam;    // instead of the matrices
