@@ -73,6 +73,15 @@ std::string preamble(const std::string& output, int width, int height) {
   return s.str();
 }
 
+// The left and right edges of every panel of a figure of stacked panels (fractions of its
+// width), so that their axes line up whatever the width of their tic labels; the key goes
+// right of `right`.
+std::string aligned_margins(double right) {
+  std::ostringstream s;
+  s << "set lmargin at screen 0.09\nset rmargin at screen " << right << "\n";
+  return s.str();
+}
+
 // using-spec of the event rows only (grid samples become NaN, which gnuplot skips).
 std::string event_rows(const std::string& column) {
   return "(strcol('event') eq " + quoted(grid_sample_marker) + " ? NaN : column(" + quoted(column) +
@@ -422,7 +431,8 @@ PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) 
     const Thinning thin = thinning(plot.directory / plot.csv);
     std::ostringstream s;
     s << preamble(output, 1000, 300 * panels + 60) << thin.note << "set multiplot layout "
-      << panels << ",1 title " << quoted(plot.title) << " font 'sans,12'\n";
+      << panels << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
+      << aligned_margins(0.86);
     for (int i = 0; i < panels; ++i) {
       const size_t first = static_cast<size_t>(i) * per_panel;
       const size_t last = std::min(first + per_panel, variables) - 1;
@@ -536,11 +546,6 @@ double number_or_nan(const std::string& text) {
 }  // namespace
 
 namespace {
-
-// The left and right edges of every panel of a figure of stacked panels, so that their
-// axes line up whatever the width of their tic labels; the key goes right of them.
-const char* const kAlignedMargins =
-    "set lmargin at screen 0.09\nset rmargin at screen 0.74\n";
 
 // A special point of a diagram: where it lies, its name in the key, its colour.
 struct SpecialPoint {
@@ -719,7 +724,7 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
     s.precision(17);
     s << preamble(output, 1100, 440 * rows + 60) << "set multiplot layout " << rows
       << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
-      << kAlignedMargins << "set tmargin 2.5\n";
+      << aligned_margins(0.74) << "set tmargin 2.5\n";
     // One plot of the branches over the panel's x range, `markers` on it.
     const auto draw = [&](const Panel& panel, const NumberedMarkers& markers, bool keyed) {
       const std::string y = quoted(panel.column);
@@ -901,7 +906,7 @@ PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
     const auto extents = pair_extents(plot.directory / plot.csv, pairs);
     std::ostringstream s;
     s << preamble(output, 1000, 360 * panels + 60) << "set multiplot layout " << panels
-      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n";
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n" << aligned_margins(0.80);
     size_t pair = 0;
     for (int i = 0; i < panels; ++i) {
       const CurvePanel& panel = plot.panels[static_cast<size_t>(i)];
@@ -1064,7 +1069,7 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
     std::ostringstream s;
     s << preamble(output, 1100, 330 * panels + 60) << "set multiplot layout " << panels
       << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
-      << kAlignedMargins << "unset xlabel\n";
+      << aligned_margins(0.74) << "unset xlabel\n";
     // (a) the Poincare samples: the bifurcation diagram proper.
     s << samples.settings(autoscale)
       << "set ylabel " << quoted(axis_label(plot.coordinate) + " on the section") << "\nplot ";
@@ -1359,7 +1364,7 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
     std::ostringstream s;
     s.precision(17);
     s << preamble(output, 1100, 900) << "set multiplot layout 2,1 title " << quoted(plot.title)
-      << " font 'sans,12'\n" << kAlignedMargins << "set tmargin 2.5\nunset xlabel\n"
+      << " font 'sans,12'\n" << aligned_margins(0.74) << "set tmargin 2.5\nunset xlabel\n"
       << section.settings(autoscale) << markers.settings
       << "set ylabel " << quoted(axis_label(plot.coordinate) + " on the section") << "\nplot ";
     if (plot.branches > 0)
