@@ -1329,8 +1329,7 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
     const PanelAxes largest = panel_axes({{plot.branches_csv, "largest_exponent"},
                                           {plot.integration_csv, "lambda_1"}});
     // The special points numbered over the x range of the samples and branches, which
-    // both panels share.
-    // A branch that closes on itself is traced round more than once: its points repeat,
+    // the panels share. A branch that closes on itself is traced round more than once: its points repeat,
     // and are numbered once.
     std::vector<SpecialPoint> points;
     const auto specials = csv_columns(plot.directory / plot.specials_csv,
@@ -1357,26 +1356,60 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
       });
       if (!repeated) points.push_back(point);
     }
-    const bool placed = !ex.needs_range() && ex.drawn.hi > ex.drawn.lo;
+    const bool placed = !ex.needs_range() && ex.drawn.hi > ex.drawn.lo && plot.branches > 0;
     const NumberedMarkers markers =
-        placed && plot.branches > 0 ? numbered_markers(points, ex.drawn.lo, ex.drawn.hi, true)
-                                    : NumberedMarkers{};
+        placed ? numbered_markers(points, ex.drawn.lo, ex.drawn.hi, true) : NumberedMarkers{};
+    // Where the special points crowd, a panel between the two zooms on their cluster.
+    std::optional<std::pair<double, double>> zoom;
+    if (placed) {
+      std::vector<double> at;
+      for (const auto& point : points) at.push_back(point.x);
+      zoom = cluster_of(at, ex.drawn.lo, ex.drawn.hi);
+    }
+    // Panel (a) over the x range `markers` set: the branches, the samples, the points.
+    const auto section_plot = [&](std::ostream& s, const NumberedMarkers& numbered) {
+      s << numbered.settings << "plot ";
+      if (plot.branches > 0)
+        s << branches(plot.coordinate, "column('stable') > 0", "lw 2 lc rgb '#1f4e9a'",
+                      "stable periodic orbits (continuation)")
+          << ", \\\n     "
+          << branches(plot.coordinate, "column('stable') == 0", "lw 1.2 dt 2 lc rgb '#c0392b'",
+                      "unstable periodic orbits")
+          << ", \\\n     ";
+      s << quoted(plot.samples_csv) << " using " << p << ':' << x
+        << " with points pt 7 ps 0.3 lc rgb 'black' title 'direct integration (Poincare samples)'";
+      s << numbered.keys << "\n" << numbered.after;
+    };
     std::ostringstream s;
     s.precision(17);
-    s << preamble(output, 1100, 900) << "set multiplot layout 2,1 title " << quoted(plot.title)
-      << " font 'sans,12'\n" << aligned_margins(0.74) << "set tmargin 2.5\nunset xlabel\n"
-      << section.settings(autoscale) << markers.settings
-      << "set ylabel " << quoted(axis_label(plot.coordinate) + " on the section") << "\nplot ";
-    if (plot.branches > 0)
-      s << branches(plot.coordinate, "column('stable') > 0", "lw 2 lc rgb '#1f4e9a'",
-                    "stable periodic orbits (continuation)")
-        << ", \\\n     "
-        << branches(plot.coordinate, "column('stable') == 0", "lw 1.2 dt 2 lc rgb '#c0392b'",
-                    "unstable periodic orbits")
-        << ", \\\n     ";
-    s << quoted(plot.samples_csv) << " using " << p << ':' << x
-      << " with points pt 7 ps 0.3 lc rgb 'black' title 'direct integration (Poincare samples)'";
-    s << markers.keys << "\n" << markers.after << section.after() << largest.settings(autoscale);
+    s << preamble(output, 1100, zoom ? 1250 : 900) << "set multiplot layout " << (zoom ? 3 : 2)
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n" << aligned_margins(0.74)
+      << "set tmargin 2.5\nunset xlabel\n" << section.settings(autoscale)
+      << "set ylabel " << quoted(axis_label(plot.coordinate) + " on the section") << "\n";
+    if (zoom)
+      s << "set object 1 rectangle from first " << zoom->first << ", graph 0 to first "
+        << zoom->second << ", graph 1 behind fc rgb '#ececec' fs solid 1.0 noborder\n";
+    section_plot(s, markers);
+    s << (zoom ? "unset object 1\n" : "") << section.after();
+    if (zoom) {
+      // Its y range from the rows and samples within the zoom's x range.
+      std::vector<double> ys;
+      for (const auto& csv : {plot.branches_csv, plot.samples_csv}) {
+        const auto rows = csv_columns(plot.directory / csv, {plot.parameter, plot.coordinate});
+        for (size_t r = 0; r < rows[0].size(); ++r) {
+          const double px = number_or_nan(rows[0][r]);
+          if (px >= zoom->first && px <= zoom->second) ys.push_back(number_or_nan(rows[1][r]));
+        }
+      }
+      for (const auto& point : points)
+        if (point.x >= zoom->first && point.x <= zoom->second) ys.push_back(point.y);
+      s << y_range_of(ys) << "unset key\n"
+        << "set label 2 'zoom on the shaded interval above' at graph 0.01, graph 0.96 left "
+           "font 'sans,9' tc rgb '#555555'\n";
+      section_plot(s, numbered_markers(points, zoom->first, zoom->second, false));
+      s << "unset label 2\nset key outside right top vertical\nset autoscale y\n";
+    }
+    s << largest.settings(autoscale);
     if (placed) {
       std::ostringstream range;
       range.precision(17);
