@@ -793,42 +793,35 @@ PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) 
       axes.axes[0].second.add(e.x);
       axes.axes[1].second.add(e.y);
     }
-    // The points' labels, those that coincide on the plot's scale joined ("GR1 TP2").
+    // The codimension-two points as numbered markers over the curve's x range with a margin
+    // (1 % of its value each side where the curve keeps p1 constant).
     const auto rows = csv_columns(plot.directory / plot.curve_csv, {plot.first, plot.second});
-    const auto points =
+    const auto labels =
         csv_columns(plot.directory / plot.points_csv, {plot.first, plot.second, "label"});
-    double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
-    for (size_t r = 0; r < rows[0].size(); ++r) {
-      const double px = number_or_nan(rows[0][r]), py = number_or_nan(rows[1][r]);
-      if (!std::isfinite(px) || !std::isfinite(py)) continue;
-      x_lo = std::min(x_lo, px);
-      x_hi = std::max(x_hi, px);
-      y_lo = std::min(y_lo, py);
-      y_hi = std::max(y_hi, py);
+    std::vector<SpecialPoint> points;
+    for (size_t r = 0; r < labels[0].size(); ++r)
+      points.push_back({number_or_nan(labels[0][r]), number_or_nan(labels[1][r]),
+                        labels[2][r] + "  (" + plot.first + ", " + plot.second + ") = (" +
+                            short_number(number_or_nan(labels[0][r])) + ", " +
+                            short_number(number_or_nan(labels[1][r])) + ")",
+                        "#c0392b"});
+    const Extent& ex = axes.axes[0].second;
+    NumberedMarkers markers;
+    if (!ex.needs_range()) {
+      const double width = ex.drawn.hi - ex.drawn.lo;
+      const double margin = width > 0.0 ? 0.04 * width
+                                        : std::max(0.01 * std::abs(ex.drawn.lo), 1e-12);
+      markers = numbered_markers(points, ex.drawn.lo - margin, ex.drawn.hi + margin, true);
     }
-    const double x_near = 0.02 * std::max(x_hi - x_lo, 1e-300);
-    const double y_near = 0.03 * std::max(y_hi - y_lo, 1e-300);
     std::ostringstream s;
     s.precision(17);
-    s << preamble(output, 1000, 700) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
+    s << preamble(output, 1000, 700) << "set title " << quoted(plot.title) << " font 'sans,12' offset 0,1\n"
       << "set xlabel " << quoted(axis_label(plot.first)) << "\nset ylabel "
       << quoted(axis_label(plot.second)) << "\n"
       << axes.settings({"set autoscale x\n", "set autoscale y\n"})
-      << "set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06\n";
-    std::vector<bool> taken(points[0].size(), false);
-    for (size_t p = 0; p < points[0].size(); ++p) {
-      const double px = number_or_nan(points[0][p]), py = number_or_nan(points[1][p]);
-      if (taken[p] || !std::isfinite(px) || !std::isfinite(py)) continue;
-      std::string text = points[2][p];
-      for (size_t q = p + 1; q < points[0].size(); ++q)
-        if (!taken[q] && std::abs(number_or_nan(points[0][q]) - px) < x_near &&
-            std::abs(number_or_nan(points[1][q]) - py) < y_near) {
-          text += " " + points[2][q];
-          taken[q] = true;
-        }
-      s << "set label " << quoted(text) << " at first " << px << ", first " << py
-        << " left offset 1,0.8 font 'sans,10' tc rgb '#c0392b' front\n";
-    }
+      // The key below: its entries are long, and beside the plane they would narrow it.
+      << "set offsets 0, 0, graph 0.06, graph 0.06\nset tmargin 4\n"
+      << "set key outside below center vertical maxrows 4\n" << markers.settings;
     if (!rows[0].empty() && std::isfinite(number_or_nan(rows[0][0])) &&
         std::isfinite(number_or_nan(rows[1][0])))
       s << "set label " << quoted(plot.start_label) << " at first " << number_or_nan(rows[0][0])
@@ -837,11 +830,8 @@ PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) 
     s << "plot " << quoted(plot.curve_csv) << " using " << x << ':' << y
       << " with linespoints lw 1.6 pt 7 ps 0.45 lc rgb '#1f4e9a' title 'curve (rows)', \\\n"
       << "     '' every ::0::0 using " << x << ':' << y
-      << " with points pt 6 ps 2.2 lw 1.5 lc rgb 'black' title " << quoted("start: " + plot.start_label);
-    if (has_rows(plot.directory / plot.points_csv))
-      s << ", \\\n     " << quoted(plot.points_csv) << " using " << x << ':' << y
-        << " with points pt 5 ps 1.4 lc rgb '#c0392b' title 'codimension-two points'";
-    s << "\n" << axes.after();
+      << " with points pt 6 ps 2.2 lw 1.5 lc rgb 'black' title " << quoted("start: " + plot.start_label)
+      << markers.keys << "\n" << markers.after << axes.after();
     return s.str();
   });
 }

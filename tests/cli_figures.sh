@@ -159,6 +159,9 @@ figure "$work/impact" impact
 "$vicont" curve --restart "$work/run:PD1" --param2 d --from -0.005 --to -0.004 $formats \
   --out "$work/curve" >/dev/null 2>"$work/err" || fail "curve: $(cat "$work/err")"
 figure "$work/curve" curve
+points=$(($(wc -l <"$work/curve/curve_points.csv") - 1))
+[ "$(grep -c "keyentry with points .* title '[0-9]*  " "$work/curve/curve.gp")" -eq "$points" ] ||
+  fail "curve.gp: the key does not list the $points codimension-two points by number"
 
 expect_bad "--format" simulate --t-end 1 --format png,eps --out "$work/bad"
 
