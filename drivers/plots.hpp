@@ -46,9 +46,9 @@ PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& ste
 
 // Branches from `vicont continue` (branch_output.hpp) in one plot: one panel per
 // amplitude column, A_max against the parameter, stable orbits solid, unstable dashed,
-// the special points of each branch marked and named by their short labels (LP1, PD1...;
-// points that coincide on the plot's scale share one label, "LP2 NS2 GR1", placed from the
-// files' numbers as the plot is drawn).
+// the special points of all branches numbered in one sequence (numbers apart in a row
+// above the panel, the key naming each: "3  LP2  lambda = 0.567"), and below a panel whose
+// points crowd a second one zoomed on their cluster.
 // The first branch (the parent) is drawn blue and red, each other one (a doubled branch)
 // in a colour of its own.
 struct BranchCurve {
@@ -67,8 +67,8 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem);
 
 // A two-parameter curve from `vicont curve` (curve_output.hpp) in the plane (p1, p2): the
 // curve through its rows, its first row (the special point it starts from) circled and
-// named, its codimension-two points (curve_points.csv) marked and named by their labels
-// (CP1, LPPD1, GR1, TP1 ...; points that coincide on the plot's scale share one label).
+// named, its codimension-two points (curve_points.csv) numbered, the key below the plane
+// naming each by its label (CP1, LPPD1, GR1, TP1 ...).
 struct CurvePlanePlot {
   std::filesystem::path directory;
   std::string curve_csv, points_csv;  // file names inside directory
@@ -116,10 +116,12 @@ struct CurvesPlot {
 };
 PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem);
 
-// A brute-force sweep from `vicont sweep` (sweep_output.hpp), three panels over the
-// parameter as in the source figures: (a) the Poincare samples of one coordinate,
-// (b) the Lyapunov exponents with a_e on a second axis, (c) a_i with the relative
-// velocities at impact on a second axis. Each sweep direction in its own colour.
+// A brute-force sweep from `vicont sweep` (sweep_output.hpp), the panels of the source
+// figures over the parameter: (a) the Poincare samples of one coordinate, (b) each
+// Lyapunov exponent in a panel of its own with the zero line, a_e on a second axis of the
+// first, (c) a_i with the relative velocities at impact on a second axis. Each sweep
+// direction in its own colour. Clouds of samples or impacts beyond 20000 points are drawn
+// from thinned copies written beside the figure (PlotFiles::data).
 struct SweepPlot {
   std::filesystem::path directory;
   std::string points_csv, samples_csv, impacts_csv;
@@ -197,9 +199,10 @@ struct BasinPlot {
 PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem);
 
 // A hybrid diagram from `vicont diagram`, two panels over the parameter: (a) the branches
-// of periodic orbits (stable solid, unstable dashed, special points named) with the
-// Poincare samples of direct integration; (b) the largest exponent, from the Floquet
-// multipliers along the branches and from the Lyapunov spectrum where integrated.
+// of periodic orbits (stable solid, unstable dashed, special points numbered, repeats of a
+// closed branch once) with the Poincare samples of direct integration, and a zoom on a
+// cluster of special points; (b) the largest exponent, from the Floquet multipliers along
+// the branches and from the Lyapunov spectrum where integrated.
 struct DiagramPlot {
   std::filesystem::path directory;
   std::string branches_csv, specials_csv, integration_csv, samples_csv;
