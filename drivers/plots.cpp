@@ -550,7 +550,7 @@ namespace {
 // A special point of a diagram: where it lies, its name in the key, its colour.
 struct SpecialPoint {
   double x = 0, y = 0;
-  std::string legend;  // e.g. "LP1  lambda = 0.248"
+  std::string legend;  // e.g. "LP2  lambda = 0.56700311"
   std::string colour;
 };
 
@@ -655,12 +655,29 @@ std::string y_range_of(const std::vector<double>& ys) {
   return s.str();
 }
 
-// Significant digits enough to tell apart special points a thousandth of the range apart.
-std::string short_number(double value) {
+// A value in 6 significant digits, which tell apart special points a thousandth of the
+// range apart; `digits` more where that is not enough (distinct_numbers).
+std::string short_number(double value, int digits = 6) {
   std::ostringstream s;
-  s.precision(6);
+  s.precision(digits);
   s << value;
   return s.str();
+}
+
+// The values in as few significant digits (6 at least, 12 at most) as tell each apart from
+// every other value: five special points within 1e-6 of each other get 8 or 9.
+std::vector<std::string> distinct_numbers(const std::vector<double>& values) {
+  std::vector<std::string> texts;
+  for (int digits = 6; digits <= 12; ++digits) {
+    texts.clear();
+    for (const double v : values) texts.push_back(short_number(v, digits));
+    bool apart = true;
+    for (size_t i = 0; i < values.size() && apart; ++i)
+      for (size_t j = i + 1; j < values.size() && apart; ++j)
+        apart = values[i] == values[j] || texts[i] != texts[j];
+    if (apart) break;
+  }
+  return texts;
 }
 
 }  // namespace
@@ -701,7 +718,7 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
           panel.points.push_back(
               {px, number_or_nan(specials[1][r]),
                (several ? plot.branches[b].name + ": " : std::string()) + specials[2][r] + "  " +
-                   plot.parameter + " = " + short_number(px),
+                   plot.parameter + " = ",  // the value follows, in digits that tell it apart
                b == 0 ? std::string("black") : colours[(b - 1) % 6]});
         }
         for (const auto& csv : {plot.branches[b].branch_csv, plot.branches[b].specials_csv}) {
@@ -710,6 +727,10 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
           panel.axes.axes[1].second.add(e.y);
         }
       }
+      std::vector<double> values;
+      for (const auto& p : panel.points) values.push_back(p.x);
+      const auto texts = distinct_numbers(values);
+      for (size_t k = 0; k < panel.points.size(); ++k) panel.points[k].legend += texts[k];
       const Extent& ex = panel.axes.axes[0].second;
       if (!ex.needs_range() && ex.drawn.hi > ex.drawn.lo) {
         std::vector<double> at;

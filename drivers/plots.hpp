@@ -47,7 +47,7 @@ PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& ste
 // Branches from `vicont continue` (branch_output.hpp) in one plot: one panel per
 // amplitude column, A_max against the parameter, stable orbits solid, unstable dashed,
 // the special points of all branches numbered in one sequence (numbers apart in a row
-// above the panel, the key naming each: "3  LP2  lambda = 0.567"), and below a panel whose
+// above the panel, the key naming each: "3  LP2  lambda = 0.56700311"), and below a panel whose
 // points crowd a second one zoomed on their cluster.
 // The first branch (the parent) is drawn blue and red, each other one (a doubled branch)
 // in a colour of its own.
