@@ -639,6 +639,16 @@ std::optional<std::pair<double, double>> cluster_of(std::vector<double> xs, doub
   return std::make_pair(lo - pad, hi + pad);
 }
 
+// The x range a panel's numbered markers lay their row over: the drawn values' extent
+// widened by `margin` times its width each side (by 1 % of the value, or 1e-12 at 0, where
+// all share one value); none where the values need a fixed range (Extent::needs_range).
+std::optional<std::pair<double, double>> marker_range(const Extent& x, double margin) {
+  if (x.needs_range()) return std::nullopt;
+  const double width = x.drawn.hi - x.drawn.lo;
+  const double pad = width > 0.0 ? margin * width : std::max(0.01 * std::abs(x.drawn.lo), 1e-12);
+  return std::make_pair(x.drawn.lo - pad, x.drawn.hi + pad);
+}
+
 // "set yrange [a:b]" around the values (with a margin of 8%); "set autoscale y" without any.
 std::string y_range_of(const std::vector<double>& ys) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -771,12 +781,10 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
         << (last ? "set xlabel " + quoted(axis_label(plot.parameter)) + "\n"
                  : std::string("unset xlabel\n"))
         << "set ylabel " << quoted(axis_label(panel.column)) << "\n";
-      // The x range the numbers' row is laid out over: the data's, with a margin.
-      const bool placed = !ex.needs_range() && ex.drawn.hi > ex.drawn.lo;
-      const double margin = placed ? 0.02 * (ex.drawn.hi - ex.drawn.lo) : 0.0;
+      const auto range = marker_range(ex, 0.02);
       const NumberedMarkers markers =
-          placed ? numbered_markers(panel.points, ex.drawn.lo - margin, ex.drawn.hi + margin, i == 0)
-                 : NumberedMarkers{};
+          range ? numbered_markers(panel.points, range->first, range->second, i == 0)
+                : NumberedMarkers{};
       if (panel.zoom)
         s << "set object 1 rectangle from first " << panel.zoom->first << ", graph 0 to first "
           << panel.zoom->second << ", graph 1 behind fc rgb '#ececec' fs solid 1.0 noborder\n";
@@ -827,13 +835,9 @@ PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) 
                             short_number(number_or_nan(labels[1][r])) + ")",
                         "#c0392b"});
     const Extent& ex = axes.axes[0].second;
-    NumberedMarkers markers;
-    if (!ex.needs_range()) {
-      const double width = ex.drawn.hi - ex.drawn.lo;
-      const double margin = width > 0.0 ? 0.04 * width
-                                        : std::max(0.01 * std::abs(ex.drawn.lo), 1e-12);
-      markers = numbered_markers(points, ex.drawn.lo - margin, ex.drawn.hi + margin, true);
-    }
+    const auto range = marker_range(ex, 0.04);
+    const NumberedMarkers markers =
+        range ? numbered_markers(points, range->first, range->second, true) : NumberedMarkers{};
     std::ostringstream s;
     s.precision(17);
     s << preamble(output, 1000, 700) << "set title " << quoted(plot.title) << " font 'sans,12' offset 0,1\n"
@@ -1367,15 +1371,15 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
       });
       if (!repeated) points.push_back(point);
     }
-    const bool placed = !ex.needs_range() && ex.drawn.hi > ex.drawn.lo && plot.branches > 0;
+    const auto range = plot.branches > 0 ? marker_range(ex, 0.0) : std::nullopt;
     const NumberedMarkers markers =
-        placed ? numbered_markers(points, ex.drawn.lo, ex.drawn.hi, true) : NumberedMarkers{};
+        range ? numbered_markers(points, range->first, range->second, true) : NumberedMarkers{};
     // Where the special points crowd, a panel between the two zooms on their cluster.
     std::optional<std::pair<double, double>> zoom;
-    if (placed) {
+    if (range) {
       std::vector<double> at;
       for (const auto& point : points) at.push_back(point.x);
-      zoom = cluster_of(at, ex.drawn.lo, ex.drawn.hi);
+      zoom = cluster_of(at, range->first, range->second);
     }
     // Panel (a) over the x range `markers` set: the branches, the samples, the points.
     const auto section_plot = [&](std::ostream& s, const NumberedMarkers& numbered) {
@@ -1421,12 +1425,7 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
       s << "unset label 2\nset key outside right top vertical\nset autoscale y\n";
     }
     s << largest.settings(autoscale);
-    if (placed) {
-      std::ostringstream range;
-      range.precision(17);
-      range << "set xrange [" << ex.drawn.lo << ':' << ex.drawn.hi << "]\n";
-      s << range.str();
-    }
+    if (range) s << "set xrange [" << range->first << ':' << range->second << "]\n";
     s << "set tmargin 1\nset xlabel " << quoted(axis_label(plot.parameter)) << "\nset ylabel "
       << quoted(axis_label("largest_exponent")) << "\nplot ";
     if (plot.branches > 0)
