@@ -547,6 +547,14 @@ double number_or_nan(const std::string& text) {
 
 namespace {
 
+// The right edge of the panels (a fraction of the figure's width) that leaves room for a
+// key outside right whose longest title has `characters` characters (10 point sans: some
+// 6.5 pixels each, and the sample beside it), within [0.55, 0.8].
+double right_edge_for_key(size_t characters, int figure_width) {
+  const double key = 6.5 * static_cast<double>(characters) + 70.0;
+  return std::clamp(1.0 - key / figure_width, 0.55, 0.8);
+}
+
 // A special point of a diagram: where it lies, its name in the key, its colour.
 struct SpecialPoint {
   double x = 0, y = 0;
@@ -751,11 +759,20 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
     }
     int rows = 0;
     for (const auto& panel : panels) rows += panel.zoom ? 2 : 1;
+    // The key's longest title: a branch's curve or a numbered point (numbers from the
+    // first panel: the key is drawn there).
+    size_t longest = 0;
+    for (const auto& branch : plot.branches)
+      longest = std::max(longest, (several ? branch.name + ", unstable" : std::string("unstable")).size());
+    if (!panels.empty())
+      for (size_t k = 0; k < panels.front().points.size(); ++k)
+        longest = std::max(longest, std::to_string(k + 1).size() + 2 +
+                                        panels.front().points[k].legend.size());
     std::ostringstream s;
     s.precision(17);
     s << preamble(output, 1100, 440 * rows + 60) << "set multiplot layout " << rows
       << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
-      << aligned_margins(0.74) << "set tmargin 2.5\n";
+      << aligned_margins(right_edge_for_key(longest, 1100)) << "set tmargin 2.5\n";
     // One plot of the branches over the panel's x range, `markers` on it.
     const auto draw = [&](const Panel& panel, const NumberedMarkers& markers, bool keyed) {
       const std::string y = quoted(panel.column);
@@ -1381,6 +1398,12 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
       for (const auto& point : points) at.push_back(point.x);
       zoom = cluster_of(at, range->first, range->second);
     }
+    // The key's longest title, of the curves' (as below) or of the numbered points'.
+    size_t longest = std::string(plot.branches > 0 ? "ln|mu_1| / (n T) on the branches (Floquet)"
+                                                   : "direct integration (Poincare samples)")
+                         .size();
+    for (size_t k = 0; k < points.size(); ++k)
+      longest = std::max(longest, std::to_string(k + 1).size() + 2 + points[k].legend.size());
     // Panel (a) over the x range `markers` set: the branches, the samples, the points.
     const auto section_plot = [&](std::ostream& s, const NumberedMarkers& numbered) {
       s << numbered.settings << "plot ";
@@ -1398,7 +1421,8 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
     std::ostringstream s;
     s.precision(17);
     s << preamble(output, 1100, zoom ? 1250 : 900) << "set multiplot layout " << (zoom ? 3 : 2)
-      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n" << aligned_margins(0.74)
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
+      << aligned_margins(right_edge_for_key(longest, 1100))
       << "set tmargin 2.5\nunset xlabel\n" << section.settings(autoscale)
       << "set ylabel " << quoted(axis_label(plot.coordinate) + " on the section") << "\n";
     if (zoom)
