@@ -142,6 +142,13 @@ grep -q "set xlabel 't \[s\]'" "$work/file/timeseries.gp" && grep -q "set ylabel
 check "systems --json lists the model file's units" \
   "(d['systems'][0]['time_unit'] == 's' and d['systems'][0]['state_units'][:1] == ['m'] and
     [p.get('unit') for p in d['systems'][0]['parameters'] if p['name'] == 'k'] == ['N/m'])"
+python3 - "$models/three_mass_chain.json" "$work/bad_units.json" <<'PYTHON'
+import json, sys
+model = json.load(open(sys.argv[1]))
+model["units"] = {"length": "m"}
+json.dump(model, open(sys.argv[2], "w"))
+PYTHON
+expect_bad "units.length" systems --model "$work/bad_units.json"
 "$vicont" lyapunov --periods 100 --transient 100 $formats --out "$work/lyap" >/dev/null 2>"$work/err" ||
   fail "lyapunov: $(cat "$work/err")"
 figure "$work/lyap" settled_phase
