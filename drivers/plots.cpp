@@ -682,18 +682,25 @@ std::string short_number(double value, int digits = 6) {
   return s.str();
 }
 
-// The values in as few significant digits (6 at least, 12 at most) as tell each apart from
-// every other value: five special points within 1e-6 of each other get 8 or 9.
+// Each value in as few significant digits (6 at least, 10 at most) as tell it apart from
+// every other value: of five special points within 1e-6 of each other each gets 8 or 9,
+// the others keep 6. Values within 1e-8 of each other (relative: one point seen from two
+// branches) count as one.
 std::vector<std::string> distinct_numbers(const std::vector<double>& values) {
   std::vector<std::string> texts;
-  for (int digits = 6; digits <= 12; ++digits) {
-    texts.clear();
-    for (const double v : values) texts.push_back(short_number(v, digits));
-    bool apart = true;
-    for (size_t i = 0; i < values.size() && apart; ++i)
-      for (size_t j = i + 1; j < values.size() && apart; ++j)
-        apart = values[i] == values[j] || texts[i] != texts[j];
-    if (apart) break;
+  for (size_t i = 0; i < values.size(); ++i) {
+    int digits = 6;
+    for (; digits < 10; ++digits) {
+      const std::string text = short_number(values[i], digits);
+      bool apart = true;
+      for (size_t j = 0; j < values.size() && apart; ++j)
+        apart = j == i ||
+                std::abs(values[i] - values[j]) <=
+                    1e-8 * std::max(std::abs(values[i]), std::abs(values[j])) ||
+                text != short_number(values[j], digits);
+      if (apart) break;
+    }
+    texts.push_back(short_number(values[i], digits));
   }
   return texts;
 }
@@ -844,12 +851,17 @@ PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) 
     const auto rows = csv_columns(plot.directory / plot.curve_csv, {plot.first, plot.second});
     const auto labels =
         csv_columns(plot.directory / plot.points_csv, {plot.first, plot.second, "label"});
+    std::vector<double> firsts, seconds;
+    for (size_t r = 0; r < labels[0].size(); ++r) {
+      firsts.push_back(number_or_nan(labels[0][r]));
+      seconds.push_back(number_or_nan(labels[1][r]));
+    }
+    const auto first_texts = distinct_numbers(firsts), second_texts = distinct_numbers(seconds);
     std::vector<SpecialPoint> points;
     for (size_t r = 0; r < labels[0].size(); ++r)
-      points.push_back({number_or_nan(labels[0][r]), number_or_nan(labels[1][r]),
+      points.push_back({firsts[r], seconds[r],
                         labels[2][r] + "  (" + plot.first + ", " + plot.second + ") = (" +
-                            short_number(number_or_nan(labels[0][r])) + ", " +
-                            short_number(number_or_nan(labels[1][r])) + ")",
+                            first_texts[r] + ", " + second_texts[r] + ")",
                         "#c0392b"});
     const Extent& ex = axes.axes[0].second;
     const auto range = marker_range(ex, 0.04);
@@ -1378,16 +1390,18 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
                                : type == "grazing"         ? "GR"
                                                            : type;
       const SpecialPoint point{number_or_nan(specials[0][r]), number_or_nan(specials[1][r]),
-                               name + " (n = " + specials[3][r] + ")  " +
-                                   plot.parameter + " = " +
-                                   short_number(number_or_nan(specials[0][r])),
-                               "#27ae60"};
+                               name + " (n = " + specials[3][r] + ")  " + plot.parameter + " = ",
+                               "#27ae60"};  // the value follows, in digits that tell it apart
       const bool repeated = std::any_of(points.begin(), points.end(), [&](const SpecialPoint& p) {
         return p.legend == point.legend && std::abs(p.x - point.x) <= x_same &&
                std::abs(p.y - point.y) <= y_same;
       });
       if (!repeated) points.push_back(point);
     }
+    std::vector<double> values;
+    for (const auto& point : points) values.push_back(point.x);
+    const auto texts = distinct_numbers(values);
+    for (size_t k = 0; k < points.size(); ++k) points[k].legend += texts[k];
     const auto range = plot.branches > 0 ? marker_range(ex, 0.0) : std::nullopt;
     const NumberedMarkers markers =
         range ? numbered_markers(points, range->first, range->second, true) : NumberedMarkers{};
