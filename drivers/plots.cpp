@@ -14,7 +14,9 @@
 #include <string_view>
 
 #include "atomic_file.hpp"
+#include "axis_labels.hpp"
 #include "gnuplot_process.hpp"
+#include "libcont/input_error.hpp"
 #include "output.hpp"
 
 namespace vicont {
@@ -36,17 +38,47 @@ std::string quoted(const std::string& text) {
   return result + "'";
 }
 
-// Common head of every script: terminal, output, CSV reading by column name.
-std::string preamble(const std::string& png_name, int width, int height) {
+// The run's formats (set_figure_formats): one setting for the whole process, as every
+// figure of a run is drawn alike.
+std::vector<std::string>& formats_of_the_run() {
+  static std::vector<std::string> formats = {"png"};
+  return formats;
+}
+
+// Common head of every script: terminal, output, CSV reading by column name. The terminal
+// follows the variable `format` (png unless set), so that one script draws the figure in
+// each format: `gnuplot NAME.gp` the PNG, `gnuplot -e "format='pdf'" NAME.gp` the PDF.
+// `output` is a gnuplot string expression naming the file drawn.
+std::string preamble(const std::string& output, int width, int height) {
   std::ostringstream s;
-  s << "# Made by vicont; run 'gnuplot' on this file inside its directory to redraw.\n"
-    << "set terminal pngcairo size " << width << ',' << height << " noenhanced font 'sans,10'\n"
-    << "set output " << quoted(png_name) << "\n"
+  s << "# Made by vicont; inside its directory 'gnuplot THIS.gp' redraws the PNG,\n"
+    << "# 'gnuplot -e \"format='pdf'\" THIS.gp' the PDF (or 'svg' the SVG).\n"
+    << "if (!exists('format')) format = 'png'\n"
+    << "if (format eq 'pdf') {\n"
+    << "  set terminal pdfcairo size " << width / 96.0 << "in," << height / 96.0
+    << "in noenhanced font 'sans,10'\n"
+    << "} else {\n"
+    << "  if (format eq 'svg') {\n"
+    << "    set terminal svg size " << width << ',' << height << " dynamic noenhanced font 'sans,10'\n"
+    << "  } else {\n"
+    << "    set terminal pngcairo size " << width << ',' << height << " noenhanced font 'sans,10'\n"
+    << "  }\n"
+    << "}\n"
+    << "set output " << output << "\n"
     << "set datafile separator ','\n"
     << "set datafile columnheaders\n"
     << "set grid\n"
     // Outside the frame: a key inside would hide data wherever the curves happen to go.
     << "set key outside right top vertical\n";
+  return s.str();
+}
+
+// The left and right edges of every panel of a figure of stacked panels (fractions of its
+// width), so that their axes line up whatever the width of their tic labels; the key goes
+// right of `right`.
+std::string aligned_margins(double right) {
+  std::ostringstream s;
+  s << "set lmargin at screen 0.09\nset rmargin at screen " << right << "\n";
   return s.str();
 }
 
@@ -276,31 +308,14 @@ class PrivateView {
   std::filesystem::path path_;
 };
 
-using ScriptForOutput = std::function<std::string(const std::string& png_name)>;
-
-// The script for another format than the PNG: the preamble's terminal swapped for that
-// format's, at the same size (pixels at 96 per inch) and font.
-std::string for_format(std::string script, const std::string& format) {
-  const std::string head = "set terminal pngcairo size ";
-  const size_t at = script.find(head);
-  if (at == std::string::npos) return script;
-  const size_t end = script.find(' ', at + head.size());
-  const std::string size = script.substr(at + head.size(), end - at - head.size());
-  const size_t comma = size.find(',');
-  const double width = std::stod(size.substr(0, comma)), height = std::stod(size.substr(comma + 1));
-  std::ostringstream terminal;
-  if (format == "pdf")
-    terminal << "set terminal pdfcairo size " << width / 96.0 << "in," << height / 96.0 << "in";
-  else
-    terminal << "set terminal svg size " << width << ',' << height << " dynamic";
-  return script.replace(at, end - at, terminal.str());
-}
+// A plot's script, given the gnuplot expression of the file it draws.
+using ScriptForOutput = std::function<std::string(const std::string& output)>;
 
 // Runs `script_text` (whose output is `output`'s temporary file, named relative to a private
 // directory beside `directory`) through gnuplot, and publishes `output` only when gnuplot
 // reported no error: a failed plot never replaces a good one.
 void run_gnuplot(const std::filesystem::path& directory, const std::filesystem::path& script_file,
-                 const ScriptForOutput& script, StagedFile& output) {
+                 const ScriptForOutput& script, const std::string& format, StagedFile& output) {
   StagedFile status(directory / (output.target_path().stem().string() + ".gnuplot-status"));
   // gnuplot reads the data by its final names, from a private directory where they are
   // this run's own files, still waiting to be published (pending_files.hpp).
@@ -310,7 +325,8 @@ void run_gnuplot(const std::filesystem::path& directory, const std::filesystem::
     // (gnuplot_process.hpp); errors come back through the status file below.
     GnuplotProcess gnuplot;
     gnuplot.send("cd " + quoted(std::filesystem::absolute(view.path()).string()) + "\n" +
-                 script("../" + output.temporary_path().filename().string()) +
+                 "format = " + quoted(format) + "\n" +
+                 script(quoted("../" + output.temporary_path().filename().string())) +
                  "unset output\n"
                  // gnuplot goes on after an error and its exit status does not say which;
                  // GPVAL_ERRNO/ERRMSG do.
@@ -334,26 +350,45 @@ void run_gnuplot(const std::filesystem::path& directory, const std::filesystem::
   output.commit();
 }
 
-// Saves the script and draws it into the PNG, and into `stem.FORMAT` for each of `also`
-// ("pdf", "svg"); each file published only when gnuplot drew it without an error.
+// Saves the script and draws it into the PNG, and into `stem.FORMAT` for each format of
+// figure_formats() beyond it; each file published only when gnuplot drew it without an error.
 PlotFiles render(const std::filesystem::path& directory, const std::string& stem,
-                 const ScriptForOutput& script, const std::vector<std::string>& also = {}) {
-  PlotFiles files{directory / (stem + ".png"), directory / (stem + ".gp"), {}};
+                 const ScriptForOutput& script) {
+  PlotFiles files{directory / (stem + ".png"), directory / (stem + ".gp"), {}, {}};
   write_file_atomically(files.script,
-                        [&](std::ostream& out) { out << script(files.png.filename().string()); });
+                        [&](std::ostream& out) { out << script(quoted(stem + ".") + ".format"); });
   StagedFile png(files.png);
-  run_gnuplot(directory, files.script, script, png);
-  for (const std::string& format : also) {
+  run_gnuplot(directory, files.script, script, "png", png);
+  for (const std::string& format : figure_formats()) {
+    if (format == "png") continue;
     const std::filesystem::path path = directory / (stem + "." + format);
     StagedFile other(path);
-    run_gnuplot(directory, files.script,
-                [&](const std::string& name) { return for_format(script(name), format); }, other);
+    run_gnuplot(directory, files.script, script, format, other);
     files.others.push_back(path);
   }
   return files;
 }
 
 }  // namespace
+
+std::vector<std::string> parse_figure_formats(const std::string& list) {
+  std::vector<std::string> formats = {"png"};
+  std::stringstream words(list);
+  for (std::string format; std::getline(words, format, ',');) {
+    if (format != "png" && format != "pdf" && format != "svg")
+      throw libcont::InputError("--format " + list + ": '" + format +
+                                "' is no figure format (png, pdf, svg, separated by commas)");
+    if (std::find(formats.begin(), formats.end(), format) == formats.end())
+      formats.push_back(format);
+  }
+  return formats;
+}
+
+void set_figure_formats(std::vector<std::string> formats) {
+  formats_of_the_run() = std::move(formats);
+}
+
+const std::vector<std::string>& figure_formats() { return formats_of_the_run(); }
 
 namespace {
 
@@ -382,7 +417,7 @@ Thinning thinning(const std::filesystem::path& csv) {
 }  // namespace
 
 PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) {
-  return render(plot.directory, stem, [&](const std::string& png_name) {
+  return render(plot.directory, stem, [&](const std::string& output) {
     // One panel per variable up to kMaxPanels; beyond that (a chain of a hundred bodies)
     // consecutive variables share a panel, so the PNG stays within cairo's size limit
     // and readable. Events are marked on the first curve of each panel.
@@ -395,8 +430,9 @@ PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) 
     const auto extents = pair_extents(plot.directory / plot.csv, pairs);
     const Thinning thin = thinning(plot.directory / plot.csv);
     std::ostringstream s;
-    s << preamble(png_name, 1000, 300 * panels + 60) << thin.note << "set multiplot layout "
-      << panels << ",1 title " << quoted(plot.title) << " font 'sans,12'\n";
+    s << preamble(output, 1000, 300 * panels + 60) << thin.note << "set multiplot layout "
+      << panels << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
+      << aligned_margins(0.86);
     for (int i = 0; i < panels; ++i) {
       const size_t first = static_cast<size_t>(i) * per_panel;
       const size_t last = std::min(first + per_panel, variables) - 1;
@@ -409,9 +445,11 @@ PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) 
       s << axes.settings({"set autoscale xfix\n", "set autoscale y\n"});
       const std::string& name = plot.state_names[first];
       const std::string label =
-          first == last ? name : name + " ... " + plot.state_names[last];
+          first == last ? axis_label(name) : name + " ... " + plot.state_names[last];
       // Only the bottom panel carries the time axis label, as the panels share it.
-      s << (i + 1 == panels ? "set xlabel 't'\n" : "unset xlabel\n") << "set ylabel "
+      s << (i + 1 == panels ? "set xlabel " + quoted(axis_label("t")) + "\n"
+                            : std::string("unset xlabel\n"))
+        << "set ylabel "
         << quoted(label) << "\n"
         << "plot ";
       for (size_t v = first; v <= last; ++v)
@@ -430,7 +468,7 @@ PlotFiles plot_time_series(const TrajectoryPlot& plot, const std::string& stem) 
 
 PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& stem,
                               const std::string& poincare_csv) {
-  return render(plot.directory, stem, [&](const std::string& png_name) {
+  return render(plot.directory, stem, [&](const std::string& output) {
     const std::string& horizontal = plot.state_names.at(0);
     const std::string& vertical = plot.state_names.at(1);
     PanelAxes axes{{{"x", {}}, {"y", {}}}};
@@ -443,10 +481,10 @@ PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& ste
     if (!poincare_csv.empty()) add(plot.directory / poincare_csv);
     const Thinning thin = thinning(plot.directory / plot.csv);
     std::ostringstream s;
-    s << preamble(png_name, 900, 700) << thin.note << "set title " << quoted(plot.title)
+    s << preamble(output, 900, 700) << thin.note << "set title " << quoted(plot.title)
       << " font 'sans,12'\n"
-      << "set xlabel " << quoted(horizontal) << "\n"
-      << "set ylabel " << quoted(vertical) << "\n"
+      << "set xlabel " << quoted(axis_label(horizontal)) << "\n"
+      << "set ylabel " << quoted(axis_label(vertical)) << "\n"
       << axes.settings({})
       << "plot " << quoted(plot.csv) << thin.every << " using " << quoted(horizontal) << ':'
       << quoted(vertical) << " with lines lw 1.2 lc rgb '#1f4e9a' title 'trajectory', \\\n"
@@ -507,104 +545,292 @@ double number_or_nan(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// The right edge of the panels (a fraction of the figure's width) that leaves room for a
+// key outside right whose longest title has `characters` characters (10 point sans: some
+// 6.5 pixels each, and the sample beside it), within [0.55, 0.8].
+double right_edge_for_key(size_t characters, int figure_width) {
+  const double key = 6.5 * static_cast<double>(characters) + 70.0;
+  return std::clamp(1.0 - key / figure_width, 0.55, 0.8);
+}
+
+// A special point of a diagram: where it lies, its name in the key, its colour.
+struct SpecialPoint {
+  double x = 0, y = 0;
+  std::string legend;  // e.g. "LP2  lambda = 0.56700311"
+  std::string colour;
+};
+
+// The special points of one panel as numbered circles: the number of each (its place in
+// `points`, from 1) stands in a row above the panel, joined to its point by a thin line,
+// the numbers spread along the row so that none overlaps another however close the points
+// lie (five within a thousandth of the range, say); the key, when `keyed`, names each
+// number. Only the points within [x_lo, x_hi] (the panel's x range, which the settings
+// fix) are drawn.
+struct NumberedMarkers {
+  std::string settings;  // before the plot command
+  std::string keys;      // key entries appended to the plot command (", keyentry ...")
+  std::string after;     // after the plot command
+};
+NumberedMarkers numbered_markers(const std::vector<SpecialPoint>& points, double x_lo,
+                                 double x_hi, bool keyed) {
+  NumberedMarkers m;
+  std::ostringstream s;
+  s.precision(17);
+  s << "set xrange [" << x_lo << ':' << x_hi << "]\n";
+  std::vector<std::pair<double, size_t>> along;  // (fraction of the x range, index)
+  for (size_t k = 0; k < points.size(); ++k) {
+    const double f = (points[k].x - x_lo) / (x_hi - x_lo);
+    if (std::isfinite(f) && std::isfinite(points[k].y) && f >= 0.0 && f <= 1.0)
+      along.emplace_back(f, k);
+  }
+  std::sort(along.begin(), along.end());
+  // A number's width as a fraction of the panel's width (some 470 pixels at the figures'
+  // widths; a two-digit number in 8 point sans takes about 14): the slots of the row.
+  const double width = std::min(0.032, 0.98 / std::max<double>(1.0, along.size()));
+  const int font = width >= 0.03 ? 8 : 6;
+  std::vector<double> slot(along.size());
+  for (size_t i = 0; i < along.size(); ++i)
+    slot[i] = std::max(i ? slot[i - 1] + width : width / 2, along[i].first);
+  for (size_t i = along.size(); i-- > 0;)
+    slot[i] = std::min(slot[i], i + 1 < along.size() ? slot[i + 1] - width : 1.0 - width / 2);
+  for (size_t i = 0; i < along.size(); ++i) {
+    const SpecialPoint& p = points[along[i].second];
+    const int tag = 1000 + static_cast<int>(along[i].second);
+    s << "set arrow " << tag << " from first " << p.x << ", first " << p.y << " to graph "
+      << slot[i] << ", graph 1 nohead lw 0.6 lc rgb '#9a9a9a' back\n"
+      << "set label " << tag << ' ' << quoted(std::to_string(along[i].second + 1)) << " at graph "
+      << slot[i] << ", graph 1 center offset 0,0.7 font 'sans," << font << "' tc rgb "
+      << quoted(p.colour) << " front\n"
+      << "set label " << tag + 1000 << " '' at first " << p.x << ", first " << p.y
+      << " point pt 6 ps 1.3 lw 1.5 lc rgb " << quoted(p.colour) << " front\n";
+  }
+  m.settings = s.str();
+  if (!along.empty()) m.after = "unset arrow\nunset label\n";
+  // The key names at most kKeyed points: more would not fit beside the panel.
+  constexpr size_t kKeyed = 30;
+  if (keyed) {
+    for (size_t k = 0; k < points.size() && k < kKeyed; ++k)
+      m.keys += ", \\\n     keyentry with points pt 6 ps 1.0 lc rgb " + quoted(points[k].colour) +
+                " title " + quoted(std::to_string(k + 1) + "  " + points[k].legend);
+    if (points.size() > kKeyed)
+      m.keys += ", \\\n     keyentry with points pt 0 lc rgb 'white' title " +
+                quoted(std::to_string(kKeyed + 1) + " to " + std::to_string(points.size()) +
+                       ": see the special points' CSV");
+  }
+  return m;
+}
+
+// The x interval of the tightest cluster of special points, where their circles would
+// crowd each other (neighbours closer than 2% of `x_hi - x_lo`) and which holds the most
+// points (at least two), widened so that the cluster fills the middle of a panel; none when
+// the points lie apart.
+std::optional<std::pair<double, double>> cluster_of(std::vector<double> xs, double x_lo,
+                                                    double x_hi) {
+  std::sort(xs.begin(), xs.end());
+  const double near = 0.02 * (x_hi - x_lo);
+  size_t best_first = 0, best_count = 1;
+  for (size_t first = 0; first < xs.size();) {
+    size_t last = first;
+    while (last + 1 < xs.size() && xs[last + 1] - xs[last] < near) ++last;
+    if (last - first + 1 > best_count) {
+      best_first = first;
+      best_count = last - first + 1;
+    }
+    first = last + 1;
+  }
+  if (best_count < 2 || !(near > 0.0)) return std::nullopt;
+  const double lo = xs[best_first], hi = xs[best_first + best_count - 1];
+  // A cluster of coincident points still gets a zoom of some width: 1% of the range.
+  const double pad = std::max(0.5 * (hi - lo), 0.005 * (x_hi - x_lo));
+  return std::make_pair(lo - pad, hi + pad);
+}
+
+// The x range a panel's numbered markers lay their row over: the drawn values' extent
+// widened by `margin` times its width each side (by 1 % of the value, or 1e-12 at 0, where
+// all share one value); none where the values need a fixed range (Extent::needs_range).
+std::optional<std::pair<double, double>> marker_range(const Extent& x, double margin) {
+  if (x.needs_range()) return std::nullopt;
+  const double width = x.drawn.hi - x.drawn.lo;
+  const double pad = width > 0.0 ? margin * width : std::max(0.01 * std::abs(x.drawn.lo), 1e-12);
+  return std::make_pair(x.drawn.lo - pad, x.drawn.hi + pad);
+}
+
+// "set yrange [a:b]" around the values (with a margin of 8%); "set autoscale y" without any.
+std::string y_range_of(const std::vector<double>& ys) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const double y : ys)
+    if (std::isfinite(y)) {
+      lo = std::min(lo, y);
+      hi = std::max(hi, y);
+    }
+  if (!(hi >= lo)) return "set autoscale y\n";
+  const double pad = hi > lo ? 0.08 * (hi - lo) : std::max(1e-3 * std::abs(lo), 1e-12);
+  std::ostringstream s;
+  s.precision(17);
+  s << "set yrange [" << lo - pad << ':' << hi + pad << "]\n";
+  return s.str();
+}
+
+// A value in 6 significant digits, which tell apart special points a thousandth of the
+// range apart; `digits` more where that is not enough (distinct_numbers).
+std::string short_number(double value, int digits = 6) {
+  std::ostringstream s;
+  s.precision(digits);
+  s << value;
+  return s.str();
+}
+
+// Each value in as few significant digits (6 at least, 10 at most) as tell it apart from
+// every other value: of five special points within 1e-6 of each other each gets 8 or 9,
+// the others keep 6. Values within 1e-8 of each other (relative: one point seen from two
+// branches) count as one.
+std::vector<std::string> distinct_numbers(const std::vector<double>& values) {
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < values.size(); ++i) {
+    int digits = 6;
+    for (; digits < 10; ++digits) {
+      const std::string text = short_number(values[i], digits);
+      bool apart = true;
+      for (size_t j = 0; j < values.size() && apart; ++j)
+        apart = j == i ||
+                std::abs(values[i] - values[j]) <=
+                    1e-8 * std::max(std::abs(values[i]), std::abs(values[j])) ||
+                text != short_number(values[j], digits);
+      if (apart) break;
+    }
+    texts.push_back(short_number(values[i], digits));
+  }
+  return texts;
+}
+
+}  // namespace
+
 PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
-  return render(plot.directory, stem, [&](const std::string& png_name) {
-    const int panels = static_cast<int>(plot.amplitude_columns.size());
+  return render(plot.directory, stem, [&](const std::string& output) {
     // The parent's stable and unstable colours, then one colour per other branch.
     const char* colours[] = {"#27ae60", "#8e44ad", "#d35400", "#16a085", "#b7950b", "#7f8c8d"};
+    const auto colour_of = [&](size_t b, bool stable) -> std::string {
+      if (b == 0) return stable ? "#1f4e9a" : "#c0392b";
+      return colours[(b - 1) % 6];
+    };
     const bool several = plot.branches.size() > 1;
-    std::ostringstream s;
-    s.precision(17);
-    s << preamble(png_name, 1000, 420 * panels + 60) << "set multiplot layout " << panels
-      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n";
     const std::string x = quoted(plot.parameter);
-    for (int i = 0; i < panels; ++i) {
-      const std::string& column = plot.amplitude_columns[static_cast<size_t>(i)];
-      const std::string y = quoted(column);
-      // The special points' labels, set as labels of the panel: points that coincide on
-      // the scale of the plot (a fold, a Neimark-Sacker point and a grazing within 1e-6,
-      // say) share one label, "LP2 NS2 GR1", instead of printing on top of each other.
-      // The scale is the extent of the branches and their points.
-      struct Marked {
-        double x, y;
-        std::string label;
-      };
-      std::vector<std::vector<Marked>> marked(plot.branches.size());
-      double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
-      const auto extend = [&](double px, double py) {
-        if (!std::isfinite(px) || !std::isfinite(py)) return;
-        x_lo = std::min(x_lo, px);
-        x_hi = std::max(x_hi, px);
-        y_lo = std::min(y_lo, py);
-        y_hi = std::max(y_hi, py);
-      };
+    // Each panel's data: the branches' rows and the special points, all branches' points
+    // numbered in one sequence (the parent's first) alike in every panel.
+    struct Panel {
+      std::string column;
+      std::vector<double> xs, ys;  // every branch's rows
+      std::vector<SpecialPoint> points;
+      PanelAxes axes;
+      std::optional<std::pair<double, double>> zoom;
+    };
+    std::vector<Panel> panels;
+    for (const auto& column : plot.amplitude_columns) {
+      Panel panel{column, {}, {}, {}, PanelAxes{{{"x", {}}, {"y", {}}}}, std::nullopt};
       for (size_t b = 0; b < plot.branches.size(); ++b) {
         const auto rows =
             csv_columns(plot.directory / plot.branches[b].branch_csv, {plot.parameter, column});
-        for (size_t r = 0; r < rows[0].size(); ++r)
-          extend(number_or_nan(rows[0][r]), number_or_nan(rows[1][r]));
-        const auto points = csv_columns(plot.directory / plot.branches[b].specials_csv,
-                                        {plot.parameter, column, "label"});
-        for (size_t r = 0; r < points[0].size(); ++r) {
-          const Marked m{number_or_nan(points[0][r]), number_or_nan(points[1][r]), points[2][r]};
-          if (!std::isfinite(m.x) || !std::isfinite(m.y)) continue;
-          extend(m.x, m.y);
-          marked[b].push_back(m);
+        for (size_t r = 0; r < rows[0].size(); ++r) {
+          panel.xs.push_back(number_or_nan(rows[0][r]));
+          panel.ys.push_back(number_or_nan(rows[1][r]));
         }
-      }
-      const double x_near = 0.015 * std::max(x_hi - x_lo, 1e-300);
-      const double y_near = 0.04 * std::max(y_hi - y_lo, 1e-300);
-      for (size_t b = 0; b < plot.branches.size(); ++b) {
-        std::vector<bool> taken(marked[b].size(), false);
-        for (size_t p = 0; p < marked[b].size(); ++p) {
-          if (taken[p]) continue;
-          std::string text = marked[b][p].label;
-          for (size_t q = p + 1; q < marked[b].size(); ++q)
-            if (!taken[q] && std::abs(marked[b][q].x - marked[b][p].x) < x_near &&
-                std::abs(marked[b][q].y - marked[b][p].y) < y_near) {
-              text += " " + marked[b][q].label;
-              taken[q] = true;
-            }
-          // Above the parent's points, below the others' (a doubled branch's first point
-          // is its parent's period doubling).
-          const std::string& shown = text;  // const: std::quoted takes a mutable string
-          s << "set label " << quoted(shown) << " at first " << marked[b][p].x << ", first "
-            << marked[b][p].y << " center offset 0," << (b == 0 ? "1.2" : "-1.2")
-            << " font 'sans,8' tc rgb '" << (b == 0 ? "black" : colours[(b - 1) % 6])
-            << "' front\n";
+        const auto specials = csv_columns(plot.directory / plot.branches[b].specials_csv,
+                                          {plot.parameter, column, "label"});
+        for (size_t r = 0; r < specials[0].size(); ++r) {
+          const double px = number_or_nan(specials[0][r]);
+          panel.points.push_back(
+              {px, number_or_nan(specials[1][r]),
+               (several ? plot.branches[b].name + ": " : std::string()) + specials[2][r] + "  " +
+                   plot.parameter + " = ",  // the value follows, in digits that tell it apart
+               b == 0 ? std::string("black") : colours[(b - 1) % 6]});
         }
-      }
-      PanelAxes axes{{{"x", {}}, {"y", {}}}};
-      for (const auto& branch : plot.branches)
-        for (const auto& csv : {branch.branch_csv, branch.specials_csv}) {
+        for (const auto& csv : {plot.branches[b].branch_csv, plot.branches[b].specials_csv}) {
           const PairExtent e = pair_extents(plot.directory / csv, {{plot.parameter, column}}).front();
-          axes.axes[0].second.add(e.x);
-          axes.axes[1].second.add(e.y);
+          panel.axes.axes[0].second.add(e.x);
+          panel.axes.axes[1].second.add(e.y);
         }
-      s << axes.settings({"set autoscale x\n", "set autoscale y\n"})
-        << (i + 1 == panels ? "set xlabel " + x + "\n" : std::string("unset xlabel\n"))
-        << "set ylabel " << y << "\n"
-        << "plot ";
-      const auto curve = [&](size_t b, const std::string& draw, const std::string& colour,
-                             const std::string& dash, const std::string& stability) {
-        const BranchCurve& branch = plot.branches[b];
-        s << (b == 0 && draw == "draw_stable" ? "" : ", \\\n     ") << quoted(branch.branch_csv)
-          << " using " << x << ":(column('" << draw << "') > 0 ? column(" << y
-          << ") : NaN) with lines lw 1.6" << dash << " lc rgb '" << colour << "' title "
-          << quoted(several ? branch.name + ", " + stability : stability);
-      };
-      for (size_t b = 0; b < plot.branches.size(); ++b) {
-        const std::string colour = b == 0 ? "#1f4e9a" : colours[(b - 1) % 6];
-        curve(b, "draw_stable", colour, "", "stable");
-        curve(b, "draw_unstable", b == 0 ? "#c0392b" : colour, " dt 2", "unstable");
       }
-      // Each branch's special points in its colour, the parent's black.
+      std::vector<double> values;
+      for (const auto& p : panel.points) values.push_back(p.x);
+      const auto texts = distinct_numbers(values);
+      for (size_t k = 0; k < panel.points.size(); ++k) panel.points[k].legend += texts[k];
+      const Extent& ex = panel.axes.axes[0].second;
+      if (!ex.needs_range() && ex.drawn.hi > ex.drawn.lo) {
+        std::vector<double> at;
+        for (const auto& p : panel.points) at.push_back(p.x);
+        panel.zoom = cluster_of(at, ex.drawn.lo, ex.drawn.hi);
+      }
+      panels.push_back(std::move(panel));
+    }
+    int rows = 0;
+    for (const auto& panel : panels) rows += panel.zoom ? 2 : 1;
+    // The key's longest title: a branch's curve or a numbered point (numbers from the
+    // first panel: the key is drawn there).
+    size_t longest = 0;
+    for (const auto& branch : plot.branches)
+      longest = std::max(longest, (several ? branch.name + ", unstable" : std::string("unstable")).size());
+    if (!panels.empty())
+      for (size_t k = 0; k < panels.front().points.size(); ++k)
+        longest = std::max(longest, std::to_string(k + 1).size() + 2 +
+                                        panels.front().points[k].legend.size());
+    std::ostringstream s;
+    s.precision(17);
+    s << preamble(output, 1100, 440 * rows + 60) << "set multiplot layout " << rows
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
+      << aligned_margins(right_edge_for_key(longest, 1100)) << "set tmargin 2.5\n";
+    // One plot of the branches over the panel's x range, `markers` on it.
+    const auto draw = [&](const Panel& panel, const NumberedMarkers& markers, bool keyed) {
+      const std::string y = quoted(panel.column);
+      s << markers.settings << "plot ";
       for (size_t b = 0; b < plot.branches.size(); ++b)
-        s << ", \\\n     " << quoted(plot.branches[b].specials_csv) << " using " << x << ':' << y
-          << " with points pt 7 ps " << (b == 0 ? "1.1" : "0.9") << " lc rgb '"
-          << (b == 0 ? "black" : colours[(b - 1) % 6]) << "' "
-          << (b == 0 ? "title 'special points'" : "notitle");
-      s << "\nunset label\n";  // the special points' and the note of PanelAxes
+        for (const bool stable : {true, false}) {
+          const BranchCurve& branch = plot.branches[b];
+          const std::string stability = stable ? "stable" : "unstable";
+          s << (b == 0 && stable ? "" : ", \\\n     ") << quoted(branch.branch_csv) << " using "
+            << x << ":(column('" << (stable ? "draw_stable" : "draw_unstable") << "') > 0 ? column("
+            << y << ") : NaN) with lines lw 1.6" << (stable ? "" : " dt 2") << " lc rgb '"
+            << colour_of(b, stable) << "' "
+            << (keyed ? "title " + quoted(several ? branch.name + ", " + stability : stability)
+                      : std::string("notitle"));
+        }
+      s << markers.keys << "\n" << markers.after;
+    };
+    for (size_t i = 0; i < panels.size(); ++i) {
+      const Panel& panel = panels[i];
+      const bool last = i + 1 == panels.size() && !panel.zoom;
+      const Extent& ex = panel.axes.axes[0].second;
+      s << panel.axes.settings({"set autoscale x\n", "set autoscale y\n"})
+        << (last ? "set xlabel " + quoted(axis_label(plot.parameter)) + "\n"
+                 : std::string("unset xlabel\n"))
+        << "set ylabel " << quoted(axis_label(panel.column)) << "\n";
+      const auto range = marker_range(ex, 0.02);
+      const NumberedMarkers markers =
+          range ? numbered_markers(panel.points, range->first, range->second, i == 0)
+                : NumberedMarkers{};
+      if (panel.zoom)
+        s << "set object 1 rectangle from first " << panel.zoom->first << ", graph 0 to first "
+          << panel.zoom->second << ", graph 1 behind fc rgb '#ececec' fs solid 1.0 noborder\n";
+      draw(panel, markers, i == 0);
+      s << (panel.zoom ? "unset object 1\n" : "") << panel.axes.after();
+      if (panel.zoom) {
+        // The zoom on the cluster (shaded above): its branches' rows and points set its
+        // y range.
+        const auto [lo, hi] = *panel.zoom;
+        std::vector<double> ys;
+        for (size_t r = 0; r < panel.xs.size(); ++r)
+          if (panel.xs[r] >= lo && panel.xs[r] <= hi) ys.push_back(panel.ys[r]);
+        for (const auto& p : panel.points)
+          if (p.x >= lo && p.x <= hi) ys.push_back(p.y);
+        s << (i + 1 == panels.size() ? "set xlabel " + quoted(axis_label(plot.parameter)) + "\n"
+                                     : std::string("unset xlabel\n"))
+          << y_range_of(ys)
+          << "set label 2 'zoom on the shaded interval above' at graph 0.01, graph 0.96 left "
+             "font 'sans,9' tc rgb '#555555'\n";
+        draw(panel, numbered_markers(panel.points, lo, hi, false), false);
+        s << "unset label 2\nset autoscale y\n";
+      }
     }
     s << "unset multiplot\n";
     return s.str();
@@ -612,7 +838,7 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
 }
 
 PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) {
-  return render(plot.directory, stem, [&](const std::string& png_name) {
+  return render(plot.directory, stem, [&](const std::string& output) {
     const std::string x = quoted(plot.first), y = quoted(plot.second);
     PanelAxes axes{{{"x", {}}, {"y", {}}}};
     for (const auto& csv : {plot.curve_csv, plot.points_csv}) {
@@ -620,41 +846,36 @@ PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) 
       axes.axes[0].second.add(e.x);
       axes.axes[1].second.add(e.y);
     }
-    // The points' labels, those that coincide on the plot's scale joined ("GR1 TP2").
+    // The codimension-two points as numbered markers over the curve's x range with a margin
+    // (1 % of its value each side where the curve keeps p1 constant).
     const auto rows = csv_columns(plot.directory / plot.curve_csv, {plot.first, plot.second});
-    const auto points =
+    const auto labels =
         csv_columns(plot.directory / plot.points_csv, {plot.first, plot.second, "label"});
-    double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
-    for (size_t r = 0; r < rows[0].size(); ++r) {
-      const double px = number_or_nan(rows[0][r]), py = number_or_nan(rows[1][r]);
-      if (!std::isfinite(px) || !std::isfinite(py)) continue;
-      x_lo = std::min(x_lo, px);
-      x_hi = std::max(x_hi, px);
-      y_lo = std::min(y_lo, py);
-      y_hi = std::max(y_hi, py);
+    std::vector<double> firsts, seconds;
+    for (size_t r = 0; r < labels[0].size(); ++r) {
+      firsts.push_back(number_or_nan(labels[0][r]));
+      seconds.push_back(number_or_nan(labels[1][r]));
     }
-    const double x_near = 0.02 * std::max(x_hi - x_lo, 1e-300);
-    const double y_near = 0.03 * std::max(y_hi - y_lo, 1e-300);
+    const auto first_texts = distinct_numbers(firsts), second_texts = distinct_numbers(seconds);
+    std::vector<SpecialPoint> points;
+    for (size_t r = 0; r < labels[0].size(); ++r)
+      points.push_back({firsts[r], seconds[r],
+                        labels[2][r] + "  (" + plot.first + ", " + plot.second + ") = (" +
+                            first_texts[r] + ", " + second_texts[r] + ")",
+                        "#c0392b"});
+    const Extent& ex = axes.axes[0].second;
+    const auto range = marker_range(ex, 0.04);
+    const NumberedMarkers markers =
+        range ? numbered_markers(points, range->first, range->second, true) : NumberedMarkers{};
     std::ostringstream s;
     s.precision(17);
-    s << preamble(png_name, 1000, 700) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
-      << "set xlabel " << x << "\nset ylabel " << y << "\n"
+    s << preamble(output, 1000, 700) << "set title " << quoted(plot.title) << " font 'sans,12' offset 0,1\n"
+      << "set xlabel " << quoted(axis_label(plot.first)) << "\nset ylabel "
+      << quoted(axis_label(plot.second)) << "\n"
       << axes.settings({"set autoscale x\n", "set autoscale y\n"})
-      << "set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06\n";
-    std::vector<bool> taken(points[0].size(), false);
-    for (size_t p = 0; p < points[0].size(); ++p) {
-      const double px = number_or_nan(points[0][p]), py = number_or_nan(points[1][p]);
-      if (taken[p] || !std::isfinite(px) || !std::isfinite(py)) continue;
-      std::string text = points[2][p];
-      for (size_t q = p + 1; q < points[0].size(); ++q)
-        if (!taken[q] && std::abs(number_or_nan(points[0][q]) - px) < x_near &&
-            std::abs(number_or_nan(points[1][q]) - py) < y_near) {
-          text += " " + points[2][q];
-          taken[q] = true;
-        }
-      s << "set label " << quoted(text) << " at first " << px << ", first " << py
-        << " left offset 1,0.8 font 'sans,10' tc rgb '#c0392b' front\n";
-    }
+      // The key below: its entries are long, and beside the plane they would narrow it.
+      << "set offsets 0, 0, graph 0.06, graph 0.06\nset tmargin 4\n"
+      << "set key outside below center vertical maxrows 4\n" << markers.settings;
     if (!rows[0].empty() && std::isfinite(number_or_nan(rows[0][0])) &&
         std::isfinite(number_or_nan(rows[1][0])))
       s << "set label " << quoted(plot.start_label) << " at first " << number_or_nan(rows[0][0])
@@ -663,23 +884,21 @@ PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) 
     s << "plot " << quoted(plot.curve_csv) << " using " << x << ':' << y
       << " with linespoints lw 1.6 pt 7 ps 0.45 lc rgb '#1f4e9a' title 'curve (rows)', \\\n"
       << "     '' every ::0::0 using " << x << ':' << y
-      << " with points pt 6 ps 2.2 lw 1.5 lc rgb 'black' title " << quoted("start: " + plot.start_label);
-    if (has_rows(plot.directory / plot.points_csv))
-      s << ", \\\n     " << quoted(plot.points_csv) << " using " << x << ':' << y
-        << " with points pt 5 ps 1.4 lc rgb '#c0392b' title 'codimension-two points'";
-    s << "\n" << axes.after();
+      << " with points pt 6 ps 2.2 lw 1.5 lc rgb 'black' title " << quoted("start: " + plot.start_label)
+      << markers.keys << "\n" << markers.after << axes.after();
     return s.str();
   });
 }
 
 PlotFiles plot_parameter_plane(const ParameterPlanePlot& plot, const std::string& stem) {
-  return render(plot.directory, stem, [&](const std::string& png_name) {
+  return render(plot.directory, stem, [&](const std::string& output) {
     const std::string x = quoted(plot.first), y = quoted(plot.second);
     const std::string from = quoted(plot.first + "_from"), to = quoted(plot.first + "_to");
     std::ostringstream s;
     s.precision(17);
-    s << preamble(png_name, 1100, 780) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
-      << "set xlabel " << x << "\nset ylabel " << y << "\n"
+    s << preamble(output, 1100, 780) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
+      << "set xlabel " << quoted(axis_label(plot.first)) << "\nset ylabel "
+      << quoted(axis_label(plot.second)) << "\n"
       << "set xrange [" << plot.first_min << ':' << plot.first_max << "]\n"
       << "set yrange [" << plot.second_min << ':' << plot.second_max << "]\n"
       << "set key outside right top vertical\n";
@@ -711,11 +930,11 @@ PlotFiles plot_parameter_plane(const ParameterPlanePlot& plot, const std::string
     for (size_t i = 0; i < layers.size(); ++i) s << (i > 0 ? ", \\\n     " : "") << layers[i];
     s << "\n";
     return s.str();
-  }, plot.also);
+  });
 }
 
 PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
-  return render(plot.directory, stem, [&](const std::string& png_name) {
+  return render(plot.directory, stem, [&](const std::string& output) {
     const int panels = static_cast<int>(plot.panels.size());
     // A column times its scale, as a gnuplot using-expression.
     const auto scaled = [](const std::string& column, double scale) {
@@ -730,8 +949,8 @@ PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
       for (const auto& curve : panel.curves) pairs.emplace_back(plot.x_column, curve.column);
     const auto extents = pair_extents(plot.directory / plot.csv, pairs);
     std::ostringstream s;
-    s << preamble(png_name, 1000, 360 * panels + 60) << "set multiplot layout " << panels
-      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n";
+    s << preamble(output, 1000, 360 * panels + 60) << "set multiplot layout " << panels
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n" << aligned_margins(0.80);
     size_t pair = 0;
     for (int i = 0; i < panels; ++i) {
       const CurvePanel& panel = plot.panels[static_cast<size_t>(i)];
@@ -760,73 +979,174 @@ PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
   });
 }
 
-PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
-  return render(plot.directory, stem, [&](const std::string& png_name) {
-    const std::string x = quoted(plot.parameter);
-    // Rows of one direction only (the others become NaN, which gnuplot skips).
-    const auto of_direction = [](const std::string& direction, const std::string& column) {
-      return "(strcol('direction') eq " + quoted(direction) + " ? column(" + quoted(column) +
-             ") : NaN)";
-    };
-    const auto colour = [](const std::string& direction) {
-      if (direction == "up") return "#1f4e9a";
-      if (direction == "down") return "#c0392b";
-      return "black";
-    };
-    const char* exponent_colours[] = {"#1f4e9a", "#27ae60", "#8e44ad", "#d35400"};
-    // Each panel's data, for its ranges (PanelAxes).
-    const std::vector<std::string> autoscale = {"set autoscale xfix\n", "set autoscale y\n",
-                                                "set autoscale y2\n"};
-    const auto points_csv = plot.directory / plot.points_csv;
-    PanelAxes samples{{{"x", {}}, {"y", {}}}};
-    const PairExtent sampled =
-        pair_extents(plot.directory / plot.samples_csv, {{plot.parameter, plot.coordinate}}).front();
-    samples.axes[0].second = sampled.x;
-    samples.axes[1].second = sampled.y;
-    std::vector<std::pair<std::string, std::string>> pairs;
-    for (const auto& column : plot.exponent_columns) pairs.emplace_back(plot.parameter, column);
-    pairs.emplace_back(plot.parameter, "a_e");
-    pairs.emplace_back(plot.parameter, "a_i");
-    const auto at_points = pair_extents(points_csv, pairs);
-    PanelAxes exponents{{{"x", {}}, {"y", {}}, {"y2", {}}}};
-    for (size_t i = 0; i < plot.exponent_columns.size(); ++i) {
-      exponents.axes[0].second.add(at_points[i].x);
-      exponents.axes[1].second.add(at_points[i].y);
+namespace {
+
+// A cloud of points larger than this is drawn from a thinned copy (thin_cloud).
+constexpr long kThinnedAbove = 20'000;
+
+// Writes to `to` the rows of `from` (columns x, y, and `group` when not empty) that
+// gnuplot would draw on pixels of their own: at most kDrawsPerCell rows per cell of a grid
+// of `columns` x `rows` cells over the extents (finer than the panel's pixels), per value
+// of `group`. gnuplot's cost is per point drawn, some microseconds each, so a sweep's 10^5
+// Poincare samples cost a second; the copy keeps the look (a few antialiased marks on one
+// spot are as dark as a hundred) at the cost of the cells hit. Returns
+// whether it thinned: false (nothing written) for a file of up to kThinnedAbove rows or
+// extents that are no finite box.
+bool thin_cloud(const std::filesystem::path& from, const std::filesystem::path& to,
+                const std::string& x, const std::string& y, const std::string& group,
+                const PairExtent& extent, int columns, int rows) {
+  if (extent.x.needs_range() || extent.y.needs_range() || extent.x.count() <= kThinnedAbove)
+    return false;
+  const double x_lo = extent.x.drawn.lo, y_lo = extent.y.drawn.lo;
+  const double x_step = (extent.x.drawn.hi - x_lo) / columns;
+  const double y_step = (extent.y.drawn.hi - y_lo) / rows;
+  std::ifstream in(pending_files::current(from));
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  std::vector<std::string> header;
+  {
+    std::stringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) header.push_back(cell);
+  }
+  const auto index = [&](const std::string& name) {
+    return static_cast<long>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const long cx = index(x), cy = index(y), cg = group.empty() ? -1 : index(group);
+  const long size = static_cast<long>(header.size());
+  if (cx >= size || cy >= size || cg >= size) return false;
+  std::vector<std::string> groups;
+  constexpr unsigned char kDrawsPerCell = 4;
+  std::vector<std::vector<unsigned char>> drawn;  // per group, per cell: rows kept
+  std::ostringstream kept;
+  kept << x << ',' << y << (group.empty() ? "" : "," + group) << '\n';
+  std::vector<std::string_view> cells;
+  while (std::getline(in, line)) {
+    cells.clear();
+    for (size_t begin = 0;;) {
+      const size_t comma = line.find(',', begin);
+      cells.emplace_back(line.data() + begin, (comma == std::string::npos ? line.size() : comma) - begin);
+      if (comma == std::string::npos) break;
+      begin = comma + 1;
     }
-    const PairExtent& energy = at_points[plot.exponent_columns.size()];
-    exponents.axes[0].second.add(energy.x);
-    exponents.axes[2].second = energy.y;
-    const PairExtent& rate = at_points[plot.exponent_columns.size() + 1];
-    const PairExtent velocities =
-        pair_extents(plot.directory / plot.impacts_csv, {{plot.parameter, "v_r"}}).front();
-    PanelAxes impact_panel{{{"x", rate.x}, {"y", rate.y}, {"y2", velocities.y}}};
-    impact_panel.axes[0].second.add(velocities.x);
+    if (static_cast<long>(cells.size()) < size) continue;
+    const std::string xs(cells[static_cast<size_t>(cx)]), ys(cells[static_cast<size_t>(cy)]);
+    const double px = std::strtod(xs.c_str(), nullptr), py = std::strtod(ys.c_str(), nullptr);
+    if (!Extent::drawable(px) || !Extent::drawable(py)) continue;
+    const std::string g = cg < 0 ? std::string() : std::string(cells[static_cast<size_t>(cg)]);
+    size_t k = std::find(groups.begin(), groups.end(), g) - groups.begin();
+    if (k == groups.size()) {
+      groups.push_back(g);
+      drawn.emplace_back(static_cast<size_t>(columns) * static_cast<size_t>(rows), 0);
+    }
+    const auto cell = [](double v, double lo, double step, int count) {
+      const long c = step > 0.0 ? static_cast<long>((v - lo) / step) : 0;
+      return static_cast<size_t>(std::clamp<long>(c, 0, count - 1));
+    };
+    const size_t at = cell(py, y_lo, y_step, rows) * static_cast<size_t>(columns) +
+                      cell(px, x_lo, x_step, columns);
+    if (drawn[k][at] == kDrawsPerCell) continue;
+    ++drawn[k][at];
+    kept << xs << ',' << ys << (cg < 0 ? "" : "," + g) << '\n';
+  }
+  write_file_atomically(to, [&](std::ostream& out) { out << kept.str(); });
+  return true;
+}
+
+}  // namespace
+
+PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
+  const std::string x = quoted(plot.parameter);
+  // Rows of one direction only (the others become NaN, which gnuplot skips).
+  const auto of_direction = [](const std::string& direction, const std::string& column) {
+    return "(strcol('direction') eq " + quoted(direction) + " ? column(" + quoted(column) +
+           ") : NaN)";
+  };
+  const auto colour = [](const std::string& direction) {
+    if (direction == "up") return "#1f4e9a";
+    if (direction == "down") return "#c0392b";
+    return "black";
+  };
+  const char* exponent_colours[] = {"#1f4e9a", "#27ae60", "#8e44ad", "#d35400"};
+  // Each panel's data, for its ranges (PanelAxes).
+  const std::vector<std::string> autoscale = {"set autoscale xfix\n", "set autoscale y\n",
+                                              "set autoscale y2\n"};
+  const auto points_csv = plot.directory / plot.points_csv;
+  PanelAxes samples{{{"x", {}}, {"y", {}}}};
+  const PairExtent sampled =
+      pair_extents(plot.directory / plot.samples_csv, {{plot.parameter, plot.coordinate}}).front();
+  samples.axes[0].second = sampled.x;
+  samples.axes[1].second = sampled.y;
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const auto& column : plot.exponent_columns) pairs.emplace_back(plot.parameter, column);
+  pairs.emplace_back(plot.parameter, "a_e");
+  pairs.emplace_back(plot.parameter, "a_i");
+  const auto at_points = pair_extents(points_csv, pairs);
+  // A panel per exponent: on a common axis the most negative one (of the order of the
+  // damping) squashes the largest, the one that tells chaos, flat onto zero.
+  std::vector<PanelAxes> exponents;
+  for (size_t i = 0; i < plot.exponent_columns.size(); ++i)
+    exponents.push_back(PanelAxes{{{"x", at_points[i].x}, {"y", at_points[i].y}, {"y2", {}}}});
+  const PairExtent& energy = at_points[plot.exponent_columns.size()];
+  if (exponents.empty()) exponents.push_back(PanelAxes{{{"x", {}}, {"y", {}}, {"y2", {}}}});
+  exponents.front().axes[0].second.add(energy.x);
+  exponents.front().axes[2].second = energy.y;
+  const PairExtent& rate = at_points[plot.exponent_columns.size() + 1];
+  const PairExtent velocities =
+      pair_extents(plot.directory / plot.impacts_csv, {{plot.parameter, "v_r"}}).front();
+  PanelAxes impact_panel{{{"x", rate.x}, {"y", rate.y}, {"y2", velocities.y}}};
+  impact_panel.axes[0].second.add(velocities.x);
+  // Large clouds (the samples, the impacts) drawn from thinned copies beside the figure.
+  std::vector<std::filesystem::path> thinned;
+  const auto cloud = [&](const std::string& csv, const std::string& column,
+                         const PairExtent& extent) {
+    const std::string copy = stem + "_" + std::filesystem::path(csv).stem().string() + "_drawn.csv";
+    if (!thin_cloud(plot.directory / csv, plot.directory / copy, plot.parameter, column,
+                    "direction", extent, 1600, 700))
+      return csv;
+    thinned.push_back(plot.directory / copy);
+    return copy;
+  };
+  const std::string samples_drawn = cloud(plot.samples_csv, plot.coordinate, sampled);
+  const std::string impacts_drawn = cloud(plot.impacts_csv, "v_r", velocities);
+  const int panels = 2 + static_cast<int>(exponents.size());
+  PlotFiles files = render(plot.directory, stem, [&](const std::string& output) {
     std::ostringstream s;
-    s << preamble(png_name, 1100, 1260) << "set multiplot layout 3,1 title " << quoted(plot.title)
-      << " font 'sans,12'\n"
-      << "unset xlabel\n";
+    s << preamble(output, 1100, 330 * panels + 60) << "set multiplot layout " << panels
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
+      << aligned_margins(0.74) << "unset xlabel\n";
     // (a) the Poincare samples: the bifurcation diagram proper.
     s << samples.settings(autoscale)
-      << "set ylabel " << quoted(plot.coordinate + " at the Poincare section") << "\nplot ";
+      << "set ylabel " << quoted(axis_label(plot.coordinate) + " on the section") << "\nplot ";
     for (size_t d = 0; d < plot.directions.size(); ++d)
-      s << (d ? ", \\\n     " : "") << quoted(plot.samples_csv) << " using " << x << ':'
+      s << (d ? ", \\\n     " : "") << quoted(samples_drawn) << " using " << x << ':'
         << of_direction(plot.directions[d], plot.coordinate) << " with points pt 7 ps 0.25 lc rgb '"
         << colour(plot.directions[d]) << "' title " << quoted(plot.directions[d]);
     s << "\n" << samples.after();
-    // (b) the exponents, a_e on the right axis.
-    s << exponents.settings(autoscale) << "set ylabel 'Lyapunov exponents'\nset y2label 'a_e (energy change per period)'\n"
-      << "set y2tics\nset ytics nomirror\nplot ";
-    for (size_t i = 0; i < plot.exponent_columns.size(); ++i)
-      s << (i ? ", \\\n     '' " : quoted(plot.points_csv) + " ") << "using " << x << ':'
-        << quoted(plot.exponent_columns[i]) << " with points pt 7 ps 0.4 lc rgb '"
-        << exponent_colours[i % 4] << "' title " << quoted(plot.exponent_columns[i]);
-    s << ", \\\n     '' using " << x
-      << ":'a_e' axes x1y2 with points pt 6 ps 0.4 lc rgb '#c0392b' title 'a_e', \\\n"
-      << "     0 axes x1y1 with lines lw 0.8 lc rgb 'gray' notitle\n"
-      << exponents.after();
+    // (b) the exponents, each in its panel with the zero line; a_e on the first's right axis.
+    for (size_t i = 0; i < exponents.size(); ++i) {
+      const bool energy_axis = i == 0;
+      s << exponents[i].settings(autoscale) << "set ylabel "
+        << quoted(axis_label(i < plot.exponent_columns.size() ? plot.exponent_columns[i]
+                                                             : "lambda_1"))
+        << "\n"
+        << (energy_axis ? "set y2label " + quoted(axis_label("a_e")) +
+                              "\nset y2tics\nset ytics nomirror\n"
+                        : std::string("unset y2label\nunset y2tics\nset ytics mirror\n"))
+        << "plot 0 with lines lw 1 lc rgb '#555555' notitle";
+      if (i < plot.exponent_columns.size())
+        s << ", \\\n     " << quoted(plot.points_csv) << " using " << x << ':'
+          << quoted(plot.exponent_columns[i]) << " with linespoints pt 7 ps 0.4 lw 0.8 lc rgb '"
+          << exponent_colours[i % 4] << "' title " << quoted(plot.exponent_columns[i]);
+      if (energy_axis)
+        s << ", \\\n     " << quoted(plot.points_csv) << " using " << x
+          << ":'a_e' axes x1y2 with points pt 6 ps 0.4 lc rgb '#c0392b' title 'a_e'";
+      s << "\n" << exponents[i].after();
+    }
+    s << "unset y2label\nunset y2tics\nset ytics nomirror\n";
     // (c) impacts per period, the impact velocities on the right axis.
-    s << impact_panel.settings(autoscale) << "set xlabel " << x << "\nset ylabel 'a_i (impacts per period)'\n"
-      << "set y2label 'v_r at impacts'\n";
+    s << impact_panel.settings(autoscale) << "set xlabel " << quoted(axis_label(plot.parameter))
+      << "\nset ylabel " << quoted(axis_label("a_i")) << "\nset y2label "
+      << quoted(axis_label("v_r")) << "\nset y2tics\n";
     // v_r is plotted only where some of its points can be drawn: gnuplot fails on a series
     // with none inside the ranges (impacts at parameter values beyond +-1e307).
     const bool impacts = velocities.y.count() > 0;
@@ -837,11 +1157,13 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
     s << "plot " << quoted(plot.points_csv) << " using " << x
       << ":'a_i' with points pt 7 ps 0.5 lc rgb '#1f4e9a' title 'a_i'";
     if (impacts)
-      s << ", \\\n     " << quoted(plot.impacts_csv) << " using " << x
+      s << ", \\\n     " << quoted(impacts_drawn) << " using " << x
         << ":'v_r' axes x1y2 with points pt 7 ps 0.25 lc rgb '#e67e22' title 'v_r'";
     s << "\n" << (impacts ? "" : "unset label 1\n") << impact_panel.after() << "unset multiplot\n";
     return s.str();
   });
+  files.data = thinned;
+  return files;
 }
 
 namespace {
@@ -886,7 +1208,7 @@ std::vector<std::string> map_colours(const std::vector<SweepMapClass>& classes) 
 }  // namespace
 
 PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem) {
-  return render(plot.directory, stem, [&](const std::string& png_name) {
+  return render(plot.directory, stem, [&](const std::string& output) {
     const std::string x = quoted(plot.first), y = quoted(plot.second);
     const auto colours = map_colours(plot.classes);
     const int classes = static_cast<int>(plot.classes.size());
@@ -927,10 +1249,11 @@ PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem) {
     };
     const int layers = std::max<int>(1, static_cast<int>(plot.layers.size()));
     std::ostringstream s;
-    s << preamble(png_name, 1400, 560 * layers + 40)
+    s << preamble(output, 1400, 560 * layers + 40)
       << "set multiplot layout " << layers << ",2 title " << quoted(plot.title)
       << " font 'sans,12'\n"
-      << "set xlabel " << x << "\nset ylabel " << y << "\n"
+      << "set xlabel " << quoted(axis_label(plot.first)) << "\nset ylabel "
+      << quoted(axis_label(plot.second)) << "\n"
       << cell_range("x", plot.first_low, plot.first_high, plot.columns)
       << cell_range("y", plot.second_low, plot.second_high, plot.rows)
       << "set tics out\nunset grid\n";
@@ -986,18 +1309,19 @@ PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem) {
     }
     s << "unset multiplot\n";
     return s.str();
-  }, plot.also);
+  });
 }
 
 PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
-  return render(plot.directory, stem, [&](const std::string& png_name) {
+  return render(plot.directory, stem, [&](const std::string& output) {
     const char* colours[] = {"#1f4e9a", "#e67e22", "#27ae60", "#8e44ad", "#c0392b",
                              "#16a085", "#f1c40f", "#7f8c8d", "#d35400", "#2c3e50"};
     const std::string x = quoted(plot.x_name), y = quoted(plot.y_name);
     std::ostringstream s;
     s.precision(17);
-    s << preamble(png_name, 1000, 800) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
-      << "set xlabel " << x << "\nset ylabel " << y << "\n"
+    s << preamble(output, 1000, 800) << "set title " << quoted(plot.title) << " font 'sans,12'\n"
+      << "set xlabel " << quoted(axis_label(plot.x_name)) << "\nset ylabel "
+      << quoted(axis_label(plot.y_name)) << "\n"
       << "set autoscale fix\n";
     PanelAxes axes{{{"x", {}}, {"y", {}}}};
     for (const auto& csv : {plot.cells_csv, plot.attractors_csv}) {
@@ -1022,7 +1346,7 @@ PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
 }
 
 PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
-  return render(plot.directory, stem, [&](const std::string& png_name) {
+  return render(plot.directory, stem, [&](const std::string& output) {
     const std::string p = quoted(plot.parameter), x = quoted(plot.coordinate);
     // One curve per branch (rows of other branches are NaN, which breaks the line), the
     // key entry on the first only.
@@ -1048,25 +1372,100 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
                                           {plot.specials_csv, plot.coordinate}});
     const PanelAxes largest = panel_axes({{plot.branches_csv, "largest_exponent"},
                                           {plot.integration_csv, "lambda_1"}});
+    // The special points numbered over the x range of the samples and branches, which
+    // the panels share. A branch that closes on itself is traced round more than once: its points repeat,
+    // and are numbered once.
+    std::vector<SpecialPoint> points;
+    const auto specials = csv_columns(plot.directory / plot.specials_csv,
+                                      {plot.parameter, plot.coordinate, "type", "n"});
+    const Extent& ex = section.axes[0].second;
+    const Extent& ey = section.axes[1].second;
+    const double x_same = 1e-6 * (ex.drawn.hi - ex.drawn.lo), y_same = 1e-4 * (ey.drawn.hi - ey.drawn.lo);
+    for (size_t r = 0; r < specials[0].size(); ++r) {
+      // The short names of continue's labels (LP, PD, NS, GR), so that the key stays narrow.
+      const std::string& type = specials[2][r];
+      const std::string name = type == "fold"              ? "LP"
+                               : type == "period-doubling" ? "PD"
+                               : type == "neimark-sacker"  ? "NS"
+                               : type == "grazing"         ? "GR"
+                                                           : type;
+      const SpecialPoint point{number_or_nan(specials[0][r]), number_or_nan(specials[1][r]),
+                               name + " (n = " + specials[3][r] + ")  " + plot.parameter + " = ",
+                               "#27ae60"};  // the value follows, in digits that tell it apart
+      const bool repeated = std::any_of(points.begin(), points.end(), [&](const SpecialPoint& p) {
+        return p.legend == point.legend && std::abs(p.x - point.x) <= x_same &&
+               std::abs(p.y - point.y) <= y_same;
+      });
+      if (!repeated) points.push_back(point);
+    }
+    std::vector<double> values;
+    for (const auto& point : points) values.push_back(point.x);
+    const auto texts = distinct_numbers(values);
+    for (size_t k = 0; k < points.size(); ++k) points[k].legend += texts[k];
+    const auto range = plot.branches > 0 ? marker_range(ex, 0.0) : std::nullopt;
+    const NumberedMarkers markers =
+        range ? numbered_markers(points, range->first, range->second, true) : NumberedMarkers{};
+    // Where the special points crowd, a panel between the two zooms on their cluster.
+    std::optional<std::pair<double, double>> zoom;
+    if (range) {
+      std::vector<double> at;
+      for (const auto& point : points) at.push_back(point.x);
+      zoom = cluster_of(at, range->first, range->second);
+    }
+    // The key's longest title, of the curves' (as below) or of the numbered points'.
+    size_t longest = std::string(plot.branches > 0 ? "ln|mu_1| / (n T) on the branches (Floquet)"
+                                                   : "direct integration (Poincare samples)")
+                         .size();
+    for (size_t k = 0; k < points.size(); ++k)
+      longest = std::max(longest, std::to_string(k + 1).size() + 2 + points[k].legend.size());
+    // Panel (a) over the x range `markers` set: the branches, the samples, the points.
+    const auto section_plot = [&](std::ostream& s, const NumberedMarkers& numbered) {
+      s << numbered.settings << "plot ";
+      if (plot.branches > 0)
+        s << branches(plot.coordinate, "column('stable') > 0", "lw 2 lc rgb '#1f4e9a'",
+                      "stable periodic orbits (continuation)")
+          << ", \\\n     "
+          << branches(plot.coordinate, "column('stable') == 0", "lw 1.2 dt 2 lc rgb '#c0392b'",
+                      "unstable periodic orbits")
+          << ", \\\n     ";
+      s << quoted(plot.samples_csv) << " using " << p << ':' << x
+        << " with points pt 7 ps 0.3 lc rgb 'black' title 'direct integration (Poincare samples)'";
+      s << numbered.keys << "\n" << numbered.after;
+    };
     std::ostringstream s;
-    s << preamble(png_name, 1100, 900) << "set multiplot layout 2,1 title " << quoted(plot.title)
-      << " font 'sans,12'\nunset xlabel\n" << section.settings(autoscale)
-      << "set ylabel " << quoted(plot.coordinate + " at the Poincare section") << "\nplot ";
-    if (plot.branches > 0)
-      s << branches(plot.coordinate, "column('stable') > 0", "lw 2 lc rgb '#1f4e9a'",
-                    "stable periodic orbits (continuation)")
-        << ", \\\n     "
-        << branches(plot.coordinate, "column('stable') == 0", "lw 1.2 dt 2 lc rgb '#c0392b'",
-                    "unstable periodic orbits")
-        << ", \\\n     ";
-    s << quoted(plot.samples_csv) << " using " << p << ':' << x
-      << " with points pt 7 ps 0.3 lc rgb 'black' title 'direct integration (Poincare samples)'";
-    if (plot.branches > 0)
-      s << ", \\\n     " << quoted(plot.specials_csv) << " using " << p << ':' << x
-        << " with points pt 6 ps 1.3 lc rgb '#27ae60' title 'special points', \\\n     '' using "
-        << p << ':' << x << ":(strcol('type')) with labels offset 0,1 font 'sans,8' notitle";
-    s << "\n" << section.after() << largest.settings(autoscale) << "set xlabel " << p
-      << "\nset ylabel 'largest Lyapunov exponent'\nplot ";
+    s.precision(17);
+    s << preamble(output, 1100, zoom ? 1250 : 900) << "set multiplot layout " << (zoom ? 3 : 2)
+      << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
+      << aligned_margins(right_edge_for_key(longest, 1100))
+      << "set tmargin 2.5\nunset xlabel\n" << section.settings(autoscale)
+      << "set ylabel " << quoted(axis_label(plot.coordinate) + " on the section") << "\n";
+    if (zoom)
+      s << "set object 1 rectangle from first " << zoom->first << ", graph 0 to first "
+        << zoom->second << ", graph 1 behind fc rgb '#ececec' fs solid 1.0 noborder\n";
+    section_plot(s, markers);
+    s << (zoom ? "unset object 1\n" : "") << section.after();
+    if (zoom) {
+      // Its y range from the rows and samples within the zoom's x range.
+      std::vector<double> ys;
+      for (const auto& csv : {plot.branches_csv, plot.samples_csv}) {
+        const auto rows = csv_columns(plot.directory / csv, {plot.parameter, plot.coordinate});
+        for (size_t r = 0; r < rows[0].size(); ++r) {
+          const double px = number_or_nan(rows[0][r]);
+          if (px >= zoom->first && px <= zoom->second) ys.push_back(number_or_nan(rows[1][r]));
+        }
+      }
+      for (const auto& point : points)
+        if (point.x >= zoom->first && point.x <= zoom->second) ys.push_back(point.y);
+      s << y_range_of(ys) << "unset key\n"
+        << "set label 2 'zoom on the shaded interval above' at graph 0.01, graph 0.96 left "
+           "font 'sans,9' tc rgb '#555555'\n";
+      section_plot(s, numbered_markers(points, zoom->first, zoom->second, false));
+      s << "unset label 2\nset key outside right top vertical\nset autoscale y\n";
+    }
+    s << largest.settings(autoscale);
+    if (range) s << "set xrange [" << range->first << ':' << range->second << "]\n";
+    s << "set tmargin 1\nset xlabel " << quoted(axis_label(plot.parameter)) << "\nset ylabel "
+      << quoted(axis_label("largest_exponent")) << "\nplot ";
     if (plot.branches > 0)
       s << branches("largest_exponent", "1", "lw 1.6 lc rgb '#27ae60'",
                     "ln|mu_1| / (n T) on the branches (Floquet)")

@@ -1,7 +1,9 @@
 #pragma once
-// PNG plots of a run, drawn by gnuplot (pngcairo, gnuplot_process.hpp) from the run's
-// own CSV files. Each plot's script is saved beside its PNG (NAME.gp next to NAME.png) and
-// reads the CSV by file name, so `cd DIR && gnuplot NAME.gp` redraws it exactly.
+// Figures of a run, drawn by gnuplot (cairo terminals, gnuplot_process.hpp) from the run's
+// own CSV files: a PNG always, a PDF and an SVG too when asked (set_figure_formats). Each
+// figure's script is saved beside it (NAME.gp next to NAME.png) and reads the CSV by file
+// name, so `cd DIR && gnuplot NAME.gp` redraws the PNG exactly, and
+// `gnuplot -e "format='pdf'" NAME.gp` the PDF.
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -11,10 +13,18 @@
 
 namespace vicont {
 
+// The formats of every figure the run draws: "png" first (always), then those of the
+// comma-separated list of --format ("png", "pdf", "svg", each once). A word that is no
+// format is refused (libcont::InputError naming it).
+std::vector<std::string> parse_figure_formats(const std::string& list);
+void set_figure_formats(std::vector<std::string> formats);
+const std::vector<std::string>& figure_formats();
+
 struct PlotFiles {
   std::filesystem::path png;
   std::filesystem::path script;
   std::vector<std::filesystem::path> others;  // the same figure in further formats (pdf, svg)
+  std::vector<std::filesystem::path> data;    // files the script reads that the plot wrote
 };
 
 // What the time-series and phase-portrait plots read: a CSV written by
@@ -36,9 +46,9 @@ PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& ste
 
 // Branches from `vicont continue` (branch_output.hpp) in one plot: one panel per
 // amplitude column, A_max against the parameter, stable orbits solid, unstable dashed,
-// the special points of each branch marked and named by their short labels (LP1, PD1...;
-// points that coincide on the plot's scale share one label, "LP2 NS2 GR1", placed from the
-// files' numbers as the plot is drawn).
+// the special points of all branches numbered in one sequence (numbers apart in a row
+// above the panel, the key naming each: "3  LP2  lambda = 0.56700311"), and below a panel whose
+// points crowd a second one zoomed on their cluster.
 // The first branch (the parent) is drawn blue and red, each other one (a doubled branch)
 // in a colour of its own.
 struct BranchCurve {
@@ -57,8 +67,8 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem);
 
 // A two-parameter curve from `vicont curve` (curve_output.hpp) in the plane (p1, p2): the
 // curve through its rows, its first row (the special point it starts from) circled and
-// named, its codimension-two points (curve_points.csv) marked and named by their labels
-// (CP1, LPPD1, GR1, TP1 ...; points that coincide on the plot's scale share one label).
+// named, its codimension-two points (curve_points.csv) numbered, the key below the plane
+// naming each by its label (CP1, LPPD1, GR1, TP1 ...).
 struct CurvePlanePlot {
   std::filesystem::path directory;
   std::string curve_csv, points_csv;  // file names inside directory
@@ -78,7 +88,6 @@ struct ParameterPlanePlot {
   std::string first, second;                       // the parameters: x and y axes
   double first_min = 0.0, first_max = 0.0, second_min = 0.0, second_max = 0.0;
   std::string title;
-  std::vector<std::string> also;  // further formats drawn beside the PNG: "pdf", "svg"
 };
 PlotFiles plot_parameter_plane(const ParameterPlanePlot& plot, const std::string& stem);
 
@@ -107,10 +116,12 @@ struct CurvesPlot {
 };
 PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem);
 
-// A brute-force sweep from `vicont sweep` (sweep_output.hpp), three panels over the
-// parameter as in the source figures: (a) the Poincare samples of one coordinate,
-// (b) the Lyapunov exponents with a_e on a second axis, (c) a_i with the relative
-// velocities at impact on a second axis. Each sweep direction in its own colour.
+// A brute-force sweep from `vicont sweep` (sweep_output.hpp), the panels of the source
+// figures over the parameter: (a) the Poincare samples of one coordinate, (b) each
+// Lyapunov exponent in a panel of its own with the zero line, a_e on a second axis of the
+// first, (c) a_i with the relative velocities at impact on a second axis. Each sweep
+// direction in its own colour. Clouds of samples or impacts beyond 20000 points are drawn
+// from thinned copies written beside the figure (PlotFiles::data).
 struct SweepPlot {
   std::filesystem::path directory;
   std::string points_csv, samples_csv, impacts_csv;
@@ -171,7 +182,6 @@ struct SweepMapPlot {
   std::vector<PlaneCurve> curves;
   std::vector<PlaneLabel> labels;
   std::string title;
-  std::vector<std::string> also;  // further formats drawn beside the PNG: "pdf", "svg"
 };
 PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem);
 
@@ -189,9 +199,10 @@ struct BasinPlot {
 PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem);
 
 // A hybrid diagram from `vicont diagram`, two panels over the parameter: (a) the branches
-// of periodic orbits (stable solid, unstable dashed, special points named) with the
-// Poincare samples of direct integration; (b) the largest exponent, from the Floquet
-// multipliers along the branches and from the Lyapunov spectrum where integrated.
+// of periodic orbits (stable solid, unstable dashed, special points numbered, repeats of a
+// closed branch once) with the Poincare samples of direct integration, and a zoom on a
+// cluster of special points; (b) the largest exponent, from the Floquet multipliers along
+// the branches and from the Lyapunov spectrum where integrated.
 struct DiagramPlot {
   std::filesystem::path directory;
   std::string branches_csv, specials_csv, integration_csv, samples_csv;

@@ -36,7 +36,7 @@ sys.exit(0 if a == b else 1)
 PYTHON
   head -1 "$work/pd/curve.csv" | grep -q '^index,eta,d,impacts,slowest_impact,min_gap,test:' ||
     fail "curve.csv header: $(head -1 "$work/pd/curve.csv")"
-  grep -q "xlabel 'eta'" "$work/pd/curve.gp" && grep -q "ylabel 'd'" "$work/pd/curve.gp" ||
+  grep -q "xlabel 'eta \[-\]'" "$work/pd/curve.gp" && grep -q "ylabel 'd \[-\]'" "$work/pd/curve.gp" ||
     fail "curve.gp: the axes are not named after eta and d"
   # Rows 1, the middle and the last: vicont continue in eta at the row's d (the n = 1 orbit
   # found at eta - 0.01 by its own search, the branch through the period doubling) must

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
+#include "libcont/hybrid_system.hpp"
 #include "libcont/kelvin_voigt_contact.hpp"
 #include "libcont/parameters.hpp"
 #include "systems/catalogue.hpp"
@@ -247,4 +249,45 @@ TEST_CASE("The catalogue names an unknown system", "[parameters]") {
     REQUIRE(system);
     CHECK(system->name() == entry.name);
   }
+}
+
+TEST_CASE("Units: declared per parameter, the rest at once; choices have none", "[parameters]") {
+  ParameterSet p = example_set();
+  p.set_units({{"m", "kg"}, {"k", "N/m"}});
+  CHECK(p.all()[0].unit == "kg");
+  CHECK(p.all()[1].unit == "N/m");
+  CHECK(p.all()[2].unit.empty());  // not declared: no unit
+  p.set_remaining_units("1");
+  CHECK(p.all()[0].unit == "kg");  // kept
+  CHECK(p.all()[2].unit == "1");
+  for (const auto& parameter : p.all())
+    CHECK(parameter.unit.empty() == !parameter.choices.empty());
+  CHECK_THAT(input_error_message([&] { p.set_units({{"nosuch", "m"}}); }), Contains("nosuch"));
+}
+
+TEST_CASE("Every catalogue model declares the units of its time, states and parameters",
+          "[parameters]") {
+  CHECK(libcont::unit_quotient("m", "s") == "m/s");
+  CHECK(libcont::unit_quotient("1", "s") == "1/s");
+  CHECK(libcont::unit_quotient("1", "1") == "1");
+  CHECK(libcont::unit_quotient("m", "").empty());
+  for (const auto& entry : systems::catalogue()) {
+    INFO(entry.name);
+    auto system = systems::make_system(entry.name);
+    CHECK(!system->time_unit().empty());
+    const auto units = system->state_units();
+    REQUIRE(units.size() == system->state_names().size());
+    for (const auto& unit : units) CHECK(!unit.empty());
+    for (const auto& parameter : system->parameters().all())
+      if (parameter.choices.empty()) CHECK(!parameter.unit.empty());
+  }
+  // The moving base is nondimensional; the two-body system is in SI units, its velocities
+  // in m/s.
+  auto base = systems::make_system("moving-base");
+  CHECK(base->time_unit() == "1");
+  CHECK(base->state_units() == std::vector<std::string>{"1", "1"});
+  auto two_body = systems::make_system("two-body");
+  CHECK(two_body->time_unit() == "s");
+  CHECK(two_body->state_units() == std::vector<std::string>{"m", "m", "m/s", "m/s"});
+  CHECK(two_body->parameters().all()[0].unit == "kg");
 }

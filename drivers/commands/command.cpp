@@ -29,6 +29,7 @@ void RunHealth::add_plot(std::vector<std::string>& files, const std::function<Pl
     files.push_back(plot.png.string());
     files.push_back(plot.script.string());
     for (const auto& other : plot.others) files.push_back(other.string());
+    for (const auto& data : plot.data) files.push_back(data.string());
   } catch (const OutputError& error) {
     plot_errors.push_back(error.what());
   }

@@ -209,7 +209,7 @@ class ImpactCommand : public SystemCommand {
 
   int run() override {
     reject_other_systems();
-    const auto resolved = inputs_.resolve();
+    const auto resolved = resolve_inputs();
     const auto* system = dynamic_cast<const systems::HertzFrictionImpactSystem*>(resolved.get());
     if (!system) throw libcont::InputError(not_this_system(resolved->name()));
     prepare_output_directory(out_);

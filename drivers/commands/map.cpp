@@ -49,22 +49,6 @@ struct MapSettings : ParameterRange {
   int grid = 0, grid2 = 0;  // brute-force cells along p1 and p2; 0: no grid
   int grid_transient = 300, grid_periods = 300;
   int threads = 1;
-  std::string formats = "png";
-
-  // The figures' formats beyond the PNG (always drawn): "pdf", "svg".
-  std::vector<std::string> also_formats() const {
-    std::vector<std::string> also;
-    std::stringstream list(formats);
-    for (std::string format; std::getline(list, format, ',');) {
-      if (format == "png") continue;
-      if (format != "pdf" && format != "svg")
-        throw InputError("--format " + formats + ": '" + format +
-                         "' is no figure format (png, pdf, svg, separated by commas)");
-      if (std::find(also.begin(), also.end(), format) == also.end()) also.push_back(format);
-    }
-    return also;
-  }
-
   void add_options(RunOptions& options) {
     add_range_options(options);
     options.add_text("param2", second, "p2, the vertical parameter (required), e.g. d");
@@ -106,9 +90,6 @@ struct MapSettings : ParameterRange {
                       limits::periods);
     options.add_count("threads", threads, 1, "threads of the grid sweep (default: 1)",
                       limits::threads);
-    options.add_text("format", formats,
-                     "the figures' formats, separated by commas: png (always drawn), pdf, svg "
-                     "(default: png)");
   }
 };
 
@@ -151,8 +132,7 @@ class MapCommand : public SystemCommand {
                              options.first, options.second, options.first_min, options.first_max,
                              options.second_min, options.second_max,
                              "parameter plane of " + system->name() + ": orbits z = p/n, n <= " +
-                                 std::to_string(options.max_period),
-                             settings_.also_formats()},
+                                 std::to_string(options.max_period)},
           "map");
     });
 
@@ -232,7 +212,6 @@ class MapCommand : public SystemCommand {
     health.add_plot(files, [&] {
       SweepMapPlot plot = sweep_map_plot(out_, "map_grid.csv", o, grid_->map,
                                          "parameter plane: curves of the map over a brute-force grid");
-      plot.also = settings_.also_formats();
       // Colours no class of cells takes (the classes' palette has the map.png curves'
       // blue and red), period doublings dashed.
       const std::tuple<const char*, const char*, bool> kinds[] = {
@@ -255,7 +234,6 @@ class MapCommand : public SystemCommand {
 
   libcont::ParameterPlaneOptions plane_options() const {
     settings_.require_range();
-    (void)settings_.also_formats();  // refused before anything is computed
     if (settings_.second.empty()) throw InputError("--param2 is required (p2, e.g. d)");
     if (!settings_.second_from)
       throw InputError("--from2 is required (one end of " + settings_.second + ")");

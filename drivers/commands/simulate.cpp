@@ -261,12 +261,14 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
     p.title = std::move(title);
     return p;
   };
-  // Files named in the summary: the data, each plot's script, and its PNG only if drawn.
+  // Files named in the summary: the data, each plot's script, and its figures only if drawn.
   std::vector<std::string> files = {(out / "timeseries.csv").string(),
                                     (out / "events.csv").string()};
   auto draw = [&](const std::function<PlotFiles()>& plot_once, const std::string& stem) {
     try {
-      files.push_back(plot_once().png.string());
+      const PlotFiles drawn = plot_once();
+      files.push_back(drawn.png.string());
+      for (const auto& other : drawn.others) files.push_back(other.string());
     } catch (const OutputError& error) {
       run.health.plot_errors.push_back(error.what());
     }

@@ -9,9 +9,11 @@
 #include <memory>
 #include <string>
 
+#include "axis_labels.hpp"
 #include "commands/command.hpp"
 #include "output.hpp"
 #include "pending_files.hpp"
+#include "plots.hpp"
 #include "run_inputs.hpp"
 #include "run_limits.hpp"
 #include "run_options.hpp"
@@ -24,10 +26,13 @@ class SystemCommand : public Command {
                 RunInputs::SystemChoice choice = RunInputs::SystemChoice::ByName)
       : command_(*vicont.add_subcommand(name, description)), inputs_(command_, options_, choice) {}
 
-  // Called by the derived constructor once its own options are declared: adds --out and
-  // --json and hands every option to CLI11.
+  // Called by the derived constructor once its own options are declared: adds --out,
+  // --format and --json and hands every option to CLI11.
   void finish_options(const std::string& json_help = "print the result as one JSON object on stdout") {
     options_.add_path("out", out_, "directory for the result files (default: out)");
+    options_.add_text("format", formats_,
+                      "the figures' formats, separated by commas: png (always drawn), pdf, svg "
+                      "(default: png)");
     options_.add_flag("json", json_, json_help);
     options_.attach_to(command_);
   }
@@ -35,10 +40,19 @@ class SystemCommand : public Command {
   // After parsing: the configured system, its forcing period within the limits and its
   // initial state finite (run_limits.hpp; a bad one named by the parameters that were set).
   std::unique_ptr<libcont::HybridSystem> resolve_checked() {
-    auto system = inputs_.resolve();
+    auto system = resolve_inputs();
     const std::string source = parameter_values_text(*system, inputs_.assigned_parameters());
     check_forcing_period(*system, source);
     check_initial_state(*system, source);
+    return system;
+  }
+
+  // The configured system as RunInputs::resolve gives it; the figures' formats set from
+  // --format (refused before anything is computed) and their axes labelled in its units.
+  std::unique_ptr<libcont::HybridSystem> resolve_inputs() {
+    auto system = inputs_.resolve();
+    set_figure_formats(parse_figure_formats(formats_));
+    use_units_of(*system);
     return system;
   }
 
@@ -64,6 +78,7 @@ class SystemCommand : public Command {
   RunOptions options_;
   std::filesystem::path out_ = "out";
   bool json_ = false;
+  std::string formats_ = "png";  // --format
   RunInputs inputs_;
 };
 

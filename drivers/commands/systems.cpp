@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "axis_labels.hpp"
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
@@ -50,38 +51,53 @@ nlohmann::ordered_json system_json(const libcont::HybridSystem& system) {
         {"name", p.name}, {"value", value}, {"rule", rule_text(p)}, {"description", p.description}};
     if (!p.choices.empty()) entry["choices"] = p.choices;
     if (p.optional) entry["optional"] = true;
+    if (!p.unit.empty()) entry["unit"] = p.unit;
     parameters.push_back(entry);
   }
-  return {{"name", system.name()},         {"description", system_description(system)},
-          {"state", system.state_names()}, {"forcing_period", system.forcing_period()},
-          {"parameters", parameters},      {"contact_damping", contact_damping_json(system)}};
+  nlohmann::ordered_json result = {
+      {"name", system.name()},         {"description", system_description(system)},
+      {"state", system.state_names()}, {"forcing_period", system.forcing_period()},
+      {"parameters", parameters},      {"contact_damping", contact_damping_json(system)}};
+  // The units, where the model declares them ("1": nondimensional).
+  if (!system.state_units().empty()) result["state_units"] = system.state_units();
+  if (!system.time_unit().empty()) result["time_unit"] = system.time_unit();
+  return result;
 }
 
 void print_system_table(std::ostream& out, const libcont::HybridSystem& system) {
   out << system.name() << ": " << system_description(system) << '\n' << "  state: ";
   const auto names = system.state_names();
-  for (size_t i = 0; i < names.size(); ++i) out << (i ? ", " : "") << names[i];
+  const auto units = system.state_units();
+  for (size_t i = 0; i < names.size(); ++i)
+    out << (i ? ", " : "") << with_unit(names[i], i < units.size() ? units[i] : "");
+  if (!system.time_unit().empty()) out << "; " << with_unit("t", system.time_unit());
   if (system.forcing_period() > 0.0)
     out << "; forcing period " << number_text(system.forcing_period());
   else
     out << "; autonomous (no forcing)";
   // Columns as wide as their longest entry, so that no two run together.
-  size_t name_width = 9, value_width = 5, rule_width = 4;
+  // A unit as the axes show it: "-" for a nondimensional one.
+  const auto unit_text = [](const libcont::Parameter& p) -> std::string {
+    return p.unit == "1" ? "-" : p.unit;
+  };
+  size_t name_width = 9, value_width = 5, rule_width = 4, unit_width = 4;
   for (const auto& p : system.parameters().all()) {
     name_width = std::max(name_width, p.name.size());
     value_width = std::max(value_width, system.parameters().value_text(p).size());
     rule_width = std::max(rule_width, rule_text(p).size());
+    unit_width = std::max(unit_width, unit_text(p).size());
   }
   auto row = [&](const std::string& name, const std::string& value, const std::string& rule,
-                 const std::string& description) {
+                 const std::string& unit, const std::string& description) {
     out << "  " << std::left << std::setw(static_cast<int>(name_width + 2)) << name
         << std::setw(static_cast<int>(value_width + 2)) << value
-        << std::setw(static_cast<int>(rule_width + 2)) << rule << description << '\n';
+        << std::setw(static_cast<int>(rule_width + 2)) << rule
+        << std::setw(static_cast<int>(unit_width + 2)) << unit << description << '\n';
   };
   out << '\n';
-  row("parameter", "value", "rule", "description");
+  row("parameter", "value", "rule", "unit", "description");
   for (const auto& p : system.parameters().all())
-    row(p.name, system.parameters().value_text(p), rule_text(p), p.description);
+    row(p.name, system.parameters().value_text(p), rule_text(p), unit_text(p), p.description);
   if (const auto d = contact_damping(system)) out << "  contact: " << d->explanation() << '\n';
 }
 

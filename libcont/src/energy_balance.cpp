@@ -41,6 +41,12 @@ std::vector<std::string> EnergyAccountingSystem::state_names() const {
   return names;
 }
 
+std::vector<std::string> EnergyAccountingSystem::state_units() const {
+  auto units = model_.state_units();
+  if (!units.empty()) units.resize(units.size() + 2);
+  return units;
+}
+
 Vector EnergyAccountingSystem::extend(ConstVectorRef model_state) const {
   Vector x = Vector::Zero(n_ + 2);
   x.head(n_) = model_state;

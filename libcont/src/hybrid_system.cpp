@@ -48,6 +48,12 @@ bool names_word(std::string_view text, std::string_view word) {
 
 }  // namespace
 
+std::string unit_quotient(const std::string& numerator, const std::string& denominator) {
+  if (numerator.empty() || denominator.empty()) return {};
+  if (denominator == "1") return numerator;
+  return numerator + "/" + denominator;
+}
+
 void HybridSystem::set_parameter(std::string_view name, double value) {
   const ParameterSet::Saved saved[] = {parameters_.save(name)};
   // The value it has, to the bit: the model as configured stands. A continuation sets its

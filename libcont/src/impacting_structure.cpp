@@ -6,6 +6,7 @@
 #include <limits>
 #include <numbers>
 #include <stdexcept>
+#include <utility>
 
 #include "libcont/harmonic_phase.hpp"
 #include "libcont/input_error.hpp"
@@ -269,6 +270,19 @@ std::vector<std::string> ImpactingStructure::state_names() const {
       for (const auto& internal : c.regimes()->internal_names())
         names.push_back(contacts_.size() > 1 ? c.name + ":" + internal : internal);
   return names;
+}
+
+void ImpactingStructure::set_units(std::string coordinates, std::string time) {
+  coordinate_unit_ = std::move(coordinates);
+  time_unit_ = std::move(time);
+}
+
+std::vector<std::string> ImpactingStructure::state_units() const {
+  std::vector<std::string> units(structure_.coordinates.size(), coordinate_unit_);
+  units.insert(units.end(), structure_.velocities.size(),
+               unit_quotient(coordinate_unit_, time_unit_));
+  units.resize(state_names().size(), coordinate_unit_);
+  return units;
 }
 
 std::string ImpactingStructure::mode_name(int mode) const {

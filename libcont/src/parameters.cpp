@@ -54,7 +54,7 @@ double parse_number(std::string_view text, std::string_view item) {
 
 void ParameterSet::add(std::string name, double value, Constraint constraint,
                        std::string description) {
-  Parameter p{std::move(name), value, constraint, std::move(description), {}, false, true};
+  Parameter p{std::move(name), value, constraint, std::move(description), {}, false, true, false, {}};
   check(p, value);
   parameters_.push_back(std::move(p));
 }
@@ -62,13 +62,13 @@ void ParameterSet::add(std::string name, double value, Constraint constraint,
 void ParameterSet::add_optional(std::string name, Constraint constraint,
                                 std::string description) {
   parameters_.push_back(
-      Parameter{std::move(name), 0.0, constraint, std::move(description), {}, true, false});
+      Parameter{std::move(name), 0.0, constraint, std::move(description), {}, true, false, false, {}});
 }
 
 void ParameterSet::add_choice(std::string name, std::vector<std::string> choices,
                               std::string_view initial, std::string description) {
   Parameter p{std::move(name), 0.0, Constraint::Any, std::move(description), std::move(choices),
-              false, true};
+              false, true, false, {}};
   bool found = false;
   for (size_t i = 0; i < p.choices.size(); ++i)
     if (p.choices[i] == initial) {
@@ -82,7 +82,7 @@ void ParameterSet::add_choice(std::string name, std::vector<std::string> choices
 void ParameterSet::add_required(std::string name, Constraint constraint,
                                 std::string description) {
   parameters_.push_back(
-      Parameter{std::move(name), 0.0, constraint, std::move(description), {}, false, false, true});
+      Parameter{std::move(name), 0.0, constraint, std::move(description), {}, false, false, true, {}});
 }
 
 void ParameterSet::check_required() const {
@@ -90,6 +90,16 @@ void ParameterSet::check_required() const {
     if (p.required && !p.given)
       throw InputError("parameter " + quoted(p.name) + " is required and has no default (" +
                        p.description + "): set it, e.g. --set " + p.name + "=VALUE");
+}
+
+void ParameterSet::set_units(
+    std::initializer_list<std::pair<std::string_view, std::string_view>> units) {
+  for (const auto& [name, unit] : units) find(name).unit = unit;
+}
+
+void ParameterSet::set_remaining_units(std::string_view unit) {
+  for (auto& p : parameters_)
+    if (p.unit.empty() && p.choices.empty()) p.unit = unit;
 }
 
 bool ParameterSet::contains(std::string_view name) const {

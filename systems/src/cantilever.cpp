@@ -46,6 +46,9 @@ CantileverBeam::CantileverBeam() {
                  "forcing amplitude: force e eta^2 sin(eta t) on m1; the source does not give it");
   p.add("d", 0.0, libcont::Constraint::Any, "distance of the base below the equilibrium of m1");
   add_impact_model_parameters(p, 1.0, 200000.0, "is held on the base (the end mass m1)");
+  // A nondimensional model: time, coordinates and every parameter without units.
+  set_units("1", "1");
+  p.set_remaining_units("1");
   configure();
 }
 

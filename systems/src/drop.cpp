@@ -12,6 +12,8 @@ DropTest::DropTest() {
   p.add("g", 9.81, Constraint::Positive, "gravitational acceleration");
   p.add("H0", 1.0, Constraint::NonNegative, "initial drop height (default initial state)");
   add_impact_model_parameters(p, 0.9, 20000.0, "comes to rest on the base");
+  set_units("m", "s");
+  p.set_units({{"m", "kg"}, {"g", "m/s^2"}, {"H0", "m"}, {"r", "1"}, {"ks", "N/m"}, {"cs", "N s/m"}, {"stick_velocity", "m/s"}});
   configure();
 }
 

@@ -14,6 +14,9 @@ DuffingOscillator::DuffingOscillator() {
         "cubic spring stiffness (> 0 hardening, < 0 softening: escape beyond sqrt(-k/k3))");
   p.add("a", 0.1, Constraint::Any, "force amplitude");
   p.add("eta", 1.2, Constraint::Positive, "forcing circular frequency");
+  // A nondimensional model: time, coordinates and every parameter without units.
+  set_units("1", "1");
+  p.set_remaining_units("1");
   configure();
 }
 

@@ -70,6 +70,9 @@ HertzFrictionImpactSystem::HertzFrictionImpactSystem() {
   p.add("nu1", 0.5, Constraint::UnitInterval, "Poisson ratio of body 1, at most 0.5");
   p.add("E2", 2750e7, Constraint::Positive, "Young's modulus of body 2 (Pa; concrete)");
   p.add("nu2", 0.15, Constraint::UnitInterval, "Poisson ratio of body 2, at most 0.5");
+  set_units("m", "s");
+  p.set_units({{"M", "kg"}, {"Kr", "1"}, {"v0", "m/s"}, {"alpha", "1"}, {"c", "N/m^alpha"},
+               {"A", "m^(1-n)"}, {"E1", "Pa"}, {"nu1", "1"}, {"E2", "Pa"}, {"nu2", "1"}});
   configure();
 }
 

@@ -95,6 +95,10 @@ LinearImpactSystem::LinearImpactSystem(std::shared_ptr<const ModelDescription> d
       throw InputError(description_->source + ": impact_model: " + error.what());
     }
   }
+  for (const auto& parameter : description_->parameters)
+    if (!parameter.unit.empty()) p.set_units({{parameter.name, parameter.unit}});
+  if (!description_->parameter_unit.empty()) p.set_remaining_units(description_->parameter_unit);
+  set_units(description_->coordinate_unit, description_->time_unit);
   configure();
 }
 

@@ -66,10 +66,11 @@ class Reader {
     expect_keys(root, "",
                 {"name", "description", "parameters", "derived", "impact_model", "coordinates",
                  "velocities", "mass", "stiffness", "damping", "chain", "beam", "forcing", "contacts",
-                 "amplitudes", "initial_state", "conditions"});
+                 "amplitudes", "initial_state", "conditions", "units"});
     d_.name = root.contains("name") ? line(root["name"], "name") : default_name();
     if (root.contains("description")) d_.description = line(root["description"], "description");
     if (root.contains("parameters")) read_parameters(root["parameters"]);
+    if (root.contains("units")) read_units(root["units"]);
     if (root.contains("impact_model")) read_impact_model(root["impact_model"]);
     if (root.contains("derived")) read_derived(root["derived"]);
     if (root.contains("conditions")) read_conditions(root["conditions"]);
@@ -186,13 +187,27 @@ class Reader {
         }
         if (entry.contains("rule")) p.rule = rule(entry["rule"], key_path(path, "rule"));
         if (entry.contains("description")) p.description = text(entry["description"], key_path(path, "description"));
-        if (entry.contains("unit"))
-          p.description += (p.description.empty() ? "[" : " [") + text(entry["unit"], key_path(path, "unit")) + "]";
+        if (entry.contains("unit")) {
+          p.unit = text(entry["unit"], key_path(path, "unit"));
+          p.description += (p.description.empty() ? "[" : " [") + p.unit + "]";
+        }
       } else {
         fail(path, "expected a default value or an object with default, rule, description, unit");
       }
       d_.parameters.push_back(p);
     }
+  }
+
+  // "units": {"coordinates": "m", "time": "s", "parameters": "1"}, the units of q and t
+  // (the state's units follow from them) and of every parameter without a "unit" of its own.
+  void read_units(const Json& object) {
+    if (!object.is_object()) fail("units", "expected an object with coordinates, time, parameters");
+    expect_keys(object, "units", {"coordinates", "time", "parameters"});
+    if (object.contains("parameters"))
+      d_.parameter_unit = line(object["parameters"], key_path("units", "parameters"));
+    if (object.contains("coordinates"))
+      d_.coordinate_unit = line(object["coordinates"], key_path("units", "coordinates"));
+    if (object.contains("time")) d_.time_unit = line(object["time"], key_path("units", "time"));
   }
 
   bool flag(const Json& object, const char* key, const std::string& path) const {

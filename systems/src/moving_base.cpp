@@ -15,6 +15,9 @@ MovingBaseOscillator::MovingBaseOscillator() {
   p.add("d", 0.0, Constraint::Any, "base offset (gap at rest)");
   p.add("eta", 4.0, Constraint::Positive, "forcing circular frequency");
   add_impact_model_parameters(p, 1.0, 200000.0, "sticks to the base");
+  // A nondimensional model: time, coordinates and every parameter without units.
+  set_units("1", "1");
+  p.set_remaining_units("1");
   configure();
 }
 

@@ -23,6 +23,9 @@ OscillatorChain::OscillatorChain() {
   p.add("r", 0.8, Constraint::UnitInterval, "restitution coefficient at the stop");
   p.add("stick_velocity", 1e-9, Constraint::NonNegative,
         "rebound speed below which the last mass is held at the stop");
+  // A nondimensional model: time, coordinates and every parameter without units.
+  set_units("1", "1");
+  p.set_remaining_units("1");
   configure();
 }
 

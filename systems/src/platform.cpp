@@ -31,6 +31,11 @@ VibroImpactPlatform::VibroImpactPlatform() {
                  "Hertz stiffness (N/m^1.5); derived from E1, mu1, E2, mu2, R, q unless given");
   p.add("stick_velocity", 1e-9, libcont::Constraint::NonNegative,
         "relative rebound speed below which the mould comes to rest on the block (newton)");
+  set_units("m", "s");
+  p.set_units({{"m1", "kg"}, {"m2", "kg"}, {"k1", "N/m"}, {"k0", "N/m"}, {"h", "m"},
+               {"xi0", "1"}, {"xi1", "1"}, {"xi2", "1"}, {"F0", "N"}, {"omega", "rad/s"},
+               {"g", "m/s^2"}, {"r", "1"}, {"E1", "Pa"}, {"mu1", "1"}, {"E2", "Pa"},
+               {"mu2", "1"}, {"R", "m"}, {"q", "1"}, {"K", "N/m^1.5"}, {"stick_velocity", "m/s"}});
   configure();
 }
 

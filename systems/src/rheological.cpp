@@ -22,6 +22,9 @@ RheologicalDamperDrop::RheologicalDamperDrop() {
   p.add("x0", -3.0, Constraint::Any, "initial position of the mass (default initial state)");
   p.add("v0", 5.0, Constraint::Any, "initial velocity, downward (default initial state)");
   p.add("z0", 0.0, Constraint::Any, "initial internal coordinate (default initial state)");
+  set_units("m", "s");
+  p.set_units({{"g", "m/s^2"}, {"m", "kg"}, {"k1", "N/m"}, {"k2", "N/m"}, {"c", "N s/m"},
+               {"T0", "N"}, {"x0", "m"}, {"v0", "m/s"}, {"z0", "m"}});
   configure();
 }
 

@@ -42,6 +42,12 @@ TwoBodySystem::TwoBodySystem() {
   p.add("theta", 6.0, Constraint::Positive, "peak frequency of the load's spectral density");
   p.add("alpha", 5.0, Constraint::Positive, "bandwidth of the load's spectral density");
   p.add("dw", 0.2, Constraint::Positive, "frequency step of the random load's components");
+  set_units("m", "s");
+  p.set_units({{"m1", "kg"}, {"m2", "kg"}, {"w1", "rad/s"}, {"w2", "rad/s"}, {"xi1", "1"},
+               {"xi2", "1"}, {"D", "m"}, {"F0", "N"}, {"omega", "rad/s"}, {"lambda", "1"},
+               {"r", "1"}, {"E", "Pa"}, {"mu", "1"}, {"A", "1/m"}, {"B", "1/m"}, {"q", "1"},
+               {"K", "N/m^1.5"}, {"stick_velocity", "m/s"}, {"seed", "1"}, {"n", "1"},
+               {"sigma", "N"}, {"theta", "rad/s"}, {"alpha", "rad/s"}, {"dw", "rad/s"}});
   configure();
 }
 

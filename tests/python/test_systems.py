@@ -70,5 +70,5 @@ def test_describe_is_viconts_listing(run_vicont, name):
     summary, _ = run_vicont("systems", "--system", name, out=False)
     listed = summary["systems"][0]["parameters"]
     described = libcont.system(name).describe()
-    assert [(p["name"], p["value"], p["rule"], p["description"]) for p in described] == \
-        [(p["name"], p["value"], p["rule"], p["description"]) for p in listed]
+    assert [(p["name"], p["value"], p["rule"], p["description"], p["unit"]) for p in described] == \
+        [(p["name"], p["value"], p["rule"], p["description"], p.get("unit", "")) for p in listed]

@@ -50,6 +50,7 @@ py::list describe(const ConfiguredSystem& s) {
     row["value"] = value_of(p);
     row["rule"] = rule_text(p);
     row["description"] = p.description;
+    row["unit"] = p.unit;  // "1": nondimensional; "": not declared
     row["required"] = p.required;
     row["optional"] = p.optional;
     rows.append(row);

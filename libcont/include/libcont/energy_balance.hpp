@@ -69,6 +69,9 @@ class EnergyAccountingSystem : public HybridSystem,
   // --- the core, passed through -----------------------------------------------------------
   std::string name() const override { return model_.name(); }
   std::vector<std::string> state_names() const override;
+  // The model's; the accounts' unit is not declared (empty).
+  std::vector<std::string> state_units() const override;
+  std::string time_unit() const override { return model_.time_unit(); }
   int mode_count() const override { return model_.mode_count(); }
   std::string mode_name(int mode) const override { return model_.mode_name(mode); }
   double forcing_period() const override { return model_.forcing_period(); }

@@ -16,6 +16,8 @@ class EventFreeView : public HybridSystem {
 
   std::string name() const override { return model_.name() + " (without events)"; }
   std::vector<std::string> state_names() const override { return model_.state_names(); }
+  std::vector<std::string> state_units() const override { return model_.state_units(); }
+  std::string time_unit() const override { return model_.time_unit(); }
   int mode_count() const override { return model_.mode_count(); }
   std::string mode_name(int mode) const override { return model_.mode_name(mode); }
   double forcing_period() const override { return model_.forcing_period(); }

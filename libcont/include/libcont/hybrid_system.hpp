@@ -69,6 +69,10 @@ class ContactMeasures;
 class DerivedOutputs;
 class IntegratorHints;
 
+// The unit of a quotient of two quantities of units `numerator` and `denominator`: "m/s"
+// from "m" and "s", "1/s" from "1" and "s", "1" from "1" and "1"; empty when either is.
+std::string unit_quotient(const std::string& numerator, const std::string& denominator);
+
 class HybridSystem {
  public:
   virtual ~HybridSystem() = default;
@@ -118,6 +122,11 @@ class HybridSystem {
   virtual int mode_of(double /*t*/, ConstVectorRef /*x*/) const { return 0; }
   // Indices of the displacement coordinates (amplitudes of loading curves).
   virtual std::vector<int> displacement_coordinates() const { return {0}; }
+  // The units of the state variables and of time, as figures label their axes: SI symbols
+  // ("m", "m/s", "s"), "1" for a nondimensional quantity, empty when the model does not
+  // say (the parameters' units: Parameter::unit).
+  virtual std::vector<std::string> state_units() const { return {}; }
+  virtual std::string time_unit() const { return {}; }
 
   // --- optional capabilities: nullptr where the model does not give one -----------------
   virtual const AnalyticJacobians* analytic_jacobians() const { return nullptr; }

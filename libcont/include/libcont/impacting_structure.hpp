@@ -95,6 +95,10 @@ class ImpactingStructure : public HybridSystem,
   // regimes is in the regime it finds for the state (RegimeContactLaw::regime_of).
   int mode_of(double t, ConstVectorRef x) const override;
   std::vector<int> displacement_coordinates() const override;
+  // From set_units: q in the coordinates' unit, v in it per time unit, the laws' internal
+  // coordinates (a node's position) in the coordinates' unit.
+  std::vector<std::string> state_units() const override;
+  std::string time_unit() const override { return time_unit_; }
 
   // --- capabilities -----------------------------------------------------------------------
   const AnalyticJacobians* analytic_jacobians() const override { return this; }
@@ -181,6 +185,10 @@ class ImpactingStructure : public HybridSystem,
   void declare(LinearStructure structure, std::vector<UnilateralContact> contacts,
                std::vector<ForcingParameter> parameters = {});
 
+  // The units of the coordinates q and of time t ("m" and "s"; "1" and "1" for a
+  // nondimensional model), from which state_units() follow. Undeclared: empty.
+  void set_units(std::string coordinates, std::string time);
+
   // Forces beyond the linear ones, in the space of q (added to the right-hand side of
   // M q'' = ...). A model that has them returns true from has_additional_force().
   virtual bool has_additional_force() const { return false; }
@@ -215,6 +223,7 @@ class ImpactingStructure : public HybridSystem,
 
   LinearStructure structure_;
   std::vector<UnilateralContact> contacts_;
+  std::string coordinate_unit_, time_unit_;  // set_units
   Matrix mass_inverse_;
   std::vector<ModeData> modes_;
   std::vector<int> contact_coordinates_;  // coordinates that some normal involves

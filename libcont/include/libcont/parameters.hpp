@@ -2,8 +2,10 @@
 // Named parameters of a system: numeric values with a validity rule, or named choices
 // (e.g. model = hard | soft). Every change is validated here, once, with a message that
 // names the parameter; systems then read plain doubles.
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "libcont/input_error.hpp"
@@ -27,6 +29,10 @@ struct Parameter {
   bool given = true;      // false for an optional parameter nobody has set
   bool required = false;  // has no default and must be set before a run (e.g. an amplitude
                           // the source does not give)
+  // The unit the value is in, as figures print it: an SI symbol ("kg", "N/m", "rad/s"),
+  // "1" for a nondimensional parameter (a ratio, a nondimensional model's every
+  // parameter), empty when the model does not say (set_units).
+  std::string unit;
 };
 
 class ParameterSet {
@@ -39,6 +45,14 @@ class ParameterSet {
   // A parameter without a default: a run refuses to start until it is set
   // (check_required), while the system can still be listed and configured without it.
   void add_required(std::string name, Constraint constraint, std::string description);
+
+  // Declares the units of parameters already added (Parameter::unit), e.g.
+  // set_units({{"m", "kg"}, {"k", "N/m"}}); an unknown name throws InputError as any
+  // lookup does.
+  void set_units(std::initializer_list<std::pair<std::string_view, std::string_view>> units);
+  // Every numeric parameter added so far without a unit gets `unit` ("1": a nondimensional
+  // model); choices have none.
+  void set_remaining_units(std::string_view unit);
 
   bool contains(std::string_view name) const;
   double operator[](std::string_view name) const;  // numeric value (throws if unset)

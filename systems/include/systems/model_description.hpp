@@ -21,6 +21,7 @@ struct ModelParameter {
   double value = 0.0;  // the default (unused when required)
   libcont::Constraint rule = libcont::Constraint::Any;
   std::string description;
+  std::string unit;  // "unit": as figures print it; empty: not given
   bool required = false;  // no default: a run refuses to start until it is set
   // Derived unless given: `otherwise` over the parameters above it (cs-like, or the
   // cantilever's masses from its set).
@@ -115,6 +116,9 @@ struct ModelDescription {
 
   int size = 0;  // degrees of freedom
   std::vector<std::string> coordinates, velocities;  // empty: the structure's defaults
+  // "units": of the coordinates, of time and of the parameters without one of their own
+  // ("m", "s"; "1": nondimensional); empty: not given.
+  std::string coordinate_unit, time_unit, parameter_unit;
   ExpressionMatrix mass, stiffness, damping;  // empty stiffness, damping: zero
   std::optional<ChainGenerator> chain;  // instead of the matrices
   std::optional<BeamGenerator> beam;    // instead of the matrices

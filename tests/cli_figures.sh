@@ -1,0 +1,176 @@
+#!/bin/sh
+# The figures of every kind a command draws (doc/figures.md): with --format png,pdf,svg each
+# is written in the three formats (checked by their magic bytes), each NAME.gp beside it
+# runs under gnuplot and redraws NAME.png byte for byte (and the PDF with format='pdf');
+# axes carry the model's units; the special points of the two-body Hertz loading curve
+# (five within 0.003 in lambda) are numbered markers whose numbers never overlap, the key
+# lists one numbered entry per special point, and a zoom panel shows their cluster; a
+# sweep's Lyapunov exponents get a panel each with the zero line; a large cloud of samples
+# is drawn from a thinned copy; an unknown format is refused naming it.
+# Usage: cli_figures.sh /path/to/vicont
+set -u
+vicont=${1:?usage: cli_figures.sh /path/to/vicont}
+cli_name=cli-figures
+. "$(dirname "$0")/cli_helpers.sh"
+command -v gnuplot >/dev/null 2>&1 || { echo "FAIL: gnuplot is needed"; exit 1; }
+
+formats="--format png,pdf,svg"
+
+# figure DIR NAME: NAME.png, NAME.pdf, NAME.svg exist with their formats' magic bytes;
+# NAME.gp redraws the PNG identically and the PDF as a PDF. (Its variables are not those
+# of expect_files: sh has no local variables.)
+figure() {
+  fig_dir=$1
+  fig=$2
+  expect_files "$fig_dir" "$fig.png" "$fig.gp"
+  [ "$(head -c 4 "$fig_dir/$fig.pdf" 2>/dev/null)" = "%PDF" ] || fail "$fig_dir/$fig.pdf is not a PDF"
+  grep -q "<svg" "$fig_dir/$fig.svg" 2>/dev/null || fail "$fig_dir/$fig.svg is not an SVG"
+  mkdir -p "$work/redraw"
+  rm -f "$work/redraw/"*
+  cp "$fig_dir/"*.csv "$fig_dir/$fig.gp" "$work/redraw/" 2>/dev/null
+  # The doubled branches' files, where the figure reads them.
+  for sub in "$fig_dir"/*/; do
+    [ -d "$sub" ] && mkdir -p "$work/redraw/$(basename "$sub")" &&
+      cp "$sub"*.csv "$work/redraw/$(basename "$sub")/" 2>/dev/null
+  done
+  (cd "$work/redraw" && gnuplot "$fig.gp") >"$work/gnuplot.txt" 2>&1 ||
+    fail "$fig.gp does not run: $(head -3 "$work/gnuplot.txt")"
+  cmp -s "$work/redraw/$fig.png" "$fig_dir/$fig.png" || fail "$fig.gp does not redraw $fig.png identically"
+  (cd "$work/redraw" && gnuplot -e "format='pdf'" "$fig.gp") >"$work/gnuplot.txt" 2>&1 ||
+    fail "$fig.gp with format='pdf' does not run"
+  [ "$(head -c 4 "$work/redraw/$fig.pdf" 2>/dev/null)" = "%PDF" ] ||
+    fail "$fig.gp with format='pdf' draws no PDF"
+  rm -rf "$work/redraw"
+}
+
+# The two-body Hertz loading curve: its special points cluster near lambda = 0.25.
+"$vicont" continue --system two-body --set contact=hertz --param lambda --from 1 --to 0.1 \
+  $formats --out "$work/loading" --json >"$work/stdout" 2>"$work/err" ||
+  fail "loading curve: exit status $? ($(cat "$work/err"))"
+figure "$work/loading" branch
+python3 - "$work/stdout" "$work/loading/branch.gp" <<'PYTHON' || fail "loading curve: special points not numbered apart"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+gp = open(sys.argv[2]).read()
+n = len(d["special_points"])
+lambdas = sorted(p["parameter"] for p in d["special_points"])
+ok = True
+def no(message):
+    global ok
+    print("  " + message)
+    ok = False
+if not any(b - a < 0.003 for a, b in zip(lambdas, lambdas[1:])):
+    no("no two special points within 0.003 (the case this test is about): %s" % lambdas)
+# The key: one numbered entry per special point, numbered 1..n.
+keys = re.findall(r"keyentry with points .* title '(\d+)  ", gp)
+if keys != [str(k) for k in range(1, n + 1)]:
+    no("key entries %s, expected 1..%d" % (keys, n))
+# Each panel's numbers: every point once, and no two closer than a number's width.
+panels = gp.split("\nplot ")
+placed = 0
+for panel in panels:
+    at = [(m.group(1), float(m.group(2)))
+          for m in re.finditer(r"set label 1\d\d\d '(\d+)' at graph ([-0-9.e]+), graph 1", panel)]
+    if not at:
+        continue
+    placed += 1
+    numbers = [a for a, _ in at]
+    if len(set(numbers)) != len(numbers):
+        no("a number drawn twice in one panel: %s" % numbers)
+    xs = sorted(x for _, x in at)
+    width = min(0.032, 0.98 / len(xs))
+    if any(b - a < width - 1e-9 for a, b in zip(xs, xs[1:])):
+        no("numbers closer than their width %g: %s" % (width, xs))
+    if xs[0] < 0 or xs[-1] > 1:
+        no("numbers outside the panel: %s" % xs)
+if placed == 0:
+    no("no numbered special points in branch.gp")
+if "zoom on the shaded interval" not in gp:
+    no("no zoom panel on the cluster of special points")
+if "set xlabel 'lambda [-]'" not in gp or "set ylabel 'max x1 [m]'" not in gp:
+    no("axes not labelled with units (lambda [-], max x1 [m])")
+sys.exit(0 if ok else 1)
+PYTHON
+
+# A period-doubling run: the doubled branch in the parent's figure, its points numbered on.
+"$vicont" continue --param eta --from 4 --to 4.7 --follow-doubling --format svg \
+  --out "$work/doubling" --json >"$work/stdout" 2>"$work/err" ||
+  fail "period-doubling run: exit status $? ($(cat "$work/err"))"
+grep -q "doubled-PD1/branch.csv" "$work/doubling/branch.gp" ||
+  fail "the doubled branch is not in the parent's branch.gp"
+grep -q "<svg" "$work/doubling/branch.svg" 2>/dev/null || fail "--format svg drew no branch.svg"
+[ -e "$work/doubling/branch.pdf" ] && fail "--format svg drew a PDF too"
+
+# A sweep: three sections as in the sources, one panel per exponent with the zero line.
+"$vicont" sweep --param eta --from 3 --to 4 --steps 5 --transient 100 --periods 100 $formats \
+  --out "$work/sweep" --json >"$work/stdout" 2>"$work/err" || fail "sweep: exit status $? ($(cat "$work/err"))"
+figure "$work/sweep" sweep
+grep -q "multiplot layout 4,1" "$work/sweep/sweep.gp" ||
+  fail "sweep.gp: not four panels (samples, lambda_1, lambda_2, impacts)"
+[ "$(grep -c "^plot 0 with lines" "$work/sweep/sweep.gp")" -eq 2 ] ||
+  fail "sweep.gp: not one zero line per exponent panel"
+grep -q "set ylabel 'lambda_2 \[-\]'" "$work/sweep/sweep.gp" || fail "sweep.gp: lambda_2 has no panel of its own"
+[ -e "$work/sweep/sweep_sweep_samples_drawn.csv" ] && fail "a small sweep drew from a thinned copy"
+
+# Many samples: the cloud is drawn from a thinned copy, one row per pixel, listed in the summary.
+"$vicont" sweep --param eta --from 3 --to 4 --steps 41 --transient 50 --periods 600 --samples 600 \
+  --out "$work/cloud" --json >"$work/stdout" 2>"$work/err" || fail "large sweep: exit status $? ($(cat "$work/err"))"
+expect_files "$work/cloud" sweep.png sweep_sweep_samples_drawn.csv
+grep -q "sweep_sweep_samples_drawn.csv" "$work/cloud/sweep.gp" || fail "sweep.gp does not read the thinned copy"
+check "the summary lists the thinned copy" \
+  "any(f.endswith('sweep_sweep_samples_drawn.csv') for f in d['files'])"
+rows=$(($(wc -l <"$work/cloud/sweep_samples.csv") - 1))
+kept=$(($(wc -l <"$work/cloud/sweep_sweep_samples_drawn.csv") - 1))
+[ "$kept" -gt 0 ] && [ "$kept" -le "$rows" ] || fail "thinned copy: $kept rows of $rows"
+
+# The other kinds, each in the three formats.
+"$vicont" simulate --t-end 20 $formats --out "$work/sim" >/dev/null 2>"$work/err" || fail "simulate: $(cat "$work/err")"
+figure "$work/sim" timeseries
+figure "$work/sim" phase
+grep -q "set xlabel 't \[-\]'" "$work/sim/timeseries.gp" || fail "timeseries.gp: t without its unit"
+"$vicont" simulate --system two-body --t-end 2 --format pdf --out "$work/si" >/dev/null 2>"$work/err" ||
+  fail "simulate two-body: $(cat "$work/err")"
+grep -q "set xlabel 't \[s\]'" "$work/si/timeseries.gp" && grep -q "set ylabel 'v1 \[m/s\]'" "$work/si/timeseries.gp" ||
+  fail "two-body timeseries.gp: not t [s] and v1 [m/s]"
+# A model file's units ("units" and each parameter's "unit"), on the axes and in the listing.
+models="$(dirname "$0")/../examples/models"
+"$vicont" simulate --model "$models/three_mass_chain.json" --t-end 2 --out "$work/file" >/dev/null 2>"$work/err" ||
+  fail "simulate --model: $(cat "$work/err")"
+grep -q "set xlabel 't \[s\]'" "$work/file/timeseries.gp" && grep -q "set ylabel 'x1 \[m\]'" "$work/file/timeseries.gp" ||
+  fail "a model file's timeseries.gp: not t [s] and x1 [m]"
+"$vicont" systems --model "$models/three_mass_chain.json" --json >"$work/stdout" 2>"$work/err" || fail "systems --model failed"
+check "systems --json lists the model file's units" \
+  "(d['systems'][0]['time_unit'] == 's' and d['systems'][0]['state_units'][:1] == ['m'] and
+    [p.get('unit') for p in d['systems'][0]['parameters'] if p['name'] == 'k'] == ['N/m'])"
+python3 - "$models/three_mass_chain.json" "$work/bad_units.json" <<'PYTHON'
+import json, sys
+model = json.load(open(sys.argv[1]))
+model["units"] = {"length": "m"}
+json.dump(model, open(sys.argv[2], "w"))
+PYTHON
+expect_bad "units.length" systems --model "$work/bad_units.json"
+"$vicont" lyapunov --periods 100 --transient 100 $formats --out "$work/lyap" >/dev/null 2>"$work/err" ||
+  fail "lyapunov: $(cat "$work/err")"
+figure "$work/lyap" settled_phase
+"$vicont" diagram --param eta --from 2 --to 2.8 --steps 5 --transient 150 --periods 150 $formats \
+  --out "$work/diagram" >/dev/null 2>"$work/err" || fail "diagram: $(cat "$work/err")"
+figure "$work/diagram" diagram
+"$vicont" basins --set eta=2.6 --x x:-0.01:0.01:3 --y v:-0.03:0.03:3 --transient 100 $formats \
+  --out "$work/basins" >/dev/null 2>"$work/err" || fail "basins: $(cat "$work/err")"
+figure "$work/basins" basins
+"$vicont" impact --system hertz-friction $formats --out "$work/impact" >/dev/null 2>"$work/err" ||
+  fail "impact: $(cat "$work/err")"
+figure "$work/impact" impact
+"$vicont" continue --set d=-0.005 --param eta --from 0.5 --to 2.5 --out "$work/run" >/dev/null 2>&1 ||
+  fail "continue for the curve failed"
+"$vicont" curve --restart "$work/run:PD1" --param2 d --from -0.005 --to -0.004 $formats \
+  --out "$work/curve" >/dev/null 2>"$work/err" || fail "curve: $(cat "$work/err")"
+figure "$work/curve" curve
+points=$(($(wc -l <"$work/curve/curve_points.csv") - 1))
+[ "$(grep -c "keyentry with points .* title '[0-9]*  " "$work/curve/curve.gp")" -eq "$points" ] ||
+  fail "curve.gp: the key does not list the $points codimension-two points by number"
+
+expect_bad "--format" simulate --t-end 1 --format png,eps --out "$work/bad"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "cli_figures: all checks passed"
