@@ -64,28 +64,35 @@ class GrazingFamily {
     return true;
   }
 
-  // d c / d y by central differences (one-sided where the other side loses the approach).
-  bool value_gradient(ConstVectorRef y, double q0, Vector& gradient) {
-    const Eigen::Index m = y.size(), n = m - 1;
+  // d c / d y, a derivative along each coordinate.
+  bool value_gradient(ConstVectorRef y, double c0, Vector& gradient) {
+    gradient.resize(y.size());
+    for (Eigen::Index j = 0; j < y.size(); ++j)
+      if (!value_derivative(y, c0, Vector::Unit(y.size(), j), gradient[j])) return false;
+    return true;
+  }
+
+  // d c / d y along v by a central difference (one-sided where the other side loses the
+  // approach), its step 1e-7 of the scale of the coordinate v moves most; 0 for v = 0.
+  bool value_derivative(ConstVectorRef y, double c0, ConstVectorRef v, double& derivative) {
+    const Eigen::Index n = y.size() - 1;
     const double x_scale = std::max(y.head(n).cwiseAbs().maxCoeff(), scales_.length);
-    gradient.resize(m);
-    for (Eigen::Index j = 0; j < m; ++j) {
-      const double h = 1e-7 * (std::abs(y[j]) + (j < n ? x_scale : lambda_scale_));
-      Vector shifted = y;
-      double plus = 0.0, minus = 0.0;
-      shifted[j] = y[j] + h;
-      const bool has_plus = value_at(shifted, plus);
-      shifted[j] = y[j] - h;
-      const bool has_minus = value_at(shifted, minus);
-      if (has_plus && has_minus)
-        gradient[j] = (plus - minus) / (2.0 * h);
-      else if (has_plus)
-        gradient[j] = (plus - q0) / h;
-      else if (has_minus)
-        gradient[j] = (q0 - minus) / h;
-      else
-        return false;
-    }
+    double reach = 0.0;  // the largest component of v against its coordinate's scale
+    for (Eigen::Index j = 0; j <= n; ++j)
+      reach = std::max(reach, std::abs(v[j]) / (std::abs(y[j]) + (j < n ? x_scale : lambda_scale_)));
+    derivative = 0.0;
+    if (reach == 0.0) return true;
+    const double h = 1e-7 / reach;
+    double plus = 0.0, minus = 0.0;
+    const bool has_plus = value_at(y + h * v, plus), has_minus = value_at(y - h * v, minus);
+    if (has_plus && has_minus)
+      derivative = (plus - minus) / (2.0 * h);
+    else if (has_plus)
+      derivative = (plus - c0) / h;
+    else if (has_minus)
+      derivative = (c0 - minus) / h;
+    else
+      return false;
     return true;
   }
 
@@ -115,21 +122,27 @@ class GrazingFamily {
       const bool small = (norm <= 1e-10 * size || (norm <= 1e-8 * size && norm > 0.5 * previous)) &&
                          std::abs(row_error) <= row_tolerance;
       previous = norm;
-      Vector gradient;
-      if (!value_gradient(y, q, gradient)) return false;
-      if (!problem_.column_available() && !near_dlambda(y, q, gradient[n], dlambda)) return false;
+      if (!problem_.column_available()) {
+        double dc_dlambda = 0.0;
+        if (!value_derivative(y, q, Vector::Unit(m, n), dc_dlambda) ||
+            !near_dlambda(y, q, dc_dlambda, dlambda))
+          return false;
+      }
+      // The family's row c(y) = goal enters Newton's step and dy/dsigma only through two
+      // derivatives of c: along the kernel t of [du dlambda] (the direction F = 0 allows)
+      // and along the step that solves F = 0 with no component along t. Each is a
+      // difference of two passes of the orbit, where c's whole gradient takes 2 (n + 1):
+      // 400 passes a Newton step for the 100-mass chain.
       jacobian.topLeftCorner(n, n) = du;
       jacobian.topRightCorner(n, 1) = dlambda;
-      if (on_lambda)
-        jacobian.row(n) = Vector::Unit(m, n).transpose();
-      else
-        jacobian.row(n) = gradient.transpose();
-      const Eigen::PartialPivLU<Matrix> lu(jacobian);
+      const Vector t = Eigen::HouseholderQR<Matrix>(jacobian.topRows(n).transpose()).householderQ() *
+                       Vector::Unit(m, n);
+      double dc_dt = 0.0;
+      if ((!on_lambda || (small && polished)) && (!value_derivative(y, q, t, dc_dt) || dc_dt == 0.0))
+        return false;
       if (small && polished) {
         // dy/dsigma along the family: d q = target'(sigma) d sigma, F fixed.
-        jacobian.row(n) = gradient.transpose();
-        dy_dsigma = Eigen::PartialPivLU<Matrix>(jacobian).solve(
-            slope(on_lambda ? sigma_of(q) : value) * Vector::Unit(m, n));
+        dy_dsigma = (slope(on_lambda ? sigma_of(q) : value) / dc_dt) * t;
         if (!dy_dsigma.allFinite()) return false;
         point.u = y.head(n);
         point.lambda = y[n];
@@ -143,8 +156,19 @@ class GrazingFamily {
         phase_fraction_ = std::fmod(a->t - problem_.phase(), span) / span;
         return true;
       }
-      rhs << -residual, -row_error;
-      const Vector update = lu.solve(rhs);
+      Vector update;
+      if (on_lambda) {
+        jacobian.row(n) = Vector::Unit(m, n).transpose();
+        rhs << -residual, -row_error;
+        update = Eigen::PartialPivLU<Matrix>(jacobian).solve(rhs);
+      } else {
+        jacobian.row(n) = t.transpose();
+        rhs << -residual, 0.0;
+        const Vector across = Eigen::PartialPivLU<Matrix>(jacobian).solve(rhs);
+        double dc_across = 0.0;
+        if (!across.allFinite() || !value_derivative(y, q, across, dc_across)) return false;
+        update = across + ((-row_error - dc_across) / dc_dt) * t;
+      }
       if (!update.allFinite()) return false;
       y += update;
       if (small) polished = true;  // one more step past the tolerance, then accept
