@@ -253,6 +253,10 @@ TEST_CASE("grazing campaign: reduced failing cases", "[grazing][campaign]") {
       make_case(0.8201, -0.003498, 0.1054, 0.001577, 0.5674, "eta", 0.5674, 0.8834),
       make_case(0.6148, -0.002442, 0.3871, 0.001873, 0.5874, "a", 0.001873, 0.003707),
       make_case(0.6311, -0.002112, 0.1001, 0.002535, 0.6192, "a", 0.002535, 0.002641),
+      // The approach to a grazing beyond the range crosses a period doubling, which its
+      // bisection solved to a multiplier of -1 to the last bit: that orbit, taken as the
+      // bracket's far end, counted no multiplier outside, and the point was dropped.
+      make_case(0.728, -0.004621, 0.0892, 0.003396, 1.126, "d", -0.004621, -2.1e-05),
   });
 }
 
@@ -264,8 +268,10 @@ TEST_CASE("grazing campaign: known failing cases", "[.][grazing][campaign][known
       make_case(0.8701, -0.000962, 0.069, 0.002827, 0.5209, "c", 0.069, 0.0644),
       // A departure that ends on a fold: the next step turns the tangent by about 80 degrees.
       make_case(0.6198, -0.000303, 0.3949, 0.002238, 1.0702, "eta", 1.0702, 0.5656),
-      // Up a cascade of interior grazings and folds (2 to 6 impacts), the branch turns
-      // without a fold and goes back down the way it came, to its start.
+      // Up a cascade of interior grazings and folds (2 to 8 impacts): no orbit of the
+      // family with 8 impacts is found beyond the last grazing (the branch went back down
+      // the way it came, to its start, until the hand-over after a passage followed the
+      // secant of the passage's last orbits where its tangent pointed back).
       make_case(0.6054, -0.000997, 0.3801, 0.002256, 0.6268, "d", -0.000997, -0.000048),
   });
 }

@@ -317,6 +317,7 @@ void Passage::locate(GrazingFamily& family, const FamilyPoint& a, const FamilyPo
     return test < 0 ? f.dy_dsigma[f.y.size() - 1] : f.point.tests[test];
   };
   FamilyPoint lo = a, hi = b;
+  std::optional<FamilyPoint> root;
   for (int it = 0; it < 80 && std::abs(hi.y[hi.y.size() - 1] - lo.y[lo.y.size() - 1]) >
                                   settings_.locate_tolerance;
        ++it) {
@@ -333,6 +334,12 @@ void Passage::locate(GrazingFamily& family, const FamilyPoint& a, const FamilyPo
     Vector y = lo.y + (sigma - lo.sigma) * lo.dy_dsigma;
     if (!family.solve(sigma, false, y, mid.point, mid.dy_dsigma, mid.sigma)) break;
     mid.y = y;
+    if (value(mid) == 0.0) {
+      // The root itself (a multiplier at -1 to the last bit): the bracket keeps an orbit on
+      // either side, which the classification compares.
+      root = std::move(mid);
+      break;
+    }
     if (sign_of(value(mid)) == sign_of(f_lo))
       lo = std::move(mid);
     else
@@ -345,13 +352,14 @@ void Passage::locate(GrazingFamily& family, const FamilyPoint& a, const FamilyPo
                : problem_.classify(test, {lo.point.u, lo.point.lambda, lo.point.data},
                                    {hi.point.u, hi.point.lambda, hi.point.data});
   if (!type) return;
+  const BranchPoint& at = root ? root->point : hi.point;
   SpecialPoint special;
   special.type = *type;
-  special.u = hi.point.u;
-  special.lambda = hi.point.lambda;
-  special.tests = hi.point.tests;
-  special.data = hi.point.data;
-  special.chart = hi.point.chart;
+  special.u = at.u;
+  special.lambda = at.lambda;
+  special.tests = at.tests;
+  special.data = at.data;
+  special.chart = at.chart;
   special.after_point = static_cast<int>(out_.points.size()) - 1;
   out_.special_points.push_back(std::move(special));
 }
