@@ -177,13 +177,21 @@ def resolve(workdir, ref):
         return value
 
 
+# A computed result carries about 1e-10 relative accuracy at best (the integrators'
+# tolerances, the continuation's location tolerance): digits beyond that are rounding,
+# which a change of code or compiler may move, and do not make a number stale.
+RELATIVE_NOISE = decimal.Decimal("1e-10")
+
+
 def matches_printed(printed, value):
-    """Whether value, rounded to the precision of the text printed, is printed."""
+    """Whether value, rounded to the precision of the text printed (or to 1e-10 relative
+    where more digits are printed), is printed."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
     quoted = decimal.Decimal(printed)
     half_unit = decimal.Decimal(5).scaleb(quoted.as_tuple().exponent - 1)
-    return abs(decimal.Decimal(repr(float(value))) - quoted) <= half_unit * decimal.Decimal("1.000001")
+    allowed = max(half_unit * decimal.Decimal("1.000001"), RELATIVE_NOISE * abs(quoted))
+    return abs(decimal.Decimal(repr(float(value))) - quoted) <= allowed
 
 
 def printed_like(printed, value):
