@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "libcont/parameters.hpp"
+#include "progress.hpp"
 #include "shown_text.hpp"
 
 namespace vicont {
@@ -83,6 +85,17 @@ void RunOptions::add_path(std::string name, std::filesystem::path& target, std::
       };
 }
 
+void RunOptions::add_parameter_name(std::string name, std::string& target, std::string help) {
+  add_text(std::move(name), target, std::move(help));
+  entries_.back().parameter_name = &target;
+}
+
+void RunOptions::add_parsed(
+    std::string name, std::string value_name, std::string help,
+    std::function<void(std::string_view text, const std::string& label)> parse) {
+  add(std::move(name), std::move(help), std::move(value_name), false).parse = std::move(parse);
+}
+
 void RunOptions::add_flag(std::string name, bool& target, std::string help) {
   add(std::move(name), std::move(help), "", true).parse = [&target](std::string_view text,
                                                                     const std::string& label) {
@@ -134,6 +147,25 @@ void RunOptions::apply_command_line() {
       e.parse(e.command_line_flag ? "true" : "false", "--" + e.name);
     else
       e.parse(e.command_line_text, "--" + e.name);
+  }
+}
+
+}  // namespace vicont
+
+namespace vicont {
+
+void note_parameter_alias(const std::string& given, const std::string& name) {
+  static std::set<std::string> noted;
+  if (!noted.insert(given).second) return;
+  print_note("parameter '" + given + "' is called '" + name + "' now; the old name is accepted");
+}
+
+void RunOptions::use_parameter_names(const libcont::ParameterSet& parameters) {
+  for (auto& e : entries_) {
+    if (!e.parameter_name || !parameters.is_alias(*e.parameter_name)) continue;
+    const std::string name = parameters.canonical(*e.parameter_name);
+    note_parameter_alias(*e.parameter_name, name);
+    *e.parameter_name = name;
   }
 }
 

@@ -22,7 +22,9 @@
 #include "run_limits.hpp"
 #include "plots.hpp"
 #include "progress.hpp"
+#include "progress_observer.hpp"
 #include "run_inputs.hpp"
+#include "start_contact.hpp"
 #include "system_report.hpp"
 #include "trajectory_recorder.hpp"
 
@@ -31,14 +33,6 @@ namespace vicont {
 namespace {
 
 bool forced(const libcont::HybridSystem& system) { return system.forcing_period() > 0.0; }
-
-std::string state_text(const libcont::HybridSystem& system, const libcont::Vector& x) {
-  const auto names = system.state_names();
-  std::string text;
-  for (size_t i = 0; i < names.size(); ++i)
-    text += (i ? ", " : "") + names[i] + " = " + number_text(x[static_cast<Eigen::Index>(i)]);
-  return text;
-}
 
 // The contacts of a run as [t_in, t_out] pairs, from its contact-start and contact-end
 // events: a contact under way at the start opens at t_start (as does one whose end comes
@@ -241,8 +235,10 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   trajectory.add_point(state);  // advance() samples only after the start
   SimulationRun run;
   {
-    ProgressIndicator progress("simulate: t = 0 to " + number_text(t_end));
-    run.health.report = flow.advance(state, t_end, &impacts, libcont::SampleGrid{t_start, step});
+    Progress progress("simulate", t_end - t_start);
+    ProgressObserver observed(impacts, [&](double t) { progress.update(t - t_start); });
+    run.health.report = flow.advance(state, t_end, &observed, libcont::SampleGrid{t_start, step});
+    if (run.health.report.ok()) progress.finish();  // t_end itself is rarely a sample
   }
   // The end (or the last good state before a failure) is rarely on the sample grid.
   if (trajectory.points().back().t < state.t) trajectory.add_point(state);
