@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 namespace libcont {
 
@@ -92,13 +93,33 @@ void ParameterSet::check_required() const {
                        p.description + "): set it, e.g. --set " + p.name + "=VALUE");
 }
 
+void ParameterSet::add_alias(std::string alias, std::string name) {
+  find(name);  // an alias of nothing is a bug of the system
+  if (contains(alias)) throw std::logic_error("parameter alias " + alias + " is taken");
+  aliases_.emplace_back(std::move(alias), std::move(name));
+}
+
+bool ParameterSet::is_alias(std::string_view name) const {
+  for (const auto& [alias, target] : aliases_)
+    if (alias == name) return true;
+  return false;
+}
+
+std::string ParameterSet::canonical(std::string_view name) const {
+  for (const auto& [alias, target] : aliases_)
+    if (alias == name) return target;
+  return std::string(name);
+}
+
 bool ParameterSet::contains(std::string_view name) const {
+  if (is_alias(name)) return true;
   for (const auto& p : parameters_)
     if (p.name == name) return true;
   return false;
 }
 
-Parameter& ParameterSet::find(std::string_view name) {
+Parameter& ParameterSet::find(std::string_view given) {
+  const std::string name = canonical(given);
   for (auto& p : parameters_)
     if (p.name == name) return p;
   std::string known;
@@ -123,13 +144,13 @@ void ParameterSet::restore(const Saved& saved) {
 
 double ParameterSet::operator[](std::string_view name) const {
   const Parameter& p = find(name);
-  if (!p.given) throw InputError("parameter " + quoted(name) + " is not set");
+  if (!p.given) throw InputError("parameter " + quoted(p.name) + " is not set");
   return p.value;
 }
 
 const std::string& ParameterSet::choice(std::string_view name) const {
   const Parameter& p = find(name);
-  if (p.choices.empty()) throw InputError("parameter " + quoted(name) + " is not a choice");
+  if (p.choices.empty()) throw InputError("parameter " + quoted(p.name) + " is not a choice");
   return p.choices[static_cast<size_t>(p.value)];
 }
 
@@ -138,7 +159,7 @@ bool ParameterSet::given(std::string_view name) const { return find(name).given;
 void ParameterSet::set(std::string_view name, double value) {
   Parameter& p = find(name);
   if (!p.choices.empty())
-    throw InputError("parameter " + quoted(name) + " is a choice, not a number");
+    throw InputError("parameter " + quoted(p.name) + " is a choice, not a number");
   check(p, value);
   p.value = value;
   p.given = true;
@@ -147,7 +168,7 @@ void ParameterSet::set(std::string_view name, double value) {
 void ParameterSet::set_from_text(std::string_view name, std::string_view text) {
   Parameter& p = find(name);
   if (p.choices.empty()) {
-    set(name, parse_number(text, "parameter " + quoted(name)));
+    set(name, parse_number(text, "parameter " + quoted(p.name)));
     return;
   }
   for (size_t i = 0; i < p.choices.size(); ++i)
@@ -157,12 +178,12 @@ void ParameterSet::set_from_text(std::string_view name, std::string_view text) {
     }
   std::string known;
   for (const auto& c : p.choices) known += (known.empty() ? "" : " | ") + c;
-  throw InputError("parameter " + quoted(name) + ": " + quoted(text) + " is not one of " + known);
+  throw InputError("parameter " + quoted(p.name) + ": " + quoted(text) + " is not one of " + known);
 }
 
 void ParameterSet::unset(std::string_view name) {
   Parameter& p = find(name);
-  if (!p.optional) throw InputError("parameter " + quoted(name) + " cannot be unset");
+  if (!p.optional) throw InputError("parameter " + quoted(p.name) + " cannot be unset");
   p.given = false;
 }
 

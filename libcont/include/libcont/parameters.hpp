@@ -4,6 +4,7 @@
 // names the parameter; systems then read plain doubles.
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "libcont/input_error.hpp"
@@ -40,7 +41,14 @@ class ParameterSet {
   // (check_required), while the system can still be listed and configured without it.
   void add_required(std::string name, Constraint constraint, std::string description);
 
-  bool contains(std::string_view name) const;
+  // An old name still accepted for the parameter `name` wherever a name is given (a
+  // renamed parameter: eta for omega). Values are stored and reported under `name` only.
+  void add_alias(std::string alias, std::string name);
+  // The parameter's own name for an alias; any other name as it is.
+  std::string canonical(std::string_view name) const;
+  bool is_alias(std::string_view name) const;
+
+  bool contains(std::string_view name) const;  // a parameter's name or an alias of one
   double operator[](std::string_view name) const;  // numeric value (throws if unset)
   const std::string& choice(std::string_view name) const;
   bool given(std::string_view name) const;
@@ -69,6 +77,7 @@ class ParameterSet {
   Parameter& find(std::string_view name);
   const Parameter& find(std::string_view name) const;
   std::vector<Parameter> parameters_;
+  std::vector<std::pair<std::string, std::string>> aliases_;  // (alias, name)
 };
 
 // Parses a finite floating-point number; throws InputError naming `item` otherwise.
