@@ -176,13 +176,13 @@ bad_config() {
   expect_error 2 "$cfg:$2" "$3" -- "$1" --config "$cfg" --out "$work/bad"
 }
 bad_config simulate 2 "frobnicate" 'system = moving-base\nfrobnicate = 3\n'
-bad_config simulate 4 "frobnicate" 't-end = 1\n[parameters]\neta = 4\nfrobnicate = 3\n'
+bad_config simulate 4 "frobnicate" 't-end = 1\n[parameters]\nomega = 4\nfrobnicate = 3\n'
 bad_config simulate 2 "periods" 't-end = 1\nperiods = 10\n'  # a lyapunov option is unknown to simulate
-bad_config simulate 3 "omega 4" '# fine\nt-end = 1\neta 4\n'
-bad_config simulate 2 "omega" '[parameters]\neta = \n'
+bad_config simulate 3 "omega 4" '# fine\nt-end = 1\nomega 4\n'
+bad_config simulate 2 "omega" '[parameters]\nomega = \n'
 bad_config simulate 2 "t-end" 't-end = 1\nt-end = 2\n'
-bad_config simulate 1 "[params]" '[params]\neta = 4\n'
-bad_config lyapunov 2 "omega" '[parameters]\neta = -4\n'
+bad_config simulate 1 "[params]" '[params]\nomega = 4\n'
+bad_config lyapunov 2 "omega" '[parameters]\nomega = -4\n'
 bad_config simulate 1 "nosuch" 'system = nosuch\n'
 expect_error 2 "$work/no-such.cfg" -- simulate --config "$work/no-such.cfg" --out "$work/bad"
 [ ! -e "$work/bad" ] || fail "a rejected run created its output directory"

@@ -125,7 +125,7 @@ run "map --model" map --model "$mb" --param omega --from 2.5 --to 3 --param2 d -
 same_files "$work/map" "$work/map-builtin" map_curves.csv map_points.csv
 
 # --- a config file's model = FILE: the same run as --model ---------------------------------
-printf 'model = %s\n[parameters]\neta = 2.6\nr = 0.8\n' "$mb" >"$work/run.cfg"
+printf 'model = %s\n[parameters]\nomega = 2.6\nr = 0.8\n' "$mb" >"$work/run.cfg"
 run "simulate --config with model" simulate --config "$work/run.cfg" --out "$work/sim-config"
 "$vicont" simulate --system moving-base --set omega=2.6 r=0.8 --out "$work/sim-config-builtin" >/dev/null 2>&1 ||
   fail "simulate --system for the config comparison failed"
