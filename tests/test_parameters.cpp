@@ -61,11 +61,11 @@ TEST_CASE("ParameterSet rejects non-numbers, NaN and infinities", "[parameters]"
   ParameterSet p = example_set();
   for (const char* text : {"abc", "4x", "", " ", "nan", "NaN", "inf", "-inf", "1e999"}) {
     INFO("text '" << text << "'");
-    CHECK_THAT(input_error_message([&] { p.set_from_text("omega", text); }), Contains("'eta'"));
+    CHECK_THAT(input_error_message([&] { p.set_from_text("omega", text); }), Contains("'omega'"));
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  CHECK_THAT(input_error_message([&] { p.set("omega", nan); }), Contains("'eta'"));
+  CHECK_THAT(input_error_message([&] { p.set("omega", nan); }), Contains("'omega'"));
   CHECK_THAT(input_error_message([&] { p.set("d", inf); }), Contains("'d'"));
   CHECK_THAT(input_error_message([&] { p.set("d", -inf); }), Contains("'d'"));
   // A rejected value leaves the previous one in place.
@@ -114,7 +114,7 @@ TEST_CASE("ParameterSet choices", "[parameters]") {
   CHECK(p.choice("model") == "soft");
   // A choice is not a number and a number is not a choice.
   CHECK_THAT(input_error_message([&] { p.set("model", 1.0); }), Contains("'model'"));
-  CHECK_THAT(input_error_message([&] { (void)p.choice("omega"); }), Contains("'eta'"));
+  CHECK_THAT(input_error_message([&] { (void)p.choice("omega"); }), Contains("'omega'"));
   CHECK_THROWS_AS(p.add_choice("relation", {"exact", "approximate"}, "nosuch", "relation"),
                   InputError);
 }
@@ -144,7 +144,7 @@ TEST_CASE("Systems validate parameters and derive the optional contact damping",
   CHECK_THAT(input_error_message([&] { system.set_parameter_text("r", "1.5"); }),
              Contains("'r'"));
   CHECK_THAT(input_error_message([&] { system.set_parameter_text("omega", "abc"); }),
-             Contains("'eta'"));
+             Contains("'omega'"));
   CHECK_THAT(input_error_message([&] { system.set_parameter_text("foo", "1"); }),
              Contains("'foo'"));
   CHECK(system.parameters()["m"] == 1.0);
@@ -206,7 +206,7 @@ TEST_CASE("Parameters set together are checked on the final set, in any order; a
   // A forcing frequency so small that the period overflows is refused, naming it.
   auto oscillator = systems::make_system("moving-base");
   CHECK_THAT(input_error_message([&] { oscillator->set_parameter_text("omega", "1e-308"); }),
-             Contains("eta = 1e-308 gives the forcing period inf"));
+             Contains("omega = 1e-308 gives the forcing period inf"));
   CHECK(std::isfinite(oscillator->forcing_period()));
 }
 

@@ -198,7 +198,7 @@ TEST_CASE("a sweep whose points fail says so: its status, and the first failure 
   REQUIRE(result.failed() == 3);
   CHECK(result.status == SweepStatus::PointsFailed);
   CHECK(to_string(result.status) == "points failed");
-  const std::string first = "3 of 3 points failed (first at eta = 2.4: " +
+  const std::string first = "3 of 3 points failed (first at omega = 2.4: " +
                             libcont::to_string(result.points.front().status);
   CHECK(result.message.substr(0, first.size()) == first);
 }

@@ -42,7 +42,7 @@ CantileverBeam::CantileverBeam() {
   p.add("l", 1.0, libcont::Constraint::Positive, "beam length");
   p.add("nu", 0.23, libcont::Constraint::NonNegative, "mass-proportional damping: C = nu M");
   p.add("omega", 1.0, libcont::Constraint::Positive, "forcing circular frequency");
-  p.add_alias("eta", "omega");  // accepted too: the papers' symbol, an earlier name
+  p.add_alias("eta", "omega");  // its name in some papers and earlier versions
   p.add_required("e", libcont::Constraint::Any,
                  "forcing amplitude: force e omega^2 sin(omega t) on m1; the source does not give it");
   p.add("d", 0.0, libcont::Constraint::Any, "distance of the base below the equilibrium of m1");

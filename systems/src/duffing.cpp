@@ -14,7 +14,7 @@ DuffingOscillator::DuffingOscillator() {
         "cubic spring stiffness (> 0 hardening, < 0 softening: escape beyond sqrt(-k/k3))");
   p.add("a", 0.1, Constraint::Any, "force amplitude");
   p.add("omega", 1.2, Constraint::Positive, "forcing circular frequency");
-  p.add_alias("eta", "omega");  // accepted too: the papers' symbol, an earlier name
+  p.add_alias("eta", "omega");  // its name in some papers and earlier versions
   configure();
 }
 

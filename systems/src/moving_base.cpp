@@ -14,7 +14,7 @@ MovingBaseOscillator::MovingBaseOscillator() {
   p.add("a", 0.0025, Constraint::Any, "base amplitude");
   p.add("d", 0.0, Constraint::Any, "base offset: the base is at a sin(omega t) + d, so the gap at rest is -d");
   p.add("omega", 4.0, Constraint::Positive, "forcing circular frequency");
-  p.add_alias("eta", "omega");  // accepted too: the papers' symbol, an earlier name
+  p.add_alias("eta", "omega");  // its name in some papers and earlier versions
   add_impact_model_parameters(p, 1.0, 200000.0, "sticks to the base");
   configure();
 }
