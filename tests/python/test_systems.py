@@ -26,6 +26,15 @@ def test_parameters_by_keyword():
     assert rows["r"]["rule"] == "in [0, 1]" and rows["omega"]["value"] == 5.0
 
 
+def test_the_old_name_eta_is_accepted_with_a_warning():
+    with pytest.warns(UserWarning, match="'eta' is called 'omega' now"):
+        s = libcont.system("moving-base", eta=4.5)
+    assert s["omega"] == 4.5
+    with pytest.warns(UserWarning, match="'omega'"):
+        branch = libcont.continue_branch(s, "eta", 4.5, 4.6)
+    assert branch.parameter == "omega" and "omega" in branch.columns
+
+
 def test_choice_parameters_take_words():
     s = libcont.system("two-body", contact="hertz")
     assert s["contact"] == "hertz"
