@@ -80,7 +80,29 @@ expect_files "$work/save-poincare,impacts" poincare.csv impacts.csv settled_phas
   fail "poincare.csv: expected a header and 50 rows"
 lyapunov_saving all
 check "--save all: nothing left out" 'd["not_saved"] == {}'
+# simulate: its time series and events; without the time series no plot (they draw it).
+"$vicont" simulate --save events --out "$work/sim-events" --json >"$work/stdout" 2>"$work/stderr" ||
+  fail "simulate --save events: exit status $?"
+expect_files "$work/sim-events" simulate.json events.csv
+[ ! -e "$work/sim-events/timeseries.csv" ] && [ ! -e "$work/sim-events/timeseries.png" ] ||
+  fail "simulate --save events wrote the time series or its plot"
+check "simulate --save events: the time series' rows in not_saved" \
+  'list(d["not_saved"]) == ["timeseries"] and d["not_saved"]["timeseries"] > 4000'
+# auto: a time series over 100000 rows is left out with a note naming --save.
+"$vicont" simulate --t-end 1000 --out "$work/sim-long" --json >"$work/stdout" 2>"$work/stderr" ||
+  fail "simulate --t-end 1000: exit status $?"
+check "a long time series left out by auto" 'd["not_saved"]["timeseries"] > 100000'
+grep -q "note: timeseries.csv not written ([0-9]* rows); --save timeseries or --save all writes it" \
+  "$work/stderr" || fail "no note on the time series left out: $(cat "$work/stderr")"
+expect_files "$work/sim-long" simulate.json events.csv
+# The main job takes one --save for both its runs.
+"$vicont" --save none --transient 10 --periods 10 --t-end 5 --out "$work/main" --json \
+  >"$work/stdout" 2>"$work/stderr" || fail "vicont --save none: exit status $?"
+check "main job --save none" \
+  'all(set(r["simulate"]["not_saved"]) == {"timeseries", "events"} and set(r["lyapunov"]["not_saved"]) == {"poincare", "impacts"} for r in d["runs"])'
+
 bad="$work/bad"
+expect_bad --save simulate --save poincare --out "$bad"
 expect_bad --save lyapunov --save poincare,frobnicate --out "$bad"
 expect_bad --save lyapunov --save poincare, --out "$bad"
 

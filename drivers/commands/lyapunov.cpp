@@ -59,6 +59,7 @@ class LyapunovCommand : public SystemCommand {
       : SystemCommand(vicont, "lyapunov", "Lyapunov spectrum, z = p/n, a_i, a_e and impact velocities") {
     settings_.add_options(options_);
     settings_.integrator.add_option(options_);
+    settings_.series.add_option(options_);
     finish_options();
   }
 
@@ -82,7 +83,6 @@ void LyapunovSettings::add_options(RunOptions& options) {
   options.add_count("max-period", max_period, 1,
                     "largest n tried when detecting z = p/n (default: 16)",
                     limits::detected_period);
-  series.add_option(options);
 }
 
 LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSettings& settings,

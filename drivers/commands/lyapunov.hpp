@@ -22,6 +22,7 @@ struct LyapunovSettings {
   // Not among add_options: the main job declares one --integrator for both its runs.
   IntegratorChoice integrator;
   // poincare.csv (a row per averaged period) and impacts.csv (a row per impact): --save.
+  // Not among add_options: the main job declares one --save for both its runs.
   SavedSeries series{{"poincare", "impacts"}};
   void add_options(RunOptions& options);
 };

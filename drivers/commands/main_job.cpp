@@ -40,6 +40,7 @@ class MainJob : public Command {
     simulation_.add_options(options_);
     lyapunov_.add_options(options_);
     simulation_.integrator.add_option(options_);
+    series_.add_option(options_);
     options_.add_path("out", out_, "directory for the result files (default: out)");
     options_.add_flag("json", json_, "print the results as one JSON object on stdout");
     add_stderr_options(options_);
@@ -53,6 +54,8 @@ class MainJob : public Command {
           "parameter 'omega' is fixed by the main job (4 and 7.1); use 'vicont simulate' or "
           "'vicont lyapunov' with --set omega=... for other values");
     lyapunov_.integrator = simulation_.integrator;  // one --integrator for both
+    simulation_.series = series_;                   // and one --save
+    lyapunov_.series = series_;
     nlohmann::ordered_json runs = nlohmann::ordered_json::array();
     std::ostringstream table;
     table << "vicont main job: " << system->name() << " at omega = 4 and 7.1\n";
@@ -96,6 +99,7 @@ class MainJob : public Command {
   RunOptions options_;
   SimulationSettings simulation_;
   LyapunovSettings lyapunov_;
+  SavedSeries series_{{"timeseries", "events", "poincare", "impacts"}};
   std::filesystem::path out_ = "out";
   bool json_ = false;
   RunInputs inputs_;

@@ -152,6 +152,7 @@ class SimulateCommand : public SystemCommand {
       : SystemCommand(vicont, "simulate", "integrate one trajectory: time series, events, plots, summary") {
     settings_.add_options(options_);
     settings_.integrator.add_option(options_);
+    settings_.series.add_option(options_);
     finish_options("print the summary as one JSON object on stdout");
   }
 
@@ -243,8 +244,23 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   // The end (or the last good state before a failure) is rarely on the sample grid.
   if (trajectory.points().back().t < state.t) trajectory.add_point(state);
 
-  write_time_series_csv(out / "timeseries.csv", integrated, trajectory.points());
-  write_events_csv(out / "events.csv", integrated, trajectory.events());
+  // Files named in the summary: the data written, each plot's script, and its PNG only if
+  // drawn; the series --save left out, with their rows.
+  std::vector<std::string> files;
+  nlohmann::ordered_json not_saved = nlohmann::ordered_json::object();
+  const bool series_saved = settings.series.wanted("timeseries", trajectory.points().size());
+  if (series_saved) {
+    write_time_series_csv(out / "timeseries.csv", integrated, trajectory.points());
+    files.push_back((out / "timeseries.csv").string());
+  } else {
+    not_saved["timeseries"] = trajectory.points().size();
+  }
+  if (settings.series.wanted("events", trajectory.events().size())) {
+    write_events_csv(out / "events.csv", integrated, trajectory.events());
+    files.push_back((out / "events.csv").string());
+  } else {
+    not_saved["events"] = trajectory.events().size();
+  }
   const std::string label = short_label(system);
   // Panels: the model's state and its outputs (not the energy accounts).
   const libcont::DerivedOutputs* derived = system.derived_outputs();
@@ -257,9 +273,6 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
     p.title = std::move(title);
     return p;
   };
-  // Files named in the summary: the data, each plot's script, and its PNG only if drawn.
-  std::vector<std::string> files = {(out / "timeseries.csv").string(),
-                                    (out / "events.csv").string()};
   auto draw = [&](const std::function<PlotFiles()>& plot_once, const std::string& stem) {
     try {
       files.push_back(plot_once().png.string());
@@ -268,21 +281,24 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
     }
     files.push_back((out / (stem + ".gp")).string());
   };
-  draw([&] { return plot_time_series(titled("time series: " + label), "timeseries"); },
-       "timeseries");
-  draw([&] { return plot_phase_portrait(titled("phase portrait: " + label), "phase"); }, "phase");
   // The model's characteristic curves (hysteresis loops), one plot each.
   const auto curves = derived ? derived->characteristic_curves()
                               : std::vector<libcont::CharacteristicCurve>{};
-  for (const auto& curve : curves)
-    draw(
-        [&] {
-          return plot_phase_portrait(
-              TrajectoryPlot{out, "timeseries.csv", {curve.horizontal, curve.vertical},
-                             curve.vertical + " against " + curve.horizontal + ": " + label},
-              curve.name);
-        },
-        curve.name);
+  // The plots draw the time series' file: none without it.
+  if (series_saved) {
+    draw([&] { return plot_time_series(titled("time series: " + label), "timeseries"); },
+         "timeseries");
+    draw([&] { return plot_phase_portrait(titled("phase portrait: " + label), "phase"); }, "phase");
+    for (const auto& curve : curves)
+      draw(
+          [&] {
+            return plot_phase_portrait(
+                TrajectoryPlot{out, "timeseries.csv", {curve.horizontal, curve.vertical},
+                               curve.vertical + " against " + curve.horizontal + ": " + label},
+                curve.name);
+          },
+          curve.name);
+  }
 
   const auto& stats = impacts.statistics();
   nlohmann::ordered_json& s = run.summary;
@@ -328,13 +344,12 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
                    {"relative_balance_error", scale == 0.0 ? nlohmann::ordered_json(nullptr)
                                                            : nlohmann::ordered_json(balance->residual() / scale)}};
   }
+  s["not_saved"] = not_saved;
   run.health.add_to(s);
+  files.push_back((out / "simulate.json").string());
   s["files"] = files;
-  s["files"].push_back((out / "simulate.json").string());
   write_json_file(out / "simulate.json", s);
 
-  std::string curve_files;
-  for (const auto& curve : curves) curve_files += curve.name + ".png, ";
   std::ostringstream text;
   text << "vicont simulate\n";
   print_system(text, system);
@@ -356,8 +371,10 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   text << fallbacks_text(run.health.report)
        << "flow status " << libcont::to_string(run.health.report.status)
        << (run.health.report.message.empty() ? "" : ": " + run.health.report.message) << '\n'
-       << "files       " << out.string() << "/{timeseries.csv, events.csv, timeseries.png, "
-       << "phase.png, " << curve_files << "*.gp, simulate.json}\n";
+       << "files       " << file_list_text(out, files) << '\n';
+  for (const auto& [name, rows] : not_saved.items())
+    text << "not saved   " << name << ".csv (" << rows.get<std::size_t>() << " rows; --save "
+         << name << ")\n";
   run.text = text.str();
   return run;
 }
