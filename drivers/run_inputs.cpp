@@ -136,13 +136,9 @@ void RunInputs::apply_config_options() {
 }
 
 void RunInputs::apply_parameters(libcont::HybridSystem& system) {
-  const libcont::ParameterSet& parameters = system.parameters();
-  for (const auto& entry : config_.parameters)
-    if (parameters.is_alias(entry.key)) note_parameter_alias(entry.key, parameters.canonical(entry.key));
-  for (const auto& assignment : assignments_) {
-    const std::string name = assignment.substr(0, assignment.find('='));
-    if (parameters.is_alias(name)) note_parameter_alias(name, parameters.canonical(name));
-  }
+  for (const auto& entry : config_.parameters) note_old_parameter_name(system.parameters(), entry.key);
+  for (const auto& assignment : assignments_)
+    note_old_parameter_name(system.parameters(), assignment.substr(0, assignment.find('=')));
   const auto names = apply_parameter_steps(system, config_.parameters, assignments_);
   assigned_.insert(assigned_.end(), names.begin(), names.end());
 }

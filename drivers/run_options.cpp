@@ -150,23 +150,19 @@ void RunOptions::apply_command_line() {
   }
 }
 
-}  // namespace vicont
-
-namespace vicont {
-
-void note_parameter_alias(const std::string& given, const std::string& name) {
-  static std::set<std::string> noted;
-  if (!noted.insert(given).second) return;
-  print_note("parameter '" + given + "' is called '" + name + "' now; the old name is accepted");
-}
-
 void RunOptions::use_parameter_names(const libcont::ParameterSet& parameters) {
   for (auto& e : entries_) {
-    if (!e.parameter_name || !parameters.is_alias(*e.parameter_name)) continue;
-    const std::string name = parameters.canonical(*e.parameter_name);
-    note_parameter_alias(*e.parameter_name, name);
-    *e.parameter_name = name;
+    if (!e.parameter_name) continue;
+    note_old_parameter_name(parameters, *e.parameter_name);
+    *e.parameter_name = parameters.canonical(*e.parameter_name);
   }
+}
+
+void note_old_parameter_name(const libcont::ParameterSet& parameters, const std::string& given) {
+  static std::set<std::string> noted;  // once per name and run
+  if (!parameters.is_alias(given) || !noted.insert(given).second) return;
+  print_note("parameter '" + given + "' is called '" + parameters.canonical(given) +
+             "' now; the old name is accepted");
 }
 
 }  // namespace vicont

@@ -78,7 +78,7 @@ class RunOptions {
   std::deque<Entry> entries_;
 };
 
-// The note for a parameter given under an old name (once per name and run).
-void note_parameter_alias(const std::string& given, const std::string& name);
+// A note on stderr when `given` is the old name of a parameter (once per name and run).
+void note_old_parameter_name(const libcont::ParameterSet& parameters, const std::string& given);
 
 }  // namespace vicont

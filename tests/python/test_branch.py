@@ -22,6 +22,7 @@ def assert_same_special_points(branch, summary):
         assert mine.parameter == theirs["parameter"]  # every digit
         assert mine.amplitudes == theirs["amplitudes"]
         assert mine.p == theirs["p"] and mine.stable == theirs["stable"]
+        assert mine.stable_after == theirs["stable_after"]
         assert mine.index == theirs["after_point"]
 
 
