@@ -25,6 +25,12 @@ for system in moving-base cantilever-2dof duffing two-body platform chain; do
     '"omega" in [p["name"] for p in d["systems"][0]["parameters"]] and "eta" not in [p["name"] for p in d["systems"][0]["parameters"]]'
 done
 
+# The moving base's d: the base's offset, the gap at rest being -d (doc/theory.md, 3).
+"$vicont" systems --system moving-base --json >"$work/stdout" 2>"$work/stderr" ||
+  fail "systems --system moving-base: exit status $?"
+check "the description of d says the gap at rest is -d" \
+  '[p["description"] for p in d["systems"][0]["parameters"] if p["name"] == "d"][0].endswith("the gap at rest is -d")'
+
 # eta is accepted everywhere a parameter is named, with one note naming omega.
 run "--set eta" simulate --set eta=4.5 --t-end 10 --out "$work/alias-set"
 check "--set eta=4.5 sets omega" 'd["parameters"]["omega"] == 4.5'
