@@ -1,7 +1,7 @@
 #pragma once
 // Which of a run's series (one CSV row per period, impact or sample) are written: --save
 // (doc/cli.md, "Output size"). The summary is always written; a series can be millions of
-// rows (a 10^6-period Lyapunov run: 84 MB of Poincare samples) that nobody asked for, so
+// rows (a 10^6-period Lyapunov run has a million Poincare samples) that nobody asked for, so
 //  - auto (the default): each series of at most auto_series_rows rows; a longer one is
 //    skipped with a note naming the --save that writes it;
 //  - all, none, or a comma-separated list of the command's series names.
