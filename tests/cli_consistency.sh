@@ -21,8 +21,8 @@ run() {
 for system in moving-base cantilever-2dof duffing two-body platform chain; do
   "$vicont" systems --system "$system" --json >"$work/stdout" 2>"$work/stderr" ||
     fail "systems --system $system: exit status $?"
-  check "$system: a parameter omega, none called eta" \
-    '"omega" in [p["name"] for p in d["systems"][0]["parameters"]] and "eta" not in [p["name"] for p in d["systems"][0]["parameters"]]'
+  check "$system: a parameter omega (old name eta), none called eta" \
+    '[p.get("old_names") for p in d["systems"][0]["parameters"] if p["name"] == "omega"] == [["eta"]] and "eta" not in [p["name"] for p in d["systems"][0]["parameters"]]'
 done
 
 # The moving base's d: the base's offset, the gap at rest being -d (doc/theory.md, 3).

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "libcont/kelvin_voigt_contact.hpp"
 #include "libcont/parameters.hpp"
@@ -260,6 +261,7 @@ TEST_CASE("ParameterSet aliases: an old name reaches the parameter, messages use
   CHECK_FALSE(p.is_alias("omega"));
   CHECK(p.canonical("eta") == "omega");
   CHECK(p.canonical("m") == "m");
+  CHECK(p.aliases_of("omega") == std::vector<std::string>{"eta"});
   p.set_from_text("eta", "5.5");
   CHECK(p["omega"] == 5.5);
   CHECK(p["eta"] == 5.5);

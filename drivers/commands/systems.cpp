@@ -50,6 +50,8 @@ nlohmann::ordered_json system_json(const libcont::HybridSystem& system) {
         {"name", p.name}, {"value", value}, {"rule", rule_text(p)}, {"description", p.description}};
     if (!p.choices.empty()) entry["choices"] = p.choices;
     if (p.optional) entry["optional"] = true;
+    if (const auto old = system.parameters().aliases_of(p.name); !old.empty())
+      entry["old_names"] = old;  // still accepted, with a note
     parameters.push_back(entry);
   }
   return {{"name", system.name()},         {"description", system_description(system)},
@@ -80,8 +82,12 @@ void print_system_table(std::ostream& out, const libcont::HybridSystem& system) 
   };
   out << '\n';
   row("parameter", "value", "rule", "description");
-  for (const auto& p : system.parameters().all())
-    row(p.name, system.parameters().value_text(p), rule_text(p), p.description);
+  for (const auto& p : system.parameters().all()) {
+    std::string description = p.description;
+    for (const auto& old : system.parameters().aliases_of(p.name))
+      description += " (old name " + old + ", still accepted)";
+    row(p.name, system.parameters().value_text(p), rule_text(p), description);
+  }
   if (const auto d = contact_damping(system)) out << "  contact: " << d->explanation() << '\n';
 }
 

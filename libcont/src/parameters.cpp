@@ -105,6 +105,13 @@ bool ParameterSet::is_alias(std::string_view name) const {
   return false;
 }
 
+std::vector<std::string> ParameterSet::aliases_of(std::string_view name) const {
+  std::vector<std::string> result;
+  for (const auto& [alias, target] : aliases_)
+    if (target == name) result.push_back(alias);
+  return result;
+}
+
 std::string ParameterSet::canonical(std::string_view name) const {
   for (const auto& [alias, target] : aliases_)
     if (alias == name) return target;

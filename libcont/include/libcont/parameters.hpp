@@ -47,6 +47,8 @@ class ParameterSet {
   // The parameter's own name for an alias; any other name as it is.
   std::string canonical(std::string_view name) const;
   bool is_alias(std::string_view name) const;
+  // The old names of the parameter `name`, in the order they were added.
+  std::vector<std::string> aliases_of(std::string_view name) const;
 
   bool contains(std::string_view name) const;  // a parameter's name or an alias of one
   double operator[](std::string_view name) const;  // numeric value (throws if unset)
