@@ -46,6 +46,14 @@ check "--param eta continues omega" 'd["parameter"] == "omega"'
 head -1 "$work/alias-param/branch.csv" | grep -q '^index,omega,' ||
   fail "--param eta: branch.csv has no omega column: $(head -1 "$work/alias-param/branch.csv")"
 grep -q "'omega'" "$work/stderr" || fail "--param eta: no note naming omega"
+# A model file declares old names as well (the example: eta for omega); one that names
+# another parameter is refused.
+model="$(dirname "$0")/../examples/models/moving_base.json"
+run "--model --set eta" simulate --model "$model" --set eta=4.5 --t-end 10 --out "$work/alias-model"
+check "--model: eta=4.5 sets omega" 'd["parameters"]["omega"] == 4.5'
+grep -q "'omega'" "$work/stderr" || fail "--model --set eta: no note naming omega"
+sed 's/"old_names": \["eta"\]/"old_names": ["m"]/' "$model" >"$work/taken.json"
+expect_bad old_names simulate --model "$work/taken.json" --out "$work/bad"
 # A bad value is refused in the parameter's own name.
 expect_bad omega simulate --set eta=-1 --quiet --out "$work/bad"
 

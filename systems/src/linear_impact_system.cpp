@@ -95,6 +95,14 @@ LinearImpactSystem::LinearImpactSystem(std::shared_ptr<const ModelDescription> d
       throw InputError(description_->source + ": impact_model: " + error.what());
     }
   }
+  // Last, so that an old name taken by any parameter, the impact model's too, is refused.
+  for (const auto& parameter : description_->parameters)
+    for (const auto& old : parameter.old_names) {
+      if (p.contains(old))
+        throw InputError(description_->source + ": parameters." + parameter.name +
+                         ".old_names: '" + old + "' is a parameter's name");
+      p.add_alias(old, parameter.name);
+    }
   configure();
 }
 
