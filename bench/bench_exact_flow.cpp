@@ -213,7 +213,7 @@ void orthonormalise(double* phi, double& log_stretch) {  // Gram-Schmidt on the 
 
 systems::MovingBaseOscillator oscillator(double eta) {
   systems::MovingBaseOscillator system;
-  system.set_parameter("eta", eta);
+  system.set_parameter("omega", eta);
   system.set_parameter("r", 1.0);
   return system;
 }
@@ -267,7 +267,7 @@ Timing run_limit(const libcont::FlowState& start, int periods, int repeats,
   const auto& p = system.parameters();
   const double period = system.forcing_period();
   for (int repeat = 0; repeat < repeats; ++repeat) {
-    ImpactOscillatorLimit limit(p["m"], p["k"], p["c"], p["a"], p["eta"], p["r"]);
+    ImpactOscillatorLimit limit(p["m"], p["k"], p["c"], p["a"], p["omega"], p["r"]);
     double t = start.t, x = start.x[0], v = start.x[1];
     double phi[4] = {1, 0, 0, 1};
     long events = 0;

@@ -48,7 +48,7 @@ double loading_curve() {
 // Sum of all exponents of all points.
 double lyapunov_diagram() {
   libcont::SweepOptions o;
-  o.parameter = "eta";
+  o.parameter = "omega";
   o.from = 2.0;
   o.to = 10.0;
   o.steps = 9;

@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   std::printf("# hard moving-base, r = 1, start (0, 0) at t = 0, %d transient + %d averaged "
               "periods per point, best of %d; CPU microseconds per forcing period\n",
               settings.transient, settings.periods, settings.repeats);
-  std::printf("%6s %10s %10s %7s  %12s %12s  %12s %12s  %7s %7s\n", "eta", "libcont", "peer",
+  std::printf("%6s %10s %10s %7s  %12s %12s  %12s %12s  %7s %7s\n", "omega", "libcont", "peer",
               "ratio", "lambda1 lib", "lambda1 peer", "lambda2 lib", "lambda2 peer", "a_i lib",
               "a_i peer");
   double total_lib = 0.0, total_peer = 0.0;
@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
     systems::MovingBaseOscillator system;
     system.set_parameter_text("model", "hard");
     system.set_parameter("r", 1.0);
-    system.set_parameter("eta", eta);
+    system.set_parameter("omega", eta);
     libcont::LyapunovOptions options;
     options.transient_periods = settings.transient;
     options.periods = settings.periods;

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   const Settings settings = parse(argc, argv);
   systems::MovingBaseOscillator system;
   libcont::ParameterPlaneOptions o;
-  o.first = "eta";
+  o.first = "omega";
   o.first_min = 0.5;
   o.first_max = 10.0;
   o.second = "d";
@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
 
   if (settings.grid <= 0) return 0;
   libcont::SweepOptions g;
-  g.parameter = "eta";
+  g.parameter = "omega";
   g.from = o.first_min;
   g.to = o.first_max;
   g.steps = settings.grid;

@@ -58,7 +58,7 @@ struct LibcontSetup {
 
 systems::MovingBaseOscillator make_oscillator(const LibcontSetup& setup) {
   systems::MovingBaseOscillator system;
-  system.set_parameter("eta", 4.0);
+  system.set_parameter("omega", 4.0);
   system.set_parameter("r", 1.0);
   system.set_parameter_text("model", setup.model);
   system.set_parameter("ks", 200000.0);

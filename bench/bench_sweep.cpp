@@ -36,7 +36,7 @@ struct Settings {
 
 libcont::SweepOptions sweep_options(const Settings& settings, int threads) {
   libcont::SweepOptions o;
-  o.parameter = "eta";
+  o.parameter = "omega";
   o.from = 2.0;
   o.to = 10.0;
   o.steps = settings.steps;

@@ -6,7 +6,7 @@ extern "C" {
 #endif
 
 typedef struct {
-  double m, k, c, a, d, w, r;  /* the moving base's parameters (w: eta) */
+  double m, k, c, a, d, w, r;  /* the moving base's parameters (w: omega) */
   double t0, x0, v0;           /* start */
   int transient, periods;      /* forcing periods before averaging, averaged over */
 } ClosedFormPeerParameters;

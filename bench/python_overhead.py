@@ -20,7 +20,7 @@ def loading_curve():
 
 
 def lyapunov_diagram():
-    result = libcont.sweep(libcont.system("moving-base"), "eta", 2.0, 10.0, steps=9)
+    result = libcont.sweep(libcont.system("moving-base"), "omega", 2.0, 10.0, steps=9)
     return float(result.exponents.sum())
 
 

@@ -33,7 +33,7 @@ using libcont::Vector;
 
 systems::MovingBaseOscillator oscillator(const std::string& model, double r, double eta = 4.0) {
   systems::MovingBaseOscillator s;
-  s.set_parameter("eta", eta);
+  s.set_parameter("omega", eta);
   s.set_parameter("r", r);
   s.set_parameter_text("model", model);
   s.set_parameter("ks", 200000.0);

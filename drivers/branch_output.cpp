@@ -69,6 +69,22 @@ void write_branch_csv(const std::filesystem::path& file, const BranchTable& tabl
   });
 }
 
+StabilityAround stability_around(const BranchTable& table, const libcont::SpecialPoint& point,
+                                 const std::vector<libcont::BranchPoint>& branch) {
+  StabilityAround around;
+  const auto row = static_cast<size_t>(point.after_point);
+  if (point.after_point >= 0 && row < branch.size())
+    around.before = is_stable(table, branch[row].data);
+  if (point.after_point >= 0 && row + 1 < branch.size())
+    around.after = is_stable(table, branch[row + 1].data);
+  return around;
+}
+
+bool stable_before(const BranchTable& table, const libcont::SpecialPoint& point,
+                   const std::vector<libcont::BranchPoint>& branch) {
+  return stability_around(table, point, branch).before.value_or(is_stable(table, point.data));
+}
+
 void write_special_points_csv(const std::filesystem::path& file, const BranchTable& table,
                               const std::vector<libcont::SpecialPoint>& points,
                               const std::vector<std::string>& labels,
@@ -80,7 +96,7 @@ void write_special_points_csv(const std::filesystem::path& file, const BranchTab
       out << labels.at(i) << ',' << p.type_name() << ',' << p.detail << ',' << p.after_point << ','
           << number_text(p.lambda);
       write_values(out, p.data);
-      out << ',' << table.period << ',' << is_stable(table, p.data) << ','
+      out << ',' << table.period << ',' << stable_before(table, p, branch) << ','
           << number_text(p.chart);
       write_values(out, p.u);
       const auto row = static_cast<size_t>(p.after_point);

@@ -5,6 +5,7 @@
 // minimum gap, slowest impact and the Floquet multipliers, then the orbit's state on the
 // section.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,22 @@ void write_branch_csv(const std::filesystem::path& file, const BranchTable& tabl
                       const std::vector<libcont::BranchPoint>& points);
 
 // label, type, kind, after_point, <parameter>, <data...>, n, stable, section_phase,
-// <state...>, tangent:... . A special point has no tangent of its own: its columns hold
+// <state...>, tangent:... . `stable` is that of the branch arriving at the point (its
+// after_point row; stable_before): at the point itself a critical multiplier lies on the
+// unit circle, so its own stability is a matter of rounding. A special point has no tangent of its own: its columns hold
 // the tangent of the branch row it follows (after_point), a direction hint for a restart.
 // `labels` are those of special_point_labels; `branch` the rows the points lie on.
+// The stability of the branch rows either side of a special point (after_point and the
+// row after it), each empty where the branch has no such row.
+struct StabilityAround {
+  std::optional<bool> before, after;
+};
+StabilityAround stability_around(const BranchTable& table, const libcont::SpecialPoint& point,
+                                 const std::vector<libcont::BranchPoint>& branch);
+// The branch's stability arriving at the point; its own where there is no row before it.
+bool stable_before(const BranchTable& table, const libcont::SpecialPoint& point,
+                   const std::vector<libcont::BranchPoint>& branch);
+
 void write_special_points_csv(const std::filesystem::path& file, const BranchTable& table,
                               const std::vector<libcont::SpecialPoint>& points,
                               const std::vector<std::string>& labels,

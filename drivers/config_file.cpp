@@ -1,5 +1,6 @@
 #include "config_file.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <string_view>
 
@@ -43,7 +44,30 @@ void check_line(std::string_view line, const std::string& where) {
   }
 }
 
+// [parameters] or [COMMAND].
+std::vector<ConfigFile::Entry>* find_section(ConfigFile& config, std::string_view line,
+                                             const std::string& where) {
+  if (line == "[parameters]") return &config.parameters;
+  const auto& commands = command_sections();
+  if (line.size() > 2 && line.back() == ']') {
+    const std::string name(line.substr(1, line.size() - 2));
+    if (std::find(commands.begin(), commands.end(), name) != commands.end())
+      return &config.commands[name];
+  }
+  std::string known = "[parameters]";
+  for (const auto& name : commands) known += ", [" + name + "]";
+  throw libcont::InputError(where + ": unknown section '" + shown_text(line) + "' (known: " +
+                            known + ")");
+}
+
 }  // namespace
+
+const std::vector<std::string>& command_sections() {
+  static const std::vector<std::string> names = {
+      "main", "simulate", "lyapunov", "orbit",   "continue", "curve",
+      "map",  "sweep",    "basins",   "diagram", "impact",   "systems"};
+  return names;
+}
 
 ConfigFile read_config_file(const std::filesystem::path& path) {
   std::istringstream in(read_input_file(
@@ -60,10 +84,7 @@ ConfigFile read_config_file(const std::filesystem::path& path) {
     line = trimmed(line.substr(0, line.find('#')));
     if (line.empty()) continue;
     if (line.front() == '[') {
-      if (line != "[parameters]")
-        throw libcont::InputError(where + ": unknown section '" + shown_text(line) +
-                                  "' (the only section is [parameters])");
-      section = &config.parameters;
+      section = find_section(config, line, where);
       continue;
     }
     const auto equals = line.find('=');

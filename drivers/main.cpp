@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   CLI::App vicont{
       "vicont: simulation, Lyapunov analysis, periodic orbits and continuation of\n"
       "vibro-impact systems (libcont).\n"
-      "Without a subcommand: the main job, the moving-base oscillator at eta = 4 and 7.1.\n"
+      "Without a subcommand: the main job, the moving-base oscillator at omega = 4 and 7.1.\n"
       "Exit status: 0 ok, 1 output could not be written, 2 bad input, 3 numerical failure.",
       "vicont"};
   vicont.require_subcommand(0, 1);

@@ -14,7 +14,7 @@ namespace vicont {
 
 struct ParameterRange {
   // role: what the parameter is to the command ("the swept parameter"); example: which
-  // parameters one would name ("e.g. eta"); from_role, to_role: what the ends are.
+  // parameters one would name ("e.g. omega"); from_role, to_role: what the ends are.
   ParameterRange(std::string role, std::string example, std::string from_role = "first value",
                  std::string to_role = "last value")
       : role_(std::move(role)),
@@ -26,7 +26,7 @@ struct ParameterRange {
   std::optional<double> from, to;
 
   void add_range_options(RunOptions& options) {
-    options.add_text("param", parameter, role_ + " (required), " + example_);
+    options.add_parameter_name("param", parameter, role_ + " (required), " + example_);
     options.add_number("from", from, from_role_ + " of the parameter (required)");
     options.add_number("to", to, to_role_ + " of the parameter (required)");
   }
@@ -40,7 +40,7 @@ struct ParameterRange {
   }
 
   // The forcing period within the limits at both ends (run_limits.hpp), on systems from
-  // `make`; a parameter the period depends on (eta) could overflow it at one end.
+  // `make`; a parameter the period depends on (omega) could overflow it at one end.
   void check_forcing_period_at_ends(
       const std::function<std::unique_ptr<libcont::HybridSystem>()>& make) const {
     require_range();

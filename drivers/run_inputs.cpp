@@ -42,9 +42,10 @@ std::vector<std::string> apply_parameter_steps(libcont::HybridSystem& system,
                                                const std::vector<std::string>& assignments) {
   std::vector<libcont::HybridSystem::ParameterAssignment> batch;
   std::vector<std::string> assigned;
+  const libcont::ParameterSet& parameters = system.parameters();
   for (const auto& entry : config) {
     batch.push_back({entry.key, entry.value, entry.where()});
-    assigned.push_back(entry.key);
+    assigned.push_back(parameters.canonical(entry.key));
   }
   for (const auto& assignment : assignments) {
     const auto equals = assignment.find('=');
@@ -53,7 +54,7 @@ std::vector<std::string> apply_parameter_steps(libcont::HybridSystem& system,
     const std::string name = assignment.substr(0, equals);
     // libcont's message already names the parameter and the rule it broke.
     batch.push_back({name, assignment.substr(equals + 1), ""});
-    assigned.push_back(name);
+    assigned.push_back(parameters.canonical(name));
   }
   system.set_parameters(batch);
   return assigned;
@@ -62,7 +63,9 @@ std::vector<std::string> apply_parameter_steps(libcont::HybridSystem& system,
 }  // namespace
 
 RunInputs::RunInputs(CLI::App& command, RunOptions& options, SystemChoice choice)
-    : options_(options), choice_(choice) {
+    : options_(options),
+      choice_(choice),
+      command_name_(choice == SystemChoice::Fixed ? "main" : command.get_name()) {
   if (choice_ != SystemChoice::Fixed) {
     std::vector<std::string> known;
     for (const auto& entry : systems::catalogue()) known.push_back(entry.name);
@@ -101,7 +104,16 @@ bool RunInputs::assigned(const std::string& parameter) const {
 }
 
 void RunInputs::apply_config_options() {
-  for (const auto& entry : config_.options) {
+  // The top part, then the command's own section over it.
+  std::vector<ConfigFile::Entry> entries = config_.options;
+  if (const auto section = config_.commands.find(command_name_); section != config_.commands.end())
+    for (const auto& entry : section->second) {
+      const auto shared = std::find_if(entries.begin(), entries.end(),
+                                       [&](const ConfigFile::Entry& e) { return e.key == entry.key; });
+      if (shared != entries.end()) entries.erase(shared);
+      entries.push_back(entry);
+    }
+  for (const auto& entry : entries) {
     if (entry.key == "system") {
       if (choice_ == SystemChoice::Fixed && entry.value != default_system_name)
         throw libcont::InputError(
@@ -124,6 +136,9 @@ void RunInputs::apply_config_options() {
 }
 
 void RunInputs::apply_parameters(libcont::HybridSystem& system) {
+  for (const auto& entry : config_.parameters) note_old_parameter_name(system.parameters(), entry.key);
+  for (const auto& assignment : assignments_)
+    note_old_parameter_name(system.parameters(), assignment.substr(0, assignment.find('=')));
   const auto names = apply_parameter_steps(system, config_.parameters, assignments_);
   assigned_.insert(assigned_.end(), names.begin(), names.end());
 }
@@ -196,6 +211,7 @@ std::unique_ptr<libcont::HybridSystem> RunInputs::resolve() {
   // A run needs every required parameter; the catalogue listing (OptionalName) shows the
   // system as it is, with "required" where a value is missing.
   if (choice_ != SystemChoice::OptionalName) system->parameters().check_required();
+  options_.use_parameter_names(system->parameters());
   return system;
 }
 

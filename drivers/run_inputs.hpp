@@ -2,7 +2,8 @@
 // What a run reads before it starts, in one place so that every command treats its input
 // alike: the system (--system NAME or `system =`), its parameters (model defaults, then
 // the config file's [parameters], then each --set in order: the command line wins) and the
-// run options (defaults, then the config file, then the command line). Instead of a
+// run options (defaults, then the config file's top part, then its section named after the
+// command, then the command line). Instead of a
 // catalogue system, --model FILE runs a model file (doc/models/model-files.md).
 #include <functional>
 #include <memory>
@@ -68,6 +69,7 @@ class RunInputs {
 
   RunOptions& options_;
   SystemChoice choice_;
+  std::string command_name_;  // the config file section it reads: "continue", "main", ...
   std::string system_on_command_line_;
   std::string model_on_command_line_;  // --model FILE
   // --system, --model and --config as CLI11 holds them: whether they were given (with an

@@ -40,7 +40,7 @@ inline constexpr double min_period = 1e-12, max_period = 1e12;
 }  // namespace limits
 
 // Throws InputError unless a forced system's forcing period lies within the limits; the
-// message names `source`, what set the parameters (e.g. "eta = 1e-308 (--set)"). An
+// message names `source`, what set the parameters (e.g. "omega = 1e-308 (--set)"). An
 // autonomous system passes.
 void check_forcing_period(const libcont::HybridSystem& system, const std::string& source);
 
@@ -56,7 +56,7 @@ void check_forcing_period_over(const std::function<std::unique_ptr<libcont::Hybr
                                const std::string& parameter,
                                const std::vector<std::pair<double, std::string>>& ends);
 
-// "eta = 1e-308, m = 2": the named parameters of `system` with their values, or "its
+// "omega = 1e-308, m = 2": the named parameters of `system` with their values, or "its
 // default parameters" when `names` is empty.
 std::string parameter_values_text(const libcont::HybridSystem& system,
                                   const std::vector<std::string>& names);

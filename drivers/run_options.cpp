@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "libcont/parameters.hpp"
+#include "progress.hpp"
 #include "shown_text.hpp"
 
 namespace vicont {
@@ -83,6 +85,17 @@ void RunOptions::add_path(std::string name, std::filesystem::path& target, std::
       };
 }
 
+void RunOptions::add_parameter_name(std::string name, std::string& target, std::string help) {
+  add_text(std::move(name), target, std::move(help));
+  entries_.back().parameter_name = &target;
+}
+
+void RunOptions::add_parsed(
+    std::string name, std::string value_name, std::string help,
+    std::function<void(std::string_view text, const std::string& label)> parse) {
+  add(std::move(name), std::move(help), std::move(value_name), false).parse = std::move(parse);
+}
+
 void RunOptions::add_flag(std::string name, bool& target, std::string help) {
   add(std::move(name), std::move(help), "", true).parse = [&target](std::string_view text,
                                                                     const std::string& label) {
@@ -135,6 +148,21 @@ void RunOptions::apply_command_line() {
     else
       e.parse(e.command_line_text, "--" + e.name);
   }
+}
+
+void RunOptions::use_parameter_names(const libcont::ParameterSet& parameters) {
+  for (auto& e : entries_) {
+    if (!e.parameter_name) continue;
+    note_old_parameter_name(parameters, *e.parameter_name);
+    *e.parameter_name = parameters.canonical(*e.parameter_name);
+  }
+}
+
+void note_old_parameter_name(const libcont::ParameterSet& parameters, const std::string& given) {
+  static std::set<std::string> noted;  // once per name and run
+  if (!parameters.is_alias(given) || !noted.insert(given).second) return;
+  print_note("parameter '" + given + "' is called '" + parameters.canonical(given) +
+             "' now; the old name is accepted");
 }
 
 }  // namespace vicont

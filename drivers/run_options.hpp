@@ -15,6 +15,10 @@ class App;
 class Option;
 }  // namespace CLI
 
+namespace libcont {
+class ParameterSet;
+}
+
 namespace vicont {
 
 class RunOptions {
@@ -32,6 +36,13 @@ class RunOptions {
   void add_count(std::string name, int& target, int minimum, std::string help,
                  int maximum = 1'000'000'000);
   void add_path(std::string name, std::filesystem::path& target, std::string help);
+  // The name of a parameter of the system, e.g. the continued one. An old name (an alias,
+  // ParameterSet::add_alias) is replaced by the parameter's own by use_parameter_names.
+  void add_parameter_name(std::string name, std::string& target, std::string help);
+  // A value of the caller's own form: `parse` stores it or throws InputError starting with
+  // `label` ("--NAME" or "FILE:LINE: NAME"); `value_name` is shown in --help.
+  void add_parsed(std::string name, std::string value_name, std::string help,
+                  std::function<void(std::string_view text, const std::string& label)> parse);
   // --NAME on the command line; NAME = true | false in a config file.
   void add_flag(std::string name, bool& target, std::string help);
 
@@ -44,6 +55,9 @@ class RunOptions {
   void set_from_text(std::string_view name, std::string_view text, const std::string& where);
   // Stores the values given on the command line (after CLI11 parsing), over any others.
   void apply_command_line();
+  // Once the system is known: every parameter name given under an old name becomes the
+  // parameter's own, with a note on stderr.
+  void use_parameter_names(const libcont::ParameterSet& parameters);
 
  private:
   struct Entry {
@@ -56,11 +70,15 @@ class RunOptions {
     std::string command_line_text;  // what CLI11 captured
     bool command_line_flag = false;
     CLI::Option* cli_option = nullptr;
+    std::string* parameter_name = nullptr;  // add_parameter_name's target
   };
   Entry& add(std::string name, std::string help, std::string value_name, bool is_flag);
   const Entry* find(std::string_view name) const;
   // A deque: CLI11 keeps pointers into the entries.
   std::deque<Entry> entries_;
 };
+
+// A note on stderr when `given` is the old name of a parameter (once per name and run).
+void note_old_parameter_name(const libcont::ParameterSet& parameters, const std::string& given);
 
 }  // namespace vicont

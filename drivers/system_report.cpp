@@ -101,7 +101,7 @@ std::string short_label(const libcont::HybridSystem& system) {
     for (const auto& d : default_parameters.all())
       if (d.name == p.name) changed = value != default_parameters.value_text(d);
     // The impact model and the forcing frequency tell runs apart even at their defaults.
-    if (p.name == "model" || p.name == "eta" || changed) label += ", " + p.name + " = " + value;
+    if (p.name == "model" || p.name == "omega" || changed) label += ", " + p.name + " = " + value;
   }
   return label;
 }

@@ -34,8 +34,8 @@ std::optional<std::string> model_file(const libcont::HybridSystem& system);
 // restart reads the file again.
 void add_model_file(nlohmann::ordered_json& summary, const libcont::HybridSystem& system);
 
-// "moving-base, eta = 7.1, r = 0.8, model = soft": the name, the impact model, the forcing
-// frequency eta and every parameter that differs from the catalogue default; short enough
+// "moving-base, omega = 7.1, r = 0.8, model = soft": the name, the impact model, the forcing
+// frequency omega and every parameter that differs from the catalogue default; short enough
 // for a plot title.
 std::string short_label(const libcont::HybridSystem& system);
 

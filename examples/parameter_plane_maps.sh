@@ -1,12 +1,12 @@
 #!/bin/sh
 # The moving-base oscillator's periodic windows as parameter-plane maps (doc/maps.md):
-#   1. hard impacts, (eta, r): eta from 2 to 10, r from 0.6 to 1;
-#   2. soft contact (model = soft, r = 1, so c_s = 0), (eta, k_s) in two boxes, because
+#   1. hard impacts, (omega, r): omega from 2 to 10, r from 0.6 to 1;
+#   2. soft contact (model = soft, r = 1, so c_s = 0), (omega, k_s) in two boxes, because
 #      `vicont map` has linear axes only and k_s runs over three decades (100 to 200000):
 #      k_s from 100 to 2100 (the values 100, 500 and 2000) and from 2000 to 200000.
 # Each map traces the fold, period-doubling, Neimark-Sacker and grazing curves of the
 # orbits z = 1/1 .. 1/5 and runs a brute-force grid of the same box (every cell from rest,
-# 500 transient + 300 measured forcing periods, eta in steps of 0.05 like the source's
+# 500 transient + 300 measured forcing periods, omega in steps of 0.05 like the source's
 # sweep). Then, from the files, the windows along the lines of the source's figures:
 #   crossings.csv  where each traced curve (its kind, and z = impacts/n of its orbit)
 #                  crosses the lines r = 1, 0.8, 0.6 and k_s = 100, 500, 2000, 200000
@@ -48,14 +48,14 @@ run() {
   cat "$out/$name.txt"
 }
 
-run eta_r --system moving-base --param eta --from 2 --to 10 \
+run eta_r --system moving-base --param omega --from 2 --to 10 \
   --param2 r --from2 0.6 --to2 1 --lines 5 --grid 161 --grid2 41
-run eta_ks_low --system moving-base --set model=soft --param eta --from 2 --to 10 \
+run eta_ks_low --system moving-base --set model=soft --param omega --from 2 --to 10 \
   --param2 ks --from2 100 --to2 2100 --lines 5 --grid 161 --grid2 21
-run eta_ks_high --system moving-base --set model=soft --param eta --from 2 --to 10 \
+run eta_ks_high --system moving-base --set model=soft --param omega --from 2 --to 10 \
   --param2 ks --from2 2000 --to2 200000 --lines 5 --grid 161 --grid2 34
 
-# crossings MAP LINE LOW HIGH: each curve of MAP that crosses p2 = LINE, with eta there.
+# crossings MAP LINE LOW HIGH: each curve of MAP that crosses p2 = LINE, with omega there.
 # Rows outside the box [LOW, HIGH] of p2 are skipped (some curves leave it: doc/maps.md),
 # and a curve that ends on the line (the box's edge) is counted once.
 crossings() {
@@ -96,8 +96,8 @@ windows() {
     "$out/$1/map_grid.csv"
 }
 
-echo "map,line,kind,z,curve,eta" >"$out/crossings.csv"
-echo "map,line,class,eta_from,eta_to,cells" >"$out/windows.csv"
+echo "map,line,kind,z,curve,omega" >"$out/crossings.csv"
+echo "map,line,class,omega_from,omega_to,cells" >"$out/windows.csv"
 for line in 1 0.8 0.6; do
   crossings eta_r $line 0.6 1 | sort -t, -k6 -g >>"$out/crossings.csv"
   windows eta_r $line >>"$out/windows.csv"

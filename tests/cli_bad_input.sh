@@ -13,8 +13,8 @@ expect_bad r       simulate --system moving-base --set r=1.5 --t-end 1 --out "$o
 expect_bad m       simulate --system moving-base --set m=0 --t-end 1 --out "$out"
 expect_bad m       simulate --system moving-base --set m=-1 --t-end 1 --out "$out"
 expect_bad k       simulate --system moving-base --set k=0 --t-end 1 --out "$out"
-expect_bad eta     simulate --system moving-base --set eta=nan --t-end 1 --out "$out"
-expect_bad eta     simulate --system moving-base --set eta=abc --t-end 1 --out "$out"
+expect_bad omega     simulate --system moving-base --set omega=nan --t-end 1 --out "$out"
+expect_bad omega     simulate --system moving-base --set omega=abc --t-end 1 --out "$out"
 expect_bad foo     simulate --system moving-base --set foo=1 --t-end 1 --out "$out"
 expect_bad r       simulate --system moving-base --set r --t-end 1 --out "$out"
 expect_bad nosuch  simulate --system nosuch --t-end 1 --out "$out"
@@ -22,7 +22,7 @@ expect_bad r       lyapunov --system moving-base --set r=1.5 --periods 10 --tran
 
 # A good run: one JSON object on stdout. With r = 1 the exponent sum is -c/m = -0.23
 # exactly (doc/theory.md, 5; the library keeps it within 1e-9); 1e-5 allows for the printed
-# precision. At the default eta = 4 the motion is z = 1/2 (published; doc/reproduction.md).
+# precision. At the default omega = 4 the motion is z = 1/2 (published; doc/reproduction.md).
 if "$vicont" lyapunov --system moving-base --json --periods 200 --transient 200 \
      --out "$work/json" >"$work/json.stdout" 2>"$work/json.stderr"; then
   if ! python3 -c '

@@ -7,8 +7,8 @@ vicont=${1:?usage: cli_basins.sh /path/to/vicont}
 cli_name=cli-basins
 . "$(dirname "$0")/cli_helpers.sh"
 
-# eta = 2.6: the period-1 orbit and a 3/3 orbit coexist (tests/test_basins.cpp).
-"$vicont" basins --set eta=2.6 --x x:-0.01:0.01:3 --y v:-0.03:0.03:3 --transient 200 \
+# omega = 2.6: the period-1 orbit and a 3/3 orbit coexist (tests/test_basins.cpp).
+"$vicont" basins --set omega=2.6 --x x:0:0.02:3 --y v:-0.03:0.03:3 --transient 200 \
   --max-period 8 --threads 2 --out "$work/out" --json >"$work/basins.json" 2>"$work/err" ||
   fail "basins: exit status $? ($(cat "$work/err"))"
 expect_files "$work/out" basins.csv attractors.csv basins.png basins.gp basins.json
@@ -23,6 +23,6 @@ expect_bad --y       basins --x x:0:1:3 --out "$bad"
 expect_bad STEPS     basins --x x:0:1:0 --y v:0:1:3 --out "$bad"
 expect_bad "--y TO"  basins --x x:0:1:3 --y v:0:abc:3 --out "$bad"
 expect_bad "both axes" basins --x x:0:1:3 --y x:0:1:3 --out "$bad"
-expect_bad eta       basins --set eta=-2 --x x:0:1:3 --y v:0:1:3 --out "$bad"
+expect_bad omega       basins --set omega=-2 --x x:0:1:3 --y v:0:1:3 --out "$bad"
 
 finish "basins (files, key of attractors, bad input)"

@@ -8,7 +8,7 @@
 #  (c) result files are written, no temporary file is left behind, and an output directory
 #      that cannot be created is exit 1 with a one-line message naming it; a numerical
 #      failure is exit 3 with the results so far written;
-#  (d) plain `vicont` (the main job) writes out/eta-4 and out/eta-7.1 with PNGs;
+#  (d) plain `vicont` (the main job) writes out/omega-4 and out/omega-7.1 with PNGs;
 #  (e) `vicont --version` prints "vicont VERSION", and every JSON document (--json and the
 #      result files) carries the same version in its top-level "version".
 # Runs are kept short (--t-end, --periods, --transient); the main job takes about a second.
@@ -109,7 +109,7 @@ out = o
 json = true
 
 [parameters]
-eta = 5.5
+omega = 5.5
 r = 0.85
 model = soft
 ks = 5000
@@ -119,7 +119,7 @@ EOF
 status=$?
 [ "$status" -eq 0 ] || fail "simulate --config: exit status $status: $(cat "$work/by-config/stderr")"
 (cd "$work/by-set" && "$vicont" simulate --system moving-base --t-end 4.5 --out o --json \
-   --set eta=5.5 --set r=0.85 --set model=soft --set ks=5000 --set relation=approximate \
+   --set omega=5.5 --set r=0.85 --set model=soft --set ks=5000 --set relation=approximate \
    >stdout 2>stderr)
 status=$?
 [ "$status" -eq 0 ] || fail "simulate --set: exit status $status: $(cat "$work/by-set/stderr")"
@@ -129,7 +129,7 @@ for file in stdout o/simulate.json o/timeseries.csv o/events.csv; do
 done
 check_json "$work/by-config/stdout" '
 p = d["parameters"]
-assert (p["eta"], p["r"], p["model"], p["ks"], p["relation"]) == (5.5, 0.85, "soft", 5000, "approximate"), p
+assert (p["omega"], p["r"], p["model"], p["ks"], p["relation"]) == (5.5, 0.85, "soft", 5000, "approximate"), p
 assert d["t_end"] == 4.5, d["t_end"]
 assert d["contact_damping"]["energy_relation"] == "approximate", d["contact_damping"]
 assert d["impacts"] > 0, "no impacts"
@@ -142,13 +142,13 @@ transient = 40
 periods = 60
 max-period = 8
 [parameters]
-eta = 4.2
+omega = 4.2
 r = 0.9
 EOF
 run lyapunov --config "$work/lyapunov.cfg" --out "$work/ly" --json
 cp "$work/stdout" "$work/ly-config.json"
 [ "$status" -eq 0 ] || fail "lyapunov --config: exit status $status: $(cat "$work/stderr")"
-run lyapunov --transient 40 --periods 60 --max-period 8 --set eta=4.2 --set r=0.9 \
+run lyapunov --transient 40 --periods 60 --max-period 8 --set omega=4.2 --set r=0.9 \
   --out "$work/ly" --json
 [ "$status" -eq 0 ] || fail "lyapunov --set: exit status $status: $(cat "$work/stderr")"
 cmp -s "$work/ly-config.json" "$work/stdout" ||
@@ -156,11 +156,11 @@ cmp -s "$work/ly-config.json" "$work/stdout" ||
 
 # --set and the command-line flags win over the config file; what they leave alone still
 # comes from the file.
-run simulate --config "$work/run.cfg" --set eta=6 --t-end 2 --out "$work/override"
+run simulate --config "$work/run.cfg" --set omega=6 --t-end 2 --out "$work/override"
 [ "$status" -eq 0 ] || fail "simulate --config --set: exit status $status: $(cat "$work/stderr")"
 check_json "$work/stdout" '
 p = d["parameters"]
-assert p["eta"] == 6, "--set eta=6 lost to the config file: eta = %r" % p["eta"]
+assert p["omega"] == 6, "--set omega=6 lost to the config file: omega = %r" % p["omega"]
 assert d["t_end"] == 2, "--t-end 2 lost to the config file: t_end = %r" % d["t_end"]
 assert (p["r"], p["model"], p["ks"]) == (0.85, "soft", 5000), "config values lost: %r" % p
 assert d["files"][0].startswith(sys.argv[3]), "--out lost to the config file: %r" % d["files"]
@@ -176,19 +176,19 @@ bad_config() {
   expect_error 2 "$cfg:$2" "$3" -- "$1" --config "$cfg" --out "$work/bad"
 }
 bad_config simulate 2 "frobnicate" 'system = moving-base\nfrobnicate = 3\n'
-bad_config simulate 4 "frobnicate" 't-end = 1\n[parameters]\neta = 4\nfrobnicate = 3\n'
+bad_config simulate 4 "frobnicate" 't-end = 1\n[parameters]\nomega = 4\nfrobnicate = 3\n'
 bad_config simulate 2 "periods" 't-end = 1\nperiods = 10\n'  # a lyapunov option is unknown to simulate
-bad_config simulate 3 "eta 4" '# fine\nt-end = 1\neta 4\n'
-bad_config simulate 2 "eta" '[parameters]\neta = \n'
+bad_config simulate 3 "omega 4" '# fine\nt-end = 1\nomega 4\n'
+bad_config simulate 2 "omega" '[parameters]\nomega = \n'
 bad_config simulate 2 "t-end" 't-end = 1\nt-end = 2\n'
-bad_config simulate 1 "[params]" '[params]\neta = 4\n'
-bad_config lyapunov 2 "eta" '[parameters]\neta = -4\n'
+bad_config simulate 1 "[params]" '[params]\nomega = 4\n'
+bad_config lyapunov 2 "omega" '[parameters]\nomega = -4\n'
 bad_config simulate 1 "nosuch" 'system = nosuch\n'
 expect_error 2 "$work/no-such.cfg" -- simulate --config "$work/no-such.cfg" --out "$work/bad"
 [ ! -e "$work/bad" ] || fail "a rejected run created its output directory"
 
 # (b) --json: exactly one JSON object on stdout, with the documented keys ---------------
-run lyapunov --system moving-base --set eta=7.1 --periods 100 --transient 100 \
+run lyapunov --system moving-base --set omega=7.1 --periods 100 --transient 100 \
   --out "$work/ly71" --json
 [ "$status" -eq 0 ] || fail "lyapunov --json: exit status $status: $(cat "$work/stderr")"
 check_json "$work/stdout" '
@@ -203,7 +203,7 @@ for key in ("p", "n"):
 for key in ("impacts_per_period", "energy_per_period"):
     assert isinstance(d[key], (int, float)) and not isinstance(d[key], bool), (key, d[key])
 assert d["command"] == "lyapunov" and d["ok"] is True and d["status"] == "success"
-assert d["parameters"]["eta"] == 7.1
+assert d["parameters"]["omega"] == 7.1
 assert abs(sum(e) + 0.23) < 1e-5, "exponent sum %r, expected -c/m" % sum(e)
 assert d["averaged_periods"] == 100 and d["transient_periods"] == 100
 '
@@ -259,7 +259,7 @@ no_temporaries "$work/blocked"
 # makes CVODE give up at t = 0 (lyapunov) or the step size collapse (simulate: the flow's
 # stall check ends it after a thousand steps that do not advance time, instead of crawling
 # through max_steps), and so does a base amplitude whose velocity overflows (simulate,
-# hard model: a eta > 1.8e308; the exact path follows any amplitude whose velocity is
+# hard model: a omega > 1.8e308; the exact path follows any amplitude whose velocity is
 # finite).
 expect_failure() {
   label=$1
@@ -278,7 +278,7 @@ expect_failure "simulate with ks=1e300" simulate --set model=soft --set ks=1e300
   --out "$work/failed-stiff" --json
 expect_files "$work/failed-stiff" timeseries.csv events.csv simulate.json
 no_temporaries "$work/failed-stiff"
-# An amplitude whose base acceleration a eta^2 overflows is refused before the run, naming
+# An amplitude whose base acceleration a omega^2 overflows is refused before the run, naming
 # it (the equations of motion of the sticking mode would not be finite).
 expect_error 2 "a = 1e+308 makes the equations of motion" -- simulate --set a=1e308 --t-end 1 \
   --out "$work/refused-simulate"
@@ -289,9 +289,9 @@ mkdir "$work/main"
 status=$?
 [ "$status" -eq 0 ] || fail "vicont (main job): exit status $status: $(cat "$work/main/stderr")"
 [ -s "$work/main/stderr" ] && fail "vicont (main job) wrote to stderr: $(cat "$work/main/stderr")"
-grep -q '^eta  *lambda_1' "$work/main/stdout" || fail "vicont (main job): no result table"
-for eta in 4 7.1; do
-  expect_files "$work/main/out/eta-$eta" timeseries.csv events.csv timeseries.png \
+grep -q '^omega  *lambda_1' "$work/main/stdout" || fail "vicont (main job): no result table"
+for omega in 4 7.1; do
+  expect_files "$work/main/out/omega-$omega" timeseries.csv events.csv timeseries.png \
     timeseries.gp phase.png phase.gp simulate.json lyapunov.json poincare.csv impacts.csv \
     settled.csv settled_phase.png settled_phase.gp
 done
@@ -309,7 +309,7 @@ esac
 run simulate --t-end 1 --out "$work/versioned" --json
 [ "$status" -eq 0 ] || fail "simulate --json: exit status $status: $(cat "$work/stderr")"
 for file in "$work/stdout" "$work/versioned/simulate.json" "$work/ly71/lyapunov.json" \
-            "$work/main/out/eta-4/lyapunov.json"; do
+            "$work/main/out/omega-4/lyapunov.json"; do
   check_json "$file" '
 assert list(d)[0] == "version", "the first key is %r, not version" % list(d)[0]
 assert d["version"] == sys.argv[3], "version %r, expected %r" % (d["version"], sys.argv[3])

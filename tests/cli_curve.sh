@@ -1,8 +1,8 @@
 #!/bin/sh
 # vicont curve end to end on the moving-base oscillator: the period-doubling curve in
-# (eta, d) from PD1 of a saved branch, each of three rows checked by a second method
-# through the command line (vicont continue in eta at the row's d must locate a period
-# doubling within 1e-6 of the row's eta); the fold curve from LP1 and the grazing curve
+# (omega, d) from PD1 of a saved branch, each of three rows checked by a second method
+# through the command line (vicont continue in omega at the row's d must locate a period
+# doubling within 1e-6 of the row's omega); the fold curve from LP1 and the grazing curve
 # from GR1 (the orbit without impacts); the files, curve.json equal to the --json object;
 # the curve that runs into the grazing (a codimension-two point "grazing"); exit 3 with
 # the files written; bad input (exit 2, one line naming the item).
@@ -14,7 +14,7 @@ cli_name=cli-curve
 
 # The branch of doc/cli.md: GR1 (0.8335639335, the orbit without impacts grazes), PD1
 # (0.9452849129), LP1 (1.848010597), GR2 (1.385257317, an impact's grazing).
-"$vicont" continue --set d=-0.005 --param eta --from 0.5 --to 2.5 --out "$work/run" --json \
+"$vicont" continue --set d=-0.005 --param omega --from 0.5 --to 2.5 --out "$work/run" --json \
   >"$work/stdout" 2>"$work/run.err" || fail "vicont continue (the saved run): $(cat "$work/run.err")"
 check "the saved run lacks GR1, PD1, LP1, GR2" \
   '[p["label"] for p in d["special_points"]] == ["GR1", "PD1", "LP1", "GR2"] and d["special_points"][0]["kind"] == "non-impacting-gap" and d["special_points"][3]["kind"] == "impact-velocity"'
@@ -23,7 +23,7 @@ check "the saved run lacks GR1, PD1, LP1, GR2" \
 if "$vicont" curve --restart "$work/run:PD1" --param2 d --from -0.005 --to -0.004 \
     --out "$work/pd" --json >"$work/stdout" 2>"$work/pd.err"; then
   check "the PD curve's summary" \
-    'd["command"] == "curve" and d["kind"] == "period-doubling" and d["p1"] == "eta" and d["p2"] == "d" and d["start"]["label"] == "PD1" and d["rows_count"] == len(d["rows"]) >= 5 and d["ok"] and d["curve_status"] == "reached bound"'
+    'd["command"] == "curve" and d["kind"] == "period-doubling" and d["p1"] == "omega" and d["p2"] == "d" and d["start"]["label"] == "PD1" and d["rows_count"] == len(d["rows"]) >= 5 and d["ok"] and d["curve_status"] == "reached bound"'
   check "the PD curve does not start at PD1 or end at d = -0.004" \
     'abs(d["rows"][0]["p1"] - 0.9452849129) < 1e-8 and abs(d["rows"][0]["p2"] + 0.005) < 1e-9 and abs(d["rows"][-1]["p2"] + 0.004) < 1e-15'
   check "a row's multipliers do not include -1" \
@@ -34,13 +34,13 @@ import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 sys.exit(0 if a == b else 1)
 PYTHON
-  head -1 "$work/pd/curve.csv" | grep -q '^index,eta,d,impacts,slowest_impact,min_gap,test:' ||
+  head -1 "$work/pd/curve.csv" | grep -q '^index,omega,d,impacts,slowest_impact,min_gap,test:' ||
     fail "curve.csv header: $(head -1 "$work/pd/curve.csv")"
-  grep -q "xlabel 'eta \[-\]'" "$work/pd/curve.gp" && grep -q "ylabel 'd \[-\]'" "$work/pd/curve.gp" ||
-    fail "curve.gp: the axes are not named after eta and d"
-  # Rows 1, the middle and the last: vicont continue in eta at the row's d (the n = 1 orbit
-  # found at eta - 0.01 by its own search, the branch through the period doubling) must
-  # find a period doubling within 1e-6 of the row's eta.
+  grep -q "xlabel 'omega \[-\]'" "$work/pd/curve.gp" && grep -q "ylabel 'd \[-\]'" "$work/pd/curve.gp" ||
+    fail "curve.gp: the axes are not named after omega and d"
+  # Rows 1, the middle and the last: vicont continue in omega at the row's d (the n = 1 orbit
+  # found at omega - 0.01 by its own search, the branch through the period doubling) must
+  # find a period doubling within 1e-6 of the row's omega.
   python3 - "$work/stdout" >"$work/rows" <<'PYTHON'
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
@@ -48,21 +48,21 @@ for r in (rows[1], rows[len(rows) // 2], rows[-1]):
     print(repr(r["p1"]), repr(r["p2"]))
 PYTHON
   k=0
-  while read -r eta dd; do
+  while read -r omega dd; do
     k=$((k + 1))
-    lo=$(python3 -c "print($eta - 0.01)")
-    hi=$(python3 -c "print($eta + 0.01)")
-    if "$vicont" continue --set "d=$dd" --param eta --from "$lo" --to "$hi" --period 1 --out "$work/check$k" \
+    lo=$(python3 -c "print($omega - 0.01)")
+    hi=$(python3 -c "print($omega + 0.01)")
+    if "$vicont" continue --set "d=$dd" --param omega --from "$lo" --to "$hi" --period 1 --out "$work/check$k" \
         --json >"$work/stdout" 2>"$work/check$k.err"; then
-      check "row at eta = $eta, d = $dd: no period doubling of vicont continue within 1e-6" \
-        "any(p['type'] == 'period-doubling' and abs(p['parameter'] - $eta) < 1e-6 for p in d['special_points'])"
-      python3 - "$work/stdout" "$eta" "$dd" <<'PYTHON'
+      check "row at omega = $omega, d = $dd: no period doubling of vicont continue within 1e-6" \
+        "any(p['type'] == 'period-doubling' and abs(p['parameter'] - $omega) < 1e-6 for p in d['special_points'])"
+      python3 - "$work/stdout" "$omega" "$dd" <<'PYTHON'
 import json, sys
 d = json.load(open(sys.argv[1]))
-eta = float(sys.argv[2])
+omega = float(sys.argv[2])
 pd = min((p["parameter"] for p in d["special_points"] if p["type"] == "period-doubling"),
-         key=lambda v: abs(v - eta), default=float("nan"))
-print("  row eta = %s, d = %s: continue's PD at %.12f, |difference| = %.2g" % (sys.argv[2], sys.argv[3], pd, abs(pd - eta)))
+         key=lambda v: abs(v - omega), default=float("nan"))
+print("  row omega = %s, d = %s: continue's PD at %.12f, |difference| = %.2g" % (sys.argv[2], sys.argv[3], pd, abs(pd - omega)))
 PYTHON
     else
       fail "vicont continue at the row's d = $dd: $(cat "$work/check$k.err")"
@@ -73,7 +73,7 @@ else
   fail "vicont curve from PD1 failed: $(cat "$work/pd.err")"
 fi
 
-# Towards d = -0.012 the PD curve runs into the grazing at eta* = w_d = 0.993365491649,
+# Towards d = -0.012 the PD curve runs into the grazing at omega* = w_d = 0.993365491649,
 # d* = -0.0110645721282 (doc/theory.md 6.4): the curve ends there, exit 0.
 if "$vicont" curve --restart "$work/run:PD1" --param2 d --from -0.005 --to -0.012 \
     --out "$work/graze" --json >"$work/stdout" 2>"$work/graze.err"; then
@@ -139,16 +139,16 @@ refused() {
 pd="$work/run:PD1"
 refused "no --restart" "--restart" --param2 d --from -0.005 --to -0.004
 refused "unknown --param2" "nosuch" --restart "$pd" --param2 nosuch --from -0.005 --to -0.004
-refused "--param2 the branch's parameter" "--param2 eta" --restart "$pd" --param2 eta --from 0.9 --to 1
+refused "--param2 the branch's parameter" "--param2 omega" --restart "$pd" --param2 omega --from 0.9 --to 1
 refused "--param2 a choice" "model" --restart "$pd" --param2 model --from 0 --to 1
 refused "from == to" "--to" --restart "$pd" --param2 d --from -0.005 --to -0.005
 refused "--to nan" "--to" --restart "$pd" --param2 d --from -0.005 --to nan
 refused "--to inf" "--to" --restart "$pd" --param2 d --from -0.005 --to inf
 refused "a range without the start" "d = -0.005" --restart "$pd" --param2 d --from -0.004 --to -0.003
 refused "r out of its range" "--to" --restart "$pd" --param2 r --from 1 --to 1.5
-refused "--p1-from: eta = 0" "--p1-from" --restart "$pd" --param2 d --from -0.005 --to -0.004 --p1-from 0
+refused "--p1-from: omega = 0" "--p1-from" --restart "$pd" --param2 d --from -0.005 --to -0.004 --p1-from 0
 refused "--p1 range without PD1" "--p1-to" --restart "$pd" --param2 d --from -0.005 --to -0.004 --p1-from 1 --p1-to 2
-refused "--set eta" "--set eta" --restart "$pd" --set eta=1 --param2 d --from -0.005 --to -0.004
+refused "--set omega" "--set omega" --restart "$pd" --set omega=1 --param2 d --from -0.005 --to -0.004
 # An impact's grazing (GR2: the z = 1/1 impact slows to zero) has its curve of tangencies
 # too, from GR2 itself.
 "$vicont" curve --restart "$work/run:GR2" --param2 d --from -0.005 --to -0.004 \

@@ -93,7 +93,7 @@ sys.exit(0 if ok else 1)
 PYTHON
 
 # A period-doubling run: the doubled branch in the parent's figure, its points numbered on.
-"$vicont" continue --param eta --from 4 --to 4.7 --follow-doubling --format svg \
+"$vicont" continue --param omega --from 4 --to 4.7 --follow-doubling --format svg \
   --out "$work/doubling" --json >"$work/stdout" 2>"$work/err" ||
   fail "period-doubling run: exit status $? ($(cat "$work/err"))"
 grep -q "doubled-PD1/branch.csv" "$work/doubling/branch.gp" ||
@@ -102,7 +102,7 @@ grep -q "<svg" "$work/doubling/branch.svg" 2>/dev/null || fail "--format svg dre
 [ -e "$work/doubling/branch.pdf" ] && fail "--format svg drew a PDF too"
 
 # A sweep: three sections as in the sources, one panel per exponent with the zero line.
-"$vicont" sweep --param eta --from 3 --to 4 --steps 5 --transient 100 --periods 100 $formats \
+"$vicont" sweep --param omega --from 3 --to 4 --steps 5 --transient 100 --periods 100 $formats \
   --out "$work/sweep" --json >"$work/stdout" 2>"$work/err" || fail "sweep: exit status $? ($(cat "$work/err"))"
 figure "$work/sweep" sweep
 grep -q "multiplot layout 4,1" "$work/sweep/sweep.gp" ||
@@ -113,7 +113,7 @@ grep -q "set ylabel 'lambda_2 \[-\]'" "$work/sweep/sweep.gp" || fail "sweep.gp: 
 [ -e "$work/sweep/sweep_sweep_samples_drawn.csv" ] && fail "a small sweep drew from a thinned copy"
 
 # Many samples: the cloud is drawn from a thinned copy, one row per pixel, listed in the summary.
-"$vicont" sweep --param eta --from 3 --to 4 --steps 41 --transient 50 --periods 600 --samples 600 \
+"$vicont" sweep --param omega --from 3 --to 4 --steps 41 --transient 50 --periods 600 --samples 600 \
   --out "$work/cloud" --json >"$work/stdout" 2>"$work/err" || fail "large sweep: exit status $? ($(cat "$work/err"))"
 expect_files "$work/cloud" sweep.png sweep_sweep_samples_drawn.csv
 grep -q "sweep_sweep_samples_drawn.csv" "$work/cloud/sweep.gp" || fail "sweep.gp does not read the thinned copy"
@@ -152,16 +152,16 @@ expect_bad "units.length" systems --model "$work/bad_units.json"
 "$vicont" lyapunov --periods 100 --transient 100 $formats --out "$work/lyap" >/dev/null 2>"$work/err" ||
   fail "lyapunov: $(cat "$work/err")"
 figure "$work/lyap" settled_phase
-"$vicont" diagram --param eta --from 2 --to 2.8 --steps 5 --transient 150 --periods 150 $formats \
+"$vicont" diagram --param omega --from 2 --to 2.8 --steps 5 --transient 150 --periods 150 $formats \
   --out "$work/diagram" >/dev/null 2>"$work/err" || fail "diagram: $(cat "$work/err")"
 figure "$work/diagram" diagram
-"$vicont" basins --set eta=2.6 --x x:-0.01:0.01:3 --y v:-0.03:0.03:3 --transient 100 $formats \
+"$vicont" basins --set omega=2.6 --x x:0.0005:0.0205:3 --y v:-0.03:0.03:3 --transient 100 $formats \
   --out "$work/basins" >/dev/null 2>"$work/err" || fail "basins: $(cat "$work/err")"
 figure "$work/basins" basins
 "$vicont" impact --system hertz-friction $formats --out "$work/impact" >/dev/null 2>"$work/err" ||
   fail "impact: $(cat "$work/err")"
 figure "$work/impact" impact
-"$vicont" continue --set d=-0.005 --param eta --from 0.5 --to 2.5 --out "$work/run" >/dev/null 2>&1 ||
+"$vicont" continue --set d=-0.005 --param omega --from 0.5 --to 2.5 --out "$work/run" >/dev/null 2>&1 ||
   fail "continue for the curve failed"
 "$vicont" curve --restart "$work/run:PD1" --param2 d --from -0.005 --to -0.004 $formats \
   --out "$work/curve" >/dev/null 2>"$work/err" || fail "curve: $(cat "$work/err")"
@@ -169,6 +169,14 @@ figure "$work/curve" curve
 points=$(($(wc -l <"$work/curve/curve_points.csv") - 1))
 [ "$(grep -c "keyentry with points .* title '[0-9]*  " "$work/curve/curve.gp")" -eq "$points" ] ||
   fail "curve.gp: the key does not list the $points codimension-two points by number"
+
+# The main job (plain vicont) draws in the formats asked, its axes in the model's units.
+"$vicont" --t-end 5 --transient 20 --periods 20 --format pdf --quiet --out "$work/main" \
+  >/dev/null 2>"$work/err" || fail "main job: $(cat "$work/err")"
+for f in omega-4/timeseries omega-7.1/phase; do
+  [ "$(head -c 4 "$work/main/$f.pdf" 2>/dev/null)" = "%PDF" ] || fail "main job: $f.pdf is not a PDF"
+done
+grep -q "\[-\]" "$work/main/omega-4/timeseries.gp" || fail "main job: no units on the time series' axes"
 
 expect_bad "--format" simulate --t-end 1 --format png,eps --out "$work/bad"
 

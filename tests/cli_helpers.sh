@@ -66,14 +66,14 @@ expect_bad() {
 }
 
 # expect_flip_near ETA D FROM TO DIR [ARGS...]: `vicont continue` of the moving-base
-# oscillator in eta from FROM to TO at d = D (ARGS added, files in DIR) must locate a period
+# oscillator in omega from FROM to TO at d = D (ARGS added, files in DIR) must locate a period
 # doubling within 1e-6 of ETA: a row of a period-doubling curve checked by a second method.
 expect_flip_near() {
   flip_eta=$1 flip_d=$2 flip_from=$3 flip_to=$4 flip_dir=$5
   shift 5
-  if "$vicont" continue --set "d=$flip_d" --param eta --from "$flip_from" --to "$flip_to" "$@" \
+  if "$vicont" continue --set "d=$flip_d" --param omega --from "$flip_from" --to "$flip_to" "$@" \
       --out "$flip_dir" --json >"$work/stdout" 2>"$flip_dir.err"; then
-    check "vicont continue at d = $flip_d finds no period doubling at eta = $flip_eta" \
+    check "vicont continue at d = $flip_d finds no period doubling at omega = $flip_eta" \
       "any(p['type'] == 'period-doubling' and abs(p['parameter'] - $flip_eta) < 1e-6 for p in d['special_points'])"
   else
     fail "vicont continue at d = $flip_d: $(cat "$flip_dir.err")"

@@ -1,8 +1,8 @@
 #!/bin/sh
-# vicont map end to end on the moving-base oscillator in the box eta in [1.5, 3],
+# vicont map end to end on the moving-base oscillator in the box omega in [1.5, 3],
 # d in [-0.004, 0]: the summary and files; a row of a z = 1/1 period-doubling curve checked
-# by a second method through the command line (vicont continue in eta at the row's d must
-# locate a period doubling within 1e-6 of the row's eta); the brute-force grid under the
+# by a second method through the command line (vicont continue in omega at the row's d must
+# locate a period doubling within 1e-6 of the row's omega); the brute-force grid under the
 # curves (a cell in the region of the stable z = 1/1 orbit says 1/1); bad input (exit 2,
 # one line naming the item).
 # Usage: cli_map.sh /path/to/vicont
@@ -11,12 +11,12 @@ vicont=${1:?usage: cli_map.sh /path/to/vicont}
 cli_name=cli-map
 . "$(dirname "$0")/cli_helpers.sh"
 
-box="--param eta --from 1.5 --to 3 --param2 d --from2 -0.004 --to2 0"
+box="--param omega --from 1.5 --to 3 --param2 d --from2 -0.004 --to2 0"
 # shellcheck disable=SC2086
 if "$vicont" map $box --max-period 2 --grid 12 --grid2 8 --grid-transient 100 \
     --grid-periods 100 --threads 2 --format png,pdf --out "$work/map" --json >"$work/stdout" 2>"$work/map.err"; then
   check "the map's summary" \
-    'd["command"] == "map" and d["p1"] == "eta" and d["p2"] == "d" and d["ok"] and d["orbits_found"] > 0 and len(d["branches"]) > 0'
+    'd["command"] == "map" and d["p1"] == "omega" and d["p2"] == "d" and d["ok"] and d["orbits_found"] > 0 and len(d["branches"]) > 0'
   check "no z = 1/1 period-doubling curve or grazing curve" \
     'any(c["kind"] == "period-doubling" and c["n"] == 1 and c["rows"] >= 5 for c in d["curves"]) and any(c["kind"] == "grazing" and c["rows"] >= 5 for c in d["curves"])'
   check "the grid's shape" \
@@ -46,43 +46,43 @@ for r in rows:
     line = float(r["d"])
     points = [p["p1"] for b in summary["branches"] if b["p2"] == line
               for p in b["special_points"]] + [1.5, 3.0]
-    for end in (float(r["eta_from"]), float(r["eta_to"])):
+    for end in (float(r["omega_from"]), float(r["omega_to"])):
         if min(abs(end - p) for p in points) > 1e-12:
             print("  stretch", r, "end", end, "is no special point or bound")
             sys.exit(1)
         ends += 1
 sys.exit(0 if ends >= 2 else 1)
 PYTHON
-  # The grid cell nearest (eta, d) = (1.6, -0.001), in the stable z = 1/1 region.
+  # The grid cell nearest (omega, d) = (1.6, -0.001), in the stable z = 1/1 region.
   python3 - "$work/map/map_grid.csv" <<'PYTHON' || fail "the grid cell at (1.6, -0.001) is not z = 1/1"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-near = min(rows, key=lambda r: abs(float(r["eta"]) - 1.6) / 1.5 + abs(float(r["d"]) + 0.001) / 0.004)
-print("  grid cell at eta =", near["eta"], "d =", near["d"], "z =", near["z"])
+near = min(rows, key=lambda r: abs(float(r["omega"]) - 1.6) / 1.5 + abs(float(r["d"]) + 0.001) / 0.004)
+print("  grid cell at omega =", near["omega"], "d =", near["d"], "z =", near["z"])
 sys.exit(0 if near["z"] == "1/1" else 1)
 PYTHON
-  # A middle row of the first z = 1/1 period-doubling curve, and a one-parameter branch in eta
-  # at its d: the branch's period doubling lies at the row's eta.
+  # A middle row of the first z = 1/1 period-doubling curve, and a one-parameter branch in omega
+  # at its d: the branch's period doubling lies at the row's omega.
   row=$(python3 - "$work/map/map_curves.csv" <<'PYTHON'
 import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["kind"] == "period-doubling" and r["n"] == "1" and r["row"] != ""]
 first = [r for r in rows if r["curve"] == rows[0]["curve"]]
 r = first[len(first) // 2]
-print(r["eta"], r["d"])
+print(r["omega"], r["d"])
 PYTHON
 )
-  eta=${row% *}
+  omega=${row% *}
   d=${row#* }
-  expect_flip_near "$eta" "$d" 1.5 3 "$work/line"
+  expect_flip_near "$omega" "$d" 1.5 3 "$work/line"
 else
   fail "vicont map: $(cat "$work/map.err")"
 fi
 
 # shellcheck disable=SC2086
-expect_bad "--param2" map --param eta --from 1.5 --to 3 --from2 0 --to2 1 --out "$work/bad"
-expect_bad "--param2" map --param eta --from 1.5 --to 3 --param2 eta --from2 1 --to2 2 --out "$work/bad"
-expect_bad "--from2" map --param eta --from 1.5 --to 3 --param2 d --from2 0 --to2 0 --out "$work/bad"
-expect_bad "nosuch" map --param eta --from 1.5 --to 3 --param2 nosuch --from2 0 --to2 1 --out "$work/bad"
-expect_bad "--from2" map --param eta --from 1.5 --to 3 --param2 d --to2 0 --out "$work/bad"
-expect_bad "--format" map --param eta --from 1.5 --to 3 --param2 d --from2 -0.004 --to2 0 --format png,eps --out "$work/bad"
+expect_bad "--param2" map --param omega --from 1.5 --to 3 --from2 0 --to2 1 --out "$work/bad"
+expect_bad "--param2" map --param omega --from 1.5 --to 3 --param2 omega --from2 1 --to2 2 --out "$work/bad"
+expect_bad "--from2" map --param omega --from 1.5 --to 3 --param2 d --from2 0 --to2 0 --out "$work/bad"
+expect_bad "nosuch" map --param omega --from 1.5 --to 3 --param2 nosuch --from2 0 --to2 1 --out "$work/bad"
+expect_bad "--from2" map --param omega --from 1.5 --to 3 --param2 d --to2 0 --out "$work/bad"
+expect_bad "--format" map --param omega --from 1.5 --to 3 --param2 d --from2 -0.004 --to2 0 --format png,eps --out "$work/bad"
 finish cli_map

@@ -62,7 +62,7 @@ sys.exit(0 if a["parameters"] == b["parameters"] and a["state"] == b["state"] el
 PYTHON
 
 # --- simulate: the same time series and events, hard and soft ---------------------------
-for setting in "eta=2.6 r=0.8" "model=soft r=0.7 eta=3.1"; do
+for setting in "omega=2.6 r=0.8" "model=soft r=0.7 omega=3.1"; do
   run "simulate --model ($setting)" simulate --model "$mb" --set $setting --out "$work/sim-file"
   cp "$work/stdout" "$work/sim-file.json"
   run "simulate --system ($setting)" simulate --system moving-base --set $setting --out "$work/sim-builtin"
@@ -70,22 +70,22 @@ for setting in "eta=2.6 r=0.8" "model=soft r=0.7 eta=3.1"; do
   same_files "$work/sim-file" "$work/sim-builtin" timeseries.csv events.csv
   same_json sim-file sim-builtin "final_state system parameters"
 done
-run "simulate --model cantilever" simulate --model "$beam" --set set=2 e=0.05 eta=1.2 r=0.8 --out "$work/beam-file"
-run "simulate --system cantilever" simulate --system cantilever-2dof --set set=2 e=0.05 eta=1.2 r=0.8 --out "$work/beam-builtin"
+run "simulate --model cantilever" simulate --model "$beam" --set set=2 e=0.05 omega=1.2 r=0.8 --out "$work/beam-file"
+run "simulate --system cantilever" simulate --system cantilever-2dof --set set=2 e=0.05 omega=1.2 r=0.8 --out "$work/beam-builtin"
 same_files "$work/beam-file" "$work/beam-builtin" timeseries.csv events.csv
 
 # --- orbit: the same orbit and multipliers ------------------------------------------------
-run "orbit --model" orbit --model "$beam" --set e=0.05 eta=1.2 r=0.8 --out "$work/orbit-file"
+run "orbit --model" orbit --model "$beam" --set e=0.05 omega=1.2 r=0.8 --out "$work/orbit-file"
 cp "$work/stdout" "$work/orbit-file.json"
-run "orbit --system" orbit --system cantilever-2dof --set e=0.05 eta=1.2 r=0.8 --out "$work/orbit-builtin"
+run "orbit --system" orbit --system cantilever-2dof --set e=0.05 omega=1.2 r=0.8 --out "$work/orbit-builtin"
 cp "$work/stdout" "$work/orbit-builtin.json"
 check "orbit --model converged" 'd["converged"] and d["p"] == 1'
 same_json orbit-file orbit-builtin "state multipliers p n"
 
 # --- continue: the same branch and special points; the saved run names the file -----------
-run "continue --model" continue --model "$mb" --param eta --from 4 --to 4.7 --out "$work/a"
+run "continue --model" continue --model "$mb" --param omega --from 4 --to 4.7 --out "$work/a"
 check "continue --model finds the period doubling" 'any(p["type"] == "period-doubling" for p in d["special_points"])'
-"$vicont" continue --param eta --from 4 --to 4.7 --out "$work/b" >/dev/null 2>&1 || fail "continue --system failed"
+"$vicont" continue --param omega --from 4 --to 4.7 --out "$work/b" >/dev/null 2>&1 || fail "continue --system failed"
 same_files "$work/a" "$work/b" branch.csv special_points.csv
 python3 -c "import json,sys; sys.exit(0 if json.load(open('$work/a/continue.json')).get('model','').endswith('moving_base.json') else 1)" \
   || fail "continue.json does not record the model file"
@@ -104,30 +104,30 @@ run "three-mass chain continue in F0" continue --model "$models/three_mass_chain
 
 # --- sweep: the same numbers with threads; a checkpoint resumes only with the same text ---
 cp "$mb" "$work/sweep_model.json"
-run "sweep --model" sweep --model "$work/sweep_model.json" --param eta --from 3 --to 4 --steps 5 --threads 2 --out "$work/sweep"
-"$vicont" sweep --param eta --from 3 --to 4 --steps 5 --out "$work/sweep-builtin" >/dev/null 2>&1 || fail "sweep --system failed"
+run "sweep --model" sweep --model "$work/sweep_model.json" --param omega --from 3 --to 4 --steps 5 --threads 2 --out "$work/sweep"
+"$vicont" sweep --param omega --from 3 --to 4 --steps 5 --out "$work/sweep-builtin" >/dev/null 2>&1 || fail "sweep --system failed"
 same_files "$work/sweep" "$work/sweep-builtin" sweep.csv
-run "sweep --model --resume" sweep --model "$work/sweep_model.json" --param eta --from 3 --to 4 --steps 5 --out "$work/sweep" --resume
+run "sweep --model --resume" sweep --model "$work/sweep_model.json" --param omega --from 3 --to 4 --steps 5 --out "$work/sweep" --resume
 sed 's/"comment": "m x/"comment": "edited: m x/' "$mb" >"$work/sweep_model.json"
-expect_bad "model-text" sweep --model "$work/sweep_model.json" --param eta --from 3 --to 4 --steps 5 --out "$work/sweep" --resume
+expect_bad "model-text" sweep --model "$work/sweep_model.json" --param omega --from 3 --to 4 --steps 5 --out "$work/sweep" --resume
 
 # --- basins, diagram and map: the built-in's files ------------------------------------------
-run "basins --model" basins --model "$mb" --x x:-0.01:0.01:5 --y v:-0.05:0.05:5 --transient 50 --out "$work/basins"
-"$vicont" basins --x x:-0.01:0.01:5 --y v:-0.05:0.05:5 --transient 50 --out "$work/basins-builtin" >/dev/null 2>&1 ||
+run "basins --model" basins --model "$mb" --x x:0:0.02:5 --y v:-0.05:0.05:5 --transient 50 --out "$work/basins"
+"$vicont" basins --x x:0:0.02:5 --y v:-0.05:0.05:5 --transient 50 --out "$work/basins-builtin" >/dev/null 2>&1 ||
   fail "basins --system failed"
 same_files "$work/basins" "$work/basins-builtin" basins.csv attractors.csv
-run "diagram --model" diagram --model "$mb" --param eta --from 3 --to 4 --out "$work/diagram"
-"$vicont" diagram --param eta --from 3 --to 4 --out "$work/diagram-builtin" >/dev/null 2>&1 || fail "diagram --system failed"
+run "diagram --model" diagram --model "$mb" --param omega --from 3 --to 4 --out "$work/diagram"
+"$vicont" diagram --param omega --from 3 --to 4 --out "$work/diagram-builtin" >/dev/null 2>&1 || fail "diagram --system failed"
 same_files "$work/diagram" "$work/diagram-builtin" diagram_branches.csv diagram_special_points.csv diagram_samples.csv
-run "map --model" map --model "$mb" --param eta --from 2.5 --to 3 --param2 d --from2 -0.002 --to2 0 --out "$work/map"
-"$vicont" map --param eta --from 2.5 --to 3 --param2 d --from2 -0.002 --to2 0 --out "$work/map-builtin" >/dev/null 2>&1 ||
+run "map --model" map --model "$mb" --param omega --from 2.5 --to 3 --param2 d --from2 -0.002 --to2 0 --out "$work/map"
+"$vicont" map --param omega --from 2.5 --to 3 --param2 d --from2 -0.002 --to2 0 --out "$work/map-builtin" >/dev/null 2>&1 ||
   fail "map --system failed"
 same_files "$work/map" "$work/map-builtin" map_curves.csv map_points.csv
 
 # --- a config file's model = FILE: the same run as --model ---------------------------------
-printf 'model = %s\n[parameters]\neta = 2.6\nr = 0.8\n' "$mb" >"$work/run.cfg"
+printf 'model = %s\n[parameters]\nomega = 2.6\nr = 0.8\n' "$mb" >"$work/run.cfg"
 run "simulate --config with model" simulate --config "$work/run.cfg" --out "$work/sim-config"
-"$vicont" simulate --system moving-base --set eta=2.6 r=0.8 --out "$work/sim-config-builtin" >/dev/null 2>&1 ||
+"$vicont" simulate --system moving-base --set omega=2.6 r=0.8 --out "$work/sim-config-builtin" >/dev/null 2>&1 ||
   fail "simulate --system for the config comparison failed"
 same_files "$work/sim-config" "$work/sim-config-builtin" timeseries.csv events.csv
 printf 'model = %s\nsystem = drop\n' "$mb" >"$work/both.cfg"

@@ -34,7 +34,7 @@ for command in simulate orbit lyapunov; do
 done
 
 # --- cantilever, hard r = 0.8 near the first resonance: a 1/1 impact orbit --------------
-beam="--system cantilever-2dof --set e=0.05 --set eta=1.2 --set r=0.8"
+beam="--system cantilever-2dof --set e=0.05 --set omega=1.2 --set r=0.8"
 run "cantilever orbit" orbit $beam --out "$work/orbit"
 check "one impact per period, stable" 'd["converged"] and d["p"] == 1 and d["n"] == 1 and d["stable"]'
 # det of the monodromy matrix = exp(-2 nu T) r^2 (C = nu M; det S = r^2 per impact).
@@ -83,11 +83,11 @@ check "duffing: one orbit per period, no impacts" 'd["converged"] and d["p"] == 
 # Liouville: det M = exp(-c T / m), the field's trace being -c / m (c = 0.05).
 check "duffing: product of the multipliers" \
   'abs(math.prod(math.hypot(*m) for m in d["multipliers"]) / math.exp(-0.05 * d["period"]) - 1) < 1e-8'
-run "duffing continue" continue --system duffing --param eta --from 0.8 --to 2 --out "$work/duffing_branch"
+run "duffing continue" continue --system duffing --param omega --from 0.8 --to 2 --out "$work/duffing_branch"
 check "duffing: the hysteresis's two folds" '[s["label"] for s in d["special_points"]] == ["LP1", "LP2"]'
 run "duffing curve" curve --restart "$work/duffing_branch:LP1" --param2 a --from 0.1 --to 0.005 \
   --max-step 0.05 --out "$work/duffing_curve"
-# The fold curve turns at its cusp, within 1 % on the scales (eta - 1) / zeta and
+# The fold curve turns at its cusp, within 1 % on the scales (omega - 1) / zeta and
 # a / zeta^(3/2) of harmonic balance's (zeta = 0.025, gamma = 1; doc/theory.md 6.4):
 # eta_c = 1.0442383, a_c = 0.0170934 (measured 0.15 % and 0.23 % from them).
 check "duffing: cusp and turning point" \

@@ -24,19 +24,19 @@ else
   fail "vicont orbit (two-body hertz) failed: $(cat "$work/orbit.err")"
 fi
 
-# Moving base, z = 1/2 branch in eta from 4 to 4.7: a period doubling near 4.62916
+# Moving base, z = 1/2 branch in omega from 4 to 4.7: a period doubling near 4.62916
 # (test_continuation finds 4.629156; the published window of period 2 ends at 4.60 +- 0.05).
-if "$vicont" continue --param eta --from 4 --to 4.7 --out "$work/branch" --json \
+if "$vicont" continue --param omega --from 4 --to 4.7 --out "$work/branch" --json \
     >"$work/stdout" 2>"$work/branch.err"; then
   check "continue --json lacks special_points or points" \
     '"special_points" in d and "points" in d and d["points"] > 10'
-  check "continue: no period doubling at eta = 4.629156" \
+  check "continue: no period doubling at omega = 4.629156" \
     'any(p["type"] == "period-doubling" and abs(p["parameter"] - 4.629156) < 1e-4 for p in d["special_points"])'
   expect_files "$work/branch" branch.csv special_points.csv branch.png branch.gp continue.json
-  head -1 "$work/branch/branch.csv" | grep -q '^index,eta,A_max:x,impacts,spectral_radius' ||
+  head -1 "$work/branch/branch.csv" | grep -q '^index,omega,A_max:x,impacts,spectral_radius' ||
     fail "branch.csv header: $(head -1 "$work/branch/branch.csv")"
 else
-  fail "vicont continue (moving-base eta) failed: $(cat "$work/branch.err")"
+  fail "vicont continue (moving-base omega) failed: $(cat "$work/branch.err")"
 fi
 
 # CVODE's Adams for the Hertz contact (--integrator adams; auto takes the Runge-Kutta
@@ -52,9 +52,9 @@ fi
 
 # Bad input: exit 2 and one stderr line naming the item.
 expect_bad "--param" continue --from 1 --to 2 --out "$work/bad"
-expect_bad "--to" continue --param eta --from 1 --out "$work/bad"
+expect_bad "--to" continue --param omega --from 1 --out "$work/bad"
 expect_bad "nosuch" continue --param nosuch --from 1 --to 2 --out "$work/bad"
-expect_bad "--integrator" continue --param eta --from 4 --to 4.1 --integrator fast --out "$work/bad"
+expect_bad "--integrator" continue --param omega --from 4 --to 4.1 --integrator fast --out "$work/bad"
 expect_bad "period" orbit --period -1 --out "$work/bad"
 expect_bad "autonomous" orbit --system drop --out "$work/bad"
 

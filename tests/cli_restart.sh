@@ -30,36 +30,36 @@ sys.exit(0 if ok else 1)
 PYTHON
 }
 
-# The z = 1/2 branch (n = 2) in eta from 4 to 4.7 with its period doubling PD1 near
+# The z = 1/2 branch (n = 2) in omega from 4 to 4.7 with its period doubling PD1 near
 # 4.629156 and the doubled (n = 4) branch from it, whose own period doubling is near
 # 4.686782 (doc/cli.md).
-if "$vicont" continue --param eta --from 4 --to 4.7 --follow-doubling --out "$work/a" --json \
+if "$vicont" continue --param omega --from 4 --to 4.7 --follow-doubling --out "$work/a" --json \
     >"$work/stdout" 2>"$work/a.err"; then
-  check "PD1 is not the period doubling at eta = 4.629156" \
+  check "PD1 is not the period doubling at omega = 4.629156" \
     '[p["label"] for p in d["special_points"]] == ["PD1"] and abs(d["special_points"][0]["parameter"] - 4.629156) < 1e-5 and d["special_points"][0]["kind"] == ""'
   check "doubled_branches: not one n = 4 branch from PD1 with its period doubling at 4.686782" \
     'len(d["doubled_branches"]) == 1 and d["doubled_branches"][0]["label"] == "PD1" and d["doubled_branches"][0]["n"] == 4 and d["doubled_branches"][0]["parameter"] == d["special_points"][0]["parameter"] and abs(d["doubled_branches"][0]["special_points"][0]["parameter"] - 4.686782) < 1e-5'
   expect_files "$work/a" branch.csv special_points.csv branch.png continue.json \
     doubled-PD1/branch.csv doubled-PD1/special_points.csv doubled-PD1/branch.png doubled-PD1/continue.json
-  head -1 "$work/a/special_points.csv" | grep -q '^label,type,kind,after_point,eta,' ||
+  head -1 "$work/a/special_points.csv" | grep -q '^label,type,kind,after_point,omega,' ||
     fail "special_points.csv header: $(head -1 "$work/a/special_points.csv")"
-  head -1 "$work/a/branch.csv" | grep -q ',x,v,tangent:x,tangent:v,tangent:eta$' ||
+  head -1 "$work/a/branch.csv" | grep -q ',x,v,tangent:x,tangent:v,tangent:omega$' ||
     fail "branch.csv lacks the tangent columns: $(head -1 "$work/a/branch.csv")"
   files "the tangents are not unit vectors, or a special point's is not its row's" '
 b = rows("a/branch.csv"); s = rows("a/special_points.csv")
-norm = lambda r: math.sqrt(sum(float(r[k]) ** 2 for k in ("tangent:x", "tangent:v", "tangent:eta")))
+norm = lambda r: math.sqrt(sum(float(r[k]) ** 2 for k in ("tangent:x", "tangent:v", "tangent:omega")))
 after = b[int(s[0]["after_point"])]
-ok = all(abs(norm(r) - 1) < 1e-12 for r in b) and all(s[0][k] == after[k] for k in ("tangent:x", "tangent:v", "tangent:eta"))'
+ok = all(abs(norm(r) - 1) < 1e-12 for r in b) and all(s[0][k] == after[k] for k in ("tangent:x", "tangent:v", "tangent:omega"))'
   grep -q "doubled-PD1/branch.csv" "$work/a/branch.gp" ||
     fail "the doubled branch is not drawn in the parent's branch.png (branch.gp)"
 else
-  fail "vicont continue --follow-doubling (eta 4 to 4.7) failed: $(cat "$work/a.err")"
+  fail "vicont continue --follow-doubling (omega 4 to 4.7) failed: $(cat "$work/a.err")"
 fi
 
-# A period doubling at every one of three: the n = 1 branch in eta from 1 to 3 passes a
+# A period doubling at every one of three: the n = 1 branch in omega from 1 to 3 passes a
 # grazing and three period doublings; labels are numbered per type in branch order and
 # each period doubling has its doubled branch (exit 0, or 3 should one of those end early).
-"$vicont" continue --param eta --from 1 --to 3 --follow-doubling --out "$work/every" --json \
+"$vicont" continue --param omega --from 1 --to 3 --follow-doubling --out "$work/every" --json \
   >"$work/stdout" 2>"$work/every.err"
 status=$?
 if [ "$status" -eq 0 ] || [ "$status" -eq 3 ]; then
@@ -76,7 +76,7 @@ if [ "$status" -eq 0 ] || [ "$status" -eq 3 ]; then
   files "special_points.csv: labels differ from the JSON's" '
 ok = [r["label"] for r in rows("every/special_points.csv")] == ["GR1", "PD1", "PD2", "PD3"]'
 else
-  fail "vicont continue --follow-doubling (eta 1 to 3): exit status $status: $(cat "$work/every.err")"
+  fail "vicont continue --follow-doubling (omega 1 to 3): exit status $status: $(cat "$work/every.err")"
 fi
 
 # --switch at PD1: the doubled branch (n = 4) starts at the period doubling itself and
@@ -89,7 +89,7 @@ if "$vicont" continue --restart "$work/a:PD1" --switch --to 4.7 --out "$work/swi
     'any(p["label"] == "PD1" and abs(p["parameter"] - 4.686782) < 1e-5 for p in d["special_points"])'
   files "--switch: the first point is not at the period doubling (1e-9)" '
 pd = rows("a/special_points.csv")[0]; first = rows("switch/branch.csv")[0]
-ok = abs(float(first["eta"]) - float(pd["eta"])) <= 1e-9 and first["n"] == "4"'
+ok = abs(float(first["omega"]) - float(pd["omega"])) <= 1e-9 and first["n"] == "4"'
   expect_files "$work/switch" branch.png parent/branch.csv parent/special_points.csv
   grep -q "parent/branch.csv" "$work/switch/branch.gp" ||
     fail "--switch: the parent branch is not drawn with the doubled one"
@@ -100,34 +100,34 @@ fi
 # From a doubled branch's own directory: its period doubling onto the n = 8 branch.
 if "$vicont" continue --restart "$work/a/doubled-PD1:PD1" --switch --to 4.7 --out "$work/switch8" \
     --json >"$work/stdout" 2>"$work/switch8.err"; then
-  check "--switch from doubled-PD1: not an n = 8 branch from eta = 4.686782" \
+  check "--switch from doubled-PD1: not an n = 8 branch from omega = 4.686782" \
     'd["n"] == 8 and abs(d["from"] - 4.686782) < 1e-5 and d["points"] > 1'
 else
   fail "vicont continue --restart doubled-PD1:PD1 --switch failed: $(cat "$work/switch8.err")"
 fi
 
 # From row 10 in the same parameter, along the saved tangent: the branch goes on as the
-# original did and finds its period doubling at the same eta (1e-8).
+# original did and finds its period doubling at the same omega (1e-8).
 if "$vicont" continue --restart "$work/a:10" --to 4.7 --out "$work/row" --json \
     >"$work/stdout" 2>"$work/row.err"; then
-  check "row 10: not along the tangent in eta from the row" \
-    'd["start"]["mode"] == "along-tangent" and d["start"]["row"] == 10 and d["parameter"] == "eta" and d["n"] == 2'
+  check "row 10: not along the tangent in omega from the row" \
+    'd["start"]["mode"] == "along-tangent" and d["start"]["row"] == 10 and d["parameter"] == "omega" and d["n"] == 2'
   files "row 10: the restarted branch does not start at the row, or finds PD1 elsewhere (1e-8)" '
 saved = rows("a/branch.csv")[10]; first = rows("row/branch.csv")[0]
-pd = float(rows("a/special_points.csv")[0]["eta"]); again = rows("row/special_points.csv")
-ok = all(first[k] == saved[k] for k in ("eta", "x", "v", "section_phase")) and again[0]["label"] == "PD1" and abs(float(again[0]["eta"]) - pd) <= 1e-8'
+pd = float(rows("a/special_points.csv")[0]["omega"]); again = rows("row/special_points.csv")
+ok = all(first[k] == saved[k] for k in ("omega", "x", "v", "section_phase")) and again[0]["label"] == "PD1" and abs(float(again[0]["omega"]) - pd) <= 1e-8'
 else
   fail "vicont continue --restart row 10 failed: $(cat "$work/row.err")"
 fi
 
-# From row 10 in another parameter (the base amplitude a): eta stays at the row's value and
+# From row 10 in another parameter (the base amplitude a): omega stays at the row's value and
 # the first point is the saved orbit (1e-10).
 if "$vicont" continue --restart "$work/a:10" --param a --to 0.0026 --out "$work/other" --json \
     >"$work/stdout" 2>"$work/other.err"; then
-  files "--param a: eta is not the row's, or the first point is not the saved orbit (1e-10)" '
+  files "--param a: omega is not the row's, or the first point is not the saved orbit (1e-10)" '
 saved = rows("a/branch.csv")[10]; first = rows("other/branch.csv")[0]
 d = json.load(open(w + "/stdout"))
-ok = (d["start"]["mode"] == "other-parameter" and d["parameters"]["eta"] == float(saved["eta"])
+ok = (d["start"]["mode"] == "other-parameter" and d["parameters"]["omega"] == float(saved["omega"])
       and float(first["a"]) == 0.0025 and first["section_phase"] == saved["section_phase"]
       and all(abs(float(first[k]) - float(saved[k])) <= 1e-10 for k in ("x", "v")))'
 else
@@ -149,10 +149,10 @@ expect_bad nosuch continue --restart "$work/nosuch:PD1" --to 4.7 --out "$bad"
 expect_bad PD7 continue --restart "$work/a:PD7" --to 4.7 --out "$bad"
 expect_bad 99 continue --restart "$work/a:99" --to 4.7 --out "$bad"
 expect_bad --switch continue --restart "$work/a:10" --switch --to 4.7 --out "$bad"
-expect_bad --switch continue --param eta --from 4 --to 4.7 --switch --out "$bad"
+expect_bad --switch continue --param omega --from 4 --to 4.7 --switch --out "$bad"
 expect_bad --restart continue --restart "$work/a" --to 4.7 --out "$bad"
 expect_bad --system continue --restart "$work/a:PD1" --system drop --to 4.7 --out "$bad"
-expect_bad eta continue --restart "$work/a:PD1" --set eta=4 --to 4.7 --out "$bad"
+expect_bad omega continue --restart "$work/a:PD1" --set omega=4 --to 4.7 --out "$bad"
 expect_bad --to continue --restart "$work/a:PD1" --out "$bad"
 expect_bad --out continue --restart "$work/a:PD1" --to 4.7 --out "$work/a"
 mkdir -p "$work/broken"

@@ -10,18 +10,18 @@ cli_name=robustness
 . "$(dirname "$0")/cli_helpers.sh"
 
 # --- counts and derived quantities beyond the limits: exit 2, naming the item, at once
-expect_bad --steps sweep --param eta --from 3 --to 4 --steps 1e9 --out "$work/o"
+expect_bad --steps sweep --param omega --from 3 --to 4 --steps 1e9 --out "$work/o"
 expect_bad --samples impact --samples 1e9 --out "$work/o"
 expect_bad --periods lyapunov --periods=1e9 --out "$work/o"
 expect_bad --max-period orbit --max-period=1e9 --out "$work/o"
 expect_bad --max-period basins --x x:-1:1:3 --y v:-1:1:3 --max-period=1e9 --out "$work/o"
-expect_bad --threads sweep --param eta --from 3 --to 4 --threads 1e9 --out "$work/o"
-expect_bad eta continue --param eta --from=1e-308 --to 2 --out "$work/o"
-expect_bad eta sweep --param eta --from 1e-308 --to 2 --out "$work/o"
-expect_bad eta simulate --set eta=1e-308 --t-end 3 --out "$work/o"
-expect_bad eta simulate --set eta=1e-308 --out "$work/o"
-expect_bad eta lyapunov --set eta=1e-308 --out "$work/o"
-expect_bad eta simulate --set eta=1e9 --t-end 3 --out "$work/o"
+expect_bad --threads sweep --param omega --from 3 --to 4 --threads 1e9 --out "$work/o"
+expect_bad omega continue --param omega --from=1e-308 --to 2 --out "$work/o"
+expect_bad omega sweep --param omega --from 1e-308 --to 2 --out "$work/o"
+expect_bad omega simulate --set omega=1e-308 --t-end 3 --out "$work/o"
+expect_bad omega simulate --set omega=1e-308 --out "$work/o"
+expect_bad omega lyapunov --set omega=1e-308 --out "$work/o"
+expect_bad omega simulate --set omega=1e9 --t-end 3 --out "$work/o"
 expect_bad --sample-step simulate --sample-step 1e-12 --t-end 3 --out "$work/o"
 expect_bad --x basins --x x:-1:1:2000 --y v:-1:1:2000 --out "$work/o"
 
@@ -41,7 +41,7 @@ expect_bad t-end simulate --config="$work/wide.cfg" --out "$work/o"
 
 # --- --integrator: one option, four choices, on every integrating command
 expect_bad --integrator simulate --integrator euler --out "$work/o"
-expect_bad --integrator sweep --param eta --from 3 --to 4 --integrator euler --out "$work/o"
+expect_bad --integrator sweep --param omega --from 3 --to 4 --integrator euler --out "$work/o"
 for method in auto rk adams bdf; do
   "$vicont" simulate --integrator $method --json --out "$work/int-$method" >"$work/stdout" 2>"$work/stderr" ||
     fail "simulate --integrator $method: $(cat "$work/stderr")"
@@ -80,7 +80,7 @@ done
 if ldd "$vicont" 2>/dev/null | grep -q libasan; then
   echo "skipped: the thread-start check under ulimit -v (AddressSanitizer build)"
 else
-  (ulimit -v 1500000 && exec "$vicont" sweep --param eta --from 3 --to 4 --steps 40 --threads 1000 \
+  (ulimit -v 1500000 && exec "$vicont" sweep --param omega --from 3 --to 4 --steps 40 --threads 1000 \
     --transient 5 --periods 5 --out "$work/threads") >"$work/stdout" 2>"$work/stderr"
   status=$?
   if [ $status -ne 0 ]; then
@@ -106,12 +106,12 @@ fi
 
 # --- runs with different parameters into one --out at once: each finishes, none leaves
 # private files behind, and the PNG's script names the files it drew from
-for eta in 3 3.5 4 4.5 5 5.5; do
-  "$vicont" simulate --set eta=$eta --t-end 20 --out "$work/shared" >/dev/null 2>"$work/err-$eta" &
+for omega in 3 3.5 4 4.5 5 5.5; do
+  "$vicont" simulate --set omega=$omega --t-end 20 --out "$work/shared" >/dev/null 2>"$work/err-$omega" &
 done
 wait
-for eta in 3 3.5 4 4.5 5 5.5; do
-  [ -s "$work/err-$eta" ] && fail "simulate --set eta=$eta into a shared --out: $(cat "$work/err-$eta")"
+for omega in 3 3.5 4 4.5 5 5.5; do
+  [ -s "$work/err-$omega" ] && fail "simulate --set omega=$omega into a shared --out: $(cat "$work/err-$omega")"
 done
 left=$(find "$work/shared" -name '.*' -print)
 [ -z "$left" ] || fail "private files left in a shared --out: $left"
@@ -161,7 +161,7 @@ expect_bad g simulate --system platform --set g=1e308 --out "$work/o"
 check "overflowing energies of a finite state are noted in non_finite" \
   "all(('energy.' + k) in d.get('non_finite', {}) for k, v in d['energy'].items() if v is None) and all(isinstance(v, float) for v in d['final_state']['state'].values())"
 # --resume without a checkpoint is a note of the summary, not a message on stderr.
-"$vicont" sweep --param eta --from 3 --to 4 --steps 2 --transient 5 --periods 5 --resume --json \
+"$vicont" sweep --param omega --from 3 --to 4 --steps 2 --transient 5 --periods 5 --resume --json \
   --out "$work/fresh" >"$work/stdout" 2>"$work/stderr" || fail "sweep --resume afresh: status $?: $(cat "$work/stderr")"
 [ -s "$work/stderr" ] && fail "sweep --resume afresh wrote on stderr: $(cat "$work/stderr")"
 check "sweep --resume afresh notes it in run.notes" "any('no checkpoint' in n for n in d['run']['notes'])"

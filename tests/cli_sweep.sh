@@ -16,7 +16,7 @@ cli_name=cli-sweep
 # second (the moving base follows its exact flow, ~2 us per period), long enough to be
 # killed halfway.
 sweep_args() {
-  echo "--param eta --from 2.4 --to 3.4 --steps $1 --follow --direction both
+  echo "--param omega --from 2.4 --to 3.4 --steps $1 --follow --direction both
         --initial-states 0,0;0.004,0 --transient 3000 --periods 3000 --samples 20"
 }
 args=$(sweep_args 16)
@@ -61,14 +61,14 @@ grep -q '"computed": 0,' "$work/again.json" || fail "resume of a finished sweep 
 same_sweep_files "$work/two" "$work/one" "resumed finished sweep"
 
 bad="$work/bad"
-expect_bad omega      sweep --param omega --from 2 --to 3 --out "$bad"
-expect_bad eta        sweep --param eta --from -1 --to 3 --out "$bad"
+expect_bad lambda     sweep --param lambda --from 2 --to 3 --out "$bad"
+expect_bad omega        sweep --param omega --from -1 --to 3 --out "$bad"
 expect_bad --param    sweep --from 2 --to 3 --out "$bad"
-expect_bad --to       sweep --param eta --from 2 --out "$bad"
-expect_bad --direction sweep --param eta --from 2 --to 3 --direction sideways --out "$bad"
-expect_bad --steps    sweep --param eta --from 2 --to 3 --steps 0 --out "$bad"
-expect_bad --initial-states sweep --param eta --from 2 --to 3 --initial-states '0,x' --out "$bad"
-expect_bad "initial state 1" sweep --param eta --from 2 --to 3 --initial-states '0,0,0' --out "$bad"
+expect_bad --to       sweep --param omega --from 2 --out "$bad"
+expect_bad --direction sweep --param omega --from 2 --to 3 --direction sideways --out "$bad"
+expect_bad --steps    sweep --param omega --from 2 --to 3 --steps 0 --out "$bad"
+expect_bad --initial-states sweep --param omega --from 2 --to 3 --initial-states '0,x' --out "$bad"
+expect_bad "initial state 1" sweep --param omega --from 2 --to 3 --initial-states '0,0,0' --out "$bad"
 # A checkpoint made with other settings is not resumed.
 expect_bad "other settings" sweep $(sweep_args 17) --resume --out "$work/one"
 

@@ -13,18 +13,18 @@ cli_name=cli-sweep-grid
 
 . "$(dirname "$0")/sweep_files.sh"
 
-# Every cell from rest: 6 x 4 cells of the hard moving-base oscillator in (eta, r).
-grid="--param eta --from 2 --to 3.5 --steps 6 --param2 r --from2 0.7 --to2 1 --steps2 4
+# Every cell from rest: 6 x 4 cells of the hard moving-base oscillator in (omega, r).
+grid="--param omega --from 2 --to 3.5 --steps 6 --param2 r --from2 0.7 --to2 1 --steps2 4
       --set model=hard --transient 200 --periods 200 --samples 5"
 "$vicont" sweep $grid --threads 1 --out "$work/one" --json >"$work/stdout" 2>"$work/one.err" ||
   fail "1-thread grid: exit status $? ($(cat "$work/one.err"))"
 check "the JSON summary has the grid's shape" \
-  "(d['parameter'] == 'eta' and d['parameter2'] == 'r' and d['steps2'] == 4 and
+  "(d['parameter'] == 'omega' and d['parameter2'] == 'r' and d['steps2'] == 4 and
     d['grid'] == {'columns': 6, 'rows': 4, 'cells': 24, 'layers': 1} and
     len(d['points']) == 24 and all('r' in p for p in d['points']) and
     sum(c['cells'] for c in d['regions']) == 24)"
-check "cells from rest at eta = 2 are z = 1/1 (the period-1 window)" \
-  "all(p['p'] == 1 and p['n'] == 1 and p['exponents'][0] < 0 for p in d['points'] if p['eta'] == 2)"
+check "cells from rest at omega = 2 are z = 1/1 (the period-1 window)" \
+  "all(p['p'] == 1 and p['n'] == 1 and p['exponents'][0] < 0 for p in d['points'] if p['omega'] == 2)"
 expect_files "$work/one" sweep.csv sweep_grid.csv sweep_samples.csv sweep_impacts.csv \
   sweep_map.png sweep_map.gp sweep.json
 [ -e "$work/one/sweep.png" ] && fail "a grid drew the one-parameter panels (sweep.png)"
@@ -32,9 +32,9 @@ rows=$(($(wc -l <"$work/one/sweep_grid.csv") - 1))
 [ "$rows" -eq 24 ] || fail "sweep_grid.csv has $rows rows, expected 6 x 4 = 24"
 rows=$(($(wc -l <"$work/one/sweep.csv") - 1))
 [ "$rows" -eq 24 ] || fail "sweep.csv has $rows rows, expected 6 x 4 = 24"
-head -1 "$work/one/sweep_grid.csv" | grep -q '^direction,initial_condition,index,index2,eta,r,status,regime,p,n,z,lambda_1,a_i,a_e,class,label$' ||
+head -1 "$work/one/sweep_grid.csv" | grep -q '^direction,initial_condition,index,index2,omega,r,status,regime,p,n,z,lambda_1,a_i,a_e,class,label$' ||
   fail "sweep_grid.csv header: $(head -1 "$work/one/sweep_grid.csv")"
-head -1 "$work/one/sweep.csv" | grep -q '^direction,initial_condition,index,index2,eta,r,status,' ||
+head -1 "$work/one/sweep.csv" | grep -q '^direction,initial_condition,index,index2,omega,r,status,' ||
   fail "sweep.csv header: $(head -1 "$work/one/sweep.csv")"
 # The map redraws from its own script and CSV.
 (cd "$work/one" && gnuplot sweep_map.gp) >"$work/gnuplot.txt" 2>&1 || fail "sweep_map.gp does not redraw"
@@ -43,9 +43,9 @@ head -1 "$work/one/sweep.csv" | grep -q '^direction,initial_condition,index,inde
   fail "2-thread grid: exit status $? ($(cat "$work/two.txt"))"
 same_sweep_files "$work/one" "$work/two" "grid, 1 vs 2 threads"
 
-# Following the attractor along eta: each of the 8 rows a chain; 8 x 8 cells of 3000 + 3000
+# Following the attractor along omega: each of the 8 rows a chain; 8 x 8 cells of 3000 + 3000
 # periods each, long enough to be killed halfway.
-follow="--param eta --from 2.4 --to 3.4 --steps 8 --param2 r --from2 0.8 --to2 1 --steps2 8
+follow="--param omega --from 2.4 --to 3.4 --steps 8 --param2 r --from2 0.8 --to2 1 --steps2 8
         --follow --set model=hard --transient 3000 --periods 3000 --samples 5"
 "$vicont" sweep $follow --threads 2 --out "$work/whole" >"$work/whole.txt" 2>&1 ||
   fail "following grid: exit status $? ($(cat "$work/whole.txt"))"
@@ -78,9 +78,9 @@ fi
 expect_bad "other settings" sweep $(echo "$follow" | sed 's/--steps2 8/--steps2 9/') --resume --out "$work/whole"
 
 bad="$work/bad"
-line="--param eta --from 2 --to 3 --steps 3"
-expect_bad --param2 sweep $line --param2 eta --from2 2 --to2 3 --out "$bad"
-expect_bad omega    sweep $line --param2 omega --from2 2 --to2 3 --out "$bad"
+line="--param omega --from 2 --to 3 --steps 3"
+expect_bad --param2 sweep $line --param2 omega --from2 2 --to2 3 --out "$bad"
+expect_bad lambda   sweep $line --param2 lambda --from2 2 --to2 3 --out "$bad"
 expect_bad --steps2 sweep $line --param2 r --from2 0.6 --to2 1 --steps2 0 --out "$bad"
 expect_bad --from2  sweep $line --from2 0.6 --out "$bad"
 expect_bad --to2    sweep $line --to2 1 --out "$bad"
@@ -88,6 +88,6 @@ expect_bad --steps2 sweep $line --steps2 4 --out "$bad"
 expect_bad --from2  sweep $line --param2 r --to2 1 --out "$bad"
 expect_bad --to2    sweep $line --param2 r --from2 0.6 --out "$bad"
 expect_bad r        sweep $line --param2 r --from2 0.6 --to2 1.5 --out "$bad"
-expect_bad --steps2 sweep --param eta --from 2 --to 3 --steps 2000 --param2 r --from2 0.6 --to2 1 --steps2 1000 --out "$bad"
+expect_bad --steps2 sweep --param omega --from 2 --to 3 --steps 2000 --param2 r --from2 0.6 --to2 1 --steps2 1000 --out "$bad"
 
 finish "sweep over a grid (files, threads, kill and resume, bad input)"

@@ -27,12 +27,12 @@ compare() {
   same_sweep_files "$work/$name-serial" "$work/$name-mpi" "$name"
 }
 
-compare fixed --param eta --from 2.4 --to 3.4 --steps 13 --transient 100 --periods 100 --samples 20
-compare follow --param eta --from 2.4 --to 3.4 --steps 8 --follow --direction both \
+compare fixed --param omega --from 2.4 --to 3.4 --steps 13 --transient 100 --periods 100 --samples 20
+compare follow --param omega --from 2.4 --to 3.4 --steps 8 --follow --direction both \
   --initial-states '0,0;0.004,0' --threads 2 --transient 100 --periods 100 --samples 20
-compare grid-fixed --param eta --from 2.4 --to 3.4 --steps 5 --param2 r --from2 0.8 --to2 1 \
+compare grid-fixed --param omega --from 2.4 --to 3.4 --steps 5 --param2 r --from2 0.8 --to2 1 \
   --steps2 3 --transient 100 --periods 100 --samples 5
-compare grid-follow --param eta --from 2.4 --to 3.4 --steps 5 --param2 r --from2 0.8 --to2 1 \
+compare grid-follow --param omega --from 2.4 --to 3.4 --steps 5 --param2 r --from2 0.8 --to2 1 \
   --steps2 3 --follow --direction both --threads 2 --transient 100 --periods 100 --samples 5
 
 finish "sweep over MPI (mpirun -np 2 equals the serial run)"

@@ -21,7 +21,7 @@ namespace test_support {
 // The library's moving-base oscillator with the closed form's parameters.
 inline systems::MovingBaseOscillator library_system(const ImpactOscillatorParameters& p) {
   systems::MovingBaseOscillator system;
-  for (const char* name : {"m", "k", "c", "a", "d", "r", "eta"}) system.set_parameter(name, p[name]);
+  for (const char* name : {"m", "k", "c", "a", "d", "r", "omega"}) system.set_parameter(name, p[name]);
   return system;
 }
 
@@ -36,7 +36,7 @@ inline double resonant_eta(const ImpactOscillatorParameters& p) {
 // The grazing curve of the orbit without impacts (and of the z = 1/1 orbit):
 // d = -|a - H(eta)|.
 inline double grazing_clearance(const ImpactOscillatorParameters& p, double eta) {
-  return -std::abs(p.a - ImpactOscillatorClosedForm(p.with("eta", eta)).response());
+  return -std::abs(p.a - ImpactOscillatorClosedForm(p.with("omega", eta)).response());
 }
 
 // Every row of a traced fold (fold = true) or period-doubling curve of the z = 1/n orbit in
@@ -49,7 +49,7 @@ inline double check_rows_against_closed_form(const libcont::OrbitCurve& curve,
   double worst = 0.0;
   for (const libcont::CurveRow& row : curve.rows) {
     const double reference =
-        one_parameter_point_near(p.with(second, row.second), "eta", n, fold, row.first, 0.02);
+        one_parameter_point_near(p.with(second, row.second), "omega", n, fold, row.first, 0.02);
     INFO("row at eta = " << std::setprecision(14) << row.first << ", " << second << " = "
                          << row.second << ": closed form " << reference);
     REQUIRE(std::isfinite(reference));
@@ -103,7 +103,7 @@ inline PeriodDoublingToGrazing period_doubling_to_grazing(systems::MovingBaseOsc
   const ImpactOscillatorParameters p = resonant_grazing_parameters();
   const Start start = closed_form_start(p, 1, 1);
   const libcont::OrbitBranch branch = libcont::trace_orbit_branch(
-      system, 1, start.phase, start.x, libcont::OrbitBranchOptions("eta", 0.93, 0.96));
+      system, 1, start.phase, start.x, libcont::OrbitBranchOptions("omega", 0.93, 0.96));
   REQUIRE(branch.ok());
   const libcont::SpecialPoint* flip = nullptr;
   for (const auto& s : branch.special_points)
@@ -147,7 +147,7 @@ inline std::pair<double, double> check_interior_tangency_rows(
     const std::string& second, int n, double tolerance = 1e-11, double time_tolerance = 1e-6) {
   double worst_gap = 0.0, worst_time = 0.0;
   for (const libcont::CurveRow& row : curve.rows) {
-    const ImpactOscillatorParameters at = p.with(second, row.second).with("eta", row.first);
+    const ImpactOscillatorParameters at = p.with(second, row.second).with("omega", row.first);
     const ImpactingOrbit nearest = nearest_touching_orbit(at, n);
     INFO("row at eta = " << std::setprecision(14) << row.first << ", " << second << " = "
                          << row.second << ": closed-form gap " << nearest.min_interior_gap);

@@ -12,11 +12,11 @@ trap 'rm -rf "$dir"' EXIT
 
 fail() { echo "FAIL: $*"; exit 1; }
 
-# the lines vicont prints at eta = 4 over 50 + 50 periods, one number in them stale
+# the lines vicont prints at omega = 4 over 50 + 50 periods, one number in them stale
 write_page() {
   cat > "$dir/page.md" <<EOF
-<!-- run a: vicont lyapunov --set eta=4 --transient 50 --periods 50 --json --out a -->
-<!-- run b: vicont lyapunov --set eta=4 --transient 50 --periods 50 --out a -->
+<!-- run a: vicont lyapunov --set omega=4 --transient 50 --periods 50 --json --out a -->
+<!-- run b: vicont lyapunov --set omega=4 --transient 50 --periods 50 --out a -->
 
 The sum is $1<!-- number: a.stdout:exponent_sum --> and z has n = 2<!-- number: a/lyapunov.json:n -->.
 
@@ -57,8 +57,8 @@ grep -q "z = p/n     1/2" "$dir/page.md" || fail "--update did not take the simi
 
 # a CSV file's cells chosen by a filter, a range "A-B" of two numbers
 cat > "$dir/page.md" <<'EOF'
-<!-- run s: vicont sweep --param eta --from 3 --to 4 --steps 3 --transient 20 --periods 20 --out s -->
-From 3.00<!-- number: s/sweep.csv:{index=0}[0].eta -->-3.50<!-- number: "s/sweep.csv:{index=1,direction=fixed}[0].eta" -->.
+<!-- run s: vicont sweep --param omega --from 3 --to 4 --steps 3 --transient 20 --periods 20 --out s -->
+From 3.00<!-- number: s/sweep.csv:{index=0}[0].omega -->-3.50<!-- number: "s/sweep.csv:{index=1,direction=fixed}[0].omega" -->.
 EOF
 "$python" "$script" --vicont "$vicont" "$dir/page.md" > "$dir/log" || { cat "$dir/log"; fail "a true CSV page failed"; }
 sed -i 's/-3.50</-3.60</' "$dir/page.md"

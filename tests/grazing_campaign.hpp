@@ -70,7 +70,7 @@ using test_support::Vec2;
 
 inline systems::MovingBaseOscillator model(const ImpactOscillatorParameters& p) {
   systems::MovingBaseOscillator system;
-  for (const char* name : {"m", "k", "c", "a", "d", "r", "eta"}) system.set_parameter(name, p[name]);
+  for (const char* name : {"m", "k", "c", "a", "d", "r", "omega"}) system.set_parameter(name, p[name]);
   return system;
 }
 
@@ -1063,7 +1063,7 @@ inline double uniform(std::mt19937& engine, double lo, double hi, double quantum
 // eta in [0.5, 2.5]; a range of the continued parameter inside its interval, about half of
 // it or more; either direction. A third of the r ranges end on r = 1.
 inline Case generated_case(std::mt19937& engine, int index) {
-  static const char* names[] = {"eta", "d", "a", "c", "r"};
+  static const char* names[] = {"omega", "d", "a", "c", "r"};
   Case c;
   c.p.r = uniform(engine, 0.6, 1.0, 1e-4);
   c.p.d = uniform(engine, -0.008, 0.0, 1e-6);
@@ -1074,7 +1074,7 @@ inline Case generated_case(std::mt19937& engine, int index) {
   struct Interval {
     double lo, hi, shortest, longest, quantum;
   };
-  const Interval in = c.parameter == "eta" ? Interval{0.5, 2.5, 0.5, 1.5, 1e-4}
+  const Interval in = c.parameter == "omega" ? Interval{0.5, 2.5, 0.5, 1.5, 1e-4}
                       : c.parameter == "d" ? Interval{-0.008, 0.0, 0.003, 0.008, 1e-6}
                       : c.parameter == "a" ? Interval{0.0015, 0.004, 0.001, 0.0025, 1e-6}
                       : c.parameter == "c" ? Interval{0.05, 0.4, 0.1, 0.35, 1e-4}

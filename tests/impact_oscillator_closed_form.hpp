@@ -42,7 +42,7 @@ struct ImpactOscillatorParameters {
     if (name == "a") return a;
     if (name == "d") return d;
     if (name == "r") return r;
-    if (name == "eta") return eta;
+    if (name == "omega") return eta;
     throw std::invalid_argument("impact oscillator: no parameter '" + std::string(name) + "'");
   }
   double operator[](std::string_view name) const {

@@ -3,6 +3,7 @@
 // with a z = 3/3 orbit that the start at rest (0, 0) reaches.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <vector>
 
 #include "libcont/basins.hpp"
 #include "libcont/floquet.hpp"
@@ -19,7 +20,7 @@ using namespace test_support;
 
 namespace {
 
-const Settings eta_2_6 = {{"model", "hard"}, {"r", "1"}, {"eta", "2.6"}};
+const Settings eta_2_6 = {{"model", "hard"}, {"r", "1"}, {"omega", "2.6"}};
 
 libcont::SystemFactory factory() {
   return [] {
@@ -93,4 +94,19 @@ TEST_CASE("basins reject bad axes naming them", "[basins]") {
   o = grid(1);
   o.y.steps = 0;
   CHECK_THROWS_WITH(Basins(factory(), o), Catch::Contains("y axis steps"));
+}
+
+TEST_CASE("basins progress: every cell counted once, from any thread", "[basins]") {
+  BasinOptions o = grid(2);
+  o.x.steps = 3;
+  o.y.steps = 3;
+  o.transient_periods = 20;
+  std::vector<int> seen;
+  o.progress = [&](int done, int total) {
+    CHECK(total == 9);
+    seen.push_back(done);  // calls never overlap, so no lock here
+  };
+  Basins(factory(), o).compute();
+  REQUIRE(seen.size() == 9);
+  for (size_t i = 0; i < seen.size(); ++i) CHECK(seen[i] == static_cast<int>(i) + 1);
 }

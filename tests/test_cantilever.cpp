@@ -118,7 +118,7 @@ TEST_CASE("Cantilever far from the base: steady state = analytic harmonic soluti
   // t = 320 the transient from rest is below exp(-36.8) ~ 1e-16 of its start.
   for (const char* eta : {"0.7", "3", "30"}) {
     const double e = 0.01, w = std::stod(eta);
-    const auto beam = make_system<CantileverBeam>({{"e", "0.01"}, {"eta", eta}, {"d", "10"}});
+    const auto beam = make_system<CantileverBeam>({{"e", "0.01"}, {"omega", eta}, {"d", "10"}});
     const HarmonicResponse steady = contact_free_response(beam, e, w, 0.23);
     const double periods = std::ceil(320.0 / beam.forcing_period());
     const double t_end = periods * beam.forcing_period();
@@ -136,15 +136,15 @@ TEST_CASE("Cantilever, impacting motion: period map Jacobian with saltation = di
   // from t0 = 0 (the same section), fourth-order differences with steps of 1e-4 of the
   // motion's scale, at tight tolerances (as in test_period_map.cpp).
   const std::vector<Settings> cases = {
-      {{"e", "0.05"}, {"eta", "1.2"}, {"model", "hard"}, {"r", "0.8"}},
-      {{"e", "0.05"}, {"eta", "1.2"}, {"model", "soft"}, {"ks", "2000"}, {"r", "0.8"}},
+      {{"e", "0.05"}, {"omega", "1.2"}, {"model", "hard"}, {"r", "0.8"}},
+      {{"e", "0.05"}, {"omega", "1.2"}, {"model", "soft"}, {"ks", "2000"}, {"r", "0.8"}},
   };
   for (const Settings& settings : cases) {
     const auto beam = make_system<CantileverBeam>(settings);
     INFO("model " << beam.parameters().choice("model"));
     const double period = beam.forcing_period();
     const Vector x = settle(beam, 0.0, Vector::Zero(4), 150).x;
-    const double scale = x.head(2).norm(), eta = beam.parameters()["eta"];
+    const double scale = x.head(2).norm(), eta = beam.parameters()["omega"];
     Vector steps(4);
     steps << 1e-4 * scale, 1e-4 * scale, 1e-4 * scale * eta, 1e-4 * scale * eta;
     const PeriodMapCheck check = check_period_map(beam, x, period, steps);
@@ -158,7 +158,7 @@ TEST_CASE("Cantilever, impacting motion: period map Jacobian with saltation = di
 
 TEST_CASE("Cantilever, soft contact: energy balance closes", "[cantilever][energy]") {
   const auto beam = make_system<CantileverBeam>(
-      {{"e", "0.05"}, {"eta", "1.2"}, {"model", "soft"}, {"ks", "200000"}, {"r", "0.6"}});
+      {{"e", "0.05"}, {"omega", "1.2"}, {"model", "soft"}, {"ks", "200000"}, {"r", "0.6"}});
   REQUIRE(beam.energy_account());
   REQUIRE(beam.contact_damping() > 0.0);
   Vector x0(4);
@@ -175,7 +175,7 @@ TEST_CASE("Cantilever, soft contact: energy balance closes", "[cantilever][energ
 
 TEST_CASE("Cantilever: hand-written event gradients equal differences", "[cantilever]") {
   // The release condition of a held end mass (hard) and the gap: D_x h and D_t h.
-  const auto beam = make_system<CantileverBeam>({{"e", "0.05"}, {"eta", "1.2"}, {"d", "0.01"}});
+  const auto beam = make_system<CantileverBeam>({{"e", "0.05"}, {"omega", "1.2"}, {"d", "0.01"}});
   Vector x(4);
   x << -0.01, 0.003, 0.0, 0.02;
   for (int mode : {CantileverBeam::Free, CantileverBeam::Attached}) {

@@ -38,10 +38,10 @@ ImpactOscillatorParameters parameters(std::initializer_list<std::pair<const char
 std::vector<ImpactOscillatorParameters> checked_sets() {
   return {
       parameters({}),
-      parameters({{"eta", 1.2}, {"r", 0.8}, {"d", -0.006}}),
-      parameters({{"eta", 1.0}, {"d", -0.005}}),
-      parameters({{"eta", 2.2}, {"r", 0.8}}),
-      parameters({{"eta", 2.675}, {"r", 0.5}})};
+      parameters({{"omega", 1.2}, {"r", 0.8}, {"d", -0.006}}),
+      parameters({{"omega", 1.0}, {"d", -0.005}}),
+      parameters({{"omega", 2.2}, {"r", 0.8}}),
+      parameters({{"omega", 2.675}, {"r", 0.5}})};
 }
 
 std::string describe(const ImpactOscillatorParameters& p) {
@@ -104,7 +104,7 @@ TEST_CASE("closed form: the exact flight against a direct RK4", "[closed-form]")
   // Underdamped (default, and c = 0), critically damped (c = 2) and overdamped (c = 3).
   for (const double c : {0.23, 0.0, 2.0, 3.0, 0.5}) {
     for (const double eta : {0.5, 1.3, 4.0}) {
-      const auto p = parameters({{"c", c}, {"eta", eta}, {"d", -0.004}});
+      const auto p = parameters({{"c", c}, {"omega", eta}, {"d", -0.004}});
       INFO(describe(p));
       const ImpactOscillatorClosedForm cf(p);
       const Vec2 x0(0.007, -0.012);
@@ -125,8 +125,8 @@ TEST_CASE("closed form: the exact flight against a direct RK4", "[closed-form]")
 
 TEST_CASE("closed form: det M = r^2 exp(-c nT/m) and the monodromy is D P^n", "[closed-form]") {
   std::vector<ImpactOscillatorParameters> sets = checked_sets();
-  sets.push_back(parameters({{"eta", 1.7}, {"r", 0.6}, {"c", 0.05}, {"d", 0.001}}));
-  sets.push_back(parameters({{"eta", 3.1}, {"r", 0.9}, {"c", 0.0}, {"m", 2.0}, {"k", 3.0}}));
+  sets.push_back(parameters({{"omega", 1.7}, {"r", 0.6}, {"c", 0.05}, {"d", 0.001}}));
+  sets.push_back(parameters({{"omega", 3.1}, {"r", 0.9}, {"c", 0.0}, {"m", 2.0}, {"k", 3.0}}));
   int orbits = 0;
   for (const auto& p : sets) {
     const ImpactOscillatorClosedForm cf(p);
@@ -165,8 +165,8 @@ TEST_CASE("closed form: det M = r^2 exp(-c nT/m) and the monodromy is D P^n", "[
 TEST_CASE("closed form: the 1/1 and 1/2 orbits are fixed points of the closed-form map",
           "[closed-form]") {
   std::vector<ImpactOscillatorParameters> sets = checked_sets();
-  sets.push_back(parameters({{"eta", 1.6}, {"d", -0.005}}));
-  sets.push_back(parameters({{"eta", 5.5}, {"r", 0.7}}));
+  sets.push_back(parameters({{"omega", 1.6}, {"d", -0.005}}));
+  sets.push_back(parameters({{"omega", 5.5}, {"r", 0.7}}));
   int checked = 0;
   for (const auto& p : sets) {
     const ImpactOscillatorClosedForm cf(p);
@@ -215,10 +215,10 @@ TEST_CASE("closed form against the library: impacting orbits by shooting", "[clo
     int n;
   };
   const std::vector<Case> cases = {
-      {parameters({{"eta", 4.0}, {"d", 0.0}, {"r", 1.0}}), 2},  // the library's 1/2 orbit
-      {parameters({{"eta", 1.2}, {"r", 0.8}, {"d", -0.006}}), 1},
-      {parameters({{"d", -0.005}, {"eta", 1.0}, {"r", 1.0}}), 1},
-      {parameters({{"eta", 2.2}, {"d", 0.0}, {"r", 0.8}}), 1}};
+      {parameters({{"omega", 4.0}, {"d", 0.0}, {"r", 1.0}}), 2},  // the library's 1/2 orbit
+      {parameters({{"omega", 1.2}, {"r", 0.8}, {"d", -0.006}}), 1},
+      {parameters({{"d", -0.005}, {"omega", 1.0}, {"r", 1.0}}), 1},
+      {parameters({{"omega", 2.2}, {"d", 0.0}, {"r", 0.8}}), 1}};
   for (const auto& [p, n] : cases) {
     const ImpactOscillatorClosedForm cf(p);
     const auto orbits = cf.impacting_orbits(n);
@@ -260,7 +260,7 @@ TEST_CASE("closed form against the library: impacting orbits by shooting", "[clo
 
 TEST_CASE("closed form against the library: the non-impacting orbit and its grazing",
           "[closed-form]") {
-  const auto p = parameters({{"d", -0.005}, {"eta", 0.5}});
+  const auto p = parameters({{"d", -0.005}, {"omega", 0.5}});
   const ImpactOscillatorClosedForm cf(p);
   REQUIRE(cf.nonimpacting_min_gap() > 0);
   // The gap minimum in closed form against the minimum of h along a sampled period.
@@ -292,7 +292,7 @@ TEST_CASE("closed form against the library: the non-impacting orbit and its graz
 
   // Grazing of the non-impacting orbit in eta at d = -0.005, r = 1: g0 = -|H - a| - d = 0.
   const auto grazing =
-      test_support::nonimpacting_grazing(parameters({{"d", -0.005}, {"r", 1.0}}), "eta", 0.5, 2.5);
+      test_support::nonimpacting_grazing(parameters({{"d", -0.005}, {"r", 1.0}}), "omega", 0.5, 2.5);
   REQUIRE(grazing.size() == 2);
   std::ostringstream line;
   line << std::setprecision(13)
@@ -304,7 +304,7 @@ TEST_CASE("closed form against the library: the non-impacting orbit and its graz
   CHECK(grazing[0].admissible_side == -1);
   CHECK(grazing[1].admissible_side == +1);
   for (const auto& g : grazing)
-    CHECK(std::abs(ImpactOscillatorClosedForm(parameters({{"d", -0.005}, {"eta", g.value}}))
+    CHECK(std::abs(ImpactOscillatorClosedForm(parameters({{"d", -0.005}, {"omega", g.value}}))
                        .nonimpacting_min_gap()) <= 1e-17);
 }
 
@@ -317,10 +317,10 @@ TEST_CASE("closed form: special points along one-parameter paths", "[closed-form
     int n;
   };
   const std::vector<Path> paths = {
-      {"(a)", parameters({{"d", -0.005}, {"r", 1.0}}), "eta", 0.5, 2.5, 1},
-      {"(b)", parameters({{"r", 0.8}, {"d", -0.006}}), "eta", 0.8, 1.8, 1},
-      {"(c)", parameters({{"r", 0.8}, {"eta", 1.3}}), "d", -0.005, -0.012, 1},
-      {"(d)", parameters({{"eta", 2.675}, {"d", 0.0}}), "r", 0.5, 1.0, 1}};
+      {"(a)", parameters({{"d", -0.005}, {"r", 1.0}}), "omega", 0.5, 2.5, 1},
+      {"(b)", parameters({{"r", 0.8}, {"d", -0.006}}), "omega", 0.8, 1.8, 1},
+      {"(c)", parameters({{"r", 0.8}, {"omega", 1.3}}), "d", -0.005, -0.012, 1},
+      {"(d)", parameters({{"omega", 2.675}, {"d", 0.0}}), "r", 0.5, 1.0, 1}};
   for (const auto& path : paths) {
     const auto points = test_support::special_points(path.p, path.name, path.from, path.to, path.n);
     std::ostringstream table;
@@ -364,10 +364,10 @@ TEST_CASE("closed form against the library: period doublings and folds", "[close
     double from, to;
     int n;
   };
-  const std::vector<Path> paths = {{parameters({{"d", -0.005}, {"r", 1.0}}), "eta", 0.5, 2.5, 1},
-                                   {parameters({{"r", 0.8}, {"d", -0.006}}), "eta", 0.8, 1.8, 1},
-                                   {parameters({{"eta", 2.675}, {"d", 0.0}}), "r", 0.5, 1.0, 1},
-                                   {parameters({{"d", 0.0}, {"r", 1.0}}), "eta", 3.0, 5.0, 2}};
+  const std::vector<Path> paths = {{parameters({{"d", -0.005}, {"r", 1.0}}), "omega", 0.5, 2.5, 1},
+                                   {parameters({{"r", 0.8}, {"d", -0.006}}), "omega", 0.8, 1.8, 1},
+                                   {parameters({{"omega", 2.675}, {"d", 0.0}}), "r", 0.5, 1.0, 1},
+                                   {parameters({{"d", 0.0}, {"r", 1.0}}), "omega", 3.0, 5.0, 2}};
   int doublings = 0, folds = 0;
   for (const auto& path : paths) {
     for (const auto& sp :
@@ -440,7 +440,7 @@ TEST_CASE("closed form: the z = 1/2 orbit's period doublings the library's conti
   // and 4.62916 (quoted to 6 digits); the closed form gives 3.3046654802516 and
   // 4.6291563378764.
   std::vector<double> found;
-  for (const auto& sp : test_support::special_points(parameters({}), "eta", 3.0, 5.0, 2))
+  for (const auto& sp : test_support::special_points(parameters({}), "omega", 3.0, 5.0, 2))
     if (sp.type == "period-doubling" && sp.admissible) found.push_back(sp.value);
   std::ostringstream line;
   line << std::setprecision(13) << "z = 1/2 period doublings (closed form): eta =";

@@ -371,7 +371,13 @@ TEST_CASE("a branch whose steps stay far below max_step stalls instead of spendi
   CHECK(creeping.status == ContinuationStatus::ReachedMaxPoints);
   CHECK(stalled.status == ContinuationStatus::StepTooSmall);
   CHECK(stalled.stop_reason.starts_with("the branch stalls"));
+  CHECK(stalled.stop_reason.find(", at lambda = ") != std::string::npos);
   CHECK(stalled.points.size() < 200);
+  // The reason names the continued parameter by its name when the caller gives it.
+  o.parameter_name = "omega";
+  const ContinuationResult named = PseudoArclength(problem, o).run(scalar(0.0), 0.0);
+  CHECK(named.stop_reason.find(", at omega = ") != std::string::npos);
+  CHECK(named.stop_reason.find("lambda") == std::string::npos);
   for (const auto& p : stalled.points)
     CHECK(std::abs(p.u[0] - 0.01 * std::sin(p.lambda / 1e-6)) <= 1e-8);
   o.stall_points = -1;

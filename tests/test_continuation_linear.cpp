@@ -40,7 +40,7 @@ class ForcedLinearOscillator : public libcont::HybridSystem, public libcont::Ana
     parameters_.add("k", 1.0, Constraint::Positive, "stiffness");
     parameters_.add("c", 0.2, Constraint::NonNegative, "damping");
     parameters_.add("lambda", 1.0, Constraint::Any, "forcing amplitude");
-    parameters_.add("eta", 0.5, Constraint::Positive, "forcing circular frequency");
+    parameters_.add("omega", 0.5, Constraint::Positive, "forcing circular frequency");
     configure();
   }
   void configure() override {
@@ -48,7 +48,7 @@ class ForcedLinearOscillator : public libcont::HybridSystem, public libcont::Ana
     k_ = parameters_["k"];
     c_ = parameters_["c"];
     lambda_ = parameters_["lambda"];
-    eta_ = parameters_["eta"];
+    eta_ = parameters_["omega"];
   }
   std::string name() const override { return "forced-linear-oscillator"; }
   std::vector<std::string> state_names() const override { return {"x", "v"}; }
@@ -169,7 +169,7 @@ TEST_CASE("Linear oscillator: one shooting step finds the exact orbit", "[orbits
 TEST_CASE("Linear oscillator: loading curve in lambda matches the frequency response",
           "[continuation]") {
   ForcedLinearOscillator system;
-  system.set_parameter("eta", 0.8);
+  system.set_parameter("omega", 0.8);
   PeriodicOrbitProblem problem(system, "lambda", 1);
   ContinuationOptions options;
   options.lambda_min = 0.1;
@@ -190,14 +190,14 @@ TEST_CASE("Linear oscillator: loading curve in lambda matches the frequency resp
 TEST_CASE("Linear oscillator: frequency-response curve in eta across the resonance",
           "[continuation]") {
   ForcedLinearOscillator system;
-  PeriodicOrbitProblem problem(system, "eta", 1);
+  PeriodicOrbitProblem problem(system, "omega", 1);
   ContinuationOptions options;
   options.lambda_min = 0.3;
   options.lambda_max = 3.0;
   options.initial_step = 0.01;
   options.max_step = 0.05;
   PseudoArclength engine(problem, options);
-  system.set_parameter("eta", 0.3);
+  system.set_parameter("omega", 0.3);
   const ContinuationResult result = engine.run(Vector::Zero(2), 0.3);
   INFO("stop: " << result.stop_reason << ", points " << result.points.size());
   REQUIRE(result.ok());

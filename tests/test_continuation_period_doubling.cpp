@@ -39,7 +39,7 @@ constexpr double a = 0.0025;
 
 MovingBaseOscillator hard_oscillator(double eta) {
   return make_system<MovingBaseOscillator>(
-      {{"model", "hard"}, {"r", "1"}, {"eta", std::to_string(eta)}});
+      {{"model", "hard"}, {"r", "1"}, {"omega", std::to_string(eta)}});
 }
 
 // Section phase of the continuation. Not t0 = 0: at eta = 3.974 the orbit's impact
@@ -68,7 +68,7 @@ struct Doubling {
 // returns its period-doubling points.
 std::vector<Doubling> doublings(MovingBaseOscillator& system, PeriodicOrbitProblem& problem,
                                 double phase, int direction) {
-  system.set_parameter("eta", 4.0);
+  system.set_parameter("omega", 4.0);
   const Vector start = z_half_orbit(system, phase);
   ContinuationOptions options;
   options.direction = direction;
@@ -120,8 +120,8 @@ Settled settled_motion(const MovingBaseOscillator& system, const Vector& x0, dou
 TEST_CASE("Moving base, hard, r = 1: period doublings of the z = 1/2 branch in eta",
           "[continuation][period-doubling]") {
   MovingBaseOscillator system = hard_oscillator(4.0);
-  PeriodicOrbitProblem problem(system, "eta", 2, {}, kPhase);
-  PeriodicOrbitProblem other_section(system, "eta", 2, {}, 1.2);
+  PeriodicOrbitProblem problem(system, "omega", 2, {}, kPhase);
+  PeriodicOrbitProblem other_section(system, "omega", 2, {}, 1.2);
   // Reference window of period 2 (brute force): 3.35-4.60, each end +-0.05.
   struct Case {
     int direction;
@@ -164,7 +164,7 @@ TEST_CASE("Moving base, hard, r = 1: period doublings of the z = 1/2 branch in e
 TEST_CASE("Moving base, hard, r = 1: direct integration sees the period doublings",
           "[continuation][period-doubling]") {
   MovingBaseOscillator system = hard_oscillator(4.0);
-  PeriodicOrbitProblem problem(system, "eta", 2, {}, kPhase);
+  PeriodicOrbitProblem problem(system, "omega", 2, {}, kPhase);
   for (const int direction : {+1, -1}) {
     const auto found = doublings(system, problem, kPhase, direction);
     REQUIRE(found.size() == 1);
@@ -173,7 +173,7 @@ TEST_CASE("Moving base, hard, r = 1: direct integration sees the period doubling
     for (const double offset : {-0.02, 0.02}) {
       const double eta = pd.lambda + direction * offset;
       const int expected = offset < 0 ? 2 : 4;
-      system.set_parameter("eta", eta);
+      system.set_parameter("omega", eta);
       // From the z = 1/2 orbit at eta (stable or not), slightly perturbed: the local
       // dynamics near the orbit.
       const auto orbit = libcont::Shooting(system, 2, {}, pd.chart).solve(pd.u);
@@ -196,7 +196,7 @@ TEST_CASE("Moving base, hard, r = 1: direct integration sees the period doubling
 TEST_CASE("Moving base, hard, r = 1: branch switching at the upper period doubling",
           "[continuation][period-doubling]") {
   MovingBaseOscillator system = hard_oscillator(4.0);
-  PeriodicOrbitProblem problem(system, "eta", 2, {}, kPhase);
+  PeriodicOrbitProblem problem(system, "omega", 2, {}, kPhase);
   const auto found = doublings(system, problem, kPhase, +1);
   REQUIRE(found.size() == 1);
   const SpecialPoint& pd = found[0].point;
@@ -212,7 +212,7 @@ TEST_CASE("Moving base, hard, r = 1: branch switching at the upper period doubli
   REQUIRE(start.tangent.size() == 3);
   CHECK(start.tangent[2] == 0.0);  // the parameter is stationary at the pitchfork
 
-  PeriodicOrbitProblem doubled(system, "eta", 4);
+  PeriodicOrbitProblem doubled(system, "omega", 4);
   ContinuationOptions options;
   options.lambda_min = pd.lambda - 0.05;
   options.lambda_max = pd.lambda + 0.02;
@@ -233,7 +233,7 @@ TEST_CASE("Moving base, hard, r = 1: branch switching at the upper period doubli
   for (size_t i = 1; i < branch.points.size(); ++i) {
     const auto& p = branch.points[i];
     StroboscopicMap map(system, FlowOptions{}, p.chart);
-    system.set_parameter("eta", p.lambda);
+    system.set_parameter("omega", p.lambda);
     const auto twice = map.iterate(p.u, 2, false);
     const auto four = map.iterate(p.u, 4, true);
     REQUIRE(four.ok());
@@ -247,7 +247,7 @@ TEST_CASE("Moving base, hard, r = 1: branch switching at the upper period doubli
   }
 
   // Direct integration from rest at the end's eta settles on that orbit.
-  system.set_parameter("eta", end.lambda);
+  system.set_parameter("omega", end.lambda);
   const Settled rest = settled_motion(system, vec2(0.0, 0.0), kPhase, 1000);
   CHECK(rest.period == 4);
   // The orbit's point on the section t = kPhase (mod T), from its own section.

@@ -41,7 +41,7 @@ FlipOrbit closed_form_flip(double d, double guess) {
   FlipOrbit flip;
   flip.p.r = 1.0;
   flip.p.d = d;
-  flip.p.eta = test_support::one_parameter_point_near(flip.p, "eta", 1, false, guess, 0.02);
+  flip.p.eta = test_support::one_parameter_point_near(flip.p, "omega", 1, false, guess, 0.02);
   REQUIRE(std::isfinite(flip.p.eta));
   const ImpactOscillatorClosedForm cf(flip.p);
   ImpactingOrbit orbit;
@@ -75,7 +75,7 @@ TEST_CASE("the extended Jacobian next to a grazing against independent differenc
   REQUIRE(flip.impact_speed > 0.5e-4);
   REQUIRE(flip.impact_speed < 2e-4);
   auto system = library_system(flip.p);
-  libcont::PeriodDoublingCurveProblem problem(system, "eta", "d", 1, libcont::FlowOptions{},
+  libcont::PeriodDoublingCurveProblem problem(system, "omega", "d", 1, libcont::FlowOptions{},
                                               flip.phase);
   problem.second_scale = 0.01;  // as trace_orbit_curve sets them for d in [-0.01, 0],
   problem.first_scale = 9.5;    // eta in [0.5, 10]
@@ -105,7 +105,7 @@ TEST_CASE("the extended Jacobian next to a grazing against independent differenc
         double shifted_eta = eta;
         (j < 3 ? shifted[j] : shifted_eta) += side == 0 ? h : -h;
         REQUIRE(problem.residual(shifted, shifted_eta, sides[side]));
-        system.set_parameter("eta", shifted_eta);
+        system.set_parameter("omega", shifted_eta);
         system.set_parameter("d", shifted[2]);
         speeds[side] = map.iterate(shifted.head(2), 1, false).measures.slowest_impact;
       }
@@ -158,7 +158,7 @@ TEST_CASE("a period-doubling curve runs into its resonant grazing and ends there
   auto system = library_system(flip.p);
   const double begin = cpu_seconds();
   const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
-      system, libcont::CurveKind::PeriodDoubling, "eta", flip.p.eta, 1, flip.phase, flip.x,
+      system, libcont::CurveKind::PeriodDoubling, "omega", flip.p.eta, 1, flip.phase, flip.x,
       libcont::OrbitCurveOptions("d", 0.0, -0.01, 0.5, 10.0));
   const double seconds = cpu_seconds() - begin;
   INFO(curve.stop_reason << " " << curve.failure);

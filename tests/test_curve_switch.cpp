@@ -47,14 +47,14 @@ namespace {
 // the end of eta's range, 1.2. In arclength steps of `step` (default: the library's).
 libcont::OrbitCurve grazing_curve_from_branch(systems::MovingBaseOscillator& system,
                                               std::optional<double> step = std::nullopt) {
-  const ImpactOscillatorParameters p = resonant_grazing_parameters().with("eta", 0.75);
-  system.set_parameter("eta", p.eta);
+  const ImpactOscillatorParameters p = resonant_grazing_parameters().with("omega", 0.75);
+  system.set_parameter("omega", p.eta);
   const ImpactOscillatorClosedForm cf(p);
   const double phase = ImpactOscillatorClosedForm::wrap(
       cf.nonimpacting_time_of_min_gap() + 0.5 * cf.period(), cf.period());
   const libcont::OrbitBranch branch = libcont::trace_orbit_branch(
       system, 1, phase, cf.nonimpacting_state(phase),
-      libcont::OrbitBranchOptions("eta", 0.75, 0.9));
+      libcont::OrbitBranchOptions("omega", 0.75, 0.9));
   INFO(branch.stop_reason);
   REQUIRE(branch.ok());
   const libcont::SpecialPoint* grazing = nullptr;
@@ -305,7 +305,7 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
   systems::CantileverBeam system;
   system.set_parameter("e", 0.1);
   const double eta = 0.43381128719057493, phase = 5.4555386408848285;
-  system.set_parameter("eta", eta);
+  system.set_parameter("omega", eta);
   system.set_parameter("r", 0.803893936346931);
   libcont::Vector x(4);
   x << 0.021446558230597327, 0.00337196031078991, -0.009836907526191326,
@@ -315,7 +315,7 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
   libcont::OrbitCurveOptions fold_options("r", 0.8, 1.0, 0.3, 3.0);
   fold_options.max_points = 3;
   const libcont::OrbitCurve fold = libcont::trace_orbit_curve(
-      system, libcont::CurveKind::Fold, "eta", eta, 1, phase, x, fold_options);
+      system, libcont::CurveKind::Fold, "omega", eta, 1, phase, x, fold_options);
   const double fold_seconds = cpu_seconds() - begin;
   INFO(fold.stop_reason << " " << fold.failure);
   REQUIRE(fold.ok());
@@ -337,7 +337,7 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
     libcont::OrbitCurveOptions short_options("r", 0.8, 0.805, 0.3, 3.0);
     system.set_parameter("r", 0.803893936346931);
     const libcont::OrbitCurve walked = libcont::trace_orbit_curve(
-        system, libcont::CurveKind::Fold, "eta", eta, 1, phase, x, short_options);
+        system, libcont::CurveKind::Fold, "omega", eta, 1, phase, x, short_options);
     INFO(walked.stop_reason << " " << walked.failure);
     REQUIRE(walked.ok());
     const auto walked_flips = points_of(walked, "fold-flip");
@@ -367,11 +367,11 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
   // own period-doubling test, other unknowns).
   const libcont::CurveRow& row = flip.rows[3];
   system.set_parameter("r", row.second);
-  system.set_parameter("eta", row.first - 2e-5);
+  system.set_parameter("omega", row.first - 2e-5);
   begin = cpu_seconds();
   const libcont::OrbitBranch branch = libcont::trace_orbit_branch(
       system, 1, row.phase, row.x,
-      libcont::OrbitBranchOptions("eta", row.first - 2e-5, row.first + 2e-5));
+      libcont::OrbitBranchOptions("omega", row.first - 2e-5, row.first + 2e-5));
   const double branch_seconds = cpu_seconds() - begin;
   INFO(branch.stop_reason);
   REQUIRE(branch.ok());
@@ -399,7 +399,7 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
   // towards r = 1, must pass the fold-flip above: where the period-doubling and the fold
   // curve meet.
   const double ns_eta = 0.43618562558479973;
-  system.set_parameter("eta", ns_eta);
+  system.set_parameter("omega", ns_eta);
   system.set_parameter("r", 0.8036689642658218);
   x << 0.021631810738504665, 0.0032847063115263296, -0.010216419870561327,
       0.00045252154875884837;
@@ -408,7 +408,7 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
   libcont::OrbitCurveOptions ns_options("r", 1.0, 0.8, 0.3, 3.0);
   ns_options.max_points = 4;
   const libcont::OrbitCurve ns = libcont::trace_orbit_curve(
-      system, libcont::CurveKind::NeimarkSacker, "eta", ns_eta, 1, phase, x, ns_options);
+      system, libcont::CurveKind::NeimarkSacker, "omega", ns_eta, 1, phase, x, ns_options);
   INFO(ns.stop_reason << " " << ns.failure);
   REQUIRE(ns.ok());
   const auto resonances = points_of(ns, "resonance-1:2");

@@ -103,7 +103,7 @@ systems::DuffingOscillator duffing(const HarmonicBalance& hb, double eta, double
   system.set_parameter("c", 2.0 * hb.zeta);
   system.set_parameter("k3", hb.gamma);
   system.set_parameter("a", a);
-  system.set_parameter("eta", eta);
+  system.set_parameter("omega", eta);
   return system;
 }
 
@@ -111,10 +111,10 @@ systems::DuffingOscillator duffing(const HarmonicBalance& hb, double eta, double
 // from harmonic balance's response there (unique at `from`).
 libcont::OrbitBranch branch_in_eta(systems::DuffingOscillator& system, const HarmonicBalance& hb,
                                    double from, double to, double max_step) {
-  system.set_parameter("eta", from);
+  system.set_parameter("omega", from);
   const auto orbit = libcont::Shooting(system, 1).solve(hb.response(from, system.parameters()["a"]));
   REQUIRE(orbit.converged);
-  libcont::OrbitBranchOptions options("eta", from, to);
+  libcont::OrbitBranchOptions options("omega", from, to);
   options.max_step = max_step;
   options.initial_step = 0.1 * max_step;
   return libcont::trace_orbit_branch(system, 1, 0.0, orbit.x, options);

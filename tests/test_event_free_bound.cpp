@@ -40,7 +40,7 @@ struct Run {
 // on, crossing event-free steps at once or looking at every one.
 Run run_moving_base(double eta, double d, int periods, bool skip) {
   systems::MovingBaseOscillator system;
-  system.set_parameter("eta", eta);
+  system.set_parameter("omega", eta);
   system.set_parameter("d", d);
   libcont::FlowOptions options;
   options.tangent = true;
@@ -136,7 +136,7 @@ AffineMode three_state_mode() {
 
 TEST_CASE("event-free time: the moving base's gap keeps its sign within it") {
   systems::MovingBaseOscillator system;
-  system.set_parameter("eta", 4.0);
+  system.set_parameter("omega", 4.0);
   system.set_parameter("d", -0.001);
   AffineMode mode;  // sized as the exact path sizes it
   mode.A = Matrix::Zero(2, 2);

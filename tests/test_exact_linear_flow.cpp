@@ -57,7 +57,7 @@ FlowOptions general_path(FlowOptions o = {}) {
 
 MovingBaseOscillator oscillator(const char* model, const char* eta = "4") {
   return make_system<MovingBaseOscillator>(
-      {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"eta", eta}});
+      {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"omega", eta}});
 }
 
 }  // namespace
@@ -343,7 +343,7 @@ TEST_CASE("Exact path: with d = 0 the motion scales with a, to any magnitude", "
   // x / a agrees to rounding from millimetres to 1e300 (the general path's absolute
   // tolerances make CVODE give up there).
   const auto scaled = [](const char* a) {
-    const auto system = make_system<MovingBaseOscillator>({{"a", a}, {"eta", "4"}});
+    const auto system = make_system<MovingBaseOscillator>({{"a", a}, {"omega", "4"}});
     const MapResult m =
         flow_map(system, FlowOptions{}, 0.0, vec2(0, 0), 20 * system.forcing_period(), true);
     REQUIRE(m.report.ok());
@@ -377,7 +377,7 @@ class FreeModeExactOnly : public MovingBaseOscillator {
 
 TEST_CASE("A trajectory may alternate between the exact and the general path", "[exact-flow]") {
   FreeModeExactOnly mixed;
-  for (const auto& [name, value] : Settings{{"model", "soft"}, {"ks", "200000"}, {"eta", "4"}})
+  for (const auto& [name, value] : Settings{{"model", "soft"}, {"ks", "200000"}, {"omega", "4"}})
     mixed.set_parameter_text(name, value);
   const auto all_exact = oscillator("soft");
   const double duration = 30 * mixed.forcing_period();

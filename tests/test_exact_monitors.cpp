@@ -264,7 +264,7 @@ class DipSystem : public libcont::HybridSystem,
 
 systems::MovingBaseOscillator oscillator(const char* model, const char* eta) {
   return make_system<systems::MovingBaseOscillator>(
-      {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"eta", eta}});
+      {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"omega", eta}});
 }
 
 }  // namespace

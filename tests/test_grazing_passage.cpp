@@ -88,7 +88,7 @@ TEST_CASE("grazing: the whole frequency-response curve through both grazings, d 
           "[grazing]") {
   ImpactOscillatorParameters p;
   p.d = -0.005;
-  const Example ex = run_example({p, "eta", 0.5, 2.5},
+  const Example ex = run_example({p, "omega", 0.5, 2.5},
                                  {{"grazing", "non-impacting-gap", 0.8335639334664},
                                   {"period-doubling", "", 0.9452849121490},
                                   {"fold", "", 1.8480105971972},
@@ -103,7 +103,7 @@ TEST_CASE("grazing: the whole frequency-response curve through both grazings, d 
 // to its grazing (reached from the impacting side) and on along the non-impacting orbit.
 TEST_CASE("grazing: r = 0.8, d = -0.006, eta 1.2 -> 1.8: fold, grazing from the impacting side",
           "[grazing]") {
-  const Example ex = run_example({r08_d006(), "eta", 1.2, 1.8},
+  const Example ex = run_example({r08_d006(), "omega", 1.2, 1.8},
                                  {{"fold", "", 1.6948821638824},
                                   {"grazing", "impact-velocity", 1.2730127115854}});
   const auto& branch = ex.traced.branch;
@@ -115,7 +115,7 @@ TEST_CASE("grazing: r = 0.8, d = -0.006, eta 1.2 -> 1.8: fold, grazing from the 
 // its grazing; the branch ends on that bound, nothing outside [1.3, 1.8].
 TEST_CASE("grazing: r = 0.8, d = -0.006, eta 1.3 -> 1.8: the saddle branch ends on the bound 1.3",
           "[grazing]") {
-  const Example ex = run_example({r08_d006(), "eta", 1.3, 1.8}, {{"fold", "", 1.6948821638824}});
+  const Example ex = run_example({r08_d006(), "omega", 1.3, 1.8}, {{"fold", "", 1.6948821638824}});
   const auto& branch = ex.traced.branch;
   CHECK(branch.ok());
   CHECK(branch.points.back().lambda == 1.3);
@@ -129,7 +129,7 @@ TEST_CASE("grazing: r = 0.8, d = -0.006, eta 1.3 -> 1.8: the saddle branch ends 
 // then the non-impacting orbit to 0.8.
 TEST_CASE("grazing: r = 0.8, d = -0.006, eta 1.3 -> 0.8: period doubling, impact-velocity grazing",
           "[grazing]") {
-  const Example ex = run_example({r08_d006(), "eta", 1.3, 0.8},
+  const Example ex = run_example({r08_d006(), "omega", 1.3, 0.8},
                                  {{"period-doubling", "", 0.9468773980005},
                                   {"grazing", "impact-velocity", 0.8641219262170}});
   const auto& branch = ex.traced.branch;
@@ -186,7 +186,7 @@ TEST_CASE("grazing: eta = 2.675, d = 0, r = 0.5, c 0.23 -> 0: period doubling, e
 TEST_CASE("grazing: an interior grazing of the z = 1/2 orbit, d = 0, r = 1, eta 4 -> 3", "[grazing]") {
   ImpactOscillatorParameters p;
   p.d = 0;
-  Case c{p, "eta", 4.0, 3.0, 2};
+  Case c{p, "omega", 4.0, 3.0, 2};
   const Example ex = run_example(c,
                                  {{"period-doubling", "", 3.304665480252},
                                   {"grazing", "interior-tangency", 3.1675052040920}},

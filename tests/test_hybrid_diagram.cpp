@@ -39,7 +39,7 @@ libcont::SystemFactory hard_r1() {
 TEST_CASE("hybrid diagram, eta 2 to 5: period-1 branch, its loss of stability, chaotic bands",
           "[diagram][long]") {
   HybridDiagramOptions o;
-  o.parameter = "eta";
+  o.parameter = "omega";
   o.from = 2.0;
   o.to = 5.0;
   o.steps = 31;
@@ -99,7 +99,7 @@ TEST_CASE("hybrid diagram, eta 2 to 5: period-1 branch, its loss of stability, c
   // Where a sweep following the attractor up the same grid finds chaos, the diagram shows
   // a chaotic band too: every run of chaotic sweep points holds a chaotic diagram point.
   libcont::SweepOptions s;
-  s.parameter = "eta";
+  s.parameter = "omega";
   s.from = o.from;
   s.to = o.to;
   s.steps = o.steps;
@@ -160,7 +160,7 @@ TEST_CASE("hybrid diagram, eta 2 to 5: period-1 branch, its loss of stability, c
     // fold the motion stays on a z = 3/4 orbit near it, just beyond it leaves.
     auto system = hard_r1()();
     const auto settle = [&](double eta) {
-      system->set_parameter("eta", eta);
+      system->set_parameter("omega", eta);
       libcont::Flow flow(*system);
       libcont::FlowState s = flow.initial_state(0.0, period4->last_stable_state);
       flow.advance(s, 3000 * system->forcing_period());
@@ -188,13 +188,13 @@ TEST_CASE("hybrid diagram: a z = 2/4 branch that runs into its birth period doub
   // The z = 2/4 orbit born at the period doubling of the z = 1/2 orbit at eta = 3.30467
   // (test_continuation_period_doubling), reached by branch switching there, at eta = 3.29.
   auto system = hard_r1()();
-  system->set_parameter("eta", 4.0);
+  system->set_parameter("omega", 4.0);
   libcont::Flow flow(*system);
   libcont::FlowState settled = flow.initial_state(0.0, vec2(0.0, 0.0));
   flow.advance(settled, 200 * system->forcing_period());
   const auto half = libcont::Shooting(*system, 2).solve(settled.x);
   REQUIRE(half.converged);
-  libcont::PeriodicOrbitProblem single(*system, "eta", 2);
+  libcont::PeriodicOrbitProblem single(*system, "omega", 2);
   libcont::ContinuationOptions c;
   c.direction = -1;
   c.lambda_min = 3.25;
@@ -205,7 +205,7 @@ TEST_CASE("hybrid diagram: a z = 2/4 branch that runs into its birth period doub
                                [](const auto& s) { return s.type == libcont::SpecialPointType::PeriodDoubling; });
   REQUIRE(pd != branch.special_points.end());
   INFO("period doubling of the z = 1/2 orbit at eta = " << pd->lambda);
-  libcont::PeriodicOrbitProblem doubled(*system, "eta", 4);
+  libcont::PeriodicOrbitProblem doubled(*system, "omega", 4);
   c.lambda_min = 3.29;
   c.lambda_max = pd->lambda + 0.01;
   c.initial_step = 1e-4;
@@ -218,7 +218,7 @@ TEST_CASE("hybrid diagram: a z = 2/4 branch that runs into its birth period doub
   REQUIRE(libcont::follow_to_section(*system, {}, start.u, start.chart, 0.0, x, 4));
 
   HybridDiagramOptions o;
-  o.parameter = "eta";
+  o.parameter = "omega";
   o.from = 3.29;
   o.to = 3.4;
   o.steps = 12;

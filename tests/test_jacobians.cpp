@@ -103,7 +103,7 @@ TEST_CASE("AutoDiff and generated Jacobians of the drop test equal the hand-deri
 TEST_CASE("Moving base: analytic state Jacobian equals central differences", "[jacobian]") {
   for (const char* model : {"hard", "soft"}) {
     const auto system =
-        make_system<MovingBaseOscillator>({{"model", model}, {"r", "0.8"}, {"eta", "4"}});
+        make_system<MovingBaseOscillator>({{"model", model}, {"r", "0.8"}, {"omega", "4"}});
     for (int mode : {MovingBaseOscillator::Free, MovingBaseOscillator::Attached}) {
       for (double t : {0.0, 0.7, 2.2}) {
         // A state in the mode's region: in contact slightly below the base.
@@ -127,7 +127,7 @@ TEST_CASE("Duffing: analytic state Jacobian and derivative in a equal central di
   // affine mode, no additional force).
   for (const char* k3 : {"1.5", "-0.7", "0"}) {
     const auto system = make_system<systems::DuffingOscillator>(
-        {{"k3", k3}, {"c", "0.03"}, {"a", "0.2"}, {"eta", "1.3"}});
+        {{"k3", k3}, {"c", "0.03"}, {"a", "0.2"}, {"omega", "1.3"}});
     for (double t : {0.0, 0.7, 2.2}) {
       for (const Vector& x : {vec2(0.4, -0.2), vec2(-1.3, 0.9)}) {
         INFO("k3 = " << k3 << ", t = " << t << ", x = " << x.transpose());
@@ -157,7 +157,7 @@ TEST_CASE("Duffing: analytic state Jacobian and derivative in a equal central di
 TEST_CASE("Moving base: analytic event gradients equal central differences", "[jacobian]") {
   for (const char* model : {"hard", "soft"}) {
     const auto system =
-        make_system<MovingBaseOscillator>({{"model", model}, {"r", "0.8"}, {"eta", "4"}});
+        make_system<MovingBaseOscillator>({{"model", model}, {"r", "0.8"}, {"omega", "4"}});
     for (int mode : {MovingBaseOscillator::Free, MovingBaseOscillator::Attached}) {
       for (double t : {0.0, 0.7, 2.2}) {
         INFO(model << " mode " << mode << " t = " << t);
@@ -177,7 +177,7 @@ TEST_CASE("Moving base: analytic event gradients equal central differences", "[j
 
 TEST_CASE("Moving base: analytic reset Jacobian equals central differences", "[jacobian]") {
   for (const char* r : {"1", "0.8", "0.3"}) {
-    const auto system = make_system<MovingBaseOscillator>({{"r", r}, {"eta", "4"}});
+    const auto system = make_system<MovingBaseOscillator>({{"r", r}, {"omega", "4"}});
     for (double t : {0.0, 0.7, 2.2}) {
       INFO("r = " << r << " t = " << t);
       // An impact fast enough that every perturbed state still rebounds (no sticking).

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <Eigen/Eigenvalues>
 
@@ -47,7 +48,7 @@ const LyapunovResult& z_half_benettin(const std::string& model) {
   auto it = cache.find(model);
   if (it == cache.end()) {
     const auto system = make_system<MovingBaseOscillator>(
-        {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"eta", "4"}});
+        {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"omega", "4"}});
     it = cache.emplace(model, lyapunov(system, 200, 5000)).first;
   }
   return it->second;
@@ -63,7 +64,7 @@ TEST_CASE("Lyapunov exponent sum equals -c/m (r = 1, hard and soft)", "[lyapunov
     for (const char* eta : {"4", "7.1"}) {
       INFO("model " << model << ", eta = " << eta);
       const auto system = make_system<MovingBaseOscillator>(
-          {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"eta", eta}});
+          {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"omega", eta}});
       const LyapunovResult result = lyapunov(system, 200, 1000);
       REQUIRE(result.ok());
       REQUIRE(result.exponents.size() == 2);
@@ -101,7 +102,7 @@ TEST_CASE("Floquet cross-check of the z = 1/2 orbit at eta = 4", "[lyapunov]") {
   for (const char* model : {"hard", "soft"}) {
     INFO("model " << model);
     const auto system = make_system<MovingBaseOscillator>(
-        {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"eta", "4"}});
+        {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"omega", "4"}});
     const double period = system.forcing_period();
     const LyapunovResult& benettin = z_half_benettin(model);
     REQUIRE(benettin.ok());
@@ -155,8 +156,8 @@ TEST_CASE("With d = 0 the motion scales with the base amplitude a", "[lyapunov]"
   // linear in both), so z and the exponents do not depend on a and x_r is proportional
   // to a. Tolerances: the integrator's absolute tolerances do
   // not scale with a, so the two runs differ at the integration-error level.
-  const auto small = make_system<MovingBaseOscillator>({{"a", "0.0025"}, {"eta", "4"}});
-  const auto large = make_system<MovingBaseOscillator>({{"a", "0.01"}, {"eta", "4"}});
+  const auto small = make_system<MovingBaseOscillator>({{"a", "0.0025"}, {"omega", "4"}});
+  const auto large = make_system<MovingBaseOscillator>({{"a", "0.01"}, {"omega", "4"}});
   const LyapunovResult r_small = lyapunov(small, 200, 200);
   const LyapunovResult r_large = lyapunov(large, 200, 200);
   REQUIRE(r_small.ok());
@@ -232,4 +233,27 @@ TEST_CASE("The explicit pair takes the Hertz contact's onset late in a long run"
   REQUIRE(stiff.ok());
   for (Eigen::Index i = 0; i < stiff.exponents.size(); ++i)
     CHECK(std::abs(automatic.exponents[i] - stiff.exponents[i]) <= 1e-6 * std::abs(stiff.exponents[i]));
+}
+
+TEST_CASE("Lyapunov progress counts every period and leaves the result as it is",
+          "[lyapunov]") {
+  const auto system = make_system<MovingBaseOscillator>({{"omega", "7.1"}});
+  LyapunovOptions options;
+  options.transient_periods = 30;
+  options.periods = 50;
+  const LyapunovResult plain = LyapunovSpectrum(system, options).compute(0.0, vec2(0.0, 0.0));
+  std::vector<int> seen;
+  options.progress = [&](int done, int total) {
+    CHECK(total == 80);
+    seen.push_back(done);
+  };
+  const LyapunovResult observed = LyapunovSpectrum(system, options).compute(0.0, vec2(0.0, 0.0));
+  REQUIRE(seen.size() == 80);
+  for (size_t i = 0; i < seen.size(); ++i) CHECK(seen[i] == static_cast<int>(i) + 1);
+  // Observing must not change the integration: the same numbers to the last bit.
+  REQUIRE(observed.exponents.size() == plain.exponents.size());
+  for (Eigen::Index i = 0; i < plain.exponents.size(); ++i)
+    CHECK(observed.exponents[i] == plain.exponents[i]);
+  CHECK(observed.final_state.x == plain.final_state.x);
+  CHECK(observed.impacts.impacts == plain.impacts.impacts);
 }

@@ -179,8 +179,8 @@ TEST_CASE("Model files: moving-base as a model file is the built-in, to the bit"
           "[model-files]") {
   const std::vector<Settings> cases = {
       {},
-      {{"eta", "2.6"}, {"r", "0.8"}, {"d", "0.001"}},
-      {{"model", "soft"}, {"r", "0.7"}, {"eta", "3.1"}},
+      {{"omega", "2.6"}, {"r", "0.8"}, {"d", "0.001"}},
+      {{"model", "soft"}, {"r", "0.7"}, {"omega", "3.1"}},
       {{"model", "soft"}, {"cs", "0.5"}, {"ks", "1e5"}, {"m", "1.3"}, {"c", "0.1"}},
       {{"model", "soft"}, {"relation", "approximate"}, {"r", "0.6"}, {"a", "0.004"}},
   };
@@ -200,10 +200,10 @@ TEST_CASE("Model files: the 2-dof cantilever as a model file is the built-in, to
           "[model-files]") {
   // Its set (a choice) picks m1, m2 and l2 unless they are given, as the built-in's does.
   const std::vector<Settings> cases = {
-      {{"e", "0.05"}, {"eta", "1.2"}, {"r", "0.8"}},
-      {{"e", "0.03"}, {"eta", "0.9"}, {"model", "soft"}, {"r", "0.7"}},
+      {{"e", "0.05"}, {"omega", "1.2"}, {"r", "0.8"}},
+      {{"e", "0.03"}, {"omega", "0.9"}, {"model", "soft"}, {"r", "0.7"}},
       {{"e", "0.04"}, {"nu", "0.1"}, {"d", "0.001"}, {"l", "1.2"}, {"E", "0.5"}},
-      {{"set", "2"}, {"e", "0.05"}, {"eta", "1.1"}},
+      {{"set", "2"}, {"e", "0.05"}, {"omega", "1.1"}},
       {{"set", "2"}, {"m1", "0.5"}, {"e", "0.05"}, {"model", "soft"}},
   };
   for (const auto& settings : cases) {
@@ -220,27 +220,27 @@ TEST_CASE("Model files: branches and their special points are the built-in's",
           "[model-files][continuation]") {
   SECTION("moving-base, hard: the period-one branch in eta and its period doubling") {
     const Twins t = twins("moving-base", "moving_base.json", {}, {});
-    check_same_branch(t, "eta", 4.0, 4.7, 1);
+    check_same_branch(t, "omega", 4.0, 4.7, 1);
   }
   SECTION("moving-base, soft: in r") {
-    const Settings soft = {{"model", "soft"}, {"eta", "4"}};
+    const Settings soft = {{"model", "soft"}, {"omega", "4"}};
     const Twins t = twins("moving-base", "moving_base.json", soft, soft);
     check_same_branch(t, "r", 0.9, 0.7, 0);
   }
   SECTION("moving-base, soft: in eta, its period doubling") {
     const Settings soft = {{"model", "soft"}, {"r", "0.8"}};
     const Twins t = twins("moving-base", "moving_base.json", soft, soft);
-    check_same_branch(t, "eta", 4.0, 4.9, 1);
+    check_same_branch(t, "omega", 4.0, 4.9, 1);
   }
   SECTION("moving-base, hard: a grazing passed in d") {
-    const Settings s = {{"eta", "2.8"}, {"r", "0.8"}};
+    const Settings s = {{"omega", "2.8"}, {"r", "0.8"}};
     const Twins t = twins("moving-base", "moving_base.json", s, s);
     check_same_branch(t, "d", -0.002, 0.004, 1);
   }
   SECTION("cantilever, hard: in eta") {
     const Settings s = {{"e", "0.05"}, {"r", "0.8"}};
     const Twins t = twins("cantilever-2dof", "cantilever.json", s, s);
-    check_same_branch(t, "eta", 1.2, 1.4, 0);
+    check_same_branch(t, "omega", 1.2, 1.4, 0);
   }
 }
 

@@ -108,11 +108,11 @@ TEST_CASE("Moving the section maps the fixed point and the tangent as the new se
           "[section][continuation]") {
   SECTION("hard moving base, z = 1/2 at eta = 4") {
     auto system = make_system<systems::MovingBaseOscillator>(
-        {{"model", "hard"}, {"r", "1"}, {"eta", "4"}});
+        {{"model", "hard"}, {"r", "1"}, {"omega", "4"}});
     const Vector settled = settle(system, 0.0, vec2(0.0, 0.0), 300).x;
     const auto orbit = libcont::Shooting(system, 2).solve(settled);
     REQUIRE(orbit.converged);
-    PeriodicOrbitProblem problem(system, "eta", 2);
+    PeriodicOrbitProblem problem(system, "omega", 2);
     // Exact flow between impacts; dF/deta by a forward difference (measured: tangents
     // 9.8e-7 apart, multipliers 1e-10).
     check_move(forced_move(problem, orbit.x, 4.0), 0.0, 1e-5, 1e-9);

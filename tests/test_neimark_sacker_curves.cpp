@@ -455,13 +455,13 @@ TEST_CASE("the cantilever's Neimark-Sacker curve: its 1:3 and 1:4 resonances hav
   for (const Case& c : cases) {
     systems::CantileverBeam system;
     system.set_parameter("e", 0.1);
-    system.set_parameter("eta", c.eta);
+    system.set_parameter("omega", c.eta);
     system.set_parameter("r", c.r);
     const Vector x = Eigen::Map<const Vector>(c.state.data(), 4);
     libcont::OrbitCurveOptions options("r", c.r, 1.0, 0.3, 3.0);
     options.max_points = 10;
     const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
-        system, libcont::CurveKind::NeimarkSacker, "eta", c.eta, 1, phase, x, options);
+        system, libcont::CurveKind::NeimarkSacker, "omega", c.eta, 1, phase, x, options);
     INFO(c.type << ": " << curve.stop_reason << " " << curve.failure);
     REQUIRE(curve.rows.size() >= 2);
     const libcont::CurvePoint* found = nullptr;

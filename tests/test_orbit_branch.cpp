@@ -62,10 +62,10 @@ TEST_CASE("Workflow: a catalogue model's branch in five lines, as vicont continu
           "[continuation][workflow]") {
   // The example of doc/library.md, section 9.
   auto system = systems::make_system("moving-base");
-  system->set_parameter("eta", 4.0);
+  system->set_parameter("omega", 4.0);
   const libcont::OrbitSearchResult orbit = libcont::find_periodic_orbit(*system);
   const libcont::OrbitBranch branch =
-      libcont::trace_orbit_branch(*system, orbit, {"eta", 4.0, 4.7});
+      libcont::trace_orbit_branch(*system, orbit, {"omega", 4.0, 4.7});
   // End of the example.
 
   REQUIRE(orbit.found());
@@ -101,8 +101,8 @@ TEST_CASE("Workflow: a catalogue model's branch in five lines, as vicont continu
 
   // Where nothing stalls the workflow is one run of the engine from the found orbit: the
   // same rows and special points to the last bit.
-  libcont::PeriodicOrbitProblem problem(*system, "eta", orbit.period, {}, orbit.phase);
-  const OrbitBranchOptions options("eta", 4.0, 4.7);
+  libcont::PeriodicOrbitProblem problem(*system, "omega", orbit.period, {}, orbit.phase);
+  const OrbitBranchOptions options("omega", 4.0, 4.7);
   const libcont::ContinuationResult bare =
       libcont::PseudoArclength(problem, options.continuation()).run(orbit.shooting.x, 4.0);
   REQUIRE(bare.points.size() == branch.points.size());
@@ -118,8 +118,8 @@ TEST_CASE("Workflow: a catalogue model's branch in five lines, as vicont continu
 TEST_CASE("Workflow: a restart along a row's tangent and the doubled branch of a period doubling",
           "[continuation][workflow]") {
   auto system = systems::make_system("moving-base");
-  system->set_parameter("eta", 4.0);
-  const OrbitBranchOptions options("eta", 4.0, 4.7);
+  system->set_parameter("omega", 4.0);
+  const OrbitBranchOptions options("omega", 4.0, 4.7);
   const OrbitBranch branch =
       libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
   REQUIRE(branch.special_points.size() == 1);
@@ -167,10 +167,10 @@ TEST_CASE("Workflow: through a grazing and three period doublings, as vicont con
   // vicont continue --param eta --from 1 --to 3: the z = 2/1 orbit at eta = 1, its grazing
   // GR1 (an impact vanishes with zero speed) and three period doublings, 45 rows.
   auto system = systems::make_system("moving-base");
-  system->set_parameter("eta", 1.0);
+  system->set_parameter("omega", 1.0);
   int calls = 0, last_points = 0;
   bool growing = true;
-  OrbitBranchOptions options("eta", 1.0, 3.0);
+  OrbitBranchOptions options("omega", 1.0, 3.0);
   options.progress = [&](const libcont::OrbitBranchProgress& p) {
     ++calls;
     growing = growing && p.points >= last_points;
@@ -199,7 +199,7 @@ TEST_CASE("Workflow: through a grazing and three period doublings, as vicont con
   // the system at some value of eta: the orbit is sought at eta = 1 again.)
   options.stop_at_grazing = true;
   options.progress = nullptr;
-  system->set_parameter("eta", 1.0);
+  system->set_parameter("omega", 1.0);
   const OrbitBranch stopped =
       libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
   CHECK(stopped.ok());
@@ -213,8 +213,8 @@ TEST_CASE("Workflow: a branch that cannot be continued ends with StepTooSmall",
   // too long to approach the grazing near eta = 1.0093; a quiet section does not help
   // (it is already quiet), 4 rows.
   auto system = systems::make_system("moving-base");
-  system->set_parameter("eta", 1.0);
-  OrbitBranchOptions options("eta", 1.0, 3.0);
+  system->set_parameter("omega", 1.0);
+  OrbitBranchOptions options("omega", 1.0, 3.0);
   options.initial_step = 0.01;
   options.min_step = 0.002;
   const OrbitBranch branch =
@@ -236,10 +236,10 @@ TEST_CASE("Workflow: options are validated, the bad field named", "[continuation
                                                 options),
                     libcont::InputError);
   };
-  const OrbitBranchOptions good("eta", 1.0, 2.0);
+  const OrbitBranchOptions good("omega", 1.0, 2.0);
   CHECK_NOTHROW(good.validate());
   bad({"", 1.0, 2.0}, "parameter");
-  bad({"eta", 1.0, 1.0}, "to");
+  bad({"omega", 1.0, 1.0}, "to");
   OrbitBranchOptions options = good;
   options.max_step = 0.001;
   options.min_step = 0.01;
@@ -281,18 +281,18 @@ TEST_CASE("Workflow: a doubled branch continued into its birth ends there, at an
   system->set_parameter("r", 1.0);
 
   // The z = 1/2 orbit's own branch locates its period doubling (a regular sign change).
-  system->set_parameter("eta", 3.4);
+  system->set_parameter("omega", 3.4);
   libcont::OrbitSearchOptions half;
   half.period = 2;
   const OrbitBranch parent =
       libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system, half),
-                                  {"eta", 3.4, 3.25});
+                                  {"omega", 3.4, 3.25});
   REQUIRE(parent.ok());
   check_special_points(parent, {{SpecialPointType::PeriodDoubling, 3.3046654803}}, 1e-9);
   const double birth = parent.special_points[0].lambda;
 
   // Given n = 4 at eta = 3.4, the search finds that orbit again, closing after 2 periods.
-  system->set_parameter("eta", 3.4);
+  system->set_parameter("omega", 3.4);
   libcont::OrbitSearchOptions four;
   four.period = 4;
   const libcont::OrbitSearchResult twice = libcont::find_periodic_orbit(*system, four);
@@ -300,14 +300,14 @@ TEST_CASE("Workflow: a doubled branch continued into its birth ends there, at an
   CHECK(twice.period == 2);
   CHECK(twice.period_note.find("closes after 2 periods") != std::string::npos);
 
-  system->set_parameter("eta", 3.3);
+  system->set_parameter("omega", 3.3);
   const libcont::OrbitSearchResult orbit = libcont::find_periodic_orbit(*system, four);
   REQUIRE(orbit.found());
   REQUIRE(orbit.period == 4);
   REQUIRE(orbit.shooting.p == 2);
   for (const double step : {0.0, 0.03}) {  // the range's default steps; one past the birth
     INFO("initial step " << step);
-    OrbitBranchOptions options("eta", 3.3, 3.4);
+    OrbitBranchOptions options("omega", 3.3, 3.4);
     if (step > 0.0) {
       options.initial_step = step;
       options.max_step = 5 * step;
@@ -330,7 +330,7 @@ TEST_CASE("Workflow: a doubled branch continued into its birth ends there, at an
     // Every row before it is a z = 2/4 orbit closing after 4 periods and no fewer, short of
     // the birth; the last closes after 2.
     for (const auto& row : doubled.points) {
-      system->set_parameter("eta", row.lambda);
+      system->set_parameter("omega", row.lambda);
       libcont::StroboscopicMap map(*system, {}, row.chart);
       const bool last = &row == &doubled.points.back();
       CHECK(libcont::minimal_period(map, row.u, 4) == (last ? 2 : 4));

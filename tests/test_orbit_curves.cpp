@@ -56,7 +56,7 @@ libcont::OrbitCurve check_curve(const CurveCase& c) {
   const libcont::OrbitCurveOptions options(c.second, c.p[c.second], c.to, c.eta_min, c.eta_max);
   const double begin = cpu_seconds();
   const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
-      system, c.kind, "eta", c.p.eta, c.n, start.phase, start.x, options);
+      system, c.kind, "omega", c.p.eta, c.n, start.phase, start.x, options);
   const double seconds = cpu_seconds() - begin;
   INFO(c.label << ": " << curve.stop_reason << " " << curve.failure);
   REQUIRE(curve.ok());
@@ -199,11 +199,11 @@ TEST_CASE("curves in the restitution end on r = 1, the parameter's own bound, an
   flip.d = 0.0;
   flip.r = 0.64;
   const auto doubling = libcont::CurveKind::PeriodDoubling;
-  flip.eta = test_support::one_parameter_point_near(flip, "eta", 1, false, 2.68, 0.02);
+  flip.eta = test_support::one_parameter_point_near(flip, "omega", 1, false, 2.68, 0.02);
   REQUIRE(std::isfinite(flip.eta));
   check_curve({"z = 1/1 period doubling (eta, r) to r = 1", flip, doubling, 1, 1, "r", 1.0, 2.0,
                10.0});
-  flip.eta = test_support::one_parameter_point_near(flip, "eta", 2, false, 3.2738, 0.02);
+  flip.eta = test_support::one_parameter_point_near(flip, "omega", 2, false, 3.2738, 0.02);
   REQUIRE(std::isfinite(flip.eta));
   for (const double to : {0.6, 1.0}) {
     const libcont::OrbitCurve curve =
@@ -317,13 +317,13 @@ TEST_CASE("fold and period-doubling curves leave the resonant grazing quadratica
   double begin = cpu_seconds();
   const double fold_eta = eta_star + 0.01;
   const double fold_d = test_support::one_parameter_point_near(
-      p.with("eta", fold_eta), "d", 1, true, grazing_clearance(p, fold_eta), 0.002);
+      p.with("omega", fold_eta), "d", 1, true, grazing_clearance(p, fold_eta), 0.002);
   REQUIRE(std::isfinite(fold_d));
-  const ImpactOscillatorParameters at_fold = p.with("eta", fold_eta).with("d", fold_d + 1e-9);
+  const ImpactOscillatorParameters at_fold = p.with("omega", fold_eta).with("d", fold_d + 1e-9);
   const Start fold_start = closed_form_start(at_fold, 1, 0);
   system.set_parameter("d", at_fold.d);
   const libcont::OrbitCurve fold = libcont::trace_orbit_curve(
-      system, libcont::CurveKind::Fold, "eta", fold_eta, 1, fold_start.phase, fold_start.x,
+      system, libcont::CurveKind::Fold, "omega", fold_eta, 1, fold_start.phase, fold_start.x,
       libcont::OrbitCurveOptions("d", at_fold.d, -0.0105, 0.8, 1.2));
   const double fold_seconds = cpu_seconds() - begin;
   INFO("fold curve: " << fold.stop_reason << " " << fold.failure);
@@ -343,7 +343,7 @@ TEST_CASE("fold and period-doubling curves leave the resonant grazing quadratica
     options.max_step = options.initial_step = 2e-6;
     system.set_parameter("d", flip_end.second);
     const libcont::OrbitCurve part = libcont::trace_orbit_curve(
-        system, libcont::CurveKind::Grazing, "eta", flip_end.first, 1, flip_end.phase,
+        system, libcont::CurveKind::Grazing, "omega", flip_end.first, 1, flip_end.phase,
         flip_end.x, options);
     INFO("grazing curve to d = " << to << ": " << part.stop_reason << " " << part.failure);
     REQUIRE(part.ok());
@@ -374,7 +374,7 @@ TEST_CASE("fold and period-doubling curves leave the resonant grazing quadratica
   const auto closed_form = [&](bool is_fold, const std::vector<double>& deltas) {
     Tangency t;
     for (const double delta : deltas) {
-      const auto at = p.with("eta", eta_star + delta);
+      const auto at = p.with("omega", eta_star + delta);
       const double d_g = grazing_clearance(p, eta_star + delta);
       const double d = test_support::one_parameter_point_near(at, "d", 1, is_fold, d_g, 2e-3);
       REQUIRE(std::isfinite(d));
@@ -453,7 +453,7 @@ TEST_CASE("the grazing curve of the non-impacting orbit against the closed form"
   for (const double to : {-0.004, -0.009}) {
     const double begin = cpu_seconds();
     const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
-        system, libcont::CurveKind::Grazing, "eta", p.eta, 1, phase, cf.nonimpacting_state(phase),
+        system, libcont::CurveKind::Grazing, "omega", p.eta, 1, phase, cf.nonimpacting_state(phase),
         libcont::OrbitCurveOptions("d", p.d, to, 0.8, 3.0));
     const double seconds = cpu_seconds() - begin;
     INFO(curve.stop_reason << " " << curve.failure);
@@ -466,14 +466,14 @@ TEST_CASE("the grazing curve of the non-impacting orbit against the closed form"
       const auto at_row = p.with("d", row.second);
       double reference = NAN;
       for (const auto& g :
-           test_support::nonimpacting_grazing(at_row, "eta", row.first - 0.01, row.first + 0.01, 20))
+           test_support::nonimpacting_grazing(at_row, "omega", row.first - 0.01, row.first + 0.01, 20))
         reference = g.value;
       INFO("row at eta = " << std::setprecision(14) << row.first << ", d = " << row.second);
       REQUIRE(std::isfinite(reference));
       CHECK(std::abs(row.first - reference) <= 1e-8);
       worst = std::max(worst, std::abs(row.first - reference));
       // The touching time s after the section, against the closed form's (mod T).
-      const ImpactOscillatorClosedForm at(at_row.with("eta", row.first));
+      const ImpactOscillatorClosedForm at(at_row.with("omega", row.first));
       const double shift = std::remainder(row.phase + row.auxiliary[0] -
                                               at.nonimpacting_time_of_min_gap(), at.period());
       CHECK(std::abs(shift) <= 1e-7);
@@ -503,16 +503,16 @@ TEST_CASE("a curve started where p1 = const misses it is corrected by least norm
   auto system = library_system(flip);
   const Start start = closed_form_start(flip, 2, 1);
   const libcont::OrbitCurve arc = libcont::trace_orbit_curve(
-      system, libcont::CurveKind::PeriodDoubling, "eta", flip.eta, 2, start.phase, start.x,
+      system, libcont::CurveKind::PeriodDoubling, "omega", flip.eta, 2, start.phase, start.x,
       libcont::OrbitCurveOptions("d", -0.005, -0.0056, 1.5, 3.0));
   REQUIRE(arc.ok());
   const auto lowest = std::min_element(arc.rows.begin(), arc.rows.end(),
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
   CHECK(lowest->second > -0.0054);
-  system.set_parameter("eta", lowest->first);
+  system.set_parameter("omega", lowest->first);
   const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
       system, libcont::CurveKind::PeriodDoubling, "d", -0.0054, 2, lowest->phase, lowest->x,
-      libcont::OrbitCurveOptions("eta", lowest->first, 2.6, -0.006, -0.004));
+      libcont::OrbitCurveOptions("omega", lowest->first, 2.6, -0.006, -0.004));
   INFO(curve.stop_reason << " " << curve.failure);
   REQUIRE(curve.ok());
   REQUIRE(curve.rows.size() >= 5);
@@ -521,7 +521,7 @@ TEST_CASE("a curve started where p1 = const misses it is corrected by least norm
   double worst = 0.0;
   for (const libcont::CurveRow& row : curve.rows) {
     const double reference = test_support::one_parameter_point_near(
-        flip.with("eta", row.second), "d", 2, false, row.first, 2e-4);
+        flip.with("omega", row.second), "d", 2, false, row.first, 2e-4);
     INFO("row at d = " << std::setprecision(14) << row.first << ", eta = " << row.second
                        << ": closed form d = " << reference);
     REQUIRE(std::isfinite(reference));
@@ -549,7 +549,7 @@ TEST_CASE("the interior-tangency curve of the z = 1/2 orbit against the closed f
   auto system = library_system(p);
   const Start start = closed_form_start(p, 2, 1);
   const libcont::OrbitBranch branch = libcont::trace_orbit_branch(
-      system, 2, start.phase, start.x, libcont::OrbitBranchOptions("eta", 3.25, 3.1));
+      system, 2, start.phase, start.x, libcont::OrbitBranchOptions("omega", 3.25, 3.1));
   REQUIRE(branch.ok());
   const libcont::SpecialPoint* grazing = nullptr;
   for (const auto& s : branch.special_points)
@@ -558,7 +558,7 @@ TEST_CASE("the interior-tangency curve of the z = 1/2 orbit against the closed f
   // The closed form's: where the nearer orbit's smallest interior gap is zero.
   const double closed_form = test_support::brent_root(
       [&](double eta) {
-        return test_support::nearest_touching_orbit(p.with("eta", eta), 2).min_interior_gap;
+        return test_support::nearest_touching_orbit(p.with("omega", eta), 2).min_interior_gap;
       },
       3.15, 3.18);
   CHECK(std::abs(grazing->lambda - closed_form) <= 1e-9);
@@ -608,11 +608,11 @@ TEST_CASE("the bordered test functions' derivatives against independent differen
     const Start start = closed_form_start(point.p, 1, point.branch);
     std::unique_ptr<libcont::RealMultiplierCurveProblem> problem;
     if (point.fold)
-      problem = std::make_unique<libcont::FoldCurveProblem>(system, "eta", "d", 1,
+      problem = std::make_unique<libcont::FoldCurveProblem>(system, "omega", "d", 1,
                                                             libcont::FlowOptions{}, start.phase);
     else
       problem = std::make_unique<libcont::PeriodDoublingCurveProblem>(
-          system, "eta", "d", 1, libcont::FlowOptions{}, start.phase);
+          system, "omega", "d", 1, libcont::FlowOptions{}, start.phase);
     problem->second_scale = 0.005;  // d's scale, as trace_orbit_curve sets it from a range
     libcont::Vector u(3);
     u << start.x, point.p.d;

@@ -46,7 +46,7 @@ TEST_CASE("z = 1/2 orbit at eta = 4: single and multiple shooting agree", "[orbi
   for (const char* model : {"hard", "soft"}) {
     INFO("model " << model);
     const auto system = make_system<MovingBaseOscillator>(
-        {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"eta", "4"}});
+        {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"omega", "4"}});
     const double period = system.forcing_period();
     // A rough guess: 30 periods of transient from rest leave the motion ~1 % of a off
     // the orbit (contraction exp(-0.23 T) = 0.70 per period).
@@ -100,7 +100,7 @@ TEST_CASE("z = 1/2 orbit at eta = 4: Floquet multipliers, exponents and Lyapunov
   for (const char* model : {"hard", "soft"}) {
     INFO("model " << model);
     const auto system = make_system<MovingBaseOscillator>(
-        {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"eta", "4"}});
+        {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"omega", "4"}});
     const double orbit_time = 2 * system.forcing_period();
     const Vector guess = settle(system, 0.0, vec2(0.0, 0.0), 100).x;
     const ShootingResult orbit = shoot(system, guess, false);

@@ -44,7 +44,7 @@ double distance_to(const libcont::OrbitCurve& curve, double first, double second
 
 libcont::ParameterPlaneOptions box() {
   libcont::ParameterPlaneOptions o;
-  o.first = "eta";
+  o.first = "omega";
   o.first_min = 1.5;
   o.first_max = 3.0;
   o.second = "d";
@@ -78,7 +78,7 @@ TEST_CASE("a parameter-plane map of the moving-base oscillator against the close
       // The tangency condition is solved to the curve's corrector tolerance, 1e-10.
       for (const libcont::CurveRow& row : curve.rows) {
         const double gap = test_support::ImpactOscillatorClosedForm(
-                               p.with("d", row.second).with("eta", row.first))
+                               p.with("d", row.second).with("omega", row.first))
                                .nonimpacting_min_gap();
         INFO("grazing curve row at eta = " << std::setprecision(14) << row.first
                                            << ", d = " << row.second << ": closed-form gap " << gap);
@@ -105,7 +105,7 @@ TEST_CASE("a parameter-plane map of the moving-base oscillator against the close
   int checked = 0;
   for (const double d : {-0.0035, -0.0015, -0.0005}) {
     for (const auto& s :
-         test_support::special_points(p.with("d", d), "eta", o.first_min, o.first_max, 1, 400)) {
+         test_support::special_points(p.with("d", d), "omega", o.first_min, o.first_max, 1, 400)) {
       libcont::CurveKind kind;
       if (s.type == "period-doubling" && s.admissible)
         kind = libcont::CurveKind::PeriodDoubling;
@@ -151,7 +151,7 @@ TEST_CASE("an (eta, r) map: every curve reaches the box's edges, and on the clos
   p.d = 0.0;
   auto system = test_support::library_system(p);
   libcont::ParameterPlaneOptions o;
-  o.first = "eta";
+  o.first = "omega";
   o.first_min = 2.5;
   o.first_max = 4.5;
   o.second = "r";
@@ -205,7 +205,7 @@ TEST_CASE("parameter-plane options are checked, naming the item", "[plane]") {
     }
   };
   auto o = box();
-  o.second = "eta";
+  o.second = "omega";
   refused(o, "second");
   o = box();
   o.second_max = o.second_min;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,7 @@ ParameterSet example_set() {
   p.add("k", 1.0, Constraint::Positive, "stiffness");
   p.add("c", 0.23, Constraint::NonNegative, "damping");
   p.add("r", 1.0, Constraint::UnitInterval, "restitution");
-  p.add("eta", 4.0, Constraint::Positive, "frequency");
+  p.add("omega", 4.0, Constraint::Positive, "frequency");
   p.add("d", 0.0, Constraint::Any, "offset");
   p.add_optional("cs", Constraint::NonNegative, "contact damping");
   p.add_choice("model", {"hard", "soft"}, "hard", "impact model");
@@ -55,25 +56,25 @@ TEST_CASE("ParameterSet rejects unknown names and names them", "[parameters]") {
   CHECK_THAT(input_error_message([&] { p.set_from_text("foo", "1"); }), Contains("'foo'"));
   CHECK_THAT(input_error_message([&] { (void)p["foo"]; }), Contains("'foo'"));
   CHECK_FALSE(p.contains("foo"));
-  CHECK(p.contains("eta"));
+  CHECK(p.contains("omega"));
 }
 
 TEST_CASE("ParameterSet rejects non-numbers, NaN and infinities", "[parameters]") {
   ParameterSet p = example_set();
   for (const char* text : {"abc", "4x", "", " ", "nan", "NaN", "inf", "-inf", "1e999"}) {
     INFO("text '" << text << "'");
-    CHECK_THAT(input_error_message([&] { p.set_from_text("eta", text); }), Contains("'eta'"));
+    CHECK_THAT(input_error_message([&] { p.set_from_text("omega", text); }), Contains("'omega'"));
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  CHECK_THAT(input_error_message([&] { p.set("eta", nan); }), Contains("'eta'"));
+  CHECK_THAT(input_error_message([&] { p.set("omega", nan); }), Contains("'omega'"));
   CHECK_THAT(input_error_message([&] { p.set("d", inf); }), Contains("'d'"));
   CHECK_THAT(input_error_message([&] { p.set("d", -inf); }), Contains("'d'"));
   // A rejected value leaves the previous one in place.
-  CHECK(p["eta"] == 4.0);
+  CHECK(p["omega"] == 4.0);
   // Well-formed numbers are accepted, surrounding blanks ignored.
-  p.set_from_text("eta", " 7.1 ");
-  CHECK(p["eta"] == 7.1);
+  p.set_from_text("omega", " 7.1 ");
+  CHECK(p["omega"] == 7.1);
   p.set_from_text("d", "-2.5e-3");
   CHECK(p["d"] == -2.5e-3);
 }
@@ -115,7 +116,7 @@ TEST_CASE("ParameterSet choices", "[parameters]") {
   CHECK(p.choice("model") == "soft");
   // A choice is not a number and a number is not a choice.
   CHECK_THAT(input_error_message([&] { p.set("model", 1.0); }), Contains("'model'"));
-  CHECK_THAT(input_error_message([&] { (void)p.choice("eta"); }), Contains("'eta'"));
+  CHECK_THAT(input_error_message([&] { (void)p.choice("omega"); }), Contains("'omega'"));
   CHECK_THROWS_AS(p.add_choice("relation", {"exact", "approximate"}, "nosuch", "relation"),
                   InputError);
 }
@@ -144,8 +145,8 @@ TEST_CASE("Systems validate parameters and derive the optional contact damping",
              Contains("'m'"));
   CHECK_THAT(input_error_message([&] { system.set_parameter_text("r", "1.5"); }),
              Contains("'r'"));
-  CHECK_THAT(input_error_message([&] { system.set_parameter_text("eta", "abc"); }),
-             Contains("'eta'"));
+  CHECK_THAT(input_error_message([&] { system.set_parameter_text("omega", "abc"); }),
+             Contains("'omega'"));
   CHECK_THAT(input_error_message([&] { system.set_parameter_text("foo", "1"); }),
              Contains("'foo'"));
   CHECK(system.parameters()["m"] == 1.0);
@@ -206,8 +207,8 @@ TEST_CASE("Parameters set together are checked on the final set, in any order; a
 
   // A forcing frequency so small that the period overflows is refused, naming it.
   auto oscillator = systems::make_system("moving-base");
-  CHECK_THAT(input_error_message([&] { oscillator->set_parameter_text("eta", "1e-308"); }),
-             Contains("eta = 1e-308 gives the forcing period inf"));
+  CHECK_THAT(input_error_message([&] { oscillator->set_parameter_text("omega", "1e-308"); }),
+             Contains("omega = 1e-308 gives the forcing period inf"));
   CHECK(std::isfinite(oscillator->forcing_period()));
 }
 
@@ -290,4 +291,42 @@ TEST_CASE("Every catalogue model declares the units of its time, states and para
   CHECK(two_body->time_unit() == "s");
   CHECK(two_body->state_units() == std::vector<std::string>{"m", "m", "m/s", "m/s"});
   CHECK(two_body->parameters().all()[0].unit == "kg");
+}
+
+TEST_CASE("ParameterSet aliases: an old name reaches the parameter, messages use its own",
+          "[parameters]") {
+  ParameterSet p;
+  p.add("omega", 4.0, Constraint::Positive, "forcing circular frequency");
+  p.add_alias("eta", "omega");
+  CHECK(p.contains("eta"));
+  CHECK(p.is_alias("eta"));
+  CHECK_FALSE(p.is_alias("omega"));
+  CHECK(p.canonical("eta") == "omega");
+  CHECK(p.canonical("m") == "m");
+  CHECK(p.aliases_of("omega") == std::vector<std::string>{"eta"});
+  p.set_from_text("eta", "5.5");
+  CHECK(p["omega"] == 5.5);
+  CHECK(p["eta"] == 5.5);
+  CHECK(p.all().size() == 1);  // no parameter of its own
+  CHECK_THROWS_WITH(p.set("eta", -1.0), Contains("'omega'") && Contains("positive"));
+  CHECK(p["omega"] == 5.5);
+  CHECK_THROWS_AS(p.add_alias("omega", "omega"), std::logic_error);
+  CHECK_THROWS_AS(p.add_alias("zeta", "nosuch"), InputError);
+}
+
+TEST_CASE("every forced system of the catalogue calls its forcing frequency omega",
+          "[parameters]") {
+  for (const auto& entry : systems::catalogue()) {
+    auto system = systems::make_system(entry.name);
+    if (system->forcing_period() == 0.0 || !system->parameters().contains("omega")) continue;
+    INFO(entry.name);
+    CHECK(system->parameters().is_alias("eta"));
+    system->set_parameter("eta", 2.5);
+    CHECK(system->parameters()["omega"] == 2.5);
+  }
+  for (const char* name : {"moving-base", "cantilever-2dof", "duffing", "two-body", "platform",
+                           "chain"}) {
+    INFO(name);
+    CHECK(systems::make_system(name)->parameters().canonical("eta") == "omega");
+  }
 }

@@ -125,7 +125,7 @@ TEST_CASE("Period map Jacobian with saltation matches finite differences", "[per
   };
   for (const char* eta : {"4", "7.1"}) {
     for (Settings settings : cases) {
-      settings.push_back({"eta", eta});
+      settings.push_back({"omega", eta});
       const auto system = make_system<MovingBaseOscillator>(settings);
       std::string label = "eta = " + std::string(eta);
       for (const auto& [name, value] : settings) label += ", " + name + " = " + value;
@@ -144,7 +144,7 @@ TEST_CASE("Twice-period map of the z = 1/2 orbit at eta = 4 matches finite diffe
           "[period-map]") {
   for (const char* model : {"hard", "soft"}) {
     INFO("model " << model);
-    const auto system = make_system<MovingBaseOscillator>({{"model", model}, {"eta", "4"}});
+    const auto system = make_system<MovingBaseOscillator>({{"model", model}, {"omega", "4"}});
     const JacobianCheck check = check_map(system, 2);
     INFO("events " << check.events << ", error " << check.error << ", without saltation "
                    << check.error_naive);

@@ -53,8 +53,8 @@ TEST_CASE("energy balance: soft moving-base oscillator closes to 1e-6 of the ini
   // The body starts 4 base amplitudes above the base at rest and settles onto the
   // forced motion, hitting the base; k_s = 2000 runs on Adams, k_s = 200000 on BDF.
   for (const Settings& settings :
-       {Settings{{"model", "soft"}, {"eta", "7.1"}, {"ks", "2000"}, {"r", "0.8"}},
-        Settings{{"model", "soft"}, {"eta", "4"}, {"ks", "200000"}, {"r", "0.6"}}}) {
+       {Settings{{"model", "soft"}, {"omega", "7.1"}, {"ks", "2000"}, {"r", "0.8"}},
+        Settings{{"model", "soft"}, {"omega", "4"}, {"ks", "200000"}, {"r", "0.6"}}}) {
     const auto system = make_system<systems::MovingBaseOscillator>(settings);
     REQUIRE(system.energy_account());
     const Vector x0 = test_support::vec2(0.01, 0.0);

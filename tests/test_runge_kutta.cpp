@@ -52,7 +52,7 @@ TEST_CASE("Runge-Kutta pair: free flights and impacts equal the exact flow",
   }
   SECTION("hard moving base, eta = 4, twenty periods: impact times and states") {
     auto system = make_system<systems::MovingBaseOscillator>(
-        {{"model", "hard"}, {"r", "0.8"}, {"eta", "4"}});
+        {{"model", "hard"}, {"r", "0.8"}, {"omega", "4"}});
     const double t = 20 * system.forcing_period();
     const Vector x0 = vec2(0.0, 0.0);
     const auto exact = flow_map(system, with(IntegratorMethod::Auto, true), 0.0, x0, t, true);

@@ -98,7 +98,7 @@ TEST_CASE("Saltation matrix of a hard impact on the moving base", "[saltation]")
   for (const char* r_text : {"1", "0.8", "0.6"}) {
     for (const char* c_text : {"0.23", "0"}) {
       const auto system =
-          make_system<MovingBaseOscillator>({{"r", r_text}, {"c", c_text}, {"eta", "4"}});
+          make_system<MovingBaseOscillator>({{"r", r_text}, {"c", c_text}, {"omega", "4"}});
       const double r = std::stod(r_text), c = std::stod(c_text), m = 1, k = 1, a = 0.0025;
       const double eta = 4;
       for (double t : {0.0, 0.3, 1.1, 2.5}) {
@@ -125,7 +125,7 @@ TEST_CASE("Saltation matrices of sticking and release vanish", "[saltation]") {
   // StickEnd (release): the body leaves exactly on the base, x+ = (b(t), b'(t)), so again
   // D_x g = 0, and at N = 0 the free field equals the base's motion, f+ = D_t g: S = 0. (Either way the
   // tangent is already 0 after a StickStart; nothing of it survives a sticking phase.)
-  const auto system = make_system<MovingBaseOscillator>({{"r", "0.5"}, {"eta", "3"}});
+  const auto system = make_system<MovingBaseOscillator>({{"r", "0.5"}, {"omega", "3"}});
   // A time at which the base pushes the body (holding force > 0).
   double t = 0.0;
   while (system.holding_force(t) <= 0.01) t += 0.01;

@@ -37,7 +37,7 @@ struct StickingRun {
 };
 
 StickingRun chattering_run() {
-  StickingRun run{make_system<MovingBaseOscillator>({{"r", "0.5"}, {"eta", "3"}, {"d", "0"}}),
+  StickingRun run{make_system<MovingBaseOscillator>({{"r", "0.5"}, {"omega", "3"}, {"d", "0"}}),
                   {}, {}, {}};
   const double period = run.system.forcing_period();
   Flow flow(run.system);

@@ -40,7 +40,7 @@ const Settings hard_r1 = {{"model", "hard"}, {"r", "1"}};
 
 SweepOptions eta_sweep(double from, double to, int steps, int transient, int periods) {
   SweepOptions o;
-  o.parameter = "eta";
+  o.parameter = "omega";
   o.from = from;
   o.to = to;
   o.steps = steps;
@@ -100,10 +100,10 @@ TEST_CASE("sweep plan: chains when following, single points otherwise", "[sweep]
 
 TEST_CASE("sweep rejects bad input naming the item", "[sweep]") {
   SweepOptions o = eta_sweep(2.0, 3.0, 3, 1, 1);
-  o.parameter = "omega";
-  CHECK_THROWS_WITH(Sweep(moving_base(hard_r1), o), Catch::Contains("omega"));
+  o.parameter = "lambda";  // the moving base has none
+  CHECK_THROWS_WITH(Sweep(moving_base(hard_r1), o), Catch::Contains("lambda"));
   o = eta_sweep(-1.0, 3.0, 3, 1, 1);
-  CHECK_THROWS_WITH(Sweep(moving_base(hard_r1), o), Catch::Contains("eta"));
+  CHECK_THROWS_WITH(Sweep(moving_base(hard_r1), o), Catch::Contains("omega"));
   o = eta_sweep(2.0, 3.0, 3, 1, 1);
   o.initial_states = {Vector::Zero(3)};
   CHECK_THROWS_WITH(Sweep(moving_base(hard_r1), o), Catch::Contains("initial state 1"));
@@ -198,7 +198,7 @@ TEST_CASE("a sweep whose points fail says so: its status, and the first failure 
   REQUIRE(result.failed() == 3);
   CHECK(result.status == SweepStatus::PointsFailed);
   CHECK(to_string(result.status) == "points failed");
-  const std::string first = "3 of 3 points failed (first at eta = 2.4: " +
+  const std::string first = "3 of 3 points failed (first at omega = 2.4: " +
                             libcont::to_string(result.points.front().status);
   CHECK(result.message.substr(0, first.size()) == first);
 }

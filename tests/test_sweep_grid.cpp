@@ -44,7 +44,7 @@ const Settings hard = {{"model", "hard"}};
 SweepOptions eta_r_grid(double from, double to, int steps, double r_from, double r_to,
                         int r_steps, int transient, int periods) {
   SweepOptions o;
-  o.parameter = "eta";
+  o.parameter = "omega";
   o.from = from;
   o.to = to;
   o.steps = steps;
@@ -111,11 +111,11 @@ TEST_CASE("grid plan: one chain per row when following, every cell alone otherwi
 
 TEST_CASE("grid rejects bad input naming the item", "[sweep][grid]") {
   SweepOptions o = eta_r_grid(2.0, 3.0, 3, 0.6, 1.0, 3, 1, 1);
-  o.second_parameter = "eta";
-  CHECK_THROWS_WITH(Sweep(moving_base(hard), o), Catch::Contains("second parameter") &&
-                                                     Catch::Contains("eta"));
   o.second_parameter = "omega";
-  CHECK_THROWS_WITH(Sweep(moving_base(hard), o), Catch::Contains("omega"));
+  CHECK_THROWS_WITH(Sweep(moving_base(hard), o), Catch::Contains("second parameter") &&
+                                                     Catch::Contains("omega"));
+  o.second_parameter = "lambda";  // the moving base has none
+  CHECK_THROWS_WITH(Sweep(moving_base(hard), o), Catch::Contains("lambda"));
   o = eta_r_grid(2.0, 3.0, 3, 0.6, 1.5, 3, 1, 1);  // r is a restitution coefficient, <= 1
   CHECK_THROWS_WITH(Sweep(moving_base(hard), o), Catch::Contains("r"));
   o = eta_r_grid(2.0, 3.0, 3, 0.6, 1.0, 0, 1, 1);

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Bench 1 of doc/performance.md: the Lyapunov diagram of the hard moving-base oscillator
 (r = 1) by libcont (`vicont sweep`, one thread) and by the scipy peer
-(peer_scipy.py, one process) in the same run, with the same eta grid, the same start
+(peer_scipy.py, one process) in the same run, with the same omega grid, the same start
 (x = x' = 0 at t = 0 for every point) and the same transient and averaging lengths.
 5000 averaged periods by default: the tolerance 1e-3 on -0.115 (doc/reproduction.md) holds from
-Benettin averages over >= 5000 periods (with 1000 both codes give -0.1128 at eta = 8).
+Benettin averages over >= 5000 periods (with 1000 both codes give -0.1128 at omega = 8).
 
 Prints both times (wall and CPU), their ratio, and the accuracy check: at every point
 where libcont finds a periodic orbit (z = p/n) the largest exponent of both is within
@@ -59,26 +59,26 @@ def main():
     etas = [a.start + (a.end - a.start) * k / (a.steps - 1) for k in range(a.steps)]
 
     print("machine: %d CPUs, load %s" % (os.cpu_count(), open("/proc/loadavg").read().split()[:3]))
-    print("problem: hard moving-base, r = 1, eta %g..%g, %d points, %d transient + %d averaged "
+    print("problem: hard moving-base, r = 1, omega %g..%g, %d points, %d transient + %d averaged "
           "periods per point, exponents on, one thread each" %
           (a.start, a.end, a.steps, a.transient, a.periods))
     with tempfile.TemporaryDirectory() as work:
         out, lib_wall, lib_cpu = timed([
-            vicont, "sweep", "--param", "eta", "--from", repr(a.start), "--to", repr(a.end),
+            vicont, "sweep", "--param", "omega", "--from", repr(a.start), "--to", repr(a.end),
             "--steps", str(a.steps), "--transient", str(a.transient), "--periods", str(a.periods),
             "--threads", "1", "--out", work, "--json"])
-    lib = {round(pt["eta"], 9): pt for pt in json.loads(out)["points"]}
+    lib = {round(pt["omega"], 9): pt for pt in json.loads(out)["points"]}
     out, peer_wall, peer_cpu = timed([
         "/usr/bin/python3", os.path.join(HERE, "peer_scipy.py"),
-        "--eta", ",".join(repr(e) for e in etas), "--transient", str(a.transient),
+        "--omega", ",".join(repr(e) for e in etas), "--transient", str(a.transient),
         "--periods", str(a.periods), "--rtol", repr(a.rtol), "--atol", repr(a.atol)])
-    peer = {round(pt["eta"], 9): pt for pt in json.loads(out)["points"]}
+    peer = {round(pt["omega"], 9): pt for pt in json.loads(out)["points"]}
 
     failures = 0
     print("\n%8s %6s %14s %14s %12s %12s  %s" %
-          ("eta", "z", "lambda_1 lib", "lambda_1 scipy", "sum lib", "sum scipy", "check"))
-    for eta in etas:
-        key = round(eta, 9)
+          ("omega", "z", "lambda_1 lib", "lambda_1 scipy", "sum lib", "sum scipy", "check"))
+    for omega in etas:
+        key = round(omega, 9)
         lp, pp = lib[key], peer[key]
         le, pe = lp["exponents"], pp["exponents"]
         periodic = lp["n"] > 0
@@ -88,7 +88,7 @@ def main():
         failures += 0 if ok else 1
         z = "%d/%d" % (lp["p"], lp["n"]) if periodic else "-"
         print("%8.4f %6s %14.6f %14.6f %12.8f %12.8f  %s" %
-              (eta, z, le[0], pe[0], sum(le), sum(pe), ("ok" if ok else "FAIL") if periodic or not ok else "sum ok"))
+              (omega, z, le[0], pe[0], sum(le), sum(pe), ("ok" if ok else "FAIL") if periodic or not ok else "sum ok"))
     print("\n%-28s %10s %10s" % ("", "wall s", "CPU s"))
     print("%-28s %10.2f %10.2f" % ("libcont (vicont sweep)", lib_wall, lib_cpu))
     print("%-28s %10.2f %10.2f" % ("scipy solve_ivp (DOP853)", peer_wall, peer_cpu))

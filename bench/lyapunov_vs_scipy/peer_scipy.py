@@ -6,11 +6,11 @@ integrated with the state and mapped through the saltation matrix at each impact
 re-orthonormalisation once per forcing period (Benettin's method as Mueller extended it
 to impacts).
 
-    m x'' + c x' + k x = k a sin(eta t),  gap h = x - a sin(eta t) - d >= 0,
-    at h = 0 with v_r = x' - a eta cos(eta t) < 0:  v_r+ = -r v_r-.
+    m x'' + c x' + k x = k a sin(omega t),  gap h = x - a sin(omega t) - d >= 0,
+    at h = 0 with v_r = x' - a omega cos(omega t) < 0:  v_r+ = -r v_r-.
 
-Usage: peer_scipy.py --eta 2,4,... [--transient N] [--periods N] [--rtol R] [--atol A]
-Prints one JSON object: per eta the exponents, impacts, steps; and the CPU and wall time.
+Usage: peer_scipy.py --omega 2,4,... [--transient N] [--periods N] [--rtol R] [--atol A]
+Prints one JSON object: per omega the exponents, impacts, steps; and the CPU and wall time.
 Needs /usr/bin/python3 with Debian's python3-scipy and python3-numpy.
 """
 import argparse
@@ -25,19 +25,19 @@ M, K, C, A, D = 1.0, 1.0, 0.23, 0.0025, 0.0
 
 
 class Oscillator:
-    def __init__(self, eta, r, rtol, atol):
-        self.eta, self.r, self.rtol, self.atol = eta, r, rtol, atol
+    def __init__(self, omega, r, rtol, atol):
+        self.omega, self.r, self.rtol, self.atol = omega, r, rtol, atol
         self.steps = 0
         self.impacts = 0
 
     def base(self, t):
-        return A * math.sin(self.eta * t) + D
+        return A * math.sin(self.omega * t) + D
 
     def base_velocity(self, t):
-        return A * self.eta * math.cos(self.eta * t)
+        return A * self.omega * math.cos(self.omega * t)
 
     def acceleration(self, t, x, v):
-        return (K * A * math.sin(self.eta * t) - C * v - K * x) / M
+        return (K * A * math.sin(self.omega * t) - C * v - K * x) / M
 
     def rhs(self, t, y):
         x, v = y[0], y[1]
@@ -60,7 +60,7 @@ class Oscillator:
         v_plus = w - self.r * (v - w)
         if tangent:
             dg_dx = np.array([[1.0, 0.0], [0.0, -self.r]])
-            dg_dt = np.array([0.0, -(1.0 + self.r) * A * self.eta ** 2 * math.sin(self.eta * t)])
+            dg_dt = np.array([0.0, -(1.0 + self.r) * A * self.omega ** 2 * math.sin(self.omega * t)])
             f_minus = np.array([v, self.acceleration(t, x, v)])
             f_plus = np.array([v_plus, self.acceleration(t, x, v_plus)])
             dh_dx = np.array([1.0, 0.0])
@@ -93,13 +93,13 @@ class Oscillator:
             elif sol.status == 0:
                 t, y = t1, sol.y[:, -1]
             else:
-                raise RuntimeError("solve_ivp failed at eta = %g: %s" % (self.eta, sol.message))
+                raise RuntimeError("solve_ivp failed at omega = %g: %s" % (self.omega, sol.message))
         return y
 
 
-def lyapunov(eta, transient, periods, r, rtol, atol):
-    o = Oscillator(eta, r, rtol, atol)
-    period = 2.0 * math.pi / eta
+def lyapunov(omega, transient, periods, r, rtol, atol):
+    o = Oscillator(omega, r, rtol, atol)
+    period = 2.0 * math.pi / omega
     y = np.zeros(2)
     t = 0.0
     for _ in range(transient):
@@ -114,12 +114,12 @@ def lyapunov(eta, transient, periods, r, rtol, atol):
         sums += np.log(np.abs(np.diag(rr)))
         y = np.concatenate((y[:2], q.ravel()))
     exponents = sorted(sums / (periods * period), reverse=True)
-    return {"eta": eta, "exponents": exponents, "impacts": o.impacts, "steps": o.steps}
+    return {"omega": omega, "exponents": exponents, "impacts": o.impacts, "steps": o.steps}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--eta", required=True, help="values of eta, separated by commas")
+    parser.add_argument("--omega", required=True, help="values of omega, separated by commas")
     parser.add_argument("--transient", type=int, default=1000)
     parser.add_argument("--periods", type=int, default=1000)
     parser.add_argument("--r", type=float, default=1.0)
@@ -128,7 +128,7 @@ def main():
     args = parser.parse_args()
     wall, cpu = time.perf_counter(), time.process_time()
     points = [lyapunov(float(e), args.transient, args.periods, args.r, args.rtol, args.atol)
-              for e in args.eta.split(",")]
+              for e in args.omega.split(",")]
     print(json.dumps({"points": points, "wall_seconds": time.perf_counter() - wall,
                       "cpu_seconds": time.process_time() - cpu,
                       "rtol": args.rtol, "atol": args.atol}))

@@ -15,6 +15,7 @@
 #include "output.hpp"
 #include "plots.hpp"
 #include "progress.hpp"
+#include "start_contact.hpp"
 #include "run_inputs.hpp"
 #include "system_report.hpp"
 #include "run_limits.hpp"
@@ -214,13 +215,12 @@ class BasinsCommand : public SystemCommand {
   int run() override {
     const auto system = resolve_checked();
     BasinsSummary summary{*system, basin_options(*system), out_};
-    const libcont::Basins basins(inputs_.system_factory(), summary.options);
+    Progress progress("basins", summary.options.x.steps * summary.options.y.steps, "cells");
+    libcont::BasinOptions options = summary.options;
+    options.progress = [&](int done, int) { progress.update(done); };
+    const libcont::Basins basins(inputs_.system_factory(), options);
     prepare_output_directory(out_);
-    {
-      ProgressIndicator progress("basins: " + std::to_string(summary.options.x.steps) + " x " +
-                                 std::to_string(summary.options.y.steps) + " cells");
-      summary.result = basins.compute();
-    }
+    summary.result = basins.compute();
     write_basin_files(out_, *system, summary.options, summary.result);
     summary.files = {(out_ / "basins.json").string(), (out_ / "basins.csv").string(),
                      (out_ / "attractors.csv").string()};
@@ -248,7 +248,33 @@ class BasinsCommand : public SystemCommand {
     o.max_period = max_period_;
     o.threads = threads_;
     o.flow = integrator_.flow();
+    refuse_cells_inside_contacts(system, o);
     return o;
+  }
+
+  // A cell that starts inside an obstacle is no initial condition of the model
+  // (start_contact.hpp): the grid is refused, naming the first such cell and the contact.
+  void refuse_cells_inside_contacts(const libcont::HybridSystem& system,
+                                    const libcont::BasinOptions& o) const {
+    libcont::Vector x = system.default_initial_state();
+    int inside = 0;
+    std::string first;
+    for (int j = 0; j < o.y.steps; ++j)
+      for (int i = 0; i < o.x.steps; ++i) {
+        x[o.x.coordinate] = o.x.value(i);
+        x[o.y.coordinate] = o.y.value(j);
+        const auto violation = violated_contact(system, o.phase, x);
+        if (!violation) continue;
+        if (inside++ == 0)
+          first = state_text(system, x) + " lies inside the contact '" + violation->contact +
+                  "' (gap " + number_text(violation->gap) + " at t = " + number_text(o.phase) + ")";
+      }
+    if (inside > 0)
+      throw libcont::InputError("--x " + x_text_ + ", --y " + y_text_ + ": " +
+                                std::to_string(inside) + " of the " +
+                                std::to_string(o.x.steps * o.y.steps) +
+                                " initial states lie inside an obstacle; the first, " + first +
+                                "; choose a grid outside it");
   }
 
  private:

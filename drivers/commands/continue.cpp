@@ -36,7 +36,7 @@ namespace {
 
 struct ContinueSettings : ParameterRange {
   ContinueSettings()
-      : ParameterRange("the continued parameter", "e.g. lambda or eta", "start value", "end value") {}
+      : ParameterRange("the continued parameter", "e.g. lambda or omega", "start value", "end value") {}
 
   int max_points = 2000;
   ArclengthSteps steps;
@@ -78,6 +78,18 @@ struct ContinueSettings : ParameterRange {
   }
 };
 
+// Drives a progress line (total 1) from a branch's progress: the parameter's way from
+// `from` towards `to` or the points used of max_points, whichever is further (a branch
+// that winds back and forth uses its points before it reaches the end of the range).
+std::function<void(const libcont::OrbitBranchProgress&)> branch_progress(
+    Progress& progress, const libcont::OrbitBranchOptions& options) {
+  return [&progress, from = options.from, to = options.to,
+          max_points = options.max_points](const libcont::OrbitBranchProgress& p) {
+    const double along = (p.lambda - from) / (to - from);
+    progress.update(std::max(along, static_cast<double>(p.points) / max_points));
+  };
+}
+
 // The start of the doubled (2n) branch at a saved period-doubling point of a branch of
 // period n (--switch): the point, left along the eigenvector of its multiplier -1
 // (libcont::doubled_branch_start). None, and `failure` says why, when the monodromy there
@@ -109,6 +121,7 @@ struct LabelledPoint {
   std::string label;
   libcont::SpecialPoint point;
   libcont::OrbitPointData orbit;
+  StabilityAround around;  // of the branch rows either side
 };
 
 // What is reported of one branch: its columns, its point count, its special points and
@@ -135,7 +148,8 @@ BranchReport report_branch(const std::filesystem::path& directory, const BranchT
   files.push_back((directory / "special_points.csv").string());
   for (size_t i = 0; i < branch.special_points.size(); ++i)
     report.special_points.push_back(
-        {labels[i], branch.special_points[i], branch.orbit(branch.special_points[i])});
+        {labels[i], branch.special_points[i], branch.orbit(branch.special_points[i]),
+         stability_around(table, branch.special_points[i], branch.points)});
   report.last_lambda = branch.points.back().lambda;
   report.last_orbit = branch.orbit(branch.points.back());
   return report;
@@ -149,7 +163,10 @@ nlohmann::ordered_json amplitudes_json(const libcont::OrbitPointData& orbit) {
 
 nlohmann::ordered_json special_points_json(const BranchReport& report) {
   nlohmann::ordered_json points = nlohmann::ordered_json::array();
-  for (const auto& [label, p, orbit] : report.special_points)
+  const auto or_null = [](std::optional<bool> b) {
+    return b ? nlohmann::ordered_json(*b) : nlohmann::ordered_json(nullptr);
+  };
+  for (const auto& [label, p, orbit, around] : report.special_points)
     points.push_back({{"label", label},
                       {"type", p.type_name()},
                       {"kind", p.detail},
@@ -157,7 +174,10 @@ nlohmann::ordered_json special_points_json(const BranchReport& report) {
                       {"amplitudes", amplitudes_json(orbit)},
                       {"p", orbit.impacts},
                       {"n", report.table.period},
-                      {"stable", orbit.stable()},
+                      // The branch arriving at the point and leaving it: at the point
+                      // itself a multiplier is on the unit circle.
+                      {"stable", around.before.value_or(orbit.stable())},
+                      {"stable_after", or_null(around.after)},
                       {"spectral_radius", orbit.spectral_radius},
                       {"after_point", p.after_point}});
   return points;
@@ -172,12 +192,14 @@ std::string special_points_text(const BranchReport& report) {
   text << "  " << table_cell("label", 7) << table_cell("type", 18) << table_cell("kind", 19)
        << table_cell(report.table.parameter, 22);
   for (const auto& column : amplitude_columns(report.table)) text << table_cell(column, 22);
-  text << table_cell("p", 5) << "stable\n";
-  for (const auto& [label, p, orbit] : report.special_points) {
+  text << table_cell("p", 5) << "stable before -> after\n";
+  const auto yes_no = [](std::optional<bool> b) { return b ? (*b ? "yes" : "no") : "-"; };
+  for (const auto& [label, p, orbit, around] : report.special_points) {
     text << "  " << table_cell(label, 7) << table_cell(p.type_name(), 18)
          << table_cell(p.detail.empty() ? "-" : p.detail, 19) << table_cell(rounded_text(p.lambda, 10), 22);
     for (const double amplitude : orbit.amplitudes) text << table_cell(rounded_text(amplitude, 10), 22);
-    text << table_cell(std::to_string(orbit.impacts), 5) << (orbit.stable() ? "yes" : "no") << '\n';
+    text << table_cell(std::to_string(orbit.impacts), 5) << yes_no(around.before) << " -> "
+         << yes_no(around.after) << '\n';
   }
   return text.str();
 }
@@ -416,8 +438,10 @@ class ContinueCommand : public SystemCommand {
 
   int run() override {
     // Inputs are checked before the output directory is made.
-    const std::optional<SavedRun> saved = saved_run();
+    std::optional<SavedRun> saved = saved_run();
     const auto system = resolve_checked();
+    // A run saved before a parameter was renamed names it by its old name.
+    if (saved) saved->parameter = system->parameters().canonical(saved->parameter);
     std::optional<SavedPoint> point;
     if (saved) point = restart_point(*saved, *system);
     const libcont::OrbitBranchOptions options = settings_.branch(search_.integrator.flow());
@@ -466,9 +490,9 @@ class ContinueCommand : public SystemCommand {
   void trace_branch(ContinueSummary& summary, libcont::HybridSystem& system,
                     const std::optional<SavedRun>& saved, const std::optional<SavedPoint>& point,
                     const libcont::OrbitBranchOptions& options) const {
-    ProgressIndicator progress(point ? "continue: from " + restart_ + " in " + settings_.parameter
-                                     : "continue: orbit at " + settings_.parameter + " = " +
-                                           number_text(*settings_.from) + ", then the branch");
+    Progress progress(point ? "continue from " + restart_ : "continue", 1.0);
+    libcont::OrbitBranchOptions traced = options;
+    traced.progress = branch_progress(progress, options);
     BranchStart& start = summary.start;
     start = point ? restart_start(system, *saved, *point, options.flow)
                   : search_start(system, summary.health);
@@ -477,8 +501,9 @@ class ContinueCommand : public SystemCommand {
       return;
     }
     summary.branch =
-        start.along ? libcont::trace_orbit_branch_from(system, start.n, *start.along, options)
-                    : libcont::trace_orbit_branch(system, start.n, start.phase, start.x, options);
+        start.along ? libcont::trace_orbit_branch_from(system, start.n, *start.along, traced)
+                    : libcont::trace_orbit_branch(system, start.n, start.phase, start.x, traced);
+    progress.finish();
     if (!summary.branch.ok())
       summary.health.numerical_failure =
           "continuation stopped: " + summary.branch.stop_reason +
@@ -509,12 +534,14 @@ class ContinueCommand : public SystemCommand {
   void trace_doubled_branches(ContinueSummary& summary, libcont::HybridSystem& system,
                               const libcont::OrbitBranchOptions& options,
                               std::vector<BranchCurve>& curves) const {
-    for (const auto& [label, flip, orbit] : summary.report.special_points) {
+    for (const auto& [label, flip, orbit, around] : summary.report.special_points) {
       if (flip.type != libcont::SpecialPointType::PeriodDoubling) continue;
-      ProgressIndicator progress("continue: doubled branch from " + label + " at " +
-                                 settings_.parameter + " = " + number_text(flip.lambda));
+      Progress progress("continue: doubled branch from " + label, 1.0);
+      libcont::OrbitBranchOptions traced = options;
+      traced.progress = branch_progress(progress, options);
       const int n = summary.report.table.period;
-      const libcont::OrbitBranch doubled = libcont::trace_doubled_branch(system, n, flip, options);
+      const libcont::OrbitBranch doubled = libcont::trace_doubled_branch(system, n, flip, traced);
+      progress.finish();
       BranchTable table = summary.report.table;
       table.period = 2 * n;
       DoubledBranch d{label, flip.lambda, flip.chart, "doubled-" + label};

@@ -45,7 +45,7 @@ struct CurveSettings {
   IntegratorChoice integrator;
 
   void add_options(RunOptions& options) {
-    options.add_text("param2", second,
+    options.add_parameter_name("param2", second,
                      "the second parameter p2 (required from a branch), any numeric parameter "
                      "of the system but the saved branch's; from a curve the saved curve's p2 "
                      "(may be omitted)");
@@ -264,10 +264,12 @@ class CurveCommand : public SystemCommand {
       throw InputError("--restart RUN_DIR:LABEL is required (a special point of a saved run "
                        "of vicont continue, or a point of a saved curve)");
     if (is_curve_restart(settings_.restart)) return run_switch();
-    const SavedRun saved = read_saved_run(settings_.restart);
+    SavedRun saved = read_saved_run(settings_.restart);
     inputs_.restart_from(saved.system, saved.parameters,
                          (saved.directory / "continue.json").string(), saved.model);
     const auto system = resolve_checked();  // the options given are read from here on
+    // A run saved before a parameter was renamed names it by its old name.
+    saved.parameter = system->parameters().canonical(saved.parameter);
     if (!settings_.kind.empty())
       throw InputError("--kind " + settings_.kind + ": " + item() + " is a run of vicont "
                        "continue, whose point gives the curve's kind; --kind is for a restart "
@@ -353,8 +355,8 @@ class CurveCommand : public SystemCommand {
                          options.max_points, out_};
     prepare_output_directory(out_);
     {
-      ProgressIndicator progress("curve: from " + settings_.restart + " in (" + first + ", " +
-                                 options.second + ")");
+      Progress progress("curve: from " + settings_.restart + " in (" + first + ", " +
+                                 options.second + ")", 0);
       summary.curve = trace();
     }
     if (!summary.curve.ok())

@@ -29,7 +29,7 @@ const SweepFiles integration_files{"diagram_integration.csv", "diagram_samples.c
                                    "diagram_impacts.csv"};
 
 struct DiagramSettings : ParameterRange {
-  DiagramSettings() : ParameterRange("the parameter", "e.g. eta") {}
+  DiagramSettings() : ParameterRange("the parameter", "e.g. omega") {}
 
   int steps = 61;
   int transient = 500;
@@ -296,17 +296,16 @@ class DiagramCommand : public SystemCommand {
     DiagramSummary summary{*system, settings_.diagram(*system), out_};
     const libcont::HybridDiagramOptions& o = summary.options;
     const auto factory = inputs_.system_factory();
-    const libcont::HybridDiagram diagram(factory, o);  // checks the range and the integration
+    Progress progress("diagram", o.steps, "grid points");
+    libcont::HybridDiagramOptions observed = o;
+    observed.progress = [&](int done, int) { progress.update(done); };
+    const libcont::HybridDiagram diagram(factory, observed);  // checks the range and the integration
     // The branches' options are used only once a branch is found: checked now, in their
     // own words, before anything runs.
     o.continuation.validate();
     o.shooting.validate();
     prepare_output_directory(out_);
-    {
-      ProgressIndicator progress("diagram: " + o.parameter + " from " + number_text(o.from) +
-                                 " to " + number_text(o.to));
-      summary.result = diagram.compute();
-    }
+    summary.result = diagram.compute();
     write_diagram_files(out_, *system, factory, o, summary.result);
     summary.files = diagram_files(out_);
     draw_diagram(summary);

@@ -59,6 +59,7 @@ class LyapunovCommand : public SystemCommand {
       : SystemCommand(vicont, "lyapunov", "Lyapunov spectrum, z = p/n, a_i, a_e and impact velocities") {
     settings_.add_options(options_);
     settings_.integrator.add_option(options_);
+    settings_.series.add_option(options_);
     finish_options();
   }
 
@@ -94,8 +95,8 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
   const double t0 = 0.0;  // the Poincare section phase
   LyapunovRun run;
   {
-    ProgressIndicator progress("lyapunov: " + std::to_string(settings.transient) + " + " +
-                               std::to_string(settings.periods) + " periods");
+    Progress progress("lyapunov", settings.transient + settings.periods, "periods");
+    options.progress = [&](int done, int) { progress.update(done); };
     run.result =
         libcont::LyapunovSpectrum(system, options).compute(t0, system.default_initial_state());
   }
@@ -105,11 +106,21 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
   // The averaging phase starts where the transient ended.
   const double averaging_start = t0 + settings.transient * period;
 
-  write_poincare_csv(out / "poincare.csv", system, r.poincare_samples, averaging_start, period);
-  write_impacts_csv(out / "impacts.csv", r.impacts);
-  std::vector<std::string> files = {(out / "lyapunov.json").string(),
-                                    (out / "poincare.csv").string(),
-                                    (out / "impacts.csv").string()};
+  std::vector<std::string> files = {(out / "lyapunov.json").string()};
+  nlohmann::ordered_json not_saved = nlohmann::ordered_json::object();
+  const bool poincare_saved = settings.series.wanted("poincare", r.poincare_samples.size());
+  if (poincare_saved) {
+    write_poincare_csv(out / "poincare.csv", system, r.poincare_samples, averaging_start, period);
+    files.push_back((out / "poincare.csv").string());
+  } else {
+    not_saved["poincare"] = r.poincare_samples.size();
+  }
+  if (settings.series.wanted("impacts", r.impacts.impact_times.size())) {
+    write_impacts_csv(out / "impacts.csv", r.impacts);
+    files.push_back((out / "impacts.csv").string());
+  } else {
+    not_saved["impacts"] = r.impacts.impact_times.size();
+  }
   // The spectrum's integration and the settled motion's, for the fallbacks they needed.
   libcont::FlowReport work = r.report;
   if (r.ok()) {
@@ -174,6 +185,8 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
         "JSON has no infinity: these fields are null; -inf exponents mean that sticking "
         "collapsed the tangent space";
   }
+  // Rows of the series that were not written (--save), so that nobody looks for them.
+  s["not_saved"] = not_saved;
   write_summary(out / "lyapunov.json", s, run.health, files);
 
   std::ostringstream text;
@@ -196,9 +209,10 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
        << fallbacks_text(work)
        << "status      " << libcont::to_string(run.health.report.status)
        << (run.health.report.message.empty() ? "" : ": " + run.health.report.message) << '\n'
-       << "files       " << out.string()
-       << "/{lyapunov.json, poincare.csv, impacts.csv, settled.csv, settled_phase.png, "
-          "settled_phase.gp}\n";
+       << "files       " << file_list_text(out, files) << '\n';
+  for (const auto& [name, rows] : not_saved.items())
+    text << "not saved   " << name << ".csv (" << rows.get<std::size_t>() << " rows; --save "
+         << name << ")\n";
   run.text = text.str();
   return run;
 }

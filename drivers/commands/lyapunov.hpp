@@ -11,6 +11,7 @@
 #include "libcont/hybrid_system.hpp"
 #include "libcont/lyapunov_spectrum.hpp"
 #include "run_options.hpp"
+#include "saved_series.hpp"
 
 namespace vicont {
 
@@ -20,6 +21,9 @@ struct LyapunovSettings {
   int max_period = 16;   // largest n tried for z = p/n
   // Not among add_options: the main job declares one --integrator for both its runs.
   IntegratorChoice integrator;
+  // poincare.csv (a row per averaged period) and impacts.csv (a row per impact): --save.
+  // Not among add_options: the main job declares one --save for both its runs.
+  SavedSeries series{{"poincare", "impacts"}};
   void add_options(RunOptions& options);
 };
 
@@ -30,8 +34,8 @@ struct LyapunovRun {
   std::string text;                // the human summary
 };
 
-// Computes and writes lyapunov.json, poincare.csv, impacts.csv,
-// settled.csv and settled_phase.{png,gp} into `out` (which must exist).
+// Computes and writes lyapunov.json, settled.csv and settled_phase.{png,gp} into `out`
+// (which must exist), and poincare.csv and impacts.csv as settings.series says.
 LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSettings& settings,
                          const std::filesystem::path& out);
 

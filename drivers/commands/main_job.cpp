@@ -1,17 +1,20 @@
 // Plain `vicont`: the project's main job on built-in defaults. The moving-base oscillator
-// (hard impacts, m = 1, k = 1, c = 0.23, a = 0.0025, d = 0, r = 1) at eta = 4 and at
-// eta = 7.1: for each a simulation (time series, phase portrait) and a Lyapunov run, in
-// OUT/eta-4 and OUT/eta-7.1, then one table of the results.
+// (hard impacts, m = 1, k = 1, c = 0.23, a = 0.0025, d = 0, r = 1) at omega = 4 and at
+// omega = 7.1: for each a simulation (time series, phase portrait) and a Lyapunov run, in
+// OUT/omega-4 and OUT/omega-7.1, then one table of the results.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
 
+#include "axis_labels.hpp"
 #include "commands/command.hpp"
 #include "commands/lyapunov.hpp"
 #include "commands/simulate.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
+#include "plots.hpp"
+#include "progress.hpp"
 #include "run_inputs.hpp"
 #include "system_report.hpp"
 
@@ -20,7 +23,7 @@ namespace vicont {
 namespace {
 
 // The two forcing frequencies of the main job.
-constexpr double main_job_etas[] = {4.0, 7.1};
+constexpr double main_job_omegas[] = {4.0, 7.1};
 
 std::string table_row(const std::vector<std::string>& cells) {
   std::string row;
@@ -39,41 +42,50 @@ class MainJob : public Command {
     simulation_.add_options(options_);
     lyapunov_.add_options(options_);
     simulation_.integrator.add_option(options_);
+    series_.add_option(options_);
     options_.add_path("out", out_, "directory for the result files (default: out)");
+    options_.add_text("format", formats_,
+                      "the figures' formats, separated by commas: png (always drawn), pdf, svg "
+                      "(default: png)");
     options_.add_flag("json", json_, "print the results as one JSON object on stdout");
+    add_stderr_options(options_);
     options_.attach_to(vicont);
   }
 
   int run() override {
     const auto system = inputs_.resolve();
-    if (inputs_.assigned("eta"))
+    set_figure_formats(parse_figure_formats(formats_));
+    use_units_of(*system);
+    if (inputs_.assigned("omega"))
       throw libcont::InputError(
-          "parameter 'eta' is fixed by the main job (4 and 7.1); use 'vicont simulate' or "
-          "'vicont lyapunov' with --set eta=... for other values");
+          "parameter 'omega' is fixed by the main job (4 and 7.1); use 'vicont simulate' or "
+          "'vicont lyapunov' with --set omega=... for other values");
     lyapunov_.integrator = simulation_.integrator;  // one --integrator for both
+    simulation_.series = series_;                   // and one --save
+    lyapunov_.series = series_;
     nlohmann::ordered_json runs = nlohmann::ordered_json::array();
     std::ostringstream table;
-    table << "vicont main job: " << system->name() << " at eta = 4 and 7.1\n";
-    print_system(table, *system, {"eta"});
-    table << '\n' << table_row({"eta", "lambda_1", "lambda_2", "sum", "z", "a_i", "a_e", "status"});
+    table << "vicont main job: " << system->name() << " at omega = 4 and 7.1\n";
+    print_system(table, *system, {"omega"});
+    table << '\n' << table_row({"omega", "lambda_1", "lambda_2", "sum", "z", "a_i", "a_e", "status"});
     int exit_code = Success;
-    for (const double eta : main_job_etas) {
-      system->set_parameter("eta", eta);
-      const auto out = out_ / ("eta-" + number_text(eta));
+    for (const double omega : main_job_omegas) {
+      system->set_parameter("omega", omega);
+      const auto out = out_ / ("omega-" + number_text(omega));
       prepare_output_directory(out);
       const SimulationRun simulation = run_simulation(*system, simulation_, out);
-      simulation.health.print_problems("simulate at eta = " + number_text(eta), out);
+      simulation.health.print_problems("simulate at omega = " + number_text(omega), out);
       const LyapunovRun spectrum = run_lyapunov(*system, lyapunov_, out);
-      spectrum.health.print_problems("lyapunov at eta = " + number_text(eta), out);
+      spectrum.health.print_problems("lyapunov at omega = " + number_text(omega), out);
       // Exit codes grow with severity: a numerical failure outranks a failed plot.
       exit_code = std::max({exit_code, simulation.health.exit_code(), spectrum.health.exit_code()});
 
-      runs.push_back({{"eta", eta},
+      runs.push_back({{"omega", omega},
                       {"out", out.string()},
                       {"simulate", simulation.summary},
                       {"lyapunov", spectrum.summary}});
       const auto& r = spectrum.result;
-      std::vector<std::string> cells = {number_text(eta)};
+      std::vector<std::string> cells = {number_text(omega)};
       for (Eigen::Index i = 0; i < 2; ++i)
         cells.push_back(i < r.exponents.size() ? rounded_text(r.exponents[i]) : "-");
       cells.push_back(r.exponents.size() ? rounded_text(r.exponent_sum) : "-");
@@ -83,8 +95,8 @@ class MainJob : public Command {
       cells.push_back(libcont::to_string(spectrum.health.report.status));
       table << table_row(cells);
     }
-    table << "\nfiles in " << out_.string() << "/eta-4 and " << out_.string()
-          << "/eta-7.1 (see doc/cli.md)\n";
+    table << "\nfiles in " << out_.string() << "/omega-4 and " << out_.string()
+          << "/omega-7.1 (see doc/cli.md)\n";
     print_summary(json_, {{"command", "main"}, {"system", system->name()}, {"runs", runs}},
                   table.str());
     return exit_code;
@@ -94,7 +106,9 @@ class MainJob : public Command {
   RunOptions options_;
   SimulationSettings simulation_;
   LyapunovSettings lyapunov_;
+  SavedSeries series_{{"timeseries", "events", "poincare", "impacts"}};
   std::filesystem::path out_ = "out";
+  std::string formats_ = "png";  // --format
   bool json_ = false;
   RunInputs inputs_;
 };

@@ -17,7 +17,7 @@
 #include "output.hpp"
 #include "parameter_range.hpp"
 #include "plots.hpp"
-#include "progress_bar.hpp"
+#include "progress.hpp"
 #include "run_inputs.hpp"
 #include "shown_text.hpp"
 #include "state_list.hpp"
@@ -34,7 +34,7 @@ using libcont::InputError;
 constexpr double max_grid_cells = 250'000;
 
 struct MapSettings : ParameterRange {
-  MapSettings() : ParameterRange("p1, the horizontal parameter", "e.g. eta", "one end", "the other end") {}
+  MapSettings() : ParameterRange("p1, the horizontal parameter", "e.g. omega", "one end", "the other end") {}
 
   std::string second;  // --param2
   std::optional<double> second_from, second_to;
@@ -51,7 +51,7 @@ struct MapSettings : ParameterRange {
   int threads = 1;
   void add_options(RunOptions& options) {
     add_range_options(options);
-    options.add_text("param2", second, "p2, the vertical parameter (required), e.g. d");
+    options.add_parameter_name("param2", second, "p2, the vertical parameter (required), e.g. d");
     options.add_number("from2", second_from, "one end of p2's range (required)");
     options.add_number("to2", second_to, "the other end of p2's range (required)");
     options.add_count("max-period", max_period, 1,
@@ -110,10 +110,9 @@ class MapCommand : public SystemCommand {
     prepare_output_directory(out_);
 
     libcont::ParameterPlaneOptions run_options = options;
-    ProgressBar progress("map", options.seed_lines, "seed lines");
-    int lines_shown = 0;
+    Progress progress("map", options.seed_lines, "seed lines");
     run_options.progress = [&](const libcont::ParameterPlaneProgress& p) {
-      for (; lines_shown < p.lines_done; ++lines_shown) progress.advance();
+      progress.update(p.lines_done);
       return true;
     };
     const nlohmann::ordered_json parameters = parameters_json(*system);
@@ -198,7 +197,7 @@ class MapCommand : public SystemCommand {
     o.kept_samples = 1;
     o.threads = settings_.threads;
     {
-      ProgressBar progress("map grid", o.steps * o.second_steps, "cells");
+      Progress progress("map grid", o.steps * o.second_steps, "cells");
       grid_->result = libcont::Sweep(inputs_.system_factory(), o).run({}, [&](const libcont::SweepPoint&) {
         progress.advance();
         return true;

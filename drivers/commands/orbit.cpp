@@ -166,7 +166,7 @@ class OrbitCommand : public SystemCommand {
     const auto system = prepare();
     OrbitSummary summary{*system, search_.transient, search_.multiple, out_};
     {
-      ProgressIndicator progress("orbit: transient and shooting");
+      Progress progress("orbit: transient and shooting", 0);
       summary.found = libcont::find_periodic_orbit(*system, search_.options());
     }
     summary.health.report = summary.found.transient;
@@ -177,7 +177,7 @@ class OrbitCommand : public SystemCommand {
     summary.files = {(out_ / "orbit.json").string()};
     if (orbit.converged) {
       // The multipliers and one pass of a large or stiff system take time of their own.
-      ProgressIndicator progress("orbit: multipliers and one pass of the orbit");
+      Progress progress("orbit: multipliers and one pass of the orbit", 0);
       summary.multipliers = libcont::orbit_multipliers(*system, orbit, summary.found.period,
                                            summary.found.phase, search_.integrator.flow());
       if (!summary.multipliers.failure.empty())

@@ -22,7 +22,9 @@
 #include "run_limits.hpp"
 #include "plots.hpp"
 #include "progress.hpp"
+#include "progress_observer.hpp"
 #include "run_inputs.hpp"
+#include "start_contact.hpp"
 #include "system_report.hpp"
 #include "trajectory_recorder.hpp"
 
@@ -31,14 +33,6 @@ namespace vicont {
 namespace {
 
 bool forced(const libcont::HybridSystem& system) { return system.forcing_period() > 0.0; }
-
-std::string state_text(const libcont::HybridSystem& system, const libcont::Vector& x) {
-  const auto names = system.state_names();
-  std::string text;
-  for (size_t i = 0; i < names.size(); ++i)
-    text += (i ? ", " : "") + names[i] + " = " + number_text(x[static_cast<Eigen::Index>(i)]);
-  return text;
-}
 
 // The contacts of a run as [t_in, t_out] pairs, from its contact-start and contact-end
 // events: a contact under way at the start opens at t_start (as does one whose end comes
@@ -158,6 +152,7 @@ class SimulateCommand : public SystemCommand {
       : SystemCommand(vicont, "simulate", "integrate one trajectory: time series, events, plots, summary") {
     settings_.add_options(options_);
     settings_.integrator.add_option(options_);
+    settings_.series.add_option(options_);
     finish_options("print the summary as one JSON object on stdout");
   }
 
@@ -241,14 +236,31 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   trajectory.add_point(state);  // advance() samples only after the start
   SimulationRun run;
   {
-    ProgressIndicator progress("simulate: t = 0 to " + number_text(t_end));
-    run.health.report = flow.advance(state, t_end, &impacts, libcont::SampleGrid{t_start, step});
+    Progress progress("simulate", t_end - t_start);
+    ProgressObserver observed(impacts, [&](double t) { progress.update(t - t_start); });
+    run.health.report = flow.advance(state, t_end, &observed, libcont::SampleGrid{t_start, step});
+    if (run.health.report.ok()) progress.finish();  // t_end itself is rarely a sample
   }
   // The end (or the last good state before a failure) is rarely on the sample grid.
   if (trajectory.points().back().t < state.t) trajectory.add_point(state);
 
-  write_time_series_csv(out / "timeseries.csv", integrated, trajectory.points());
-  write_events_csv(out / "events.csv", integrated, trajectory.events());
+  // Files named in the summary: the data written, each plot's script, and its PNG only if
+  // drawn; the series --save left out, with their rows.
+  std::vector<std::string> files;
+  nlohmann::ordered_json not_saved = nlohmann::ordered_json::object();
+  const bool series_saved = settings.series.wanted("timeseries", trajectory.points().size());
+  if (series_saved) {
+    write_time_series_csv(out / "timeseries.csv", integrated, trajectory.points());
+    files.push_back((out / "timeseries.csv").string());
+  } else {
+    not_saved["timeseries"] = trajectory.points().size();
+  }
+  if (settings.series.wanted("events", trajectory.events().size())) {
+    write_events_csv(out / "events.csv", integrated, trajectory.events());
+    files.push_back((out / "events.csv").string());
+  } else {
+    not_saved["events"] = trajectory.events().size();
+  }
   const std::string label = short_label(system);
   // Panels: the model's state and its outputs (not the energy accounts).
   const libcont::DerivedOutputs* derived = system.derived_outputs();
@@ -261,9 +273,6 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
     p.title = std::move(title);
     return p;
   };
-  // Files named in the summary: the data, each plot's script, and its figures only if drawn.
-  std::vector<std::string> files = {(out / "timeseries.csv").string(),
-                                    (out / "events.csv").string()};
   auto draw = [&](const std::function<PlotFiles()>& plot_once, const std::string& stem) {
     try {
       const PlotFiles drawn = plot_once();
@@ -274,21 +283,24 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
     }
     files.push_back((out / (stem + ".gp")).string());
   };
-  draw([&] { return plot_time_series(titled("time series: " + label), "timeseries"); },
-       "timeseries");
-  draw([&] { return plot_phase_portrait(titled("phase portrait: " + label), "phase"); }, "phase");
   // The model's characteristic curves (hysteresis loops), one plot each.
   const auto curves = derived ? derived->characteristic_curves()
                               : std::vector<libcont::CharacteristicCurve>{};
-  for (const auto& curve : curves)
-    draw(
-        [&] {
-          return plot_phase_portrait(
-              TrajectoryPlot{out, "timeseries.csv", {curve.horizontal, curve.vertical},
-                             curve.vertical + " against " + curve.horizontal + ": " + label},
-              curve.name);
-        },
-        curve.name);
+  // The plots draw the time series' file: none without it.
+  if (series_saved) {
+    draw([&] { return plot_time_series(titled("time series: " + label), "timeseries"); },
+         "timeseries");
+    draw([&] { return plot_phase_portrait(titled("phase portrait: " + label), "phase"); }, "phase");
+    for (const auto& curve : curves)
+      draw(
+          [&] {
+            return plot_phase_portrait(
+                TrajectoryPlot{out, "timeseries.csv", {curve.horizontal, curve.vertical},
+                               curve.vertical + " against " + curve.horizontal + ": " + label},
+                curve.name);
+          },
+          curve.name);
+  }
 
   const auto& stats = impacts.statistics();
   nlohmann::ordered_json& s = run.summary;
@@ -334,13 +346,12 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
                    {"relative_balance_error", scale == 0.0 ? nlohmann::ordered_json(nullptr)
                                                            : nlohmann::ordered_json(balance->residual() / scale)}};
   }
+  s["not_saved"] = not_saved;
   run.health.add_to(s);
+  files.push_back((out / "simulate.json").string());
   s["files"] = files;
-  s["files"].push_back((out / "simulate.json").string());
   write_json_file(out / "simulate.json", s);
 
-  std::string curve_files;
-  for (const auto& curve : curves) curve_files += curve.name + ".png, ";
   std::ostringstream text;
   text << "vicont simulate\n";
   print_system(text, system);
@@ -362,8 +373,10 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   text << fallbacks_text(run.health.report)
        << "flow status " << libcont::to_string(run.health.report.status)
        << (run.health.report.message.empty() ? "" : ": " + run.health.report.message) << '\n'
-       << "files       " << out.string() << "/{timeseries.csv, events.csv, timeseries.png, "
-       << "phase.png, " << curve_files << "*.gp, simulate.json}\n";
+       << "files       " << file_list_text(out, files) << '\n';
+  for (const auto& [name, rows] : not_saved.items())
+    text << "not saved   " << name << ".csv (" << rows.get<std::size_t>() << " rows; --save "
+         << name << ")\n";
   run.text = text.str();
   return run;
 }

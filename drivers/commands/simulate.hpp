@@ -11,6 +11,7 @@
 #include "integrator_choice.hpp"
 #include "libcont/hybrid_system.hpp"
 #include "run_options.hpp"
+#include "saved_series.hpp"
 
 namespace vicont {
 
@@ -22,6 +23,9 @@ struct SimulationSettings {
   int max_events = 200'000;
   // Not among add_options: the main job declares one --integrator for both its runs.
   IntegratorChoice integrator;
+  // timeseries.csv (a row per sample) and events.csv (a row per event): --save. Not among
+  // add_options either: the main job declares one --save for both its runs.
+  SavedSeries series{{"timeseries", "events"}};
   // The parameters the run set, as "eta = 1e9": named where a derived quantity (the
   // default sample step) is refused.
   std::string parameters_set = "its default parameters";
@@ -39,8 +43,9 @@ struct SimulationRun {
   std::string text;                // the human summary
 };
 
-// Integrates and writes timeseries.csv, events.csv, timeseries.{png,gp}, phase.{png,gp}
-// and simulate.json into `out` (which must exist). Throws InputError for settings that
+// Integrates and writes simulate.json into `out` (which must exist), and timeseries.csv,
+// events.csv as settings.series says, with the plots timeseries.{png,gp}, phase.{png,gp}
+// when the time series is written. Throws InputError for settings that
 // make no sense, OutputError when data files cannot be written.
 SimulationRun run_simulation(const libcont::HybridSystem& system,
                              const SimulationSettings& settings, const std::filesystem::path& out);

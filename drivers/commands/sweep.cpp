@@ -27,7 +27,7 @@
 #include "output.hpp"
 #include "parameter_range.hpp"
 #include "plots.hpp"
-#include "progress_bar.hpp"
+#include "progress.hpp"
 #include "run_inputs.hpp"
 #include "sweep_checkpoint.hpp"
 #include "sweep_grid_map.hpp"
@@ -43,7 +43,7 @@ namespace vicont {
 namespace {
 
 struct SweepSettings : ParameterRange {
-  SweepSettings() : ParameterRange("the swept parameter", "e.g. eta") {}
+  SweepSettings() : ParameterRange("the swept parameter", "e.g. omega") {}
 
   int steps = 101;
   // The grid's second parameter (--param2, --from2, --to2, --steps2); no name: a
@@ -66,7 +66,7 @@ struct SweepSettings : ParameterRange {
     add_range_options(options);
     options.add_count("steps", steps, 1, "parameter values, both ends included (default: 101)",
                       static_cast<int>(limits::grid_points));
-    options.add_text("param2", parameter2,
+    options.add_parameter_name("param2", parameter2,
                      "a second swept parameter, e.g. r: the sweep covers the grid of both "
                      "(doc/sweeps.md, Grids)");
     options.add_number("from2", from2,
@@ -601,12 +601,14 @@ class SweepCommand : public SystemCommand {
 
     libcont::SweepResult result;
     on_every_rank(mpi, [&] {
-      ProgressBar progress(
-          "sweep " + options.parameter + (grid ? " x " + options.second_parameter : ""),
-                           mpi.root() ? points_to_compute(sweep, finished) : 0, "points");
+      // One line for the whole run: the root's.
+      std::optional<Progress> progress;
+      if (mpi.root())
+        progress.emplace("sweep " + options.parameter + (grid ? " x " + options.second_parameter : ""),
+                         points_to_compute(sweep, finished), "points");
       result = sweep.run(finished, [&](const libcont::SweepPoint& point) {
         checkpoint.save(point);
-        progress.advance();
+        if (progress) progress->advance();
         return true;
       });
     });

@@ -14,9 +14,11 @@
 #include "output.hpp"
 #include "pending_files.hpp"
 #include "plots.hpp"
+#include "progress.hpp"
 #include "run_inputs.hpp"
 #include "run_limits.hpp"
 #include "run_options.hpp"
+#include "start_contact.hpp"
 
 namespace vicont {
 
@@ -34,16 +36,19 @@ class SystemCommand : public Command {
                       "the figures' formats, separated by commas: png (always drawn), pdf, svg "
                       "(default: png)");
     options_.add_flag("json", json_, json_help);
+    add_stderr_options(options_);
     options_.attach_to(command_);
   }
 
   // After parsing: the configured system, its forcing period within the limits and its
-  // initial state finite (run_limits.hpp; a bad one named by the parameters that were set).
+  // initial state finite (run_limits.hpp; a bad one named by the parameters that were set);
+  // a warning if that state lies inside a contact (start_contact.hpp).
   std::unique_ptr<libcont::HybridSystem> resolve_checked() {
     auto system = resolve_inputs();
     const std::string source = parameter_values_text(*system, inputs_.assigned_parameters());
     check_forcing_period(*system, source);
     check_initial_state(*system, source);
+    warn_start_inside_contact(*system, source);
     return system;
   }
 

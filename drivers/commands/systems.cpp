@@ -52,6 +52,8 @@ nlohmann::ordered_json system_json(const libcont::HybridSystem& system) {
     if (!p.choices.empty()) entry["choices"] = p.choices;
     if (p.optional) entry["optional"] = true;
     if (!p.unit.empty()) entry["unit"] = p.unit;
+    if (const auto old = system.parameters().aliases_of(p.name); !old.empty())
+      entry["old_names"] = old;  // still accepted, with a note
     parameters.push_back(entry);
   }
   nlohmann::ordered_json result = {
@@ -96,8 +98,12 @@ void print_system_table(std::ostream& out, const libcont::HybridSystem& system) 
   };
   out << '\n';
   row("parameter", "value", "rule", "unit", "description");
-  for (const auto& p : system.parameters().all())
-    row(p.name, system.parameters().value_text(p), rule_text(p), unit_text(p), p.description);
+  for (const auto& p : system.parameters().all()) {
+    std::string description = p.description;
+    for (const auto& old : system.parameters().aliases_of(p.name))
+      description += " (old name " + old + ", still accepted)";
+    row(p.name, system.parameters().value_text(p), rule_text(p), unit_text(p), description);
+  }
   if (const auto d = contact_damping(system)) out << "  contact: " << d->explanation() << '\n';
 }
 

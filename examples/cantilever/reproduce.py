@@ -6,12 +6,12 @@
   the published 1.041 and 28.28 (doc/reproduction.md, 2e-3 relative); 2DOF-2 recorded
   (the source's line does not match its own formula).
 - A frequency response of 2DOF-1 hitting the base at d = 0 (e = 0.05; the source gives
-  no e): for eta = 0.4 ... 3.0 it runs `vicont simulate --system cantilever-2dof` with the
+  no e): for omega = 0.4 ... 3.0 it runs `vicont simulate --system cantilever-2dof` with the
   hard model (r = 0.8), the soft model (k_s = 2000, c_s from r = 0.8) and without the
   base (d = 1000: the linear beam), and takes max x1, min x1, max |x2| and the impacts
   per period over the last 5 forcing periods. The linear curve is checked against the
   analytic harmonic solution of the 2x2 system.
-- At eta = 1.2, hard: the 1/1 impact orbit by `vicont orbit` and the Lyapunov spectrum by
+- At omega = 1.2, hard: the 1/1 impact orbit by `vicont orbit` and the Lyapunov spectrum by
   `vicont lyapunov`, with the identities det(monodromy) = exp(-2 nu T) r^2 and
   sum of exponents = -2 nu + 2 ln(r) / T.
 
@@ -19,10 +19,10 @@ Writes, into OUT (default out/cantilever):
 
   eigenfrequencies.csv      set, m1, m2, l2, alpha_1, alpha_2
   reference_comparison.csv  published, ours, difference, tolerance, verdict
-  frequency_response.csv    model, eta, max x1, min x1, max |x2|, impacts per period
+  frequency_response.csv    model, omega, max x1, min x1, max |x2|, impacts per period
   checks.csv                the identities of the orbit and the spectrum, and the linear
                             curve against the analytic solution
-  eta_1.2/                  vicont's files of the hard run at eta = 1.2
+  eta_1.2/                  vicont's files of the hard run at omega = 1.2
   frequency_response.png, time_history.png and figures.gp (cd OUT && gnuplot figures.gp)
 
 Needs python3 (standard library only), gnuplot, and vicont:
@@ -66,14 +66,14 @@ def eigenfrequencies(m1, m2, l2):
     return math.sqrt(c / (a * large)), math.sqrt(large)
 
 
-def linear_amplitude(eta):
-    """Amplitudes |X1|, |X2| of the beam without base: (KB - eta^2 M + i eta nu M) X = F."""
+def linear_amplitude(omega):
+    """Amplitudes |X1|, |X2| of the beam without base: (KB - omega^2 M + i omega nu M) X = F."""
     m1, m2, l2 = SETS["1"]
     k11, k12, k22 = stiffness(l2)
-    a11 = k11 - eta ** 2 * m1 + 1j * eta * NU * m1
-    a22 = k22 - eta ** 2 * m2 + 1j * eta * NU * m2
+    a11 = k11 - omega ** 2 * m1 + 1j * omega * NU * m1
+    a22 = k22 - omega ** 2 * m2 + 1j * omega * NU * m2
     det = a11 * a22 - k12 * k12
-    force = AMPLITUDE * eta ** 2
+    force = AMPLITUDE * omega ** 2
     return abs(a22 * force / det), abs(-k12 * force / det)
 
 
@@ -82,19 +82,19 @@ def vicont_json(vicont, command, settings, out_dir, extra=()):
                       extra)
 
 
-def end_time(eta):
+def end_time(omega):
     """At least 120 (transients decay as exp(-nu t / 2): 1e-6 by then) and 20 periods."""
-    period = 2 * math.pi / eta
+    period = 2 * math.pi / omega
     return 5 * period * math.ceil(max(120.0, 20 * period) / (5 * period))
 
 
-def response_point(vicont, out, model, eta):
-    period = 2 * math.pi / eta
-    t_end = end_time(eta)
-    run_dir = out / "runs" / ("%s_%g" % (model, eta))
-    if abs(eta - 1.2) < 1e-9 and model == "hard":
+def response_point(vicont, out, model, omega):
+    period = 2 * math.pi / omega
+    t_end = end_time(omega)
+    run_dir = out / "runs" / ("%s_%g" % (model, omega))
+    if abs(omega - 1.2) < 1e-9 and model == "hard":
         run_dir = out / "eta_1.2"
-    vicont_json(vicont, "simulate", MODELS[model] + ["eta=%r" % eta], run_dir,
+    vicont_json(vicont, "simulate", MODELS[model] + ["omega=%r" % omega], run_dir,
                 ["--t-end", repr(t_end), "--sample-step", repr(period / 200)])
     with open(run_dir / "timeseries.csv", newline="") as f:
         rows = [r for r in csv.DictReader(f) if float(r["t"]) >= t_end - 5 * period - 1e-9]
@@ -103,7 +103,7 @@ def response_point(vicont, out, model, eta):
                       if float(r["t"]) >= t_end - 5 * period and r["kind"] in ("impact", "contact_start"))
     x1 = [float(r["x1"]) for r in rows]
     x2 = [abs(float(r["x2"])) for r in rows]
-    return {"model": model, "eta": eta, "max_x1": max(x1), "min_x1": min(x1), "max_abs_x2": max(x2),
+    return {"model": model, "omega": omega, "max_x1": max(x1), "min_x1": min(x1), "max_abs_x2": max(x2),
             "impacts_per_period": impacts / 5}
 
 
@@ -111,14 +111,14 @@ FIGURES = """set terminal pngcairo size 1000,700
 set datafile separator ','
 set output 'frequency_response.png'
 set title 'cantilever 2DOF-1, e = 0.05, base at d = 0: max x1 over the settled motion'
-set xlabel 'eta'
+set xlabel 'omega'
 set ylabel 'max x1'
 set key top right
 plot 'frequency_response.csv' using (strcol(1) eq 'hard' ? $2 : NaN):3 every ::1 with linespoints title 'hard, r = 0.8', \\
      'frequency_response.csv' using (strcol(1) eq 'soft' ? $2 : NaN):3 every ::1 with linespoints title 'soft, ks = 2000', \\
      'frequency_response.csv' using (strcol(1) eq 'no_base' ? $2 : NaN):3 every ::1 with linespoints title 'no base (linear)'
 set output 'time_history.png'
-set title 'hard, r = 0.8, eta = 1.2: the settled 1/1 impact motion'
+set title 'hard, r = 0.8, omega = 1.2: the settled 1/1 impact motion'
 set xlabel 't'
 set ylabel 'displacement'
 plot 'eta_1.2/timeseries.csv' every ::1 using ($1 > {t0} ? $1 : NaN):2 with lines title 'x1 (end mass)', \\
@@ -149,27 +149,27 @@ def main():
         writer.writerow(["quantity", "published", "ours", "relative_difference", "tolerance", "verdict"])
         writer.writerows(comparison)
 
-    jobs = [(args.vicont, out, model, eta) for model in MODELS for eta in ETAS]
+    jobs = [(args.vicont, out, model, omega) for model in MODELS for omega in ETAS]
     points = run_in_parallel(response_point, jobs)
     write_rows(out / "frequency_response.csv", points)
 
     checks = []
     # The beam without base is linear: its steady amplitude is analytic. Samples every T/200
     # cut a peak by at most 1 - cos(pi/200) = 1.2e-4, the transient left is ~1e-6.
-    worst = max(abs(p["max_x1"] / linear_amplitude(p["eta"])[0] - 1) for p in points
+    worst = max(abs(p["max_x1"] / linear_amplitude(p["omega"])[0] - 1) for p in points
                 if p["model"] == "no_base")
-    checks.append(["no base: max x1 / analytic amplitude - 1 (worst eta)", "%.2e" % worst, 2e-4,
+    checks.append(["no base: max x1 / analytic amplitude - 1 (worst omega)", "%.2e" % worst, 2e-4,
                    worst <= 2e-4])
-    orbit = vicont_json(args.vicont, "orbit", MODELS["hard"] + ["eta=1.2"], out / "orbit")
+    orbit = vicont_json(args.vicont, "orbit", MODELS["hard"] + ["omega=1.2"], out / "orbit")
     period = orbit["period"]
     determinant = math.prod(abs(complex(*m)) for m in orbit["multipliers"])
     expected = math.exp(-2 * NU * period) * RESTITUTION ** (2 * orbit["p"])
-    checks.append(["orbit eta = 1.2: det(monodromy) / (exp(-2 nu T) r^(2p)) - 1",
+    checks.append(["orbit omega = 1.2: det(monodromy) / (exp(-2 nu T) r^(2p)) - 1",
                    "%.2e" % (determinant / expected - 1), 1e-6, abs(determinant / expected - 1) <= 1e-6])
-    lyapunov = vicont_json(args.vicont, "lyapunov", MODELS["hard"] + ["eta=1.2"], out / "lyapunov",
+    lyapunov = vicont_json(args.vicont, "lyapunov", MODELS["hard"] + ["omega=1.2"], out / "lyapunov",
                            ["--transient", "100", "--periods", "200"])
     exact = -2 * NU + 2 * math.log(RESTITUTION) * lyapunov["impacts_per_period"] / lyapunov["period"]
-    checks.append(["lyapunov eta = 1.2: exponent sum - (-2 nu + 2 a_i ln(r) / T)",
+    checks.append(["lyapunov omega = 1.2: exponent sum - (-2 nu + 2 a_i ln(r) / T)",
                    "%.2e" % (lyapunov["exponent_sum"] - exact), 1e-6,
                    abs(lyapunov["exponent_sum"] - exact) <= 1e-6])
     largest = max(lyapunov["exponents"])

@@ -43,30 +43,30 @@ print(loading)
 save(plotting.branch(loading), "loading_curve")
 
 # %% 2. A frequency-response curve through grazing, with its doubled branch
-# The moving-base oscillator with the base 0.005 below the mass at rest: for small eta the
+# The moving-base oscillator with the base 0.005 below the mass at rest: for small omega the
 # mass does not reach it; the branch grazes (GR1), impacts, loses stability at a period
 # doubling (PD1) and turns at a fold (LP1). At PD1 the doubled (n = 2) branch is switched
 # onto; both are drawn in one diagram.
 base = libcont.system("moving-base", d=-0.005)
-response = libcont.continue_branch(base, "eta", 0.5, 2.5)
+response = libcont.continue_branch(base, "omega", 0.5, 2.5)
 print(response)
 for p in response.special_points:
-    print(f"  {p.label:4s} {p.type:16s} eta = {p.parameter:.10f}")
+    print(f"  {p.label:4s} {p.type:16s} omega = {p.parameter:.10f}")
 doubled = response.switch("PD1", to=2.5)
 print(doubled)
 save(plotting.branches([response, doubled]), "frequency_response")
 
-# %% 3. A Lyapunov diagram: the sources' sweep of eta from 2 to 10
-# At each eta a transient, then the Lyapunov spectrum by Mueller's method (saltation at
+# %% 3. A Lyapunov diagram: the sources' sweep of omega from 2 to 10
+# At each omega a transient, then the Lyapunov spectrum by Mueller's method (saltation at
 # every impact) and the motion's z = p/n; the upper panel shows the kept Poincare samples.
-diagram = libcont.sweep(libcont.system("moving-base"), "eta", 2.0, 10.0, steps=161, threads=2)
+diagram = libcont.sweep(libcont.system("moving-base"), "omega", 2.0, 10.0, steps=161, threads=2)
 print(diagram)
 save(plotting.lyapunov_diagram(diagram, samples="x"), "lyapunov_diagram")
 
 # %% 4. Basins of attraction where two orbits coexist
-# At eta = 2.6 the z = 1/1 orbit is still stable and another attractor coexists with it
+# At omega = 2.6 the z = 1/1 orbit is still stable and another attractor coexists with it
 # (doc/maps.md): which one a start (x, v) reaches.
-coexisting = libcont.system("moving-base", eta=2.6)
+coexisting = libcont.system("moving-base", omega=2.6)
 basin = libcont.basins(coexisting, x=("x", 0.0, 0.02, 40), y=("v", -0.03, 0.03, 40), threads=2)
 print(basin)
 save(plotting.basins(basin), "basins")
@@ -77,7 +77,7 @@ save(plotting.basins(basin), "basins")
 # same exact flow as the built-in model and gives the same orbit.
 model_file = repository / "examples" / "models" / "moving_base.json"
 own = libcont.model_from_file(model_file)
-own.set(eta=4.0)
+own.set(omega=4.0)
 orbit = libcont.orbit(own)
 print(orbit)
 trajectory = libcont.simulate(own, t_end=10 * own.forcing_period)

@@ -114,8 +114,14 @@ bool Basins::same_attractor(const BasinAttractor& a, int p, int n,
 BasinResult Basins::compute() const {
   const int columns = options_.x.steps, rows = options_.y.steps;
   std::vector<Outcome> outcomes(static_cast<size_t>(columns) * static_cast<size_t>(rows));
-  run_tasks(static_cast<int>(outcomes.size()), options_.threads, [&](int k) {
+  const int total = static_cast<int>(outcomes.size());
+  std::mutex progress_mutex;
+  int done = 0;
+  run_tasks(total, options_.threads, [&](int k) {
     outcomes[static_cast<size_t>(k)] = compute_cell(k % columns, k / columns);
+    if (!options_.progress) return;
+    std::lock_guard lock(progress_mutex);
+    options_.progress(++done, total);
   });
 
   // Numbering in cell order, serially: the same labels whatever the thread count.

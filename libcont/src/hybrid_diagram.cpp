@@ -68,6 +68,7 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
   const auto system = factory_();
   PeriodicOrbitProblem problem(*system, options_.parameter, n, options_.shooting.flow);
   ContinuationOptions c = options_.continuation;
+  c.parameter_name = options_.parameter;
   c.lambda_min = std::min(options_.from, options_.to);
   c.lambda_max = std::max(options_.from, options_.to);
   c.direction = direction > 0 ? +1 : -1;
@@ -138,6 +139,7 @@ HybridDiagramResult HybridDiagram::compute() const {
     SweepPoint point = integrator_.compute_point(key, state);
     const bool periodic = point.ok() && point.n > 0;
     if (!point.ok()) ++result.failed;
+    if (options_.progress) options_.progress(k + 1, steps);
     // A failed point's last state is no attractor to follow: start afresh.
     state = point.ok() ? point.final_state : initial;
     const double value = point.parameter;
@@ -154,6 +156,7 @@ HybridDiagramResult HybridDiagram::compute() const {
     while (k + 1 < steps &&
            (integrator_.parameter_value(index_at(k + 1)) - branch.stable_until) * direction <= 0)
       ++k;
+    if (options_.progress) options_.progress(k + 1, steps);
     state = branch.last_stable_state;
     result.branches.push_back(std::move(branch));
   }

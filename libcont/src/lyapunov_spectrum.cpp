@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 namespace libcont {
 
@@ -37,6 +38,20 @@ void orthonormalise(Matrix& tangent, Vector& log_stretch) {
   tangent = qr.householderQ() * Matrix::Identity(n, n);
 }
 
+// Counts the transient's periods for LyapunovOptions::progress: a sample on the period grid
+// (interpolated, so the integration's steps are the same as without it) is a period done.
+class PeriodCounter : public FlowObserver {
+ public:
+  PeriodCounter(const std::function<void(int, int)>& progress, int total)
+      : progress_(progress), total_(total) {}
+  void on_sample(double, ConstVectorRef, int) override { progress_(++done_, total_); }
+
+ private:
+  const std::function<void(int, int)>& progress_;
+  int total_;
+  int done_ = 0;
+};
+
 }  // namespace
 
 LyapunovSpectrum::LyapunovSpectrum(const HybridSystem& system, LyapunovOptions options)
@@ -55,7 +70,13 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   plain.tangent = false;
   Flow transient_flow(system_, plain);
   FlowState state = transient_flow.initial_state(t0, x0);
-  result.report = transient_flow.advance(state, t0 + options_.transient_periods * period);
+  const int total_periods = options_.transient_periods + options_.periods;
+  std::optional<PeriodCounter> transient_periods;
+  if (options_.progress) transient_periods.emplace(options_.progress, total_periods);
+  result.report = transient_flow.advance(
+      state, t0 + options_.transient_periods * period,
+      transient_periods ? &*transient_periods : nullptr,
+      transient_periods ? SampleGrid{t0, period} : SampleGrid{});
   result.final_state = state;
   if (!result.report.ok()) return result;
 
@@ -78,6 +99,7 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
     orthonormalise(state.tangent, log_stretch);
     result.poincare_samples.push_back(state.x);
     done = k;
+    if (options_.progress) options_.progress(options_.transient_periods + k, total_periods);
   }
   result.final_state = state;
   result.averaging_time = done * period;

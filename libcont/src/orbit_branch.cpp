@@ -15,6 +15,7 @@ namespace libcont {
 ContinuationOptions OrbitBranchOptions::continuation() const {
   const double span = std::abs(to - from);
   ContinuationOptions o;
+  o.parameter_name = parameter;
   o.lambda_min = std::min(from, to);
   o.lambda_max = std::max(from, to);
   o.direction = to > from ? +1 : -1;

@@ -280,6 +280,7 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
   // singular or runs off) by Newton steps of least norm. Its tangent turned towards `to`
   // in p2.
   ContinuationOptions engine = options.continuation();
+  engine.parameter_name = first;  // the engine's lambda is p1
   ContinuationOptions start = engine;
   start.max_points = 1;
   const ContinuationResult first_run = PseudoArclength(problem, start).run(u0, first_value);

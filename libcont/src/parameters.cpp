@@ -3,12 +3,19 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 namespace libcont {
 
 namespace {
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+// Appended piecewise: GCC 12 warns (-Wrestrict) about its own inlined "'" + std::string.
+std::string quoted(std::string_view s) {
+  std::string q;
+  q.reserve(s.size() + 2);
+  q.append(1, '\'').append(s).append(1, '\'');
+  return q;
+}
 
 void check(const Parameter& p, double value) {
   if (!std::isfinite(value))
@@ -102,13 +109,40 @@ void ParameterSet::set_remaining_units(std::string_view unit) {
     if (p.unit.empty() && p.choices.empty()) p.unit = unit;
 }
 
+void ParameterSet::add_alias(std::string alias, std::string name) {
+  find(name);  // an alias of nothing is a bug of the system
+  if (contains(alias)) throw std::logic_error("parameter alias " + alias + " is taken");
+  aliases_.emplace_back(std::move(alias), std::move(name));
+}
+
+bool ParameterSet::is_alias(std::string_view name) const {
+  for (const auto& [alias, target] : aliases_)
+    if (alias == name) return true;
+  return false;
+}
+
+std::vector<std::string> ParameterSet::aliases_of(std::string_view name) const {
+  std::vector<std::string> result;
+  for (const auto& [alias, target] : aliases_)
+    if (target == name) result.push_back(alias);
+  return result;
+}
+
+std::string ParameterSet::canonical(std::string_view name) const {
+  for (const auto& [alias, target] : aliases_)
+    if (alias == name) return target;
+  return std::string(name);
+}
+
 bool ParameterSet::contains(std::string_view name) const {
+  if (is_alias(name)) return true;
   for (const auto& p : parameters_)
     if (p.name == name) return true;
   return false;
 }
 
-Parameter& ParameterSet::find(std::string_view name) {
+Parameter& ParameterSet::find(std::string_view given) {
+  const std::string name = canonical(given);
   for (auto& p : parameters_)
     if (p.name == name) return p;
   std::string known;
@@ -133,13 +167,13 @@ void ParameterSet::restore(const Saved& saved) {
 
 double ParameterSet::operator[](std::string_view name) const {
   const Parameter& p = find(name);
-  if (!p.given) throw InputError("parameter " + quoted(name) + " is not set");
+  if (!p.given) throw InputError("parameter " + quoted(p.name) + " is not set");
   return p.value;
 }
 
 const std::string& ParameterSet::choice(std::string_view name) const {
   const Parameter& p = find(name);
-  if (p.choices.empty()) throw InputError("parameter " + quoted(name) + " is not a choice");
+  if (p.choices.empty()) throw InputError("parameter " + quoted(p.name) + " is not a choice");
   return p.choices[static_cast<size_t>(p.value)];
 }
 
@@ -148,7 +182,7 @@ bool ParameterSet::given(std::string_view name) const { return find(name).given;
 void ParameterSet::set(std::string_view name, double value) {
   Parameter& p = find(name);
   if (!p.choices.empty())
-    throw InputError("parameter " + quoted(name) + " is a choice, not a number");
+    throw InputError("parameter " + quoted(p.name) + " is a choice, not a number");
   check(p, value);
   p.value = value;
   p.given = true;
@@ -157,7 +191,7 @@ void ParameterSet::set(std::string_view name, double value) {
 void ParameterSet::set_from_text(std::string_view name, std::string_view text) {
   Parameter& p = find(name);
   if (p.choices.empty()) {
-    set(name, parse_number(text, "parameter " + quoted(name)));
+    set(name, parse_number(text, "parameter " + quoted(p.name)));
     return;
   }
   for (size_t i = 0; i < p.choices.size(); ++i)
@@ -167,12 +201,12 @@ void ParameterSet::set_from_text(std::string_view name, std::string_view text) {
     }
   std::string known;
   for (const auto& c : p.choices) known += (known.empty() ? "" : " | ") + c;
-  throw InputError("parameter " + quoted(name) + ": " + quoted(text) + " is not one of " + known);
+  throw InputError("parameter " + quoted(p.name) + ": " + quoted(text) + " is not one of " + known);
 }
 
 void ParameterSet::unset(std::string_view name) {
   Parameter& p = find(name);
-  if (!p.optional) throw InputError("parameter " + quoted(name) + " cannot be unset");
+  if (!p.optional) throw InputError("parameter " + quoted(p.name) + " cannot be unset");
   p.given = false;
 }
 

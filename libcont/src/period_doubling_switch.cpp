@@ -24,7 +24,7 @@ BranchPoint doubled_branch_start(PeriodicOrbitProblem& problem, const SpecialPoi
     }
   }
   if (flip < 0 || distance > 1e-2)
-    throw InputError("no real Floquet multiplier near -1 at lambda = " +
+    throw InputError("no real Floquet multiplier near -1 at " + problem.parameter() + " = " +
                      std::to_string(point.lambda) + ": not a period-doubling point");
   const Vector e = solver.eigenvectors().col(flip).real().normalized();
   BranchPoint start;

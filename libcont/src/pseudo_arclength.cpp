@@ -618,7 +618,8 @@ bool PseudoArclength::stalled(double step, ContinuationResult& result) {
   result.status = ContinuationStatus::StepTooSmall;
   result.stop_reason = "the branch stalls: its last " + std::to_string(options_.stall_points) +
                        " steps were on average shorter than " +
-                       number_text(options_.stall_fraction) + " max_step, at lambda = " +
+                       number_text(options_.stall_fraction) + " max_step, at " +
+                       options_.parameter_name + " = " +
                        number_text(result.points.back().lambda);
   return true;
 }
@@ -803,8 +804,8 @@ void PseudoArclength::trace(ContinuationResult& result) {
     if (!corrected) {
       if (at_min_step) {
         result.status = ContinuationStatus::StepTooSmall;
-        result.stop_reason = "step size below min_step: the branch cannot be continued at lambda = " +
-                             std::to_string(from.lambda);
+        result.stop_reason = "step size below min_step: the branch cannot be continued at " +
+                             options_.parameter_name + " = " + number_text(from.lambda);
         return;  // the points found so far are kept
       }
       step = std::max(step * options_.step_shrink, options_.min_step);

@@ -41,9 +41,10 @@ CantileverBeam::CantileverBeam() {
   p.add("I", 1.0, libcont::Constraint::Positive, "second moment of area of the beam");
   p.add("l", 1.0, libcont::Constraint::Positive, "beam length");
   p.add("nu", 0.23, libcont::Constraint::NonNegative, "mass-proportional damping: C = nu M");
-  p.add("eta", 1.0, libcont::Constraint::Positive, "forcing circular frequency");
+  p.add("omega", 1.0, libcont::Constraint::Positive, "forcing circular frequency");
+  p.add_alias("eta", "omega");  // its name in some papers and earlier versions
   p.add_required("e", libcont::Constraint::Any,
-                 "forcing amplitude: force e eta^2 sin(eta t) on m1; the source does not give it");
+                 "forcing amplitude: force e omega^2 sin(omega t) on m1; the source does not give it");
   p.add("d", 0.0, libcont::Constraint::Any, "distance of the base below the equilibrium of m1");
   add_impact_model_parameters(p, 1.0, 200000.0, "is held on the base (the end mass m1)");
   // A nondimensional model: time, coordinates and every parameter without units.
@@ -67,11 +68,11 @@ void CantileverBeam::configure() {
   structure.mass = Eigen::Vector2d(m1, m2).asDiagonal();
   structure.stiffness = beam_stiffness(p["E"] * p["I"], p["l"], l2);
   structure.damping = p["nu"] * structure.mass;
-  structure.frequency = p["eta"];
+  structure.frequency = p["omega"];
   // Until e is set the model is listed but cannot run (Flow checks required parameters);
   // the NaN it leaves in the forcing is never integrated.
   const double e = p.given("e") ? p["e"] : std::numeric_limits<double>::quiet_NaN();
-  structure.sine_force = Eigen::Vector2d(e * p["eta"] * p["eta"], 0.0);
+  structure.sine_force = Eigen::Vector2d(e * p["omega"] * p["omega"], 0.0);
   // The base d below m1: gap (1, 0) . x - (-d); c_s derived for the end mass.
   declare(structure, {impact_contact(configure_impact_model(p, m1), "base",
                                      Eigen::Vector2d(1.0, 0.0), {-p["d"], 0.0, 0.0})});

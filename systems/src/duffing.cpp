@@ -13,7 +13,8 @@ DuffingOscillator::DuffingOscillator() {
   p.add("k3", 1.0, Constraint::Any,
         "cubic spring stiffness (> 0 hardening, < 0 softening: escape beyond sqrt(-k/k3))");
   p.add("a", 0.1, Constraint::Any, "force amplitude");
-  p.add("eta", 1.2, Constraint::Positive, "forcing circular frequency");
+  p.add("omega", 1.2, Constraint::Positive, "forcing circular frequency");
+  p.add_alias("eta", "omega");  // its name in some papers and earlier versions
   // A nondimensional model: time, coordinates and every parameter without units.
   set_units("1", "1");
   p.set_remaining_units("1");
@@ -24,7 +25,7 @@ void DuffingOscillator::configure() {
   const auto& p = parameters_;
   auto structure = libcont::LinearStructure::single(p["m"], p["k"], p["c"]);
   structure.cosine_force = libcont::Vector::Constant(1, p["a"]);
-  structure.frequency = p["eta"];
+  structure.frequency = p["omega"];
   cubic_ = p["k3"];
   // With k3 = 0 the mode is affine (the exact flow); a enters the cosine force alone.
   declare(structure, {},

@@ -99,6 +99,14 @@ LinearImpactSystem::LinearImpactSystem(std::shared_ptr<const ModelDescription> d
     if (!parameter.unit.empty()) p.set_units({{parameter.name, parameter.unit}});
   if (!description_->parameter_unit.empty()) p.set_remaining_units(description_->parameter_unit);
   set_units(description_->coordinate_unit, description_->time_unit);
+  // Last, so that an old name taken by any parameter, the impact model's too, is refused.
+  for (const auto& parameter : description_->parameters)
+    for (const auto& old : parameter.old_names) {
+      if (p.contains(old))
+        throw InputError(description_->source + ": parameters." + parameter.name +
+                         ".old_names: '" + old + "' is a parameter's name");
+      p.add_alias(old, parameter.name);
+    }
   configure();
 }
 

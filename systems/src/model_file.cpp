@@ -170,7 +170,8 @@ class Reader {
       if (entry.is_number()) {
         p.value = entry.get<double>();
       } else if (entry.is_object()) {
-        expect_keys(entry, path, {"default", "rule", "description", "unit", "required", "choices", "otherwise"});
+        expect_keys(entry, path, {"default", "rule", "description", "unit", "required", "choices", "otherwise",
+                                  "old_names"});
         p.required = flag(entry, "required", path);
         p.optional = entry.contains("otherwise");
         if (entry.contains("choices")) {
@@ -191,6 +192,7 @@ class Reader {
           p.unit = text(entry["unit"], key_path(path, "unit"));
           p.description += (p.description.empty() ? "[" : " [") + p.unit + "]";
         }
+        if (entry.contains("old_names")) read_old_names(entry["old_names"], key_path(path, "old_names"), p);
       } else {
         fail(path, "expected a default value or an object with default, rule, description, unit");
       }
@@ -214,6 +216,17 @@ class Reader {
     if (!object.contains(key)) return false;
     if (!object[key].is_boolean()) fail(key_path(path, key), "expected true or false");
     return object[key].get<bool>();
+  }
+
+  // Earlier names of a parameter: names like the parameter's, none declared before.
+  void read_old_names(const Json& list, const std::string& path, ModelParameter& p) const {
+    if (!list.is_array()) fail(path, "expected an array of names");
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string item = index_path(path, i);
+      const std::string name = label(list[i], item);
+      check_new_name(name, item);
+      p.old_names.push_back(name);
+    }
   }
 
   // A named choice: its names, and the default one of them (expressions see its index).

@@ -12,8 +12,9 @@ MovingBaseOscillator::MovingBaseOscillator() {
   p.add("k", 1.0, Constraint::Positive, "spring stiffness");
   p.add("c", 0.23, Constraint::NonNegative, "viscous damping (0.23: log decrement ln 2)");
   p.add("a", 0.0025, Constraint::Any, "base amplitude");
-  p.add("d", 0.0, Constraint::Any, "base offset (gap at rest)");
-  p.add("eta", 4.0, Constraint::Positive, "forcing circular frequency");
+  p.add("d", 0.0, Constraint::Any, "base offset: the base is at a sin(omega t) + d, so the gap at rest is -d");
+  p.add("omega", 4.0, Constraint::Positive, "forcing circular frequency");
+  p.add_alias("eta", "omega");  // its name in some papers and earlier versions
   add_impact_model_parameters(p, 1.0, 200000.0, "sticks to the base");
   // A nondimensional model: time, coordinates and every parameter without units.
   set_units("1", "1");
@@ -25,7 +26,7 @@ void MovingBaseOscillator::configure() {
   const auto& p = parameters_;
   auto structure = libcont::LinearStructure::single(p["m"], p["k"], p["c"]);
   structure.sine_force = libcont::Vector::Constant(1, p["k"] * p["a"]);
-  structure.frequency = p["eta"];
+  structure.frequency = p["omega"];
   const ImpactModel impact = configure_impact_model(p, p["m"]);
   relation_ = impact.relation;
   declare(structure, {impact_contact(impact, "base", libcont::Vector::Ones(1),

@@ -19,6 +19,7 @@ OscillatorChain::OscillatorChain() {
   p.add("c", 0.05, Constraint::NonNegative, "damping of each mass");
   p.add("F0", 1.0, Constraint::Any, "force amplitude on the first mass");
   p.add("omega", 0.5, Constraint::Positive, "forcing circular frequency");
+  p.add_alias("eta", "omega");  // its name in some papers and earlier versions
   p.add("d", 1.0, Constraint::Any, "distance of the stop from the last mass at rest");
   p.add("r", 0.8, Constraint::UnitInterval, "restitution coefficient at the stop");
   p.add("stick_velocity", 1e-9, Constraint::NonNegative,

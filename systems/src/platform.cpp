@@ -17,6 +17,7 @@ VibroImpactPlatform::VibroImpactPlatform() {
   p.add("xi2", 0.03, libcont::Constraint::NonNegative, "damping ratio of the concrete mix (the mould)");
   p.add("F0", 2.44e5, libcont::Constraint::Any, "force amplitude on the table (N)");
   p.add("omega", 157.0, libcont::Constraint::Positive, "forcing circular frequency (rad/s)");
+  p.add_alias("eta", "omega");  // its name in some papers and earlier versions
   p.add("g", 9.81, libcont::Constraint::NonNegative, "gravitational acceleration");
   p.add_choice("contact", {"linear", "hertz", "newton"}, "linear",
                "block contact: k0 z, Hertz K z^1.5 (both with damper c0), or rigid with restitution r");

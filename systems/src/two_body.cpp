@@ -22,6 +22,7 @@ TwoBodySystem::TwoBodySystem() {
   p.add("D", 0.05, Constraint::NonNegative, "gap between the bodies at rest");
   p.add("F0", 400.0, Constraint::Any, "force amplitude");
   p.add("omega", 6.0, Constraint::Positive, "forcing circular frequency");
+  p.add_alias("eta", "omega");  // its name in some papers and earlier versions
   p.add("lambda", 1.0, Constraint::Any, "forcing intensity: F(t) = lambda F0 cos(omega t)");
   p.add_choice("contact", {"hertz", "newton"}, "hertz", "contact law");
   p.add("r", 1.0, Constraint::UnitInterval, "restitution coefficient (newton)");

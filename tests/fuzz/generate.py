@@ -89,7 +89,7 @@ def discover(vicont):
 # --param of their own) find as RUN_DIR "run" in their cases: made by the program itself
 # (about a second), with GR1 (a grazing of the orbit without impacts), PD1, LP1 and GR2 (an
 # impact's grazing) on the branch of doc/cli.md.
-SAVED_RUN = ["continue", "--set", "d=-0.005", "--param", "eta", "--from", "0.5", "--to", "2.5"]
+SAVED_RUN = ["continue", "--set", "d=-0.005", "--param", "omega", "--from", "0.5", "--to", "2.5"]
 RESTART_COMMANDS = {"curve"}
 
 
@@ -203,7 +203,7 @@ NEEDS_SECOND = {"map"}
 # Parameters set first for a cheap or valid run (a later --set of the same name wins).
 SYSTEM_BASE = {"chain": ["N=3"], "cantilever-2dof": ["e=0.1"]}
 # Preferred continued / swept parameters.
-PREFERRED_PARAMS = ["eta", "omega", "lambda", "F0", "v0", "H0"]
+PREFERRED_PARAMS = ["omega", "lambda", "F0", "v0", "H0"]
 # Commands whose runs need a forcing period (autonomous systems are bad input there).
 NEEDS_PERIOD = {"orbit", "continue", "basins", "diagram", "map"}
 
@@ -358,7 +358,7 @@ class Corpus:
                 bare = option.lstrip("-")
                 names = [option, bare, bare.replace("-", "_"), bare.replace("-", " ").rstrip("s")]
                 if "--param" in opts and option != "--param":
-                    names.append(self.sweep_param(system)[0])  # "parameter 'eta' must ..."
+                    names.append(self.sweep_param(system)[0])  # "parameter 'omega' must ..."
                 base = self.base(command, system, drop=(option,))
                 if metavar == "":  # a flag
                     for label, text, expect in (("true", "true", {0, 2, 3}),
@@ -526,7 +526,7 @@ class Corpus:
                          if path.strip("/") else "out"]
                 if label == "empty":
                     names.append("output directory")
-                    if command == "":  # the main job writes OUT/eta-4: eta-4 here
+                    if command == "":  # the main job writes OUT/omega-4: omega-4 here
                         expect = expect | {0}
                 root = {0, 1, 3} if label == "unwritable" else None  # root writes anywhere
                 self.add("out", [command, label], base + ["--out", path], expect, names, setup,
@@ -631,11 +631,11 @@ class Corpus:
              "run:PD1", ["continue.json", "system"]),
             ("no-branch-csv", [write("run/continue.json",
                                      b'{"system": "moving-base", "parameters": {}, '
-                                     b'"parameter": "eta"}')], "run:0",
+                                     b'"parameter": "omega"}')], "run:0",
              ["branch.csv", "run"]),
             ("garbage-csv", [write("run/continue.json",
                                    b'{"system": "moving-base", "parameters": {}, '
-                                   b'"parameter": "eta"}'),
+                                   b'"parameter": "omega"}'),
                              write("run/branch.csv", b"a,b\n1,2,3\n\xff\xfe\n")], "run:0",
              ["branch.csv", "run"]),
             ("row-negative", [mkdir("run")], "run:-1", ["run", "-1"]),

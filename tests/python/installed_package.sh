@@ -12,7 +12,7 @@ PYTHONPATH=$prefix/lib/python3/dist-packages "$python" - "$prefix" <<'PY'
 import sys
 import libcont
 assert libcont.__file__.startswith(sys.argv[1]), libcont.__file__
-orbit = libcont.orbit(libcont.system("moving-base", eta=4))
+orbit = libcont.orbit(libcont.system("moving-base", omega=4))
 assert orbit.converged and orbit.z_text == "1/2", orbit
 print("installed libcont", libcont.__version__, "at", libcont.__file__)
 PY

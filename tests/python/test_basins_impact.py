@@ -7,9 +7,9 @@ import libcont
 
 
 def test_basins_are_viconts(run_vicont):
-    summary, out = run_vicont("basins", "--x", "x:-0.1:0.1:4", "--y", "v:-0.5:0.5:3",
+    summary, out = run_vicont("basins", "--x", "x:0:0.2:4", "--y", "v:-0.5:0.5:3",
                               "--transient", 200, "--threads", 2)
-    ba = libcont.basins(libcont.system("moving-base"), x=("x", -0.1, 0.1, 4),
+    ba = libcont.basins(libcont.system("moving-base"), x=("x", 0.0, 0.2, 4),
                         y=("v", -0.5, 0.5, 3), transient=200, threads=2)
     assert ba.attractor.shape == (3, 4)
     with open(out / "basins.csv") as f:

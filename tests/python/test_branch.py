@@ -22,6 +22,7 @@ def assert_same_special_points(branch, summary):
         assert mine.parameter == theirs["parameter"]  # every digit
         assert mine.amplitudes == theirs["amplitudes"]
         assert mine.p == theirs["p"] and mine.stable == theirs["stable"]
+        assert mine.stable_after == theirs["stable_after"]
         assert mine.index == theirs["after_point"]
 
 
@@ -51,7 +52,7 @@ def test_loading_curve_is_viconts(run_vicont):
 
 @pytest.fixture(scope="module")
 def moving_base_branch():
-    return libcont.continue_branch(libcont.system("moving-base", eta=4), "eta", 4.0, 4.7)
+    return libcont.continue_branch(libcont.system("moving-base", omega=4), "omega", 4.0, 4.7)
 
 
 def test_period_doubling_where_vicont_finds_it(moving_base_branch, run_vicont):
@@ -59,17 +60,17 @@ def test_period_doubling_where_vicont_finds_it(moving_base_branch, run_vicont):
     assert branch.period == 2 and branch.status == "reached bound"
     assert [p.label for p in branch.special_points] == ["PD1"]
     pd = branch.point("pd1")
-    summary, _ = run_vicont("continue", "--system", "moving-base", "--set", "eta=4",
-                            "--param", "eta", "--from", 4, "--to", 4.7)
+    summary, _ = run_vicont("continue", "--system", "moving-base", "--set", "omega=4",
+                            "--param", "omega", "--from", 4, "--to", 4.7)
     assert pd.parameter == summary["special_points"][0]["parameter"]
     # The multiplier -1 at the period doubling, stable before it, unstable after.
     assert np.min(np.abs(pd.multipliers + 1)) < 1e-6
     assert branch["stable"][0] and not branch["stable"][-1]
-    assert set(branch.columns) >= {"eta", "x", "v", "A_max:x", "impacts", "spectral_radius", "stable"}
+    assert set(branch.columns) >= {"omega", "x", "v", "A_max:x", "impacts", "spectral_radius", "stable"}
 
 
 def test_restart_along_the_tangent_and_switch_are_viconts(run_vicont, moving_base_branch):
-    first, out = run_vicont("continue", "--set", "eta=4", "--param", "eta", "--from", 4, "--to", 4.7)
+    first, out = run_vicont("continue", "--set", "omega=4", "--param", "omega", "--from", 4, "--to", 4.7)
     branch = moving_base_branch
     restarted = branch.restart(5, to=4.2)
     theirs, out2 = run_vicont("continue", "--restart", f"{out}:5", "--to", 4.2)
@@ -85,40 +86,40 @@ def test_restart_along_the_tangent_and_switch_are_viconts(run_vicont, moving_bas
 
 
 def test_restart_in_another_parameter(run_vicont, moving_base_branch):
-    _, out = run_vicont("continue", "--set", "eta=4", "--param", "eta", "--from", 4, "--to", 4.7)
+    _, out = run_vicont("continue", "--set", "omega=4", "--param", "omega", "--from", 4, "--to", 4.7)
     theirs, out2 = run_vicont("continue", "--restart", f"{out}:PD1", "--param", "r", "--to", 0.9)
     branch = moving_base_branch
     other = branch.restart("PD1", parameter="r", to=0.9)
     assert_same_special_points(other, theirs)
     assert_same_rows(other, out2)
     assert other.parameter == "r" and len(other) > 2
-    # It starts on the period doubling's orbit: eta there, r at the system's value.
-    assert other.system["eta"] == branch.point("PD1").parameter
+    # It starts on the period doubling's orbit: omega there, r at the system's value.
+    assert other.system["omega"] == branch.point("PD1").parameter
     assert other["r"][0] == pytest.approx(libcont.system("moving-base")["r"])
 
 
 def test_progress_reports_rows():
     seen = []
-    libcont.continue_branch(libcont.system("moving-base", eta=4), "eta", 4.0, 4.3,
+    libcont.continue_branch(libcont.system("moving-base", omega=4), "omega", 4.0, 4.3,
                             progress=seen.append)
     assert seen and all("points" in p and "parameter" in p for p in seen)
     assert seen[-1]["points"] >= 2
 
 
 def test_bad_branch_inputs_name_the_item():
-    s = libcont.system("moving-base", eta=4)
+    s = libcont.system("moving-base", omega=4)
     with pytest.raises(libcont.InputError, match="nosuch"):
         libcont.continue_branch(s, "nosuch", 1, 2)
     with pytest.raises(libcont.InputError):
-        libcont.continue_branch(s, "eta", 4.0, 4.0)
+        libcont.continue_branch(s, "omega", 4.0, 4.0)
     with pytest.raises(libcont.InputError, match="from"):
-        libcont.continue_branch(s, "eta", float("nan"), 4.5)
+        libcont.continue_branch(s, "omega", float("nan"), 4.5)
     with pytest.raises(libcont.InputError, match="max_points"):
-        libcont.continue_branch(s, "eta", 4.0, 4.5, max_points=-3)
+        libcont.continue_branch(s, "omega", 4.0, 4.5, max_points=-3)
     with pytest.raises(libcont.InputError, match="x0"):
-        libcont.continue_branch(s, "eta", 4.0, 4.5, x0=[1.0, 2.0, 3.0])
+        libcont.continue_branch(s, "omega", 4.0, 4.5, x0=[1.0, 2.0, 3.0])
     with pytest.raises(TypeError, match="nosuch_option"):
-        libcont.continue_branch(s, "eta", 4.0, 4.5, nosuch_option=1)
+        libcont.continue_branch(s, "omega", 4.0, 4.5, nosuch_option=1)
 
 
 def test_unknown_labels_and_rows(moving_base_branch):

@@ -33,14 +33,14 @@ def test_callback_exception_stops_a_branch():
         libcont.continue_branch(libcont.system("two-body", contact="hertz"), "lambda", 1.0, 0.1,
                                 progress=progress)
     # The interpreter and the library go on working.
-    assert libcont.system("moving-base")["eta"] > 0
+    assert libcont.system("moving-base")["omega"] > 0
 
 
 def test_callback_exception_stops_a_sweep():
     progress, calls = raise_at(1)
     start = time.monotonic()
     with pytest.raises(Stop):
-        libcont.sweep(libcont.system("moving-base"), "eta", 2.0, 10.0, steps=200, transient=100,
+        libcont.sweep(libcont.system("moving-base"), "omega", 2.0, 10.0, steps=200, transient=100,
                       periods=100, progress=progress)
     assert time.monotonic() - start < 30
 
@@ -58,7 +58,7 @@ def test_callback_exception_stops_a_simulation_and_basins():
 
 def test_progress_must_be_callable():
     with pytest.raises(TypeError, match="progress"):
-        libcont.sweep(libcont.system("moving-base"), "eta", 2.0, 3.0, steps=2, progress=3)
+        libcont.sweep(libcont.system("moving-base"), "omega", 2.0, 3.0, steps=2, progress=3)
 
 
 def interrupted_after(call, wait=0.0):
@@ -95,7 +95,7 @@ def interrupted_after(call, wait=0.0):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_sigint_interrupts_a_long_sweep(threads):
     elapsed = interrupted_after(
-        'libcont.sweep(libcont.system("moving-base"), "eta", 2.0, 10.0, steps=400, '
+        'libcont.sweep(libcont.system("moving-base"), "omega", 2.0, 10.0, steps=400, '
         f'periods=20000, threads={threads}, progress=progress)')
     # The points already running end at their next integration step; no new one starts
     # (a point of 20000 periods takes about 0.04 s on the exact path: 5 s is the budget of a
@@ -117,7 +117,7 @@ def test_the_gil_is_released_while_computing():
     import threading
     s = libcont.system("moving-base")
     worker = threading.Thread(target=libcont.sweep,
-                              args=(s, "eta", 2.0, 10.0, 8), kwargs={"periods": 30000})
+                              args=(s, "omega", 2.0, 10.0, 8), kwargs={"periods": 30000})
     ticks = 0
     worker.start()
     while worker.is_alive():

@@ -6,8 +6,8 @@ import libcont
 
 
 def test_lyapunov_is_viconts(run_vicont):
-    summary, _ = run_vicont("lyapunov", "--set", "eta=7.1", "--periods", 500, "--transient", 300)
-    ly = libcont.lyapunov(libcont.system("moving-base", eta=7.1), periods=500, transient=300)
+    summary, _ = run_vicont("lyapunov", "--set", "omega=7.1", "--periods", 500, "--transient", 300)
+    ly = libcont.lyapunov(libcont.system("moving-base", omega=7.1), periods=500, transient=300)
     assert ly.ok
     assert ly.exponents.tolist() == summary["exponents"]
     assert ly.exponent_sum == summary["exponent_sum"]
@@ -18,15 +18,15 @@ def test_lyapunov_is_viconts(run_vicont):
 
 
 def test_periodic_motion_has_its_type():
-    ly = libcont.lyapunov(libcont.system("moving-base", eta=4), periods=300, transient=300)
+    ly = libcont.lyapunov(libcont.system("moving-base", omega=4), periods=300, transient=300)
     assert ly.z == (1, 2) and ly.z_text == "1/2"
     assert ly.exponents[0] < 0 and len(ly.v_r) == 150
     assert ly.poincare.shape == (300, 2)
 
 
 def test_orbit_is_viconts(run_vicont):
-    summary, _ = run_vicont("orbit", "--set", "eta=4")
-    orb = libcont.orbit(libcont.system("moving-base", eta=4))
+    summary, _ = run_vicont("orbit", "--set", "omega=4")
+    orb = libcont.orbit(libcont.system("moving-base", omega=4))
     assert orb.converged and orb.z_text == "1/2"
     assert orb.state.tolist() == summary["state"]
     assert orb.phase == summary["section_phase"]

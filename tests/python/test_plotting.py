@@ -21,7 +21,7 @@ def loading_curve():
 
 @pytest.fixture(scope="module")
 def response():
-    return libcont.continue_branch(libcont.system("moving-base", d=-0.005), "eta", 0.5, 2.5)
+    return libcont.continue_branch(libcont.system("moving-base", d=-0.005), "omega", 0.5, 2.5)
 
 
 def _texts(ax):
@@ -60,7 +60,7 @@ def test_branch_labels_every_special_point_once_without_overlaps(response, tmp_p
 def test_stable_rows_solid_and_unstable_rows_dashed(response):
     ax = plotting.branch(response, points=False)
     stable = np.asarray(response["stable"], dtype=bool)
-    x = np.asarray(response["eta"])
+    x = np.asarray(response["omega"])
     solid = [line for line in ax.lines if line.get_linestyle() == "-"]
     dashed = [line for line in ax.lines if line.get_linestyle() == "--"]
     assert solid and dashed
@@ -98,7 +98,7 @@ def test_several_branches_in_one_diagram_keep_their_labels_apart(response):
 
 
 def test_lyapunov_diagram_draws_every_exponent_and_the_zero_line(tmp_path):
-    result = libcont.sweep(libcont.system("moving-base"), "eta", 2.0, 4.0, steps=9, transient=200, periods=200)
+    result = libcont.sweep(libcont.system("moving-base"), "omega", 2.0, 4.0, steps=9, transient=200, periods=200)
     ax = plotting.lyapunov_diagram(result, samples="x")
     exponent_lines = [line for line in ax.lines if line.get_label().startswith("lambda_")]
     assert len(exponent_lines) == result.exponents.shape[1]
@@ -112,7 +112,7 @@ def test_lyapunov_diagram_draws_every_exponent_and_the_zero_line(tmp_path):
 
 
 def test_basins_colour_each_attractor(tmp_path):
-    result = libcont.basins(libcont.system("moving-base", eta=2.6), x=("x", 0.0, 0.02, 8),
+    result = libcont.basins(libcont.system("moving-base", omega=2.6), x=("x", 0.0, 0.02, 8),
                             y=("v", -0.03, 0.03, 8), transient=300)
     ax = plotting.basins(result)
     image = ax.images[0].get_array()
@@ -128,7 +128,7 @@ def test_basins_colour_each_attractor(tmp_path):
 def test_curves_and_trajectory_plots_save(response, tmp_path):
     curve = libcont.curve(response, "PD1", "d", -0.006, -0.004)
     ax = plotting.curves([curve])
-    assert ax.get_xlabel() == "eta" and ax.get_ylabel() == "d"
+    assert ax.get_xlabel() == "omega" and ax.get_ylabel() == "d"
     ax.figure.savefig(tmp_path / "curve.png")
     trajectory = libcont.simulate(libcont.system("moving-base"), t_end=20.0)
     for draw in (plotting.phase_portrait, plotting.time_series):
@@ -140,4 +140,4 @@ def test_curves_and_trajectory_plots_save(response, tmp_path):
 def test_axis_labels_of_column_names():
     assert plotting.axis_label("A_max:x1") == "A_max(x1)"
     assert plotting.axis_label("mu1:abs") == "|mu1|"
-    assert plotting.axis_label("eta") == "eta"
+    assert plotting.axis_label("omega") == "omega"

@@ -14,8 +14,8 @@ def read_csv(path):
 
 @pytest.mark.parametrize("model", ["hard", "soft"])
 def test_time_series_and_events_are_viconts(run_vicont, model):
-    summary, out = run_vicont("simulate", "--set", "eta=4", "--set", f"model={model}")
-    tr = libcont.simulate(libcont.system("moving-base", eta=4, model=model))
+    summary, out = run_vicont("simulate", "--set", "omega=4", "--set", f"model={model}")
+    tr = libcont.simulate(libcont.system("moving-base", omega=4, model=model))
     rows = read_csv(out / "timeseries.csv")
     assert tr.ok and tr.status == summary["status"] == "success"
     # The soft model accounts for its energy: two more columns, as in vicont's file.
@@ -32,7 +32,7 @@ def test_time_series_and_events_are_viconts(run_vicont, model):
 
 
 def test_initial_state_and_end_time():
-    s = libcont.system("moving-base", eta=4)
+    s = libcont.system("moving-base", omega=4)
     tr = libcont.simulate(s, t_end=5.0, sample_step=0.01, x0=[0.01, 0.0])
     assert tr.t[0] == 0.0 and tr.t[-1] == 5.0
     assert tr.x[0].tolist() == [0.01, 0.0]
@@ -40,7 +40,7 @@ def test_initial_state_and_end_time():
 
 
 def test_event_limit_ends_with_a_status():
-    tr = libcont.simulate(libcont.system("moving-base", eta=4), t_end=200.0, max_events=3)
+    tr = libcont.simulate(libcont.system("moving-base", omega=4), t_end=200.0, max_events=3)
     assert not tr.ok and len(tr.events) <= 4
 
 

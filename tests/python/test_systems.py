@@ -15,15 +15,24 @@ def test_catalogue_lists_the_shipped_models(vicont, run_vicont):
 
 
 def test_parameters_by_keyword():
-    s = libcont.system("moving-base", eta=4, r=0.8)
-    assert s["eta"] == 4.0 and s["r"] == 0.8
-    assert s.parameters["eta"] == 4.0
+    s = libcont.system("moving-base", omega=4, r=0.8)
+    assert s["omega"] == 4.0 and s["r"] == 0.8
+    assert s.parameters["omega"] == 4.0
     assert s.state_names == ["x", "v"]
     assert s.forcing_period == pytest.approx(2 * math.pi / 4)
-    s.set(eta=5.0)
-    assert s["eta"] == 5.0
+    s.set(omega=5.0)
+    assert s["omega"] == 5.0
     rows = {row["name"]: row for row in s.describe()}
-    assert rows["r"]["rule"] == "in [0, 1]" and rows["eta"]["value"] == 5.0
+    assert rows["r"]["rule"] == "in [0, 1]" and rows["omega"]["value"] == 5.0
+
+
+def test_the_old_name_eta_is_accepted_with_a_warning():
+    with pytest.warns(UserWarning, match="'eta' is called 'omega' now"):
+        s = libcont.system("moving-base", eta=4.5)
+    assert s["omega"] == 4.5
+    with pytest.warns(UserWarning, match="'omega'"):
+        branch = libcont.continue_branch(s, "eta", 4.5, 4.6)
+    assert branch.parameter == "omega" and "omega" in branch.columns
 
 
 def test_choice_parameters_take_words():
@@ -35,9 +44,9 @@ def test_choice_parameters_take_words():
 
 
 def test_copy_and_pickle_keep_the_assignments():
-    s = libcont.system("moving-base", eta=4.5)
+    s = libcont.system("moving-base", omega=4.5)
     c = s.copy(r=0.5)
-    assert c["eta"] == 4.5 and c["r"] == 0.5 and s["r"] != 0.5
+    assert c["omega"] == 4.5 and c["r"] == 0.5 and s["r"] != 0.5
     back = pickle.loads(pickle.dumps(s))
     assert back.parameters == s.parameters
 
@@ -46,7 +55,7 @@ def test_copy_and_pickle_keep_the_assignments():
     (("--system", "nosuch"), lambda: libcont.system("nosuch")),
     (("--set", "nosuch=1"), lambda: libcont.system("moving-base", nosuch=1)),
     (("--set", "r=2"), lambda: libcont.system("moving-base", r=2)),
-    (("--set", "eta=-1"), lambda: libcont.system("moving-base", eta=-1)),
+    (("--set", "omega=-1"), lambda: libcont.system("moving-base", omega=-1)),
 ])
 def test_errors_carry_viconts_message(vicont_error, args, python):
     message = vicont_error("simulate", *args)
@@ -57,10 +66,10 @@ def test_errors_carry_viconts_message(vicont_error, args, python):
 
 
 def test_nan_and_non_numbers_are_refused_by_name():
-    with pytest.raises(libcont.InputError, match="eta"):
-        libcont.system("moving-base", eta=float("nan"))
-    with pytest.raises(libcont.InputError, match="eta"):
-        libcont.system("moving-base", eta=[1, 2])
+    with pytest.raises(libcont.InputError, match="omega"):
+        libcont.system("moving-base", omega=float("nan"))
+    with pytest.raises(libcont.InputError, match="omega"):
+        libcont.system("moving-base", omega=[1, 2])
     with pytest.raises(KeyError, match="nosuch"):
         libcont.system("moving-base")["nosuch"]
 

@@ -33,9 +33,9 @@ def test_every_step_writes_its_figure(tutorial):
 
 def test_the_frequency_response_points_are_vicont_s(tutorial, run_vicont):
     _, printed = tutorial
-    shown = re.findall(r"^  (\w+)\s+([\w-]+)\s+eta = ([0-9.]+)$", printed, re.MULTILINE)
+    shown = re.findall(r"^  (\w+)\s+([\w-]+)\s+omega = ([0-9.]+)$", printed, re.MULTILINE)
     summary, _ = run_vicont("continue", "--system", "moving-base", "--set", "d=-0.005",
-                            "--param", "eta", "--from", "0.5", "--to", "2.5")
+                            "--param", "omega", "--from", "0.5", "--to", "2.5")
     expected = [(p["label"], p["type"], f"{p['parameter']:.10f}") for p in summary["special_points"]]
     assert shown == expected
     assert {label for label, _, _ in shown} >= {"GR1", "PD1", "LP1", "GR2"}

@@ -75,25 +75,25 @@ def soak_cases(vicont):
          "--steps", "300"], 600)
 
     # The ranges the docs run (README, doc/cli.md, doc/sweeps.md, doc/library.md).
-    add("docs/sweep/moving-base-eta-2-10",
-        ["sweep", "--param", "eta", "--from", "2", "--to", "10", "--steps", "161"], 300)
+    add("docs/sweep/moving-base-omega-2-10",
+        ["sweep", "--param", "omega", "--from", "2", "--to", "10", "--steps", "161"], 300)
     add("docs/sweep/moving-base-follow-both",
-        ["sweep", "--param", "eta", "--from", "2", "--to", "5", "--steps", "61", "--follow",
+        ["sweep", "--param", "omega", "--from", "2", "--to", "5", "--steps", "61", "--follow",
          "--direction", "both"], 300)
     add("docs/sweep/moving-base-initial-states",
-        ["sweep", "--param", "eta", "--from", "3", "--to", "5", "--steps", "41",
+        ["sweep", "--param", "omega", "--from", "3", "--to", "5", "--steps", "41",
          "--initial-states", "0,0;0.01,0;0,-0.02"], 300)
-    add("docs/diagram/moving-base-eta-2-5",
-        ["diagram", "--param", "eta", "--from", "2", "--to", "5", "--steps", "31",
+    add("docs/diagram/moving-base-omega-2-5",
+        ["diagram", "--param", "omega", "--from", "2", "--to", "5", "--steps", "31",
          "--transient", "300", "--periods", "300"], 300)
-    add("docs/basins/moving-base-eta-2.6",
-        ["basins", "--set", "eta=2.6", "--x", "x:-0.01:0.01:41", "--y", "v:-0.03:0.03:41"],
+    add("docs/basins/moving-base-omega-2.6",
+        ["basins", "--set", "omega=2.6", "--x", "x:-0.01:0.01:41", "--y", "v:-0.03:0.03:41"],
         300)
-    add("docs/continue/moving-base-eta-follow-doubling",
-        ["continue", "--set", "eta=4", "--param", "eta", "--from", "4", "--to", "4.7",
+    add("docs/continue/moving-base-omega-follow-doubling",
+        ["continue", "--set", "omega=4", "--param", "omega", "--from", "4", "--to", "4.7",
          "--follow-doubling"], 300)
     add("docs/continue/moving-base-grazing",
-        ["continue", "--set", "d=-0.005", "--param", "eta", "--from", "0.5", "--to", "2.5"],
+        ["continue", "--set", "d=-0.005", "--param", "omega", "--from", "0.5", "--to", "2.5"],
         300)
     add("docs/continue/two-body-hertz-lambda",
         ["continue", "--system", "two-body", "--set", "contact=hertz", "--param", "lambda",

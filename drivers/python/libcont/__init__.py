@@ -4,8 +4,8 @@ The catalogue's models by name, and the analyses of vicont as functions returnin
 objects with numpy arrays (doc/python.md):
 
     import libcont
-    s = libcont.system("moving-base", eta=4)
-    br = libcont.continue_branch(s, "eta", 4.0, 4.7)
+    s = libcont.system("moving-base", omega=4)
+    br = libcont.continue_branch(s, "omega", 4.0, 4.7)
     print(br.special_points)
 
 Every function takes the same options, with the same defaults, as the vicont command of

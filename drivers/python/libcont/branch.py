@@ -1,6 +1,7 @@
 """libcont.continue_branch: branches of periodic orbits, their special points, restarts
 and switches."""
 from dataclasses import dataclass, field
+from typing import Optional
 
 import numpy as np
 
@@ -14,7 +15,9 @@ from .system import System, core_of
 class SpecialPoint:
     """A located special point: label ("PD1"), type ("period-doubling"), kind (a
     grazing's: "impact-velocity", ...), parameter value, state on its section, Floquet
-    multipliers, index (the branch row before it), amplitudes, p, stable."""
+    multipliers, index (the branch row before it), amplitudes, p, stable (of the branch
+    arriving at the point, its index row: at the point a multiplier is on the unit circle),
+    stable_after (of the branch leaving it, the next row; None at the branch's end)."""
     label: str
     type: str
     kind: str
@@ -29,6 +32,7 @@ class SpecialPoint:
     section_phase: float = field(repr=False)
     min_gap: float = field(repr=False)
     slowest_impact: float = field(repr=False)
+    stable_after: Optional[bool] = field(default=None, repr=False)
 
     def __repr__(self):
         kind = f" ({self.kind})" if self.kind else ""
@@ -72,7 +76,8 @@ class Branch(ColumnTable):
         self.special_points = [
             SpecialPoint(label, p["type"], p["kind"], p["parameter"], p["state"], p["multipliers"],
                          p["index"], dict(p["amplitudes"]), p["p"], p["stable"],
-                         p["spectral_radius"], p["section_phase"], p["min_gap"], p["slowest_impact"])
+                         p["spectral_radius"], p["section_phase"], p["min_gap"], p["slowest_impact"],
+                         p["stable_after"])
             for label, p in zip(labels, points)]
 
     @property

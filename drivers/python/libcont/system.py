@@ -60,7 +60,7 @@ class System:
 
     @property
     def forcing_period(self):
-        """T = 2 pi / eta of the forcing; 0 for an autonomous system."""
+        """T = 2 pi / omega of the forcing; 0 for an autonomous system."""
         return self._core.forcing_period
 
     @property
@@ -78,7 +78,7 @@ class System:
 
 
 def system(name, **parameters):
-    """The catalogue model `name` with `parameters` set, e.g. system("moving-base", eta=4)."""
+    """The catalogue model `name` with `parameters` set, e.g. system("moving-base", omega=4)."""
     return System(name, **parameters)
 
 

@@ -33,9 +33,10 @@ void watch(libcont::OrbitBranchOptions& options, CancellableCall& call) {
   };
 }
 
-BranchRun continue_branch(const ConfiguredSystem& model, const std::string& parameter, double from,
+BranchRun continue_branch(const ConfiguredSystem& model, const std::string& given, double from,
                           double to, const OrbitSearchArguments& search,
                           const BranchSettings& settings, const py::object& progress) {
+  const std::string parameter = model.parameter_name(given);
   finite(from, "from");
   finite(to, "to");
   BranchRun run{model.with({{parameter, number_text(from)}}), {}, from, to, settings};

@@ -66,6 +66,14 @@ py::dict branch_dict(const BranchRun& run) {
     d["state"] = to_array(s.u);
     d["section_phase"] = s.chart;
     d["index"] = s.after_point;
+    // As vicont's special_points.csv: the stability of the branch arriving at the point
+    // (its after_point row) and leaving it; at the point a multiplier is on the unit circle.
+    const auto row = static_cast<size_t>(s.after_point);
+    const bool on_branch = s.after_point >= 0 && row < b.points.size();
+    if (on_branch) d["stable"] = b.orbit(b.points[row]).stable();
+    d["stable_after"] = on_branch && row + 1 < b.points.size()
+                            ? py::object(py::bool_(b.orbit(b.points[row + 1]).stable()))
+                            : py::object(py::none());
     specials.append(d);
   }
   py::dict d;

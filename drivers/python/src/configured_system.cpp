@@ -1,5 +1,7 @@
 #include "configured_system.hpp"
 
+#include <pybind11/pybind11.h>
+
 #include "systems/catalogue.hpp"
 #include "systems/linear_impact_system.hpp"
 #include "systems/model_file.hpp"
@@ -32,13 +34,29 @@ std::unique_ptr<libcont::HybridSystem> configured(const Maker& base,
   return system;
 }
 
+// A UserWarning, as vicont's note on stderr, for a parameter given under its old name.
+void warn_if_old_name(const libcont::HybridSystem& system, const std::string& given) {
+  const libcont::ParameterSet& parameters = system.parameters();
+  if (!parameters.is_alias(given)) return;
+  const std::string text = "parameter '" + given + "' is called '" + parameters.canonical(given) +
+                           "' now; the old name is accepted";
+  if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 2) != 0) throw pybind11::error_already_set();
+}
+
 }  // namespace
+
+std::string ConfiguredSystem::parameter_name(const std::string& given) const {
+  warn_if_old_name(*system_, given);
+  return system_->parameters().canonical(given);
+}
 
 ConfiguredSystem::ConfiguredSystem(Source source, std::string origin, Assignments assignments,
                                  std::string source_name)
     : base_(base_maker(source, origin, source_name)), source_(source), name_(std::move(origin)),
       source_name_(std::move(source_name)), assignments_(std::move(assignments)),
-      system_(configured(base_, assignments_)) {}
+      system_(configured(base_, assignments_)) {
+  for (const auto& assignment : assignments_) warn_if_old_name(*system_, assignment.first);
+}
 
 void ConfiguredSystem::set(const Assignments& more) {
   Assignments all = assignments_;
@@ -46,6 +64,7 @@ void ConfiguredSystem::set(const Assignments& more) {
   std::shared_ptr<libcont::HybridSystem> system = configured(base_, all);
   system_ = std::move(system);
   assignments_ = std::move(all);
+  for (const auto& assignment : more) warn_if_old_name(*system_, assignment.first);
 }
 
 std::unique_ptr<libcont::HybridSystem> ConfiguredSystem::make() const {

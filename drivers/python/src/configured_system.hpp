@@ -36,6 +36,10 @@ class ConfiguredSystem {
   const std::string& source_name() const { return source_name_; }
   const Assignments& assignments() const { return assignments_; }
 
+  // A parameter's own name for an old one (eta: omega), with a Python warning saying so;
+  // any other name as it is. Call it with the GIL held.
+  std::string parameter_name(const std::string& given) const;
+
   // A fresh copy with every required parameter checked, ready to run.
   std::unique_ptr<libcont::HybridSystem> make() const;
   // The same as a factory for sweeps and basins (thread-safe: it shares nothing).

@@ -24,8 +24,9 @@ using libcont::InputError;
 using libcont::number_text;
 
 libcont::OrbitCurveOptions curve_options(const ConfiguredSystem& model, const std::string& first,
-                                         const std::string& second, double from, double to,
+                                         const std::string& given, double from, double to,
                                          double a, double b, const CurveSettings& settings) {
+  const std::string second = model.parameter_name(given);
   finite(from, "from");
   finite(to, "to");
   finite(a, "p1_from");

@@ -27,8 +27,8 @@ py::dict parameter_map(const ConfiguredSystem& model, const std::string& first, 
                        double second_max, const MapArguments& a, const py::object& progress) {
   const auto system = model.make();
   libcont::ParameterPlaneOptions o;
-  o.first = first;
-  o.second = second;
+  o.first = model.parameter_name(first);
+  o.second = model.parameter_name(second);
   o.first_min = finite(first_min, "first_min");
   o.first_max = finite(first_max, "first_max");
   o.second_min = finite(second_min, "second_min");

@@ -95,15 +95,15 @@ py::dict sweep(const ConfiguredSystem& model, const std::string& parameter, doub
                const SweepArguments& a, const py::object& progress) {
   const auto probe = model.make();
   libcont::SweepOptions o;
-  o.parameter = parameter;
+  o.parameter = model.parameter_name(parameter);
   o.from = finite(from, "from");
   o.to = finite(to, "to");
   o.steps = count(a.steps, 1, "steps", 1000000);
   if (!a.second.empty()) {
-    if (a.second == parameter)
+    o.second_parameter = model.parameter_name(a.second);
+    if (o.second_parameter == o.parameter)
       throw libcont::InputError("second parameter " + a.second +
                                 " is the swept parameter; a grid needs two different parameters");
-    o.second_parameter = a.second;
     o.second_from = finite(a.second_from, "second from");
     o.second_to = finite(a.second_to, "second to");
     o.second_steps = count(a.second_steps, 1, "second steps", 1000000);

@@ -8,6 +8,7 @@
 //
 // Cells are independent: they run on a thread pool (task_pool.hpp). Attractors are
 // numbered afterwards, in cell order, so the labels do not depend on the thread count.
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -38,6 +39,9 @@ struct BasinOptions {
   double match_tolerance = 1e-5;
   int threads = 1;
   FlowOptions flow;
+  // Called after each cell with the cells done and the cells in all; none by default.
+  // Calls come from the worker threads one at a time (never two at once).
+  std::function<void(int done, int total)> progress;
 };
 
 // A periodic attractor found on the grid.

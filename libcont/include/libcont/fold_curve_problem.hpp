@@ -8,7 +8,7 @@
 //              action on v, (D P^n (x + e v) - D P^n (x - e v)) v / (2 e);
 //   fold-flip  Re prod (mu_i + 1): another multiplier at -1.
 // Example (doc/library.md, section 10):
-//   libcont::FoldCurveProblem problem(system, "eta", "d", 1, {}, phase);
+//   libcont::FoldCurveProblem problem(system, "omega", "d", 1, {}, phase);
 //   problem.refit_borders(u0, eta0);   // u0 = (x, d) of a fold of a branch in eta
 //   auto curve = libcont::PseudoArclength(problem, options).run(u0, eta0);
 #include "libcont/real_multiplier_curve_problem.hpp"

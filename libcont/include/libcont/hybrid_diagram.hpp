@@ -16,6 +16,7 @@
 // (and would go on as the shorter orbit traversed twice) ends there, at that doubling.
 //
 // Sequential by nature (each step starts where the last ended): no thread pool.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct HybridDiagramOptions {
   // from `from` and `to`.
   ContinuationOptions continuation;
   ShootingOptions shooting;
+  // Called as the sweep moves on with the integration grid points passed (computed, or
+  // skipped along a stable branch) and the points in all; none by default.
+  std::function<void(int done, int total)> progress;
 };
 
 // A branch of periodic orbits started where integration settled on a stable orbit.

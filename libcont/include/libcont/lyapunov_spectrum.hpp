@@ -3,6 +3,7 @@
 // algorithm (tangent flow of n vectors, QR re-orthonormalisation, average of log stretch
 // factors) with the tangent vectors mapped through the saltation matrix at every event.
 // Also returns the settled motion's type z = p/n and the impact statistics a_i, a_e, v_r.
+#include <functional>
 #include <vector>
 
 #include "libcont/flow.hpp"
@@ -18,6 +19,10 @@ struct LyapunovOptions {
   // Time unit for autonomous systems (forcing_period() == 0).
   double autonomous_period = 1.0;
   FlowOptions flow;  // tangent is switched on for the averaging phase
+  // Called after each period, transient and averaging alike, with the periods done and
+  // the periods in all (transient_periods + periods); none by default. It observes only:
+  // the integration is the same with or without it.
+  std::function<void(int done, int total)> progress;
 };
 
 struct LyapunovResult {

@@ -19,7 +19,7 @@
 //   every curve             turning-point: the curve turns back in p1 (at a cusp it turns
 //                           in both parameters)
 // Example (tests/test_orbit_curves.cpp):
-//   const libcont::OrbitBranch branch = libcont::trace_orbit_branch(system, orbit, {"eta", 1.6, 2.2});
+//   const libcont::OrbitBranch branch = libcont::trace_orbit_branch(system, orbit, {"omega", 1.6, 2.2});
 //   for (const auto& s : branch.special_points)
 //     if (s.type == libcont::SpecialPointType::PeriodDoubling)
 //       auto curve = libcont::trace_orbit_curve(system, branch, s, {"d", -0.004, -0.002, 1.6, 2.2});

@@ -20,7 +20,7 @@
 //
 // Example (tests/test_parameter_plane.cpp):
 //   libcont::ParameterPlaneOptions o;
-//   o.first = "eta"; o.first_min = 1.5; o.first_max = 3.0;
+//   o.first = "omega"; o.first_min = 1.5; o.first_max = 3.0;
 //   o.second = "d"; o.second_min = -0.004; o.second_max = 0.0;
 //   const libcont::ParameterPlaneMap map = libcont::map_parameter_plane(system, o);
 //   for (const auto& c : map.curves) ... c.curve.kind, c.curve.rows ...

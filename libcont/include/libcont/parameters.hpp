@@ -54,7 +54,16 @@ class ParameterSet {
   // model); choices have none.
   void set_remaining_units(std::string_view unit);
 
-  bool contains(std::string_view name) const;
+  // An old name still accepted for the parameter `name` wherever a name is given (a
+  // renamed parameter: eta for omega). Values are stored and reported under `name` only.
+  void add_alias(std::string alias, std::string name);
+  // The parameter's own name for an alias; any other name as it is.
+  std::string canonical(std::string_view name) const;
+  bool is_alias(std::string_view name) const;
+  // The old names of the parameter `name`, in the order they were added.
+  std::vector<std::string> aliases_of(std::string_view name) const;
+
+  bool contains(std::string_view name) const;  // a parameter's name or an alias of one
   double operator[](std::string_view name) const;  // numeric value (throws if unset)
   const std::string& choice(std::string_view name) const;
   bool given(std::string_view name) const;
@@ -83,6 +92,7 @@ class ParameterSet {
   Parameter& find(std::string_view name);
   const Parameter& find(std::string_view name) const;
   std::vector<Parameter> parameters_;
+  std::vector<std::pair<std::string, std::string>> aliases_;  // (alias, name)
 };
 
 // Parses a finite floating-point number; throws InputError naming `item` otherwise.

@@ -19,6 +19,9 @@ namespace libcont {
 struct ContinuationResult;
 
 struct ContinuationOptions {
+  // The continued parameter's name, for messages ("... at omega = 4.2"); the engine calls
+  // it lambda.
+  std::string parameter_name = "lambda";
   double lambda_min = -1e300, lambda_max = 1e300;  // the branch stops at these
   int direction = +1;           // initial direction of lambda (+1 or -1)
   double initial_step = 1e-2;   // arclength

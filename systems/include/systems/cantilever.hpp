@@ -1,7 +1,7 @@
 #pragma once
 // Two-degree-of-freedom cantilever beam with impacts. A light beam (E I,
 // length l) carries m1 at its free end and m2 at l2 from the clamp:
-//   M x'' + nu M x' + KB x = (e eta^2 sin(eta t), 0),  M = diag(m1, m2),
+//   M x'' + nu M x' + KB x = (e omega^2 sin(omega t), 0),  M = diag(m1, m2),
 //   KB = (1/W) [[12 EI l2^3, -6 EI l2^2 (3l - l2)], [-6 EI l2^2 (3l - l2), 12 EI l^3]],
 //   W = 4 l^3 l2^3 - l2^4 (3l - l2)^2,
 // state (x1, x2, v1, v2). m1 hits a base that lies d below its equilibrium: gap
@@ -35,7 +35,7 @@ class CantileverBeam : public libcont::ImpactingStructure {
   double contact_damping() const { return contacts().front().damping(); }
   const libcont::Matrix& mass_matrix() const { return structure().mass; }
   const libcont::Matrix& stiffness_matrix() const { return structure().stiffness; }
-  double force(double t) const;  // e eta^2 sin(eta t) on m1
+  double force(double t) const;  // e omega^2 sin(omega t) on m1
 };
 
 }  // namespace systems

@@ -1,9 +1,9 @@
 #pragma once
 // The forced Duffing oscillator, a smooth system without contacts:
-//   m x'' + c x' + k x + k3 x^3 = a cos(eta t),
+//   m x'' + c x' + k x + k3 x^3 = a cos(omega t),
 // state (x, v = x'). k3 > 0 hardens the spring, k3 < 0 softens it (then the potential has
 // a barrier at |x| = sqrt(-k/k3), beyond which orbits escape). Its folds, their curve in
-// (eta, a) and the cusp where two folds meet are known from harmonic balance in the limit
+// (omega, a) and the cusp where two folds meet are known from harmonic balance in the limit
 // of small amplitudes (doc/theory.md, 6.4; tests/test_duffing_curves.cpp): the smooth
 // system on which the two-parameter curves and their codimension-two points are checked.
 // Declared as a structure without contacts (libcont/impacting_structure.hpp): one mode, no

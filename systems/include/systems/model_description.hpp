@@ -30,6 +30,8 @@ struct ModelParameter {
   // A named choice (expressions see its index from 0) and its default.
   std::vector<std::string> choices;
   std::string choice;
+  // Earlier names still accepted for it, with a note (ParameterSet::add_alias).
+  std::vector<std::string> old_names;
 };
 
 // A named intermediate value ("derived": {"W": "..."}), usable by the expressions after it.

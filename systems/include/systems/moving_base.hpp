@@ -1,6 +1,6 @@
 #pragma once
-// Impacting oscillator on a moving base (doc/theory.md, 3): m x'' + c x' + k x = k a sin(eta t),
-// base at a sin(eta t) + d, gap h = x - base >= 0, relative velocity v_r = x' - base'.
+// Impacting oscillator on a moving base (doc/theory.md, 3): m x'' + c x' + k x = k a sin(omega t),
+// base at a sin(omega t) + d, gap h = x - base >= 0, relative velocity v_r = x' - base'.
 // model = hard: Newton restitution v_r+ = -r v_r-, chattering ends in sticking to the
 //   base (mode "stick") until the contact force would turn tensile.
 // model = soft: while h < 0 the contact force k_s h + c_s v_r acts (mode "contact");
