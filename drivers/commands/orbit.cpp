@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands/system_command.hpp"
+#include "drawn_variables.hpp"
 #include "exit_codes.hpp"
 #include "fallback_report.hpp"
 #include "libcont/leading_multipliers.hpp"
@@ -21,29 +22,6 @@
 namespace vicont {
 
 namespace {
-
-// The variables the time-series plot draws: all of a state of up to 24 (12 panels of two);
-// of a larger one (a chain of a hundred masses) 12: its displacement coordinates, and
-// variables spread evenly from the first to the last. gnuplot parses the whole of
-// orbit.csv once per curve, so drawing every variable costs the square of the state's size
-// (doc/performance.md, "Large systems"); orbit.csv keeps them all.
-std::vector<std::string> drawn_variables(const libcont::HybridSystem& system) {
-  constexpr size_t kAll = 24, kDrawn = 12;
-  const auto names = system.state_names();
-  if (names.size() <= kAll) return names;
-  std::vector<size_t> drawn;
-  for (const int i : system.displacement_coordinates())
-    if (drawn.size() < kDrawn) drawn.push_back(static_cast<size_t>(i));
-  const size_t last = names.size() - 1;
-  for (size_t k = 0; drawn.size() < kDrawn && k < kDrawn; ++k) {
-    const size_t i = (k * last + (kDrawn - 1) / 2) / (kDrawn - 1);
-    if (std::find(drawn.begin(), drawn.end(), i) == drawn.end()) drawn.push_back(i);
-  }
-  std::sort(drawn.begin(), drawn.end());
-  std::vector<std::string> result;
-  for (const size_t i : drawn) result.push_back(names[i]);
-  return result;
-}
 
 std::string complex_text(std::complex<double> z) {
   if (z.imag() == 0.0) return rounded_text(z.real(), 10);

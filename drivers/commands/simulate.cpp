@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 
+#include "drawn_variables.hpp"
 #include "exit_codes.hpp"
 #include "fallback_report.hpp"
 #include "libcont/contact_measures.hpp"
@@ -264,7 +265,7 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   const std::string label = short_label(system);
   // Panels: the model's state and its outputs (not the energy accounts).
   const libcont::DerivedOutputs* derived = system.derived_outputs();
-  std::vector<std::string> plotted = system.state_names();
+  std::vector<std::string> plotted = drawn_variables(system);
   if (derived)
     for (const auto& name : derived->output_names()) plotted.push_back(name);
   const TrajectoryPlot plot{out, "timeseries.csv", plotted, ""};

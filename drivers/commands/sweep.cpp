@@ -522,9 +522,14 @@ void draw_sweep(SweepSummary& summary, const SweepFiles& names) {
   summary.health.add_plot(summary.files, [&] {
     const auto coordinate = system.state_names()[static_cast<size_t>(
         system.displacement_coordinates().empty() ? 0 : system.displacement_coordinates().front())];
+    // A panel per exponent, of the four largest at most: those tell chaos and
+    // quasi-periodicity apart; a chain's hundreds would not fit in one figure
+    // (sweep.csv keeps them all).
+    std::vector<std::string> drawn_exponents = exponent_columns(system.dimension());
+    if (drawn_exponents.size() > 4) drawn_exponents.resize(4);
     return plot_sweep(
         SweepPlot{summary.out, names.points, names.samples, names.impacts, o.parameter, coordinate,
-                  exponent_columns(system.dimension()), directions,
+                  drawn_exponents, directions,
                   system.name() + ": " + o.parameter + " from " + rounded_text(o.from) + " to " +
                       rounded_text(o.to) + " (" +
                       (o.follow_attractor ? "following the attractor" : "fixed start") + ")"},

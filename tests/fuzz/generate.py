@@ -279,7 +279,9 @@ class Corpus:
                             argv += [option, v]
         if "--x" in opts and "--x" not in drop:
             state = self.systems[system]["state"]
-            argv += ["--x", state[0] + ":-0.01:0.01:3"]
+            # Above the moving base (at x = d = 0 at t = 0): a grid reaching into an
+            # obstacle is refused, whatever else the case tries.
+            argv += ["--x", state[0] + ":0.0005:0.0205:3"]
             if "--y" not in drop:
                 argv += ["--y", state[len(state) // 2] + ":-0.03:0.03:3"]
         if "--out" in opts and "--out" not in drop:

@@ -87,7 +87,7 @@ def soak_cases(vicont):
         ["diagram", "--param", "omega", "--from", "2", "--to", "5", "--steps", "31",
          "--transient", "300", "--periods", "300"], 300)
     add("docs/basins/moving-base-omega-2.6",
-        ["basins", "--set", "omega=2.6", "--x", "x:-0.01:0.01:41", "--y", "v:-0.03:0.03:41"],
+        ["basins", "--set", "omega=2.6", "--x", "x:0.0005:0.0205:41", "--y", "v:-0.03:0.03:41"],
         300)
     add("docs/continue/moving-base-omega-follow-doubling",
         ["continue", "--set", "omega=4", "--param", "omega", "--from", "4", "--to", "4.7",
