@@ -42,8 +42,9 @@ import tempfile
 import time
 from collections import defaultdict
 
-# A progress line (drivers/progress.hpp): "continue   20%  0 s, about 0 s left".
-PROGRESS_LINE = re.compile(r"^\S+\s+\d+%")
+# A progress line (drivers/progress.hpp): "continue   20%  0 s, about 0 s left", or with
+# the swept parameter: "sweep omega   33%  1/3 points ...".
+PROGRESS_LINE = re.compile(r"^\S+( \S+)?\s+\d+%")
 ADVICE_LINE = re.compile(r"^vicont: (warning|note): ")
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
