@@ -135,11 +135,16 @@ class GrazingFamily {
       // 400 passes a Newton step for the 100-mass chain.
       jacobian.topLeftCorner(n, n) = du;
       jacobian.topRightCorner(n, 1) = dlambda;
-      const Vector t = Eigen::HouseholderQR<Matrix>(jacobian.topRows(n).transpose()).householderQ() *
-                       Vector::Unit(m, n);
+      // t and c's derivative along it: for the row and for dy/dsigma (a step on lambda
+      // alone needs neither).
+      const bool needs_t = !on_lambda || (small && polished);
+      Vector t;
       double dc_dt = 0.0;
-      if ((!on_lambda || (small && polished)) && (!value_derivative(y, q, t, dc_dt) || dc_dt == 0.0))
-        return false;
+      if (needs_t) {
+        t = Eigen::HouseholderQR<Matrix>(jacobian.topRows(n).transpose()).householderQ() *
+            Vector::Unit(m, n);
+        if (!value_derivative(y, q, t, dc_dt) || dc_dt == 0.0) return false;
+      }
       if (small && polished) {
         // dy/dsigma along the family: d q = target'(sigma) d sigma, F fixed.
         dy_dsigma = (slope(on_lambda ? sigma_of(q) : value) / dc_dt) * t;
