@@ -7,13 +7,12 @@
 #include <cstdio>
 #include <sstream>
 
-#include "axis_labels.hpp"
 #include "commands/command.hpp"
 #include "commands/lyapunov.hpp"
 #include "commands/simulate.hpp"
 #include "exit_codes.hpp"
+#include "figure_options.hpp"
 #include "output.hpp"
-#include "plots.hpp"
 #include "progress.hpp"
 #include "run_inputs.hpp"
 #include "system_report.hpp"
@@ -44,9 +43,7 @@ class MainJob : public Command {
     simulation_.integrator.add_option(options_);
     series_.add_option(options_);
     options_.add_path("out", out_, "directory for the result files (default: out)");
-    options_.add_text("format", formats_,
-                      "the figures' formats, separated by commas: png (always drawn), pdf, svg "
-                      "(default: png)");
+    add_format_option(options_, formats_);
     options_.add_flag("json", json_, "print the results as one JSON object on stdout");
     add_stderr_options(options_);
     options_.attach_to(vicont);
@@ -54,8 +51,7 @@ class MainJob : public Command {
 
   int run() override {
     const auto system = inputs_.resolve();
-    set_figure_formats(parse_figure_formats(formats_));
-    use_units_of(*system);
+    use_figure_settings(formats_, *system);
     if (inputs_.assigned("omega"))
       throw libcont::InputError(
           "parameter 'omega' is fixed by the main job (4 and 7.1); use 'vicont simulate' or "

@@ -11,6 +11,7 @@
 
 #include "axis_labels.hpp"
 #include "commands/command.hpp"
+#include "figure_options.hpp"
 #include "output.hpp"
 #include "pending_files.hpp"
 #include "plots.hpp"
@@ -32,9 +33,7 @@ class SystemCommand : public Command {
   // --format and --json and hands every option to CLI11.
   void finish_options(const std::string& json_help = "print the result as one JSON object on stdout") {
     options_.add_path("out", out_, "directory for the result files (default: out)");
-    options_.add_text("format", formats_,
-                      "the figures' formats, separated by commas: png (always drawn), pdf, svg "
-                      "(default: png)");
+    add_format_option(options_, formats_);
     options_.add_flag("json", json_, json_help);
     add_stderr_options(options_);
     options_.attach_to(command_);
@@ -56,8 +55,7 @@ class SystemCommand : public Command {
   // --format (refused before anything is computed) and their axes labelled in its units.
   std::unique_ptr<libcont::HybridSystem> resolve_inputs() {
     auto system = inputs_.resolve();
-    set_figure_formats(parse_figure_formats(formats_));
-    use_units_of(*system);
+    use_figure_settings(formats_, *system);
     return system;
   }
 
