@@ -8,8 +8,8 @@ namespace vicont {
 
 void add_format_option(RunOptions& options, std::string& formats) {
   options.add_text("format", formats,
-                   "the figures' formats, separated by commas: png (always drawn), pdf, svg "
-                   "(default: png)");
+                   "the figures' formats, separated by commas: png (always drawn), pdf, svg; "
+                   "or none: only their gnuplot scripts (default: png)");
 }
 
 void use_figure_settings(const std::string& formats, const libcont::HybridSystem& system) {

@@ -352,11 +352,14 @@ void run_gnuplot(const std::filesystem::path& directory, const std::filesystem::
 
 // Saves the script and draws it into the PNG, and into `stem.FORMAT` for each format of
 // figure_formats() beyond it; each file published only when gnuplot drew it without an error.
+// With no format (--format none) the script alone is saved and gnuplot is not started.
 PlotFiles render(const std::filesystem::path& directory, const std::string& stem,
                  const ScriptForOutput& script) {
-  PlotFiles files{directory / (stem + ".png"), directory / (stem + ".gp"), {}, {}};
-  write_file_atomically(files.script,
+  const std::filesystem::path script_file = directory / (stem + ".gp");
+  write_file_atomically(script_file,
                         [&](std::ostream& out) { out << script(quoted(stem + ".") + ".format"); });
+  if (figure_formats().empty()) return PlotFiles{{}, script_file, {}, {}};
+  PlotFiles files{directory / (stem + ".png"), script_file, {}, {}};
   StagedFile png(files.png);
   run_gnuplot(directory, files.script, script, "png", png);
   for (const std::string& format : figure_formats()) {
@@ -372,12 +375,14 @@ PlotFiles render(const std::filesystem::path& directory, const std::string& stem
 }  // namespace
 
 std::vector<std::string> parse_figure_formats(const std::string& list) {
+  if (list == "none") return {};
   std::vector<std::string> formats = {"png"};
   std::stringstream words(list);
   for (std::string format; std::getline(words, format, ',');) {
     if (format != "png" && format != "pdf" && format != "svg")
       throw libcont::InputError("--format " + list + ": '" + format +
-                                "' is no figure format (png, pdf, svg, separated by commas)");
+                                "' is no figure format (png, pdf, svg, separated by commas, "
+                                "or none alone)");
     if (std::find(formats.begin(), formats.end(), format) == formats.end())
       formats.push_back(format);
   }

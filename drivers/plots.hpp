@@ -14,14 +14,15 @@
 namespace vicont {
 
 // The formats of every figure the run draws: "png" first (always), then those of the
-// comma-separated list of --format ("png", "pdf", "svg", each once). A word that is no
-// format is refused (libcont::InputError naming it).
+// comma-separated list of --format ("png", "pdf", "svg", each once); none for "none", where
+// only the figures' scripts are written (batch runs without gnuplot's cost, redrawn later).
+// A word that is no format is refused (libcont::InputError naming it).
 std::vector<std::string> parse_figure_formats(const std::string& list);
 void set_figure_formats(std::vector<std::string> formats);
 const std::vector<std::string>& figure_formats();
 
 struct PlotFiles {
-  std::filesystem::path png;
+  std::filesystem::path png;  // empty when no figure is drawn (--format none)
   std::filesystem::path script;
   std::vector<std::filesystem::path> others;  // the same figure in further formats (pdf, svg)
   std::vector<std::filesystem::path> data;    // files the script reads that the plot wrote

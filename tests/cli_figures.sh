@@ -6,7 +6,8 @@
 # (five within 0.003 in lambda) are numbered markers whose numbers never overlap, the key
 # lists one numbered entry per special point, and a zoom panel shows their cluster; a
 # sweep's Lyapunov exponents get a panel each with the zero line; a large cloud of samples
-# is drawn from a thinned copy; an unknown format is refused naming it.
+# is drawn from a thinned copy; an unknown format is refused naming it; --format none
+# writes the scripts and no figure, and each script draws its figure afterwards.
 # Usage: cli_figures.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_figures.sh /path/to/vicont}
@@ -179,6 +180,28 @@ done
 grep -q "\[-\]" "$work/main/omega-4/timeseries.gp" || fail "main job: no units on the time series' axes"
 
 expect_bad "--format" simulate --t-end 1 --format png,eps --out "$work/bad"
+expect_bad "--format" simulate --t-end 1 --format none,png --out "$work/bad"
+
+# --format none: the scripts and their data, no figure, none listed; each script draws its
+# figure afterwards.
+for run in "simulate --t-end 5" "continue --param omega --from 2 --to 3" \
+           "sweep --param omega --from 3 --to 4 --steps 3 --transient 20 --periods 20"; do
+  rm -rf "$work/none"
+  # shellcheck disable=SC2086
+  "$vicont" $run --format none --quiet --json --out "$work/none" >"$work/stdout" 2>"$work/err" ||
+    fail "$run --format none: $(cat "$work/err")"
+  ls "$work/none"/*.png "$work/none"/*.pdf "$work/none"/*.svg >/dev/null 2>&1 &&
+    fail "$run --format none drew a figure"
+  grep -q '\.png"' "$work/stdout" && fail "$run --format none lists a PNG among its files"
+  scripts=$(ls "$work/none"/*.gp 2>/dev/null | wc -l)
+  [ "$scripts" -ge 1 ] || fail "$run --format none wrote no gnuplot script"
+  for gp in "$work/none"/*.gp; do
+    (cd "$work/none" && gnuplot "$(basename "$gp")") >/dev/null 2>&1 ||
+      fail "$run --format none: $(basename "$gp") does not draw afterwards"
+    [ "$(head -c 4 "${gp%.gp}.png" | tail -c 3)" = "PNG" ] ||
+      fail "$run --format none: $(basename "$gp") drew no PNG afterwards"
+  done
+done
 
 [ "$failures" -eq 0 ] || exit 1
 echo "cli_figures: all checks passed"

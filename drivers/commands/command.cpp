@@ -26,7 +26,7 @@ void RunHealth::add_to(nlohmann::ordered_json& summary) const {
 void RunHealth::add_plot(std::vector<std::string>& files, const std::function<PlotFiles()>& draw) {
   try {
     const PlotFiles plot = draw();
-    files.push_back(plot.png.string());
+    if (!plot.png.empty()) files.push_back(plot.png.string());
     files.push_back(plot.script.string());
     for (const auto& other : plot.others) files.push_back(other.string());
     for (const auto& data : plot.data) files.push_back(data.string());

@@ -277,7 +277,7 @@ SimulationRun run_simulation(const libcont::HybridSystem& system,
   auto draw = [&](const std::function<PlotFiles()>& plot_once, const std::string& stem) {
     try {
       const PlotFiles drawn = plot_once();
-      files.push_back(drawn.png.string());
+      if (!drawn.png.empty()) files.push_back(drawn.png.string());
       for (const auto& other : drawn.others) files.push_back(other.string());
     } catch (const OutputError& error) {
       run.health.plot_errors.push_back(error.what());
