@@ -79,6 +79,18 @@ else
   fail "vicont continue --follow-doubling (omega 1 to 3): exit status $status: $(cat "$work/every.err")"
 fi
 
+# The tutorial's frequency response (d = -0.005): the doubled branch from PD1 goes down in
+# omega to the grazing of the non-impacting orbit it was born from, and ends there: exit 0,
+# the reason saying that the grazing orbit closes after one of its two periods, at the
+# parent's GR1.
+if "$vicont" continue --set d=-0.005 --param omega --from 0.5 --to 2.5 --follow-doubling --format none \
+    --out "$work/born" --json >"$work/stdout" 2>"$work/born.err"; then
+  check "the doubled branch does not end at the grazing it was born from" \
+    '(lambda b: b["ok"] and "closes after 1 of the" in b["stop_reason"] and "2 forcing periods" in b["stop_reason"] and abs(b["special_points"][-1]["parameter"] - d["special_points"][0]["parameter"]) < 1e-8)(d["doubled_branches"][0]) and d["special_points"][0]["label"] == "GR1"'
+else
+  fail "vicont continue --follow-doubling (d = -0.005, omega 0.5 to 2.5) failed: $(cat "$work/born.err")"
+fi
+
 # --switch at PD1: the doubled branch (n = 4) starts at the period doubling itself and
 # finds the next one near 4.686782; the parent is drawn in the same plot.
 if "$vicont" continue --restart "$work/a:PD1" --switch --to 4.7 --out "$work/switch" --json \

@@ -338,3 +338,44 @@ TEST_CASE("Workflow: a doubled branch continued into its birth ends there, at an
     }
   }
 }
+
+TEST_CASE("Workflow: a doubled branch that runs into the grazing it was born from ends there",
+          "[continuation][workflow][grazing]") {
+  // The moving-base oscillator at d = -0.005 (the tutorial's frequency response): the
+  // non-impacting orbit grazes at GR1, the z = 1/1 orbit doubles at PD1. The doubled
+  // branch (z = 1/2) goes down in omega to GR1, where its impact and its free lap touch
+  // the base at once: it is the grazing z = 0/1 orbit traversed twice, born there. No orbit
+  // leaves that grazing on the other side; the branch ends there, as a merge, not a failure.
+  auto system = systems::make_system("moving-base");
+  system->set_parameter("d", -0.005);
+  system->set_parameter("omega", 0.5);
+  const OrbitBranchOptions options("omega", 0.5, 2.5);
+  const OrbitBranch branch =
+      libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
+  REQUIRE(branch.ok());
+  const libcont::SpecialPoint* grazing = nullptr;
+  const libcont::SpecialPoint* flip = nullptr;
+  for (const auto& s : branch.special_points) {
+    if (s.type == SpecialPointType::Grazing && !grazing) grazing = &s;
+    if (s.type == SpecialPointType::PeriodDoubling && !flip) flip = &s;
+  }
+  REQUIRE(grazing);
+  REQUIRE(flip);
+  REQUIRE(grazing->lambda < flip->lambda);
+
+  const OrbitBranch doubled = libcont::trace_doubled_branch(*system, 1, *flip, options);
+  INFO("stop: " << doubled.stop_reason);
+  CHECK(doubled.ok());
+  CHECK(doubled.status == ContinuationStatus::LeftFamily);
+  REQUIRE_FALSE(doubled.special_points.empty());
+  const libcont::SpecialPoint& end = doubled.special_points.back();
+  CHECK(end.type == SpecialPointType::Grazing);
+  CHECK(std::abs(end.lambda - grazing->lambda) <= 1e-8);
+  CHECK(doubled.stop_reason.find("closes after 1 of the branch's 2 forcing periods") !=
+        std::string::npos);
+  // The end is the parent's grazing orbit: the same state on the same section, and it
+  // closes after one period.
+  system->set_parameter("omega", end.lambda);
+  libcont::StroboscopicMap map(*system, {}, end.chart);
+  CHECK(libcont::minimal_period(map, end.u, 2) == 1);
+}

@@ -5,6 +5,8 @@
 #include <limits>
 #include <optional>
 
+#include "libcont/input_error.hpp"
+
 namespace libcont {
 
 namespace {
@@ -271,6 +273,7 @@ class Passage {
   void land_on_bound(GrazingFamily& family, const FamilyPoint& from, const FamilyPoint& beyond,
                      double direction);
   bool depart(GrazingFamily& arriving, const FamilyPoint& last, int arriving_impacts);
+  bool ends_on_shorter_period();
   bool first_guess(GrazingFamily& other, const FamilyPoint& last, FamilyPoint& first);
   bool impacting_tangent(GrazingFamily& other, const FamilyPoint& last, const Vector& gradient,
                          FamilyPoint& first);
@@ -625,6 +628,28 @@ bool Passage::first_guess(GrazingFamily& other, const FamilyPoint& last, FamilyP
          impacting_tangent(other, last, gradient, first);
 }
 
+// Where no orbit leaves the grazing, the grazing orbit may close after fewer forcing
+// periods than the branch's n: a branch of period-n orbits born at the grazing of an orbit
+// of period d (its laps touching the stop in turn) ends where it was born, on that orbit
+// traversed n/d times. That is the branch's end, not a failure.
+bool Passage::ends_on_shorter_period() {
+  if (problem_.period() == 1) return false;
+  const Eigen::Index n = grazing_y_.size() - 1;
+  BranchPoint grazing;
+  grazing.u = grazing_y_.head(n);
+  grazing.lambda = grazing_y_[n];
+  grazing.chart = problem_.chart();
+  const int shorter = problem_.minimal_period_of(grazing);
+  if (shorter == problem_.period()) return false;
+  out_.met_shorter_period = true;
+  out_.message = "at " + problem_.parameter() + " = " + number_text(grazing.lambda) +
+                 " the grazing orbit closes after " + std::to_string(shorter) + " of the branch's " +
+                 std::to_string(problem_.period()) + " forcing periods: the branch ends on the orbit "
+                 "of period " + std::to_string(shorter) + " (traversed " +
+                 std::to_string(problem_.period() / shorter) + " times), at its grazing";
+  return true;
+}
+
 bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriving_impacts) {
   const Eigen::Index n = grazing_y_.size() - 1;
   const auto coordinate = arriving.coordinate() == GrazingFamily::Coordinate::Speed
@@ -651,6 +676,7 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
             problem_.impacts() == impacts;
   }
   if (!found) {
+    if (ends_on_shorter_period()) return false;
     if (out_.message.empty())
       out_.message = "no orbit of the other family (" + std::to_string(impacts) +
                      " impacts) leaves the grazing: the branch ends there";

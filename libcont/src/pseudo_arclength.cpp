@@ -728,7 +728,8 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
     // Not beyond it: located and ended there as asked, or the passage failed.
     result.status = passage.located && options_.stop_at_boundary
                         ? ContinuationStatus::EndedAtBoundary
-                        : ContinuationStatus::PassageFailed;
+                    : passage.met_shorter_period ? ContinuationStatus::LeftFamily
+                                                 : ContinuationStatus::PassageFailed;
     result.stop_reason = passage.message;
     return Passage::Ended;
   }

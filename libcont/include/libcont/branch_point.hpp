@@ -90,6 +90,9 @@ struct BoundaryPassage {
   bool located = false;        // the boundary point was found
   bool crossed = false;        // the last point starts the branch beyond the boundary
   bool reached_bound = false;  // the last point lies on lambda_min or lambda_max
+  // The located boundary orbit closes after fewer forcing periods than the branch's: the
+  // branch ends on that orbit (ContinuationStatus::LeftFamily), `message` says which.
+  bool met_shorter_period = false;
   double error_estimate = 0.0; // of the boundary point's lambda
   std::vector<BranchPoint> points;
   std::vector<SpecialPoint> special_points;

@@ -112,12 +112,12 @@ class PeriodicOrbitProblem : public ZeroProblem {
   const HybridSystem& system() const { return system_; }
   const std::string& parameter() const { return parameter_; }
   const std::string& failure() const { return failure_; }
-
- private:
-  bool set_lambda(double lambda);
   // The minimal period of a recorded point's orbit, on its own section (the last one
   // computed is kept: a step's `from` is the step before's `to`).
   int minimal_period_of(const BranchPoint& point);
+
+ private:
+  bool set_lambda(double lambda);
   struct PeriodOf {
     double lambda = 0.0;
     int period = 0;
