@@ -2,7 +2,6 @@
 // coordinates (libcont::Basins): every cell labelled by the attractor it reaches (a
 // periodic orbit, told apart by z = p/n and its section points, or non-periodic), as CSV,
 // a PNG map with a key of the attractors, and a JSON summary.
-#include <CLI/CLI.hpp>
 #include <cmath>
 #include <sstream>
 

@@ -2,7 +2,6 @@
 // periodic orbits by continuation wherever integration settles on a stable orbit (with
 // their unstable continuation and special points), direct integration with the Lyapunov
 // spectrum elsewhere (chaotic bands), as CSV, a two-panel PNG and a JSON summary.
-#include <CLI/CLI.hpp>
 #include <cmath>
 #include <sstream>
 

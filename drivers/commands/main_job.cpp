@@ -2,7 +2,6 @@
 // (hard impacts, m = 1, k = 1, c = 0.23, a = 0.0025, d = 0, r = 1) at omega = 4 and at
 // omega = 7.1: for each a simulation (time series, phase portrait) and a Lyapunov run, in
 // OUT/omega-4 and OUT/omega-7.1, then one table of the results.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <sstream>

@@ -3,7 +3,6 @@
 // their branches in p1 traced, and the fold, period-doubling, Neimark-Sacker and grazing
 // curves of their special points traced across the box, with the codimension-two points on
 // them; as CSV, a JSON summary and the map as a PNG.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <memory>
 #include <sstream>

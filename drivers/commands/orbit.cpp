@@ -1,7 +1,6 @@
 // vicont orbit: one periodic orbit of type z = p/n by shooting, its Floquet
 // multipliers and stability, the residual and the amplitudes of the displacement
 // coordinates; one pass of the orbit as a time series with plots.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <sstream>
 #include <vector>

@@ -2,7 +2,6 @@
 
 #include "commands/system_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <deque>

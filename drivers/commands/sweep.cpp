@@ -6,7 +6,6 @@
 // run on --threads threads (and over MPI ranks in an MPI build started by mpirun), each
 // finished point is checkpointed at once, and --resume computes only what a killed run
 // left undone; the files come out the same.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdint>

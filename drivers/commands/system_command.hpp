@@ -4,7 +4,6 @@
 // (RunInputs), the command's own options, --out and --json; after the run, the summary on
 // stdout and one line per problem on stderr. `vicont systems` uses the inputs and --json
 // only (its system is optional: without one it lists the catalogue).
-#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -21,13 +20,18 @@
 #include "run_options.hpp"
 #include "start_contact.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace vicont {
 
 class SystemCommand : public Command {
  protected:
+  // Declares the subcommand `name` on `vicont` (CLI11 is compiled in system_command.cpp
+  // and the few commands that use it directly: its header costs seconds per file).
   SystemCommand(CLI::App& vicont, const std::string& name, const std::string& description,
-                RunInputs::SystemChoice choice = RunInputs::SystemChoice::ByName)
-      : command_(*vicont.add_subcommand(name, description)), inputs_(command_, options_, choice) {}
+                RunInputs::SystemChoice choice = RunInputs::SystemChoice::ByName);
 
   // Called by the derived constructor once its own options are declared: adds --out,
   // --format and --json and hands every option to CLI11.
@@ -70,12 +74,7 @@ class SystemCommand : public Command {
   // there when it is read; prints the summary (the JSON object with --json, else the
   // text) and the problems; returns the exit status.
   int report(const nlohmann::ordered_json& summary, const std::string& text,
-             const RunHealth& health) const {
-    pending_files::publish();
-    print_summary(json_, summary, text);
-    health.print_problems(command_.get_name(), out_);
-    return health.exit_code();
-  }
+             const RunHealth& health) const;
 
   CLI::App& command_;
   RunOptions options_;

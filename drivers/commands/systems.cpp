@@ -1,7 +1,6 @@
 // vicont systems: the catalogue, each system with its parameters, values, rules and
 // descriptions (from ParameterSet::all()). With --system and --set it shows the values a
 // run would use, including the derived contact damping.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
