@@ -64,6 +64,7 @@ class ExplicitRungeKutta {
   // Nonzero for the functions with a root at the time the last Root result returned.
   const std::vector<int>& root_info() const { return root_info_; }
   long steps() const { return steps_; }  // accepted since start()
+  long rejected_steps() const { return rejected_; }  // since start()
   const std::string& message() const { return message_; }
 
  private:
@@ -110,7 +111,10 @@ class ExplicitRungeKutta {
   bool inside_step_ = false;  // a root was returned inside [t0, t1]: check the rest first
   std::vector<int> root_info_;
   std::vector<double> root_times_;
-  long steps_ = 0;
+  long steps_ = 0, rejected_ = 0;
+  // The last accepted step of the current sequence and its error norm (0: none yet), for
+  // the predictive step proposal.
+  double previous_step_ = 0.0, previous_error_ = 1.0;
   std::string message_;
 };
 
