@@ -430,3 +430,53 @@ TEST_CASE("a special point that cannot be narrowed down is marked unlocated", "[
   const ContinuationResult folds = PseudoArclength(circle, round).run(scalar(-1.0), 0.0);
   for (const auto& s : folds.special_points) CHECK(s.detail.empty());
 }
+
+namespace {
+
+// u = lambda^2, written for lambda >= 1/2 as the signed square root of z = u - lambda^2
+// (a map beside a grazing: F ~ sqrt of the distance), linear in z below. Newton on a
+// signed square root sends z to -z: the iterates bounce across the branch forever.
+class SquareRootBranch : public ZeroProblem {
+ public:
+  int dimension() const override { return 1; }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override {
+    ++evaluations;
+    const double z = u[0] - lambda * lambda;
+    double slope = 1.0;
+    if (lambda < 0.5) {
+      residual = scalar(z);
+    } else {
+      if (z == 0.0) return false;
+      residual = scalar(std::copysign(std::sqrt(std::abs(z)), z));
+      slope = 0.5 / std::sqrt(std::abs(z));
+    }
+    du = Matrix::Constant(1, 1, slope);
+    dlambda = scalar(-2.0 * lambda * slope);
+    return true;
+  }
+  long evaluations = 0;
+};
+
+}  // namespace
+
+TEST_CASE("full Newton gives up on iterates that cycle instead of spending its iterations",
+          "[engine]") {
+  // Past lambda = 1/2 no correction converges: every step is halved down to min_step.
+  // Each full Newton attempt there stops once its residual is back where it was two
+  // iterations before, instead of running all max_corrector_iterations (measured: 87
+  // evaluations for the run, 134 when every attempt ran all its iterations), and the
+  // branch ends at the same point.
+  ContinuationOptions o;
+  o.initial_step = o.max_step = 0.1;
+  o.min_step = 0.1 / 64;
+  o.lambda_max = 1.0;
+  o.chord_iterations = 0;  // full Newton from the prediction
+  SquareRootBranch problem;
+  const ContinuationResult result = PseudoArclength(problem, o).run(scalar(0.0), 0.0);
+  INFO(result.stop_reason << ", " << problem.evaluations << " evaluations, last lambda "
+                          << result.points.back().lambda);
+  CHECK(result.points.back().lambda < 0.5);
+  CHECK(result.points.back().lambda > 0.45);
+  CHECK(problem.evaluations <= 100);
+}

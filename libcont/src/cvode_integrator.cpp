@@ -275,7 +275,7 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
     active_ = nullptr;
     runge_kutta_active_ = true;
     runge_kutta_->start(t, y, initial_step, field, roots, &mode_context_, root_directions_,
-                        mode_context_.events);
+                        mode_context_.events, hint(mode) == ModeIntegration::ExplicitPair);
     return true;
   }
   runge_kutta_active_ = false;

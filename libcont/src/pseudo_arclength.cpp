@@ -226,7 +226,7 @@ bool PseudoArclength::correct(const BranchPoint& from, const Constraint& constra
   const Eigen::Index m = from.u.size();
   Matrix bordered(m + 1, m + 1);
   Vector rhs(m + 1);
-  double first = 0.0;
+  double first = 0.0, one_back = 0.0, two_back = 0.0;  // residual sizes of the iterates
   for (int it = 0; it <= options_.max_corrector_iterations; ++it) {
     if (!problem_.evaluate(y.head(m), y[m], residual_, du_, dlambda_)) return false;
     double constraint_error = 0.0;
@@ -247,6 +247,12 @@ bool PseudoArclength::correct(const BranchPoint& from, const Constraint& constra
     const double size = std::hypot(residual_.norm(), constraint_error);
     if (it == 0) first = size;
     if (it >= 2 && size > 2.0 * first) break;
+    // Nor does it leave the residual where it was two iterations before: iterates that do
+    // cycle (across a grazing they bounce between the sides, to the same residuals in
+    // period 2 or 3) and would spend every remaining iteration, each a map with the tangent.
+    if (it >= 2 && size >= two_back) break;
+    two_back = one_back;
+    one_back = size;
     bordered.topLeftCorner(m, m) = du_;
     bordered.topRightCorner(m, 1) = dlambda_;
     bordered.bottomRows(1) = constraint.row.transpose();

@@ -17,6 +17,7 @@ namespace {
 
 constexpr double kSafety = 0.9, kMinFactor = 0.2, kMaxFactor = 5.0;
 constexpr int kMaxRejections = 100;
+constexpr double kErrorFloor = 1e-4;  // error norms below count as this in step trends
 
 // The finest step worth grading down to at time t: far above the rounding of t + h.
 double time_resolution(double t) {
@@ -80,13 +81,32 @@ ExplicitRungeKutta::~ExplicitRungeKutta() {
   ARKodeButcherTable_Free(const_cast<ARKodeButcherTableMem*>(table_));
 }
 
+// In root time the integrated field is dy/ds = 2 s f(origin + s^2, y).
+double ExplicitRungeKutta::local(double t) const {
+  return root_time_ ? std::sqrt(std::max(t - origin_, 0.0)) : t - origin_;
+}
+
+bool ExplicitRungeKutta::field(double t, const double* y, double* dydt) {
+  if (!f_(context_, absolute(t), y, dydt)) return false;
+  if (root_time_)
+    for (int i = 0; i < size_; ++i) dydt[i] *= 2.0 * t;
+  return true;
+}
+
+// The longest step from local time t that max_step allows in absolute time.
+double ExplicitRungeKutta::step_limit(double t) const {
+  return root_time_ ? std::sqrt(t * t + max_step_) - t : max_step_;
+}
+
 void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Field f,
                                RootFunctions g, void* context, const std::vector<int>& directions,
-                               int events) {
+                               int events, bool root_time) {
+  root_time_ = root_time;
   f_ = f;
   events_ = events;
   g_ = g;
-  steps_ = 0;
+  steps_ = rejected_ = 0;
+  previous_step_ = 0.0;
   context_ = context;
   directions_ = directions;  // the containers below keep their storage from start to start
   message_.clear();
@@ -101,7 +121,8 @@ void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Fie
   root_info_.assign(directions_.size(), 0);
   if (roots > 0) g_(context_, t, y1_.data(), g_end_.data());
   g_reference_ = g_end_;
-  h_ = step_guess > 0.0 ? step_guess : 0.0;  // 0: estimated at the first step
+  // 0: estimated at the first step.
+  h_ = step_guess > 0.0 ? (root_time_ ? std::sqrt(step_guess) : step_guess) : 0.0;
 }
 
 // y_out = y + h sum b_i k_i and error = h sum (b_i - d_i) k_i, stage 0 being f at (t, y)
@@ -165,11 +186,11 @@ double ExplicitRungeKutta::initial_step(const Vector& f) const {
   y_norm = std::sqrt(y_norm / size_);
   f_norm = std::sqrt(f_norm / size_);
   const double h = (y_norm < 1e-5 || f_norm < 1e-5) ? 1e-6 : 0.01 * y_norm / f_norm;
-  return std::min(h, max_step_);
+  return std::min(h, step_limit(t1_));
 }
 
 bool ExplicitRungeKutta::interpolate(double t, double* y) {
-  return interpolate_local(t - origin_, y);
+  return interpolate_local(local(t), y);
 }
 
 bool ExplicitRungeKutta::interpolate_local(double t, double* y) {
@@ -194,7 +215,7 @@ bool ExplicitRungeKutta::find_root(double& t_root) {
   // On the scale of the absolute time, which an event's time is rounded to anyway: a root
   // located finer than that would be found again from its far side.
   const double tolerance = 100.0 * std::numeric_limits<double>::epsilon() *
-                           (std::abs(origin_ + t1_) + std::abs(t1_ - t0_));
+                           (std::abs(absolute(t1_)) + std::abs(t1_ - t0_));
   std::fill(root_info_.begin(), root_info_.end(), 0);
   std::vector<double>& found = root_times_;
   found.assign(directions_.size(), std::numeric_limits<double>::infinity());
@@ -257,7 +278,7 @@ bool ExplicitRungeKutta::controlled_step(double& t, Vector& y, const Vector& f, 
                                          double t_stop) {
   const double exponent = -1.0 / (std::min(table_->p, table_->q) + 1);
   for (int rejections = 0;; ++rejections) {
-    double step = std::min(h, max_step_);
+    double step = std::min(h, step_limit(t));
     const double remaining = t_stop - t;
     const bool to_stop = step >= remaining * (1.0 - 1e-12);
     if (to_stop) step = remaining;
@@ -265,7 +286,7 @@ bool ExplicitRungeKutta::controlled_step(double& t, Vector& y, const Vector& f, 
     step = (t + step) - t;
     if (rejections > kMaxRejections ||
         !(step > 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0))) {
-      message_ = "step size " + number_text(step) + " too small at t = " + number_text(origin_ + t) +
+      message_ = "step size " + number_text(step) + " too small at t = " + number_text(absolute(t)) +
                  " after " + std::to_string(rejections) + " rejected steps";
       return false;
     }
@@ -274,12 +295,28 @@ bool ExplicitRungeKutta::controlled_step(double& t, Vector& y, const Vector& f, 
     const double err = finite ? error_norm(y.data(), y_new_.data(), error_.data())
                               : std::numeric_limits<double>::infinity();
     if (!(err <= 1.0)) {
+      ++rejected_;
       h = step * (finite ? std::max(kMinFactor, kSafety * std::pow(err, exponent)) : 0.25);
       continue;
     }
-    const double factor =
-        err > 0.0 ? std::clamp(kSafety * std::pow(err, exponent), kMinFactor, kMaxFactor)
-                  : kMaxFactor;
+    double factor = err > 0.0 ? kSafety * std::pow(err, exponent) : kMaxFactor;
+    // Gustafsson's predictive proposal (Hairer & Wanner II, IV.8, as in Radau5), the
+    // smaller of the two: where the error grows from step to step, as on the way into
+    // the end of a Hertz contact (force ~ z^(3/2), singular in its derivatives where the
+    // contact opens), the standard proposal keeps offering the step that was just good
+    // enough, and every other step was rejected; the trend of the last two steps and
+    // errors foresees the shrinking. Floored error ratios: a step far inside the
+    // tolerance says little.
+    if (previous_step_ > 0.0 && !to_stop && err > 0.0) {
+      const double trend = (step / previous_step_) *
+                           std::pow(previous_error_ / std::max(err, kErrorFloor), -exponent);
+      factor = std::min(factor, factor * trend);
+    }
+    factor = std::clamp(factor, kMinFactor, kMaxFactor);
+    if (!to_stop) {
+      previous_step_ = step;
+      previous_error_ = std::max(err, kErrorFloor);
+    }
     // A step cut short by the stop time says nothing against the longer one.
     h = to_stop ? std::max(h, step * factor) : step * factor;
     t = to_stop ? t_stop : t + step;
@@ -297,6 +334,7 @@ bool ExplicitRungeKutta::controlled_step(double& t, Vector& y, const Vector& f, 
 bool ExplicitRungeKutta::integrate_to(double t_root, Vector& y) {
   double t = t0_, h = std::min(h_, t1_ - t0_);
   y = y0_;
+  previous_step_ = 0.0;  // a new sequence of steps
   Vector& f = f_root_;
   // Steps graded towards the root, each at most half the distance left, down to 1e-6 of
   // the step: a field that is singular there in its derivatives is met by steps as small
@@ -316,10 +354,10 @@ bool ExplicitRungeKutta::integrate_to(double t_root, Vector& y) {
 }
 
 ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_reached) {
-  const double stop = t_stop - origin_;
+  const double stop = local(t_stop);
   double reached = 0.0;
   const Result result = step_local(stop, reached);
-  t_reached = reached >= stop ? t_stop : origin_ + reached;
+  t_reached = reached >= stop ? t_stop : absolute(reached);
   return result;
 }
 
@@ -359,7 +397,7 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step_local(double t_stop, double&
 
   // f at the step's start: stage 0, kept for the dense output.
   if (!field(t1_, y1_.data(), f_start_.data())) {
-    message_ = "the vector field is not finite at t = " + number_text(origin_ + t1_);
+    message_ = "the vector field is not finite at t = " + number_text(absolute(t1_));
     return Result::Failure;
   }
   if (h_ <= 0.0) h_ = initial_step(f_start_);
@@ -369,7 +407,8 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step_local(double t_stop, double&
   // Steps graded away from the start, each at most the time since it (from 1e-6 of the
   // first step): the integration restarts at events, where the field may be singular in
   // its derivatives (a Hertz force ~ z^(3/2) from z = 0).
-  double graded = std::min(h_, std::max(t1_ - start_time_, first_step_));
+  // In root time the start is no longer singular, and the error estimate chooses.
+  double graded = root_time_ ? h_ : std::min(h_, std::max(t1_ - start_time_, first_step_));
   if (!controlled_step(t1_, y1_, f_start_, graded, t_stop)) {
     y1_ = y0_;
     return Result::Failure;
