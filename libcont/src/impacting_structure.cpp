@@ -137,6 +137,7 @@ void ImpactingStructure::declare(LinearStructure s, std::vector<UnilateralContac
   modes_.clear();
   binary_ = std::all_of(radices_.begin(), radices_.end(), [](int radix) { return radix == 2; });
   for (int mode = 0; mode < mode_total; ++mode) modes_.push_back(derive_mode(mode));
+  data_changed();
 }
 
 ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
