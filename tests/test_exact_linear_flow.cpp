@@ -400,14 +400,16 @@ TEST_CASE("The exact path follows every change of the model it runs on", "[exact
   // a fresh Flow from the same state (to the rounding by which cached and new
   // exponentials differ); a stale preparation would run the old model.
   MovingBaseOscillator system = oscillator("hard");
-  Flow flow(system, FlowOptions{.tangent = true});
+  FlowOptions with_tangent;
+  with_tangent.tangent = true;
+  Flow flow(system, with_tangent);
   const auto check_run = [&](const char* route) {
     INFO("changed by " << route);
     FlowState state = flow.initial_state(0.0, vec2(0.001, 0.0));
     MovingBaseOscillator fresh_model = oscillator("hard");
     for (const libcont::Parameter& p : system.parameters().all())
       if (p.given) fresh_model.set_parameter_text(p.name, system.parameters().value_text(p));
-    Flow fresh(fresh_model, FlowOptions{.tangent = true});
+    Flow fresh(fresh_model, with_tangent);
     FlowState expected = fresh.initial_state(0.0, vec2(0.001, 0.0));
     const double end = 12 * system.forcing_period();
     REQUIRE(flow.advance(state, end).ok());
