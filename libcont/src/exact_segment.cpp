@@ -27,6 +27,18 @@ bool crosses(EventDirection direction, double before, double after) {
 }
 
 double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
+
+// c . z for a coefficient column and a block's state column (n + 3 numbers): a plain loop,
+// cheaper at these sizes than a dynamic dot product, which the root searches call at every
+// iteration.
+double lifted_dot(const Matrix& coefficients, int column, const Matrix& block) {
+  const Eigen::Index size = block.rows();
+  const double* c = coefficients.data() + column * size;
+  const double* z = block.data();
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < size; ++i) sum += c[i] * z[i];
+  return sum;
+}
 }  // namespace
 
 ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& options, int columns)
@@ -125,18 +137,17 @@ void ExactSegment::prepare(int mode, PreparedMode& prepared) {
 
 double ExactSegment::value(int mode, int function, double t, const Matrix& block) const {
   const PreparedMode& p = *prepared_;
-  if (function >= p.events)
-    return p.monitor_coefficients.col(function - p.events).dot(block.col(0));
+  if (function >= p.events) return lifted_dot(p.monitor_coefficients, function - p.events, block);
   if (p.affine_events[static_cast<size_t>(function)])
-    return p.event_coefficients.col(function).dot(block.col(0));
+    return lifted_dot(p.event_coefficients, function, block);
   return system_.event_function(mode, function, t, block.col(0).head(n_));
 }
 
 double ExactSegment::rate(int mode, int function, double t, const Matrix& block) {
   const PreparedMode& p = *prepared_;
-  if (function >= p.events) return p.monitor_rates.col(function - p.events).dot(block.col(0));
+  if (function >= p.events) return lifted_dot(p.monitor_rates, function - p.events, block);
   if (p.affine_events[static_cast<size_t>(function)])
-    return p.rate_coefficients.col(function).dot(block.col(0));
+    return lifted_dot(p.rate_coefficients, function, block);
   double dh_dt = 0.0;
   jacobians_.event_gradient(mode, function, t, block.col(0).head(n_), gradient_, dh_dt);
   flows_[static_cast<size_t>(mode)].field(block.col(0), field_);
