@@ -394,6 +394,45 @@ TEST_CASE("A trajectory may alternate between the exact and the general path", "
   CHECK(relative_error(both.jacobian, exact.jacobian) <= 1e-7);
 }
 
+TEST_CASE("The exact path follows every change of the model it runs on", "[exact-flow]") {
+  // A Flow keeps what it derived from the model's modes while the model's revision
+  // stands. After a change by each route, its next run must equal a fresh model's run in
+  // a fresh Flow from the same state (to the rounding by which cached and new
+  // exponentials differ); a stale preparation would run the old model.
+  MovingBaseOscillator system = oscillator("hard");
+  FlowOptions with_tangent;
+  with_tangent.tangent = true;
+  Flow flow(system, with_tangent);
+  const auto check_run = [&](const char* route) {
+    INFO("changed by " << route);
+    FlowState state = flow.initial_state(0.0, vec2(0.001, 0.0));
+    MovingBaseOscillator fresh_model = oscillator("hard");
+    for (const libcont::Parameter& p : system.parameters().all())
+      if (p.given) fresh_model.set_parameter_text(p.name, system.parameters().value_text(p));
+    Flow fresh(fresh_model, with_tangent);
+    FlowState expected = fresh.initial_state(0.0, vec2(0.001, 0.0));
+    const double end = 12 * system.forcing_period();
+    REQUIRE(flow.advance(state, end).ok());
+    REQUIRE(fresh.advance(expected, end).ok());
+    CHECK(state.mode == expected.mode);
+    CHECK((state.x - expected.x).norm() <= 1e-12 * (1.0 + expected.x.norm()));
+    CHECK(relative_error(state.tangent, expected.tangent) <= 1e-10);
+  };
+  check_run("nothing");
+  system.set_parameter("omega", 6.0);
+  check_run("set_parameter");
+  system.set_parameter_text("a", "0.004");
+  check_run("set_parameter_text");
+  system.set_parameters({{"d", "0.001", ""}, {"r", "0.8", ""}});
+  check_run("set_parameters");
+  CHECK_THROWS_AS(system.set_parameter_text("m", "1e-320"), libcont::InputError);
+  check_run("a refused value");
+  system.set_parameter_text("model", "soft");
+  check_run("a choice (other modes)");
+  system = oscillator("hard", "8");
+  check_run("assigning another model");
+}
+
 TEST_CASE("Two-body: the affine modes and events agree with the model, both paths agree",
           "[exact-flow]") {
   // Under harmonic loading the free mode (and the stuck mode of the Newton contact) are

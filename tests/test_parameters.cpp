@@ -1,8 +1,10 @@
 // ParameterSet and the parameter handling of the systems: every bad value is
 // rejected with libcont::InputError whose message names the parameter, and a rejected
 // value leaves the previous one in place.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -329,4 +331,65 @@ TEST_CASE("every forced system of the catalogue calls its forcing frequency omeg
     INFO(name);
     CHECK(systems::make_system(name)->parameters().canonical("eta") == "omega");
   }
+}
+
+TEST_CASE("Every change of a parameter set takes a new revision; a copy carries it",
+          "[parameters]") {
+  ParameterSet set;
+  set.add("k", 1.0, Constraint::Positive, "stiffness");
+  set.add_optional("c", Constraint::NonNegative, "damping");
+  set.add_choice("law", {"hard", "soft"}, "hard", "contact law");
+  std::vector<std::uint64_t> seen{set.revision()};
+  const auto changed = [&] {
+    const bool is_new = std::find(seen.begin(), seen.end(), set.revision()) == seen.end();
+    seen.push_back(set.revision());
+    return is_new;
+  };
+  const ParameterSet::Saved saved = set.save("k");
+  set.set("k", 2.0);
+  CHECK(changed());
+  set.set_from_text("k", "3");
+  CHECK(changed());
+  set.set_from_text("law", "soft");
+  CHECK(changed());
+  set.set("c", 0.5);
+  CHECK(changed());
+  set.unset("c");
+  CHECK(changed());
+  set.restore(saved);
+  CHECK(changed());
+  set.add("m", 1.0, Constraint::Positive, "mass");
+  CHECK(changed());
+  ParameterSet copy = set;
+  CHECK(copy.revision() == set.revision());
+  copy.set("m", 2.0);
+  CHECK(copy.revision() != set.revision());
+  CHECK(std::find(seen.begin(), seen.end(), copy.revision()) == seen.end());
+  set.mark_changed();
+  CHECK(changed());
+}
+
+TEST_CASE("A model's revision changes with every route that changes it, and only then",
+          "[parameters]") {
+  systems::MovingBaseOscillator model;
+  std::uint64_t last = model.revision();
+  const auto changed = [&] {
+    const bool is_new = model.revision() != last;
+    last = model.revision();
+    return is_new;
+  };
+  model.set_parameter("omega", model.parameters()["omega"]);  // the value it has
+  CHECK_FALSE(changed());
+  model.set_parameter("omega", 3.0);
+  CHECK(changed());
+  model.set_parameter_text("r", "0.5");
+  CHECK(changed());
+  model.set_parameters({{"a", "0.003", ""}, {"model", "soft", ""}});
+  CHECK(changed());
+  CHECK_THROWS_AS(model.set_parameter("m", 1e-320), InputError);  // refused, put back
+  CHECK(changed());
+  systems::MovingBaseOscillator other;
+  model = other;
+  CHECK(model.revision() == other.revision());
+  CHECK(changed());
 }

@@ -27,6 +27,18 @@ bool crosses(EventDirection direction, double before, double after) {
 }
 
 double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
+
+// c . z for a coefficient column and a block's state column (n + 3 numbers): a plain loop,
+// cheaper at these sizes than a dynamic dot product, which the root searches call at every
+// iteration.
+double lifted_dot(const Matrix& coefficients, int column, const Matrix& block) {
+  const Eigen::Index size = block.rows();
+  const double* c = coefficients.data() + column * size;
+  const double* z = block.data();
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < size; ++i) sum += c[i] * z[i];
+  return sum;
+}
 }  // namespace
 
 ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& options, int columns)
@@ -39,7 +51,7 @@ ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& option
       flows_(static_cast<size_t>(std::max(system.mode_count(), 0))),
       field_(n_),
       gradient_(n_),
-      bounds_(flows_.size()) {
+      prepared_modes_(flows_.size()) {
   data_.A = Matrix::Zero(n_, n_);
   data_.b0 = data_.b_cos = data_.b_sin = Vector::Zero(n_);
   for (ExactLinearFlow& flow : flows_) flow.set_block_columns(1 + columns_);
@@ -48,79 +60,94 @@ ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& option
 }
 
 bool ExactSegment::covers(int mode) {
-  if (mode < 0 || mode >= static_cast<int>(flows_.size())) return false;
-  if (!affine_ || !affine_->affine_mode(mode, data_)) return false;
+  if (mode < 0 || mode >= static_cast<int>(flows_.size()) || !affine_) return false;
+  PreparedMode& prepared = prepared_modes_[static_cast<size_t>(mode)];
+  if (!prepared.ready || prepared.revision != system_.revision()) {
+    prepare(mode, prepared);
+    prepared.revision = system_.revision();
+    prepared.ready = true;
+  }
+  if (!prepared.covered) return false;
+  prepared_ = &prepared;
+  const size_t functions = prepared.directions.size();
+  references_.resize(functions);
+  ends_.resize(functions);
+  bound_values_.resize(static_cast<size_t>(prepared.events));
+  bound_rates_.resize(static_cast<size_t>(prepared.events));
+  roots_.reserve(2 * prepared.monitors.size());  // at most two roots per monitor and interval
+  return true;
+}
+
+void ExactSegment::prepare(int mode, PreparedMode& prepared) {
+  prepared.covered = false;
+  if (!affine_->affine_mode(mode, data_)) return;
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.set_mode(data_);
   // The mode's events: directions, and the coefficients of those declared affine.
   const int events = system_.event_count(mode);
-  events_ = events;
-  affine_events_.resize(static_cast<size_t>(events));
-  if (event_coefficients_.cols() < events) {
-    event_coefficients_.resize(n_ + 3, events);
-    rate_coefficients_.resize(n_ + 3, events);
-  }
-  monitors_.clear();
-  for (const int i : options_.extremum_coordinates) monitors_.push_back({true, i});
-  directions_.resize(static_cast<size_t>(events));
+  prepared.events = events;
+  prepared.affine_events.resize(static_cast<size_t>(events));
+  Matrix& coefficients = prepared.event_coefficients;
+  Matrix& rates = prepared.rate_coefficients;
+  coefficients.resize(n_ + 3, events);
+  rates.resize(n_ + 3, events);
+  prepared.monitors.clear();
+  for (const int i : options_.extremum_coordinates) prepared.monitors.push_back({true, i});
+  prepared.directions.resize(static_cast<size_t>(events));
   for (int j = 0; j < events; ++j) {
     const auto k = static_cast<size_t>(j);
     const EventSpec spec = system_.event_spec(mode, j);
-    directions_[k] = spec.direction;
-    affine_events_[k] = affine_->affine_event(mode, j, event_coefficients_.col(j)) ? 1 : 0;
+    prepared.directions[k] = spec.direction;
+    prepared.affine_events[k] = affine_->affine_event(mode, j, coefficients.col(j)) ? 1 : 0;
     // The model's coefficients multiply (1, cos, sin); the lifted state carries s times those.
-    event_coefficients_.col(j).tail(3) /= flow.forcing_scale();
+    coefficients.col(j).tail(3) /= flow.forcing_scale();
     // d/dt (c . z) = c . M z = (M^T c) . z
-    if (affine_events_[k])
-      rate_coefficients_.col(j).noalias() =
-          flow.generator().transpose() * event_coefficients_.col(j);
+    if (prepared.affine_events[k])
+      rates.col(j).noalias() = flow.generator().transpose() * coefficients.col(j);
     // The gaps whose minima are monitored: as on the CVODE path (cvode_integrator.cpp),
     // the events of kind Impact or ContactStart. Their rate must be linear in z.
     if (options_.gap_minima &&
         (spec.kind == EventKind::Impact || spec.kind == EventKind::ContactStart)) {
-      if (!affine_events_[k]) return false;
-      monitors_.push_back({false, j});
+      if (!prepared.affine_events[k]) return;
+      prepared.monitors.push_back({false, j});
     }
   }
-  bounded_ = std::all_of(affine_events_.begin(), affine_events_.end(), [](char a) { return a; }) &&
-             bounds_[static_cast<size_t>(mode)].prepare(flow.generator(), n_, flow.forcing_scale(),
-                                                        event_coefficients_, events);
-  bound_values_.resize(static_cast<size_t>(events));
-  bound_rates_.resize(static_cast<size_t>(events));
+  prepared.bounded =
+      std::all_of(prepared.affine_events.begin(), prepared.affine_events.end(),
+                  [](char a) { return a; }) &&
+      prepared.bound.prepare(flow.generator(), n_, flow.forcing_scale(), coefficients, events);
   // The monitors: x_i' = (M z)_i, a row of M; the gap's rate (M^T c) . z. Their rates
   // are one more product with M^T.
-  const int monitors = static_cast<int>(monitors_.size());
-  if (monitor_coefficients_.cols() < monitors) {
-    monitor_coefficients_.resize(n_ + 3, monitors);
-    monitor_rates_.resize(n_ + 3, monitors);
-  }
+  const int monitors = static_cast<int>(prepared.monitors.size());
+  prepared.monitor_coefficients.resize(n_ + 3, monitors);
+  prepared.monitor_rates.resize(n_ + 3, monitors);
   for (int k = 0; k < monitors; ++k) {
-    const Monitor& monitor = monitors_[static_cast<size_t>(k)];
+    const Monitor& monitor = prepared.monitors[static_cast<size_t>(k)];
     if (monitor.extremum)
-      monitor_coefficients_.col(k) = flow.generator().row(monitor.index).transpose();
+      prepared.monitor_coefficients.col(k) = flow.generator().row(monitor.index).transpose();
     else
-      monitor_coefficients_.col(k) = rate_coefficients_.col(monitor.index);
-    monitor_rates_.col(k).noalias() = flow.generator().transpose() * monitor_coefficients_.col(k);
-    directions_.push_back(monitor.extremum ? EventDirection::Either : EventDirection::Rising);
+      prepared.monitor_coefficients.col(k) = rates.col(monitor.index);
+    prepared.monitor_rates.col(k).noalias() =
+        flow.generator().transpose() * prepared.monitor_coefficients.col(k);
+    prepared.directions.push_back(monitor.extremum ? EventDirection::Either
+                                                   : EventDirection::Rising);
   }
-  references_.resize(directions_.size());
-  ends_.resize(directions_.size());
-  roots_.reserve(2 * monitors_.size());  // at most two roots per monitor and interval
-  return true;
+  prepared.covered = true;
 }
 
 double ExactSegment::value(int mode, int function, double t, const Matrix& block) const {
-  if (function >= events_)
-    return monitor_coefficients_.col(function - events_).dot(block.col(0));
-  const auto j = static_cast<size_t>(function);
-  if (affine_events_[j]) return event_coefficients_.col(function).dot(block.col(0));
+  const PreparedMode& p = *prepared_;
+  if (function >= p.events) return lifted_dot(p.monitor_coefficients, function - p.events, block);
+  if (p.affine_events[static_cast<size_t>(function)])
+    return lifted_dot(p.event_coefficients, function, block);
   return system_.event_function(mode, function, t, block.col(0).head(n_));
 }
 
 double ExactSegment::rate(int mode, int function, double t, const Matrix& block) {
-  if (function >= events_) return monitor_rates_.col(function - events_).dot(block.col(0));
-  if (affine_events_[static_cast<size_t>(function)])
-    return rate_coefficients_.col(function).dot(block.col(0));
+  const PreparedMode& p = *prepared_;
+  if (function >= p.events) return lifted_dot(p.monitor_rates, function - p.events, block);
+  if (p.affine_events[static_cast<size_t>(function)])
+    return lifted_dot(p.rate_coefficients, function, block);
   double dh_dt = 0.0;
   jacobians_.event_gradient(mode, function, t, block.col(0).head(n_), gradient_, dh_dt);
   flows_[static_cast<size_t>(mode)].field(block.col(0), field_);
@@ -152,9 +179,9 @@ ExactSegment::Reference ExactSegment::start_reference(int mode, int event, doubl
   Reference ref;
   double value_terms = 0.0, rate_terms = 0.0;
   const auto z = block_.col(0);
-  if (affine_events_[static_cast<size_t>(event)]) {
-    const auto c = event_coefficients_.col(event);
-    const auto r = rate_coefficients_.col(event);
+  if (prepared_->affine_events[static_cast<size_t>(event)]) {
+    const auto c = prepared_->event_coefficients.col(event);
+    const auto r = prepared_->rate_coefficients.col(event);
     ref.value = c.dot(z);
     ref.rate = r.dot(z);
     value_terms = c.cwiseProduct(z).cwiseAbs().sum();
@@ -262,7 +289,7 @@ bool ExactSegment::turning_point(int mode, int function, double t0, const Refere
 
 bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference& ref, double tau1,
                                 double h1, double r1, Bracket& bracket) {
-  const EventDirection direction = directions_[static_cast<size_t>(event)];
+  const EventDirection direction = prepared_->directions[static_cast<size_t>(event)];
   if (crosses(direction, ref.value, h1)) {
     ensure_expansion(mode, 1 + columns_);  // the event's state and tangent will be needed
     bracket = {ref.time, tau1, ref.value};
@@ -285,11 +312,11 @@ bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference&
 
 void ExactSegment::find_monitor_roots(int mode, int function, double t0, const Reference& ref,
                                       double tau1, const Reference& end, double until) {
-  const EventDirection direction = directions_[static_cast<size_t>(function)];
+  const EventDirection direction = prepared_->directions[static_cast<size_t>(function)];
   const auto add = [&](const Bracket& bracket) {
     if (!(bracket.lo < until)) return;  // beyond the event that ends the interval
     const double at = locate(mode, function, t0, bracket);
-    if (at <= until) roots_.push_back({at, function - events_});
+    if (at <= until) roots_.push_back({at, function - prepared_->events});
   };
   if (sign(ref.value) * sign(end.value) < 0.0) {  // one root (an odd number)
     if (crosses(direction, ref.value, end.value)) add({ref.time, tau1, ref.value});
@@ -309,7 +336,7 @@ double ExactSegment::locate(int mode, int function, double t0, const Bracket& br
   // hi: crossed). Newton steps shorter than the time resolution step across the root by
   // that resolution, which closes the bracket; bisection where Newton leaves the bracket
   // or does not halve |h|. Ends on the crossed side.
-  const EventDirection direction = directions_[static_cast<size_t>(function)];
+  const EventDirection direction = prepared_->directions[static_cast<size_t>(function)];
   double lo = bracket.lo, hi = bracket.hi;
   const double tolerance = 4.0 * kEpsilon * (std::abs(t0) + hi);
   double x = hi;
@@ -340,7 +367,7 @@ void ExactSegment::report_monitor(const MonitorRoot& root, int mode, double t0,
   flows_[static_cast<size_t>(mode)].evaluate(root.tau, point_, 1);
   const double t = t0 + root.tau;
   const auto x = point_.col(0).head(n_);
-  const Monitor& monitor = monitors_[static_cast<size_t>(root.monitor)];
+  const Monitor& monitor = prepared_->monitors[static_cast<size_t>(root.monitor)];
   if (monitor.extremum)
     observer.on_extremum(monitor.index, t, x, mode);
   else  // the gap as the CVODE path reports it: the model's event function at the root
@@ -364,14 +391,14 @@ void ExactSegment::emit_samples(double t0, double t_from, double t_to, int mode,
 void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double step,
                                     const SampleGrid& grid, FlowObserver* observer,
                                     FlowReport& report) {
-  const int events = events_;
+  const int events = prepared_->events;
   for (int j = 0; j < events; ++j) {
     const Reference& ref = references_[static_cast<size_t>(j)];
     if (ref.time != 0.0) return;  // a start on a surface: its side shows later
     bound_values_[static_cast<size_t>(j)] = ref.value;
     bound_rates_[static_cast<size_t>(j)] = ref.rate;
   }
-  const double clear = bounds_[static_cast<size_t>(mode)].clear_time(
+  const double clear = prepared_->bound.clear_time(
       block_, bound_values_.data(), bound_rates_.data(), t_end - t0);
   // Whole steps inside the clear time, and never the run's last step: that one is scanned.
   // The time grid is the scan's (t0 advanced step by step), so that the scan goes on from
@@ -420,9 +447,9 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
   double step = flow.scan_step();
   if (options_.max_step > 0.0) step = std::min(step, options_.max_step);
   double t0 = state.t;
-  const int events = events_;
+  const int events = prepared_->events;
   // Monitors are only looked for where someone listens (as on the CVODE path).
-  const int functions = events + (observer ? static_cast<int>(monitors_.size()) : 0);
+  const int functions = events + (observer ? static_cast<int>(prepared_->monitors.size()) : 0);
   interval_ = std::min(step, t_end - t0);
   expanded_columns_ = 0;
   for (int j = 0; j < events; ++j) {
@@ -438,7 +465,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     references_[static_cast<size_t>(f)] = start_monitor_reference(mode, f, t0, interval_);
 
   while (true) {
-    if (bounded_ && functions == events && options_.skip_event_free_steps) {
+    if (prepared_->bounded && functions == events && options_.skip_event_free_steps) {
       cross_clear_steps(mode, t0, t_end, step, grid, observer, report);
       if (report.steps > options_.max_steps)
         return fail(

@@ -15,6 +15,7 @@
 // without stopping the run, in time order with the samples and before the event that
 // ends the step (roots beyond it are not reported, as on the CVODE path, which restarts
 // there).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,28 @@ class ExactSegment {
   void cross_clear_steps(int mode, double& t0, double t_end, double step, const SampleGrid& grid,
                         FlowObserver* observer, FlowReport& report);
 
+  // What covers() derives from the model for one mode: the events' directions and
+  // coefficients, the monitors, the event-free bound. Kept while the model's revision
+  // stands (HybridSystem::revision), so that a segment's start in a known mode costs an
+  // integer compare instead of fetching and comparing the model's data.
+  struct PreparedMode {
+    bool ready = false;
+    std::uint64_t revision = 0;
+    bool covered = false;
+    int events = 0;
+    // Events declared affine (AffineModes::affine_event): h = c . z, dh/dt = (M^T c) . z.
+    std::vector<char> affine_events;
+    Matrix event_coefficients, rate_coefficients;  // (n + 3) x events
+    // Monitors: g = c . z, g' = (M^T c) . z, columns of these.
+    std::vector<Monitor> monitors;
+    Matrix monitor_coefficients, monitor_rates;
+    std::vector<EventDirection> directions;  // of the tracked functions: events, monitors
+    EventFreeBound bound;  // for its events when all are affine
+    bool bounded = false;  // the bound exists
+  };
+  // Fills `prepared` for `mode` from the model.
+  void prepare(int mode, PreparedMode& prepared);
+
   const HybridSystem& system_;
   // The model's capabilities, looked up once; affine_ may be null (nothing is covered).
   const AffineModes* affine_;
@@ -116,18 +139,10 @@ class ExactSegment {
   Matrix block_, next_, point_, sample_;  // lifted blocks [z | Phi]
   Vector field_, gradient_;
   std::vector<Reference> references_, ends_;  // of the tracked functions
-  std::vector<EventDirection> directions_;    // of the tracked functions
-  int events_ = 0;                            // of the prepared mode
   int expanded_columns_ = 0;  // columns of the expansion about block_ over this interval
-  // Events declared affine (AffineModes::affine_event): h = c . z, dh/dt = (M^T c) . z.
-  std::vector<char> affine_events_;
-  Matrix event_coefficients_, rate_coefficients_;  // (n + 3) x events
-  // Monitors of the prepared mode: g = c . z, g' = (M^T c) . z, columns of these.
-  std::vector<Monitor> monitors_;
-  Matrix monitor_coefficients_, monitor_rates_;
+  std::vector<PreparedMode> prepared_modes_;  // per mode
+  const PreparedMode* prepared_ = nullptr;    // the mode covers() last accepted
   std::vector<MonitorRoot> roots_;  // found in the current interval
-  std::vector<EventFreeBound> bounds_;  // per mode, for its events when all are affine
-  bool bounded_ = false;               // the prepared mode has a bound
   std::vector<double> bound_values_, bound_rates_;
   double interval_ = 0.0;
 };

@@ -113,6 +113,7 @@ void HybridSystem::commit(std::span<const ParameterSet::Saved> saved) {
   try {
     try {
       configure();
+      data_changed();
       const double period = forcing_period();
       if (!(period >= 0.0) || !std::isfinite(period))
         throw InputError(changed_values() + " gives the forcing period " + number_text(period) +
@@ -134,6 +135,7 @@ void HybridSystem::commit(std::span<const ParameterSet::Saved> saved) {
       configure();  // the previous set, consistent before the change
     } catch (const InputError&) {
     }
+    data_changed();
     throw;
   }
 }

@@ -137,6 +137,7 @@ void ImpactingStructure::declare(LinearStructure s, std::vector<UnilateralContac
   modes_.clear();
   binary_ = std::all_of(radices_.begin(), radices_.end(), [](int radix) { return radix == 2; });
   for (int mode = 0; mode < mode_total; ++mode) modes_.push_back(derive_mode(mode));
+  data_changed();
 }
 
 ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
@@ -586,7 +587,8 @@ double ImpactingStructure::holding_force(int mode, int contact, double t, ConstV
   if (it == md.stuck.end()) return std::numeric_limits<double>::quiet_NaN();
   const int k = static_cast<int>(it - md.stuck.begin());
   const int n = structure_.size();
-  Vector force(n);
+  thread_local Vector force;  // no allocation per call: the flow asks at every impact
+  force.resize(n);
   total_force(mode, t, x, force);
   // lambda = G^-1 (s''_S - W M^-1 f): the forces that keep the stuck gaps closed.
   double lambda = -md.holding_map.row(k).dot(force);
@@ -652,11 +654,21 @@ bool ImpactingStructure::event_gradient(int mode, int event, double t, ConstVect
     dh_dt = g[0] * c.surface.velocity(w, t) + g[1] * c.surface.acceleration(w, t);
     return true;
   }
-  Vector coefficients(d + 3);
+  const detail::HarmonicPhase phase = w > 0.0 ? detail::harmonic_phase(w, t) : detail::HarmonicPhase{};
+  const auto& c = contacts_[j];
+  if (!(closed(mode, j) && c.hard())) {  // the gap n . q - s(t): its terms as affine_event's
+    dh_dx.setZero();
+    dh_dx.head(n) = c.normal;
+    dh_dt = w > 0.0 ? w * (-c.surface.sine * phase.cosine + c.surface.cosine * phase.sine) : 0.0;
+    return true;
+  }
+  // Scratch kept per thread: the flow asks at every event, and an allocation there costs
+  // as much as the gradient.
+  thread_local Vector coefficients;
+  coefficients.resize(d + 3);
   // The holding force of a mode that is not affine: central differences.
   if (!affine_event(mode, event, coefficients)) return false;
   dh_dx = coefficients.head(d);
-  const detail::HarmonicPhase phase = w > 0.0 ? detail::harmonic_phase(w, t) : detail::HarmonicPhase{};
   dh_dt = w > 0.0 ? w * (coefficients[d + 2] * phase.cosine - coefficients[d + 1] * phase.sine) : 0.0;
   return true;
 }
@@ -722,8 +734,10 @@ EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, Vect
   }
   const auto& law = std::get<NewtonRestitution>(c.law);
   const double approach_speed = std::abs(gap_rate(j, t, x));
-  // The force that would hold the contact once stuck, at the stuck state.
-  Vector stuck = x;
+  // The force that would hold the contact once stuck, at the stuck state (scratch kept per
+  // thread: no allocation per impact).
+  thread_local Vector stuck;
+  stuck = x;
   project(projection, 0.0, t, stuck);
   const double holding = holding_force(mode + bit, j, t, stuck) *
                          c.normal.dot(mass_inverse_ * c.normal);

@@ -1,5 +1,6 @@
 #include "libcont/parameters.hpp"
 
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -40,7 +41,14 @@ void check(const Parameter& p, double value) {
   }
 }
 
+// Stamps are drawn from one counter, so that no two states of any sets share one.
+std::atomic<std::uint64_t> next_revision{1};
+
 }  // namespace
+
+void ParameterSet::mark_changed() {
+  revision_ = next_revision.fetch_add(1, std::memory_order_relaxed);
+}
 
 double parse_number(std::string_view text, std::string_view item) {
   // strtod accepts forms from_chars rejects (leading '+'); require the whole text.
@@ -64,12 +72,14 @@ void ParameterSet::add(std::string name, double value, Constraint constraint,
   Parameter p{std::move(name), value, constraint, std::move(description), {}, false, true, false, {}};
   check(p, value);
   parameters_.push_back(std::move(p));
+  mark_changed();
 }
 
 void ParameterSet::add_optional(std::string name, Constraint constraint,
                                 std::string description) {
   parameters_.push_back(
       Parameter{std::move(name), 0.0, constraint, std::move(description), {}, true, false, false, {}});
+  mark_changed();
 }
 
 void ParameterSet::add_choice(std::string name, std::vector<std::string> choices,
@@ -84,12 +94,14 @@ void ParameterSet::add_choice(std::string name, std::vector<std::string> choices
     }
   if (!found) throw InputError("parameter " + quoted(p.name) + ": bad initial choice");
   parameters_.push_back(std::move(p));
+  mark_changed();
 }
 
 void ParameterSet::add_required(std::string name, Constraint constraint,
                                 std::string description) {
   parameters_.push_back(
       Parameter{std::move(name), 0.0, constraint, std::move(description), {}, false, false, true, {}});
+  mark_changed();
 }
 
 void ParameterSet::check_required() const {
@@ -163,6 +175,7 @@ void ParameterSet::restore(const Saved& saved) {
   Parameter& p = parameters_.at(saved.index);
   p.value = saved.value;
   p.given = saved.given;
+  mark_changed();
 }
 
 double ParameterSet::operator[](std::string_view name) const {
@@ -186,6 +199,7 @@ void ParameterSet::set(std::string_view name, double value) {
   check(p, value);
   p.value = value;
   p.given = true;
+  mark_changed();
 }
 
 void ParameterSet::set_from_text(std::string_view name, std::string_view text) {
@@ -197,6 +211,7 @@ void ParameterSet::set_from_text(std::string_view name, std::string_view text) {
   for (size_t i = 0; i < p.choices.size(); ++i)
     if (p.choices[i] == text) {
       p.value = static_cast<double>(i);
+      mark_changed();
       return;
     }
   std::string known;
@@ -208,6 +223,7 @@ void ParameterSet::unset(std::string_view name) {
   Parameter& p = find(name);
   if (!p.optional) throw InputError("parameter " + quoted(p.name) + " cannot be unset");
   p.given = false;
+  mark_changed();
 }
 
 std::string ParameterSet::value_text(const Parameter& p) const {

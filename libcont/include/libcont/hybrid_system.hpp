@@ -104,6 +104,12 @@ class HybridSystem {
   void set_parameters(const std::vector<ParameterAssignment>& assignments);
   // Re-reads the parameters after a change; throws InputError for an inconsistent set.
   virtual void configure() {}
+  // A stamp of the model's data (ParameterSet::revision): a new one after every change of
+  // a parameter, by whatever route, and every reconfiguration through them; a copied model
+  // carries its original's. What is derived from the model's modes may be kept while the
+  // stamp stands. A model whose data change other than through its parameters calls
+  // data_changed().
+  std::uint64_t revision() const { return parameters_.revision(); }
 
   // --- smooth dynamics of a mode -------------------------------------------------------
   virtual void vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const = 0;
@@ -139,6 +145,7 @@ class HybridSystem {
   virtual const IntegratorHints* integrator_hints() const { return nullptr; }
 
  protected:
+  void data_changed() { parameters_.mark_changed(); }
   ParameterSet parameters_;
 
  private:

@@ -2,6 +2,7 @@
 // Named parameters of a system: numeric values with a validity rule, or named choices
 // (e.g. model = hard | soft). Every change is validated here, once, with a message that
 // names the parameter; systems then read plain doubles.
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -88,11 +89,20 @@ class ParameterSet {
   const std::vector<Parameter>& all() const { return parameters_; }
   std::string value_text(const Parameter& p) const;
 
+  // A stamp of the values, unique across all parameter sets of the process: every change
+  // (set, set_from_text, unset, restore, a parameter added) takes a new one, and a copy
+  // carries it with the values it stands for. What is derived from a model may be kept
+  // while its stamp stands (the exact path's prepared modes). mark_changed() takes a new
+  // one for a change made elsewhere (a model reconfigured).
+  std::uint64_t revision() const { return revision_; }
+  void mark_changed();
+
  private:
   Parameter& find(std::string_view name);
   const Parameter& find(std::string_view name) const;
   std::vector<Parameter> parameters_;
   std::vector<std::pair<std::string, std::string>> aliases_;  // (alias, name)
+  std::uint64_t revision_ = 0;
 };
 
 // Parses a finite floating-point number; throws InputError naming `item` otherwise.
