@@ -330,42 +330,77 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
                        TestFunction::Kind::ValueChange;
   Bracket bracket{from, to, 0.0, step};
   double f_lo = test_value(from, test), f_hi = test_value(to, test);
-  int last_moved = 0;  // -1: the bracket's lower end moved last, +1: the upper end
-  double width_two_back = std::numeric_limits<double>::infinity(), width_one_back = width_two_back;
+  // Brent's zeroin for sign changes (inverse quadratic or secant interpolation through the
+  // last iterates, bisection when they do not shrink the bracket fast enough, and steps of
+  // half the tolerance next to a converged estimate, which close the bracket from its
+  // other side); bisection for value changes. Interpolating between the bracket's ends
+  // instead kept one end far behind on a curved test function (a Neimark-Sacker test:
+  // 13 corrections where 6 do). b: the best estimate, c: the other end of the bracket,
+  // a: the previous estimate; d, e: the last two steps.
+  const double half_tolerance = 0.5 * options_.locate_tolerance;
+  double a = 0.0, fa = f_lo, b = step, fb = f_hi, c = a, fc = fa, d = b - a, e = d;
   for (int it = 0; it < options_.max_locate_iterations &&
                    bracket.s_after - bracket.s_before > options_.locate_tolerance;
        ++it) {
-    // Secant inside the bracket for sign changes (fast near a simple zero), bisection
-    // otherwise, and whenever two steps did not halve the bracket (a test function that
-    // is far from linear across it). Secant iterates near a zero tend to land on one side
-    // only, leaving the other end of the bracket where it was: a little past the
-    // estimate, towards the end that did not move, a good estimate closes the bracket.
-    const double lo = bracket.s_before, hi = bracket.s_after, width = hi - lo;
-    double sigma = 0.5 * (lo + hi);
-    if (!value_change && f_hi != f_lo && width <= 0.5 * width_two_back) {
-      const double secant = lo - f_lo * width / (f_hi - f_lo);
-      if (secant > lo && secant < hi) {
-        const double past = secant - last_moved * 0.4 * options_.locate_tolerance;
-        sigma = std::clamp(past, lo + 1e-3 * width, hi - 1e-3 * width);
+    double sigma = 0.5 * (bracket.s_before + bracket.s_after);
+    if (!value_change) {
+      if (sign_of(fb) == sign_of(fc)) {
+        c = a;
+        fc = fa;
+        d = e = b - a;
       }
+      if (std::abs(fc) < std::abs(fb)) {
+        a = b;
+        b = c;
+        c = a;
+        fa = fb;
+        fb = fc;
+        fc = fa;
+      }
+      const double half_width = 0.5 * (c - b);
+      if (std::abs(e) >= half_tolerance && std::abs(fa) > std::abs(fb)) {
+        double p = 0.0, q = 0.0;
+        const double ratio_ba = fb / fa;
+        if (a == c) {  // secant
+          p = 2.0 * half_width * ratio_ba;
+          q = 1.0 - ratio_ba;
+        } else {  // inverse quadratic
+          const double ratio_ac = fa / fc, ratio_bc = fb / fc;
+          p = ratio_ba * (2.0 * half_width * ratio_ac * (ratio_ac - ratio_bc) -
+                          (b - a) * (ratio_bc - 1.0));
+          q = (ratio_ac - 1.0) * (ratio_bc - 1.0) * (ratio_ba - 1.0);
+        }
+        if (p > 0.0)
+          q = -q;
+        else
+          p = -p;
+        if (2.0 * p < std::min(3.0 * half_width * q - std::abs(half_tolerance * q),
+                               std::abs(e * q))) {
+          e = d;
+          d = p / q;
+        } else {
+          d = e = half_width;
+        }
+      } else {
+        d = e = half_width;
+      }
+      a = b;
+      fa = fb;
+      b += std::abs(d) > half_tolerance ? d : std::copysign(half_tolerance, half_width);
+      sigma = b;
     }
-    width_two_back = width_one_back;
-    width_one_back = width;
     BranchPoint mid;
     if (!correct_along(from, sigma, mid)) break;
     const double f_mid = test_value(mid, test);
+    fb = f_mid;
     const bool same_as_lo = value_change ? f_mid == test_value(from, test)
                                          : sign_of(f_mid) == sign_of(f_lo);
     if (same_as_lo) {
       bracket.before = std::move(mid);
       bracket.s_before = sigma;
-      f_lo = f_mid;
-      last_moved = -1;
     } else {
       bracket.after = std::move(mid);
       bracket.s_after = sigma;
-      f_hi = f_mid;
-      last_moved = +1;
     }
   }
   const BranchPoint& best = bracket.after;
