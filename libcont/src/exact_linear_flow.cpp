@@ -6,12 +6,17 @@
 #include <deque>
 #include <limits>
 
+#include "event_free_bound.hpp"
 #include "libcont/input_error.hpp"
 
 namespace libcont {
 
 namespace {
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+// The largest entry of the particular solution's Pi (in the balanced lifting, where the
+// forcing columns of M have the size of A) for which the closed form of expm(M s) loses
+// no more to cancellation than the series does.
+constexpr double kLargestParticular = 4.0;
 
 double max_abs(const Matrix& m, int columns) { return m.leftCols(columns).cwiseAbs().maxCoeff(); }
 
@@ -248,9 +253,58 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
     powers_ready_ = 0;
     recent_misses_.fill(-1.0);
   }
+  // Pi R - E Pi cancels where Pi is large beside M's balanced forcing columns (A nearly
+  // singular or in resonance with w): rounding of order eps |Pi| would then exceed the
+  // series'.
+  closed_form_ = n == 2 && detail::periodic_particular_solution(generator_, n_, particular_) &&
+                 particular_.cwiseAbs().maxCoeff() <= kLargestParticular;
+  if (closed_form_) {
+    half_trace_ = 0.5 * (mode.A(0, 0) + mode.A(1, 1));
+    const double half_difference = 0.5 * (mode.A(0, 0) - mode.A(1, 1));
+    discriminant_ = half_difference * half_difference + mode.A(0, 1) * mode.A(1, 0);
+  }
+  transition_.resize(lifted, lifted);
   exp_scratch_.resize(lifted, lifted);
   set_block_columns(block_columns_);
   return true;
+}
+
+void ExactLinearFlow::closed_form_transition(double s, Matrix& out) const {
+  double c = 1.0, d = s;
+  if (discriminant_ < 0.0) {
+    const double b = std::sqrt(-discriminant_);
+    c = std::cos(b * s);
+    d = std::sin(b * s) / b;
+  } else if (discriminant_ > 0.0) {
+    const double b = std::sqrt(discriminant_);
+    c = std::cosh(b * s);
+    d = std::sinh(b * s) / b;
+  }
+  const double growth = std::exp(half_trace_ * s);
+  const Matrix& A = mode_.A;
+  const double e00 = growth * (c + d * (A(0, 0) - half_trace_));
+  const double e01 = growth * d * A(0, 1);
+  const double e10 = growth * d * A(1, 0);
+  const double e11 = growth * (c + d * (A(1, 1) - half_trace_));
+  const double w = mode_.frequency;
+  const double cw = std::cos(w * s), sw = std::sin(w * s);
+  out.setZero();
+  out(0, 0) = e00, out(0, 1) = e01, out(1, 0) = e10, out(1, 1) = e11;
+  out(2, 2) = 1.0;
+  out(3, 3) = cw, out(3, 4) = -sw;
+  out(4, 3) = sw, out(4, 4) = cw;
+  // Pi R - E Pi, R = [[1, 0, 0], [0, cw, -sw], [0, sw, cw]].
+  const Matrix& P = particular_;
+  for (int i = 0; i < 2; ++i) {
+    const double ei0 = i == 0 ? e00 : e10, ei1 = i == 0 ? e01 : e11;
+    out(i, 2) = P(i, 0) - (ei0 * P(0, 0) + ei1 * P(1, 0));
+    out(i, 3) = (P(i, 1) * cw + P(i, 2) * sw) - (ei0 * P(0, 1) + ei1 * P(1, 1));
+    out(i, 4) = (P(i, 2) * cw - P(i, 1) * sw) - (ei0 * P(0, 2) + ei1 * P(1, 2));
+  }
+}
+
+bool ExactLinearFlow::closed_form_fits(double length) const {
+  return closed_form_ && length * std::sqrt(std::max(discriminant_, 0.0)) <= 1.0;
 }
 
 void ExactLinearFlow::exponential(double tau, Matrix& out) {
@@ -287,6 +341,7 @@ void ExactLinearFlow::set_block_columns(int columns) {
     for (Matrix& term : e->terms) term.resize(n_ + 3, columns);
     e->base.resize(n_ + 3, columns);
     e->count = 0;
+    e->closed = false;
   }
   first_order_.resize(n_ + 3, columns);
   second_order_.resize(n_ + 3, columns);
@@ -339,6 +394,11 @@ void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
     out.noalias() = exp_result_ * in;
     return;
   }
+  if (closed_form_fits(tau)) {
+    closed_form_transition(tau, transition_);
+    multiply(transition_, in, out, Operand::Block);
+    return;
+  }
   build(scratch_, in, static_cast<int>(in.cols()), tau);
   evaluate(scratch_, tau, out);
 }
@@ -371,6 +431,8 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
   e.columns = columns;
   e.length = length;
   e.base.leftCols(columns) = W.leftCols(columns);
+  e.closed = closed_form_fits(length);
+  if (e.closed) return;
   e.terms[0].leftCols(columns) = W.leftCols(columns);
   // Terms (M L)^k W / k! until two in a row are below rounding of the largest one. The
   // series is used only if it converges within the storage and no term exceeds the block
@@ -402,6 +464,11 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
 
 void ExactLinearFlow::evaluate(Expansion& e, double s, Matrix& out, int wanted) {
   const int columns = wanted < 0 ? e.columns : std::min(wanted, e.columns);
+  if (e.closed) {
+    closed_form_transition(s, transition_);
+    multiply(transition_, e.base, out, Operand::Block, columns);
+    return;
+  }
   if (e.count == 0) {
     exponential(s, exp_result_);
     out.leftCols(columns).noalias() = exp_result_ * e.base.leftCols(columns);
