@@ -281,26 +281,30 @@ void ExactLinearFlow::closed_form_transition(double s, Matrix& out) const {
     d = std::sinh(b * s) / b;
   }
   const double growth = std::exp(half_trace_ * s);
-  const Matrix& A = mode_.A;
-  const double e00 = growth * (c + d * (A(0, 0) - half_trace_));
-  const double e01 = growth * d * A(0, 1);
-  const double e10 = growth * d * A(1, 0);
-  const double e11 = growth * (c + d * (A(1, 1) - half_trace_));
+  const double* A = mode_.A.data();  // column-major 2 x 2
+  const double e00 = growth * (c + d * (A[0] - half_trace_));
+  const double e10 = growth * d * A[1];
+  const double e01 = growth * d * A[2];
+  const double e11 = growth * (c + d * (A[3] - half_trace_));
   const double w = mode_.frequency;
   const double cw = std::cos(w * s), sw = std::sin(w * s);
-  out.setZero();
-  out(0, 0) = e00, out(0, 1) = e01, out(1, 0) = e10, out(1, 1) = e11;
-  out(2, 2) = 1.0;
-  out(3, 3) = cw, out(3, 4) = -sw;
-  out(4, 3) = sw, out(4, 4) = cw;
+  // Column-major 5 x 5, written out: this runs at every iteration of a root search.
+  const double* P = particular_.data();  // Pi, column-major 2 x 3
+  const double P00 = P[0], P10 = P[1], P01 = P[2], P11 = P[3], P02 = P[4], P12 = P[5];
+  out.resize(5, 5);  // no allocation once it has that size
+  double* o = out.data();
+  o[0] = e00, o[1] = e10, o[2] = 0.0, o[3] = 0.0, o[4] = 0.0;
+  o[5] = e01, o[6] = e11, o[7] = 0.0, o[8] = 0.0, o[9] = 0.0;
   // Pi R - E Pi, R = [[1, 0, 0], [0, cw, -sw], [0, sw, cw]].
-  const Matrix& P = particular_;
-  for (int i = 0; i < 2; ++i) {
-    const double ei0 = i == 0 ? e00 : e10, ei1 = i == 0 ? e01 : e11;
-    out(i, 2) = P(i, 0) - (ei0 * P(0, 0) + ei1 * P(1, 0));
-    out(i, 3) = (P(i, 1) * cw + P(i, 2) * sw) - (ei0 * P(0, 1) + ei1 * P(1, 1));
-    out(i, 4) = (P(i, 2) * cw - P(i, 1) * sw) - (ei0 * P(0, 2) + ei1 * P(1, 2));
-  }
+  o[10] = P00 - (e00 * P00 + e01 * P10);
+  o[11] = P10 - (e10 * P00 + e11 * P10);
+  o[12] = 1.0, o[13] = 0.0, o[14] = 0.0;
+  o[15] = (P01 * cw + P02 * sw) - (e00 * P01 + e01 * P11);
+  o[16] = (P11 * cw + P12 * sw) - (e10 * P01 + e11 * P11);
+  o[17] = 0.0, o[18] = cw, o[19] = sw;
+  o[20] = (P02 * cw - P01 * sw) - (e00 * P02 + e01 * P12);
+  o[21] = (P12 * cw - P11 * sw) - (e10 * P02 + e11 * P12);
+  o[22] = 0.0, o[23] = -sw, o[24] = cw;
 }
 
 bool ExactLinearFlow::closed_form_fits(double length) const {
