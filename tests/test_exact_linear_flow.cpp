@@ -10,6 +10,7 @@
 #include <cmath>
 #include <complex>
 #include <functional>
+#include <random>
 
 #include "libcont/exact_linear_flow.hpp"
 #include "libcont/flow.hpp"
@@ -486,4 +487,48 @@ TEST_CASE("Two-body: the affine modes and events agree with the model, both path
     CHECK((mixed.x - general.x).norm() <= 1e-8 * scale);
     CHECK((mixed.jacobian - general.jacobian).norm() <= 1e-6 * general.jacobian.norm());
   }
+}
+
+TEST_CASE("Closed-form exponential of a two-state mode matches the series", "[exact-flow]") {
+  // Random A: complex pairs, real distinct pairs, and near-defective ones (b -> 0 from both
+  // sides, and b = 0), with random forcing; expm(M s) in closed form against
+  // matrix_exponential of M s over a scan step.
+  std::mt19937 random(17);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::array<Matrix, 3> work;
+  Matrix series, closed(5, 5);
+  int compared = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    // Real parts of the eigenvalues |a| >= 0.5: A away from singular and from resonance.
+    const double u = uniform(random);
+    const double a = std::copysign(0.5 + std::abs(u), u), p = 0.1 + std::abs(uniform(random)) * 10.0;
+    // A = [[a + e, p], [q, a - e]]: b^2 = e^2 + p q.
+    const double e = uniform(random);
+    double b2 = 0.0;
+    switch (trial % 5) {
+      case 0: b2 = -std::pow(10.0, 3.0 * uniform(random)); break;  // complex pair
+      case 1: b2 = std::pow(10.0, 3.0 * uniform(random)); break;   // real pair
+      case 2: b2 = -1e-12 * std::abs(uniform(random)); break;      // near-defective
+      case 3: b2 = 1e-14 * std::abs(uniform(random)); break;
+      default: b2 = 0.0; break;                                     // defective
+    }
+    AffineMode mode = affine(a + e, p, (b2 - e * e) / p, a - e, 0.5 + std::abs(uniform(random)) * 5);
+    for (int i = 0; i < 2; ++i) {
+      mode.b0[i] = uniform(random);
+      mode.b_cos[i] = uniform(random);
+      mode.b_sin[i] = uniform(random);
+    }
+    ExactLinearFlow flow;
+    flow.set_mode(mode);
+    if (!flow.has_closed_form()) continue;  // resonant or singular: no particular solution
+    ++compared;
+    for (double fraction : {0.0, 1e-9, 0.03, 0.4, 1.0}) {
+      const double s = fraction * flow.scan_step();
+      flow.closed_form_transition(s, closed);
+      libcont::matrix_exponential(flow.generator() * s, series, work);
+      INFO("trial " << trial << " s " << s << " b^2 " << b2);
+      CHECK((closed - series).cwiseAbs().maxCoeff() <= 1e-14 * series.cwiseAbs().maxCoeff());
+    }
+  }
+  CHECK(compared > 50);  // 93 of the 400 with this seed
 }

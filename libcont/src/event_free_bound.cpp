@@ -19,6 +19,26 @@ constexpr int kLargestDimension = 16;
 constexpr double kWorstCondition = 1e8;
 }  // namespace
 
+bool periodic_particular_solution(const Matrix& generator, int n, Matrix& particular) {
+  const Matrix A = generator.topLeftCorner(n, n);
+  const Matrix G = generator.block(0, n, n, 3);
+  const Matrix W = generator.bottomRightCorner(3, 3);
+  // Pi W - A Pi = G, vectorised (column-major): (W^T kron I - I kron A) vec(Pi) = vec(G).
+  // Singular when A has an eigenvalue 0 or +-iw.
+  Matrix K = Matrix::Zero(3 * n, 3 * n);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      if (W(j, i) != 0.0) K.block(i * n, j * n, n, n).diagonal().setConstant(W(j, i));
+      if (i == j) K.block(i * n, j * n, n, n) -= A;
+    }
+  const Eigen::FullPivLU<Matrix> sylvester(K);
+  if (!sylvester.isInvertible() || sylvester.rcond() < 1e-10) return false;
+  const Vector g = Eigen::Map<const Vector>(G.data(), 3 * n);
+  const Vector pi = sylvester.solve(g);
+  particular = Eigen::Map<const Matrix>(pi.data(), n, 3);
+  return particular.allFinite();
+}
+
 bool EventFreeBound::prepare(const Matrix& generator, int n, double forcing_scale,
                              const Matrix& coefficients, int events) {
   if (n == n_ && forcing_scale == forcing_scale_ && events == coefficients_.cols() &&
@@ -31,26 +51,10 @@ bool EventFreeBound::prepare(const Matrix& generator, int n, double forcing_scal
   forcing_scale_ = forcing_scale;
   coefficients_ = coefficients.leftCols(events);
   if (n < 1 || n > kLargestDimension || events < 1) return false;
-  const Matrix A = generator.topLeftCorner(n, n);
-  const Matrix G = generator.block(0, n, n, 3);
-  const Matrix W = generator.bottomRightCorner(3, 3);
-
-  // The particular solution: Pi W - A Pi = G, vectorised (column-major):
-  // (W^T kron I - I kron A) vec(Pi) = vec(G). Singular when A has an eigenvalue 0 or +-iw.
-  Matrix K = Matrix::Zero(3 * n, 3 * n);
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      if (W(j, i) != 0.0) K.block(i * n, j * n, n, n).diagonal().setConstant(W(j, i));
-      if (i == j) K.block(i * n, j * n, n, n) -= A;
-    }
-  const Eigen::FullPivLU<Matrix> sylvester(K);
-  if (!sylvester.isInvertible() || sylvester.rcond() < 1e-10) return false;
-  const Vector g = Eigen::Map<const Vector>(G.data(), 3 * n);
-  const Vector pi = sylvester.solve(g);
-  particular_ = Eigen::Map<const Matrix>(pi.data(), n, 3);
-  if (!particular_.allFinite()) return false;
+  if (!periodic_particular_solution(generator, n, particular_)) return false;
 
   // Real block-diagonal form A = T D T^-1 (the one the modal tangent uses, shared).
+  const Matrix A = generator.topLeftCorner(n, n);
   const auto modal = ModalTangent::decompose(A);
   if (!modal->exact || !(modal->condition < kWorstCondition)) return false;
   const Matrix& T = modal->T;

@@ -23,6 +23,11 @@
 
 namespace libcont::detail {
 
+// The periodic particular solution's matrix Pi (n x 3) of the lifted generator M (n + 3
+// square): Pi W - A Pi = G. False where it does not exist or is ill-conditioned (A with an
+// eigenvalue 0 or +-iw, or near one).
+bool periodic_particular_solution(const Matrix& generator, int n, Matrix& particular);
+
 class EventFreeBound {
  public:
   // generator: the lifted M of the mode (n + 3 square); coefficients: the events' lifted

@@ -6,12 +6,17 @@
 #include <deque>
 #include <limits>
 
+#include "event_free_bound.hpp"
 #include "libcont/input_error.hpp"
 
 namespace libcont {
 
 namespace {
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+// The largest entry of the particular solution's Pi (in the balanced lifting, where the
+// forcing columns of M have the size of A) for which the closed form of expm(M s) loses
+// no more to cancellation than the series does.
+constexpr double kLargestParticular = 4.0;
 
 double max_abs(const Matrix& m, int columns) { return m.leftCols(columns).cwiseAbs().maxCoeff(); }
 
@@ -248,9 +253,62 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
     powers_ready_ = 0;
     recent_misses_.fill(-1.0);
   }
+  // Pi R - E Pi cancels where Pi is large beside M's balanced forcing columns (A nearly
+  // singular or in resonance with w): rounding of order eps |Pi| would then exceed the
+  // series'.
+  closed_form_ = n == 2 && detail::periodic_particular_solution(generator_, n_, particular_) &&
+                 particular_.cwiseAbs().maxCoeff() <= kLargestParticular;
+  if (closed_form_) {
+    half_trace_ = 0.5 * (mode.A(0, 0) + mode.A(1, 1));
+    const double half_difference = 0.5 * (mode.A(0, 0) - mode.A(1, 1));
+    discriminant_ = half_difference * half_difference + mode.A(0, 1) * mode.A(1, 0);
+  }
+  transition_.resize(lifted, lifted);
   exp_scratch_.resize(lifted, lifted);
   set_block_columns(block_columns_);
   return true;
+}
+
+void ExactLinearFlow::closed_form_transition(double s, Matrix& out) const {
+  double c = 1.0, d = s;
+  if (discriminant_ < 0.0) {
+    const double b = std::sqrt(-discriminant_);
+    c = std::cos(b * s);
+    d = std::sin(b * s) / b;
+  } else if (discriminant_ > 0.0) {
+    const double b = std::sqrt(discriminant_);
+    c = std::cosh(b * s);
+    d = std::sinh(b * s) / b;
+  }
+  const double growth = std::exp(half_trace_ * s);
+  const double* A = mode_.A.data();  // column-major 2 x 2
+  const double e00 = growth * (c + d * (A[0] - half_trace_));
+  const double e10 = growth * d * A[1];
+  const double e01 = growth * d * A[2];
+  const double e11 = growth * (c + d * (A[3] - half_trace_));
+  const double w = mode_.frequency;
+  const double cw = std::cos(w * s), sw = std::sin(w * s);
+  // Column-major 5 x 5, written out: this runs at every iteration of a root search.
+  const double* P = particular_.data();  // Pi, column-major 2 x 3
+  const double P00 = P[0], P10 = P[1], P01 = P[2], P11 = P[3], P02 = P[4], P12 = P[5];
+  out.resize(5, 5);  // no allocation once it has that size
+  double* o = out.data();
+  o[0] = e00, o[1] = e10, o[2] = 0.0, o[3] = 0.0, o[4] = 0.0;
+  o[5] = e01, o[6] = e11, o[7] = 0.0, o[8] = 0.0, o[9] = 0.0;
+  // Pi R - E Pi, R = [[1, 0, 0], [0, cw, -sw], [0, sw, cw]].
+  o[10] = P00 - (e00 * P00 + e01 * P10);
+  o[11] = P10 - (e10 * P00 + e11 * P10);
+  o[12] = 1.0, o[13] = 0.0, o[14] = 0.0;
+  o[15] = (P01 * cw + P02 * sw) - (e00 * P01 + e01 * P11);
+  o[16] = (P11 * cw + P12 * sw) - (e10 * P01 + e11 * P11);
+  o[17] = 0.0, o[18] = cw, o[19] = sw;
+  o[20] = (P02 * cw - P01 * sw) - (e00 * P02 + e01 * P12);
+  o[21] = (P12 * cw - P11 * sw) - (e10 * P02 + e11 * P12);
+  o[22] = 0.0, o[23] = -sw, o[24] = cw;
+}
+
+bool ExactLinearFlow::closed_form_fits(double length) const {
+  return closed_form_ && length * std::sqrt(std::max(discriminant_, 0.0)) <= 1.0;
 }
 
 void ExactLinearFlow::exponential(double tau, Matrix& out) {
@@ -287,6 +345,7 @@ void ExactLinearFlow::set_block_columns(int columns) {
     for (Matrix& term : e->terms) term.resize(n_ + 3, columns);
     e->base.resize(n_ + 3, columns);
     e->count = 0;
+    e->closed = false;
   }
   first_order_.resize(n_ + 3, columns);
   second_order_.resize(n_ + 3, columns);
@@ -339,6 +398,11 @@ void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
     out.noalias() = exp_result_ * in;
     return;
   }
+  if (closed_form_fits(tau)) {
+    closed_form_transition(tau, transition_);
+    multiply(transition_, in, out, Operand::Block);
+    return;
+  }
   build(scratch_, in, static_cast<int>(in.cols()), tau);
   evaluate(scratch_, tau, out);
 }
@@ -371,6 +435,8 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
   e.columns = columns;
   e.length = length;
   e.base.leftCols(columns) = W.leftCols(columns);
+  e.closed = closed_form_fits(length);
+  if (e.closed) return;
   e.terms[0].leftCols(columns) = W.leftCols(columns);
   // Terms (M L)^k W / k! until two in a row are below rounding of the largest one. The
   // series is used only if it converges within the storage and no term exceeds the block
@@ -402,6 +468,11 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
 
 void ExactLinearFlow::evaluate(Expansion& e, double s, Matrix& out, int wanted) {
   const int columns = wanted < 0 ? e.columns : std::min(wanted, e.columns);
+  if (e.closed) {
+    closed_form_transition(s, transition_);
+    multiply(transition_, e.base, out, Operand::Block, columns);
+    return;
+  }
   if (e.count == 0) {
     exponential(s, exp_result_);
     out.leftCols(columns).noalias() = exp_result_ * e.base.leftCols(columns);

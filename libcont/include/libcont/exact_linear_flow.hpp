@@ -13,7 +13,9 @@
 // Cost: the exponentials of the recurring time steps are cached (the scan step, the
 // remainder of a period that Lyapunov and map iterations repeat); other times come from a
 // Taylor expansion of the block itself over at most a scan step, where the series
-// converges to rounding in a few terms. Nothing allocates once a mode is installed.
+// converges to rounding in a few terms, or, for a mode of two states with a periodic
+// particular solution, from the closed form of expm(M s) (closed_form_transition). Nothing
+// allocates once a mode is installed.
 #include <array>
 
 #include "libcont/affine_modes.hpp"
@@ -61,6 +63,17 @@ class ExactLinearFlow {
   // `columns` of them (a root search needs only the state's).
   void evaluate(double s, Matrix& out, int columns = -1);
 
+  // Whether expm(M s) of this mode has the closed form below (two states, a periodic
+  // particular solution of moderate size).
+  bool has_closed_form() const { return closed_form_; }
+  // expm(M s) = [[E, Pi R - E Pi], [0, R]] with E = expm(A s) by A's eigenvalues
+  // a +- b (b real or imaginary), E = e^{a s} (c(s) I + d(s) (A - a I)), c = cos b s or
+  // cosh b s, d = sin(b s) / b or sinh(b s) / b (s where b = 0: c and d are entire in b^2,
+  // so a near-defective A loses nothing), R = expm(W s) the forcing's rotation and Pi the
+  // particular solution (event_free_bound.hpp). Only where has_closed_form(); out (n + 3)
+  // square.
+  void closed_form_transition(double s, Matrix& out) const;
+
  private:
   // Truncated Taylor series of s -> expm(M s) W about s = 0, in powers of s / length.
   struct Expansion {
@@ -68,8 +81,12 @@ class ExactLinearFlow {
     int count = 0;                 // terms in use; 0: the series is not used
     int columns = 0;
     double length = 0.0;
-    Matrix base;  // W, for the fallback
+    Matrix base;  // W, for the fallback and the closed form
+    bool closed = false;  // evaluated by closed_form_transition instead
   };
+  // Whether the closed form serves steps up to `length`: cosh b s must stay near 1 (no
+  // cancellation between the two real exponentials).
+  bool closed_form_fits(double length) const;
   void build(Expansion& e, const Matrix& W, int columns, double length);
   void evaluate(Expansion& e, double s, Matrix& out, int columns = -1);
 
@@ -102,6 +119,10 @@ class ExactLinearFlow {
   // of a period recurs, interleaved with the arbitrary ones after events).
   std::array<double, 4> recent_misses_{-1.0, -1.0, -1.0, -1.0};
   int next_miss_ = 0;
+  bool closed_form_ = false;
+  double half_trace_ = 0.0, discriminant_ = 0.0;  // a, b^2 (signed: b^2 < 0 a complex pair)
+  Matrix particular_;                              // Pi, n x 3
+  Matrix transition_;                              // the last closed-form expm(M s)
   Expansion bracket_, scratch_;
   Matrix exp_scratch_, exp_result_, first_order_, second_order_;
   std::array<Matrix, 3> exp_work_;
