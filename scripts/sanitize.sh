@@ -9,5 +9,9 @@ scripts/install-deps.sh
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBCONT_SANITIZE=ON \
   -DLIBCONT_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" >/dev/null
 cmake --build build-sanitize -j2
+# One quick test is left to the Release build: its point is a long run's numbers (the
+# explicit pair at a contact's onset after 10^5 periods), its code is the shorter tests',
+# and under the sanitizers it takes minutes.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-sanitize --output-on-failure -j2 -LE long
+  ctest --test-dir build-sanitize --output-on-failure -j2 -LE long \
+  -E "explicit pair takes the Hertz contact's onset late in a long run"
