@@ -1,5 +1,6 @@
 #include "event_free_bound.hpp"
 
+#include "machine_epsilon.hpp"
 #include "modal_tangent.hpp"
 
 #include <Eigen/LU>
@@ -10,7 +11,6 @@
 namespace libcont::detail {
 
 namespace {
-constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 // Larger modes pay more for the decomposition than skipped scan steps save, and their
 // eigenvector matrices are more often ill-conditioned.
 constexpr int kLargestDimension = 16;

@@ -7,12 +7,12 @@
 #include <limits>
 
 #include "event_free_bound.hpp"
+#include "machine_epsilon.hpp"
 #include "libcont/input_error.hpp"
 
 namespace libcont {
 
 namespace {
-constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 // The largest entry of the particular solution's Pi (in the balanced lifting, where the
 // forcing columns of M have the size of A) for which the closed form of expm(M s) loses
 // no more to cancellation than the series does.

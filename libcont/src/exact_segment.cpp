@@ -6,11 +6,11 @@
 #include <string>
 
 #include "libcont/input_error.hpp"
+#include "machine_epsilon.hpp"
 
 namespace libcont::detail {
 
 namespace {
-constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
 // A strict change of sign in the event's direction (as flow.cpp: a value exactly on the
 // surface is not a side).

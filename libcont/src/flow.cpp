@@ -9,6 +9,7 @@
 #include "cvode_integrator.hpp"
 #include "exact_parameter_column.hpp"
 #include "exact_segment.hpp"
+#include "machine_epsilon.hpp"
 #include "modal_tangent.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/jacobians.hpp"
@@ -32,7 +33,6 @@ std::string to_string(FlowStatus status) {
 }
 
 namespace {
-constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 // A window of kStallLimit steps that advances time by less than kStallFraction of the
 // time scale (the span of the call or |t|) is a stall: the step size has collapsed (a
 // vector field non-finite just ahead, a contact far too stiff for double precision).

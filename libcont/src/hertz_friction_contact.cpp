@@ -8,15 +8,6 @@
 
 namespace libcont {
 
-namespace {
-
-void require_positive(double value, const std::string& what) {
-  if (!(value > 0.0) || !std::isfinite(value))
-    throw InputError(what + " must be finite and > 0 (got " + number_text(value) + ")");
-}
-
-}  // namespace
-
 HertzFrictionContact::HertzFrictionContact(double stiffness, double exponent, double restitution)
     : stiffness_(stiffness), exponent_(exponent), restitution_(restitution) {
   require_positive(stiffness, "Hertz friction contact stiffness c");

@@ -11,11 +11,6 @@ namespace libcont {
 
 namespace {
 
-void require_positive(double value, const std::string& what) {
-  if (!(value > 0.0) || !std::isfinite(value))
-    throw InputError(what + " must be finite and > 0 (got " + number_text(value) + ")");
-}
-
 // Q = (1 - nu^2) / E: the body's share of the plane-strain compliance.
 double plane_strain_compliance(const ElasticBody& body, const char* which) {
   require_positive(body.young_modulus,

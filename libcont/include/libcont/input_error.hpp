@@ -3,6 +3,7 @@
 // setting, input parsing), never from integration or Newton loops. Its message names the
 // offending item.
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +20,12 @@ inline std::string number_text(double value) {
   char buffer[32];
   const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
   return std::string(buffer, end);
+}
+
+// Throws unless value is finite and > 0; what names the item in the message.
+inline void require_positive(double value, const std::string& what) {
+  if (!(value > 0.0) || !std::isfinite(value))
+    throw InputError(what + " must be finite and > 0 (got " + number_text(value) + ")");
 }
 
 }  // namespace libcont
