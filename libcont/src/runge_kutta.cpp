@@ -86,15 +86,32 @@ double ExplicitRungeKutta::local(double t) const {
   return root_time_ ? std::sqrt(std::max(t - origin_, 0.0)) : t - origin_;
 }
 
-bool ExplicitRungeKutta::field(double t, const double* y, double* dydt) {
+bool ExplicitRungeKutta::field_local(double t, const double* y, double* dydt) {
   if (!f_(context_, absolute(t), y, dydt)) return false;
   if (root_time_)
     for (int i = 0; i < size_; ++i) dydt[i] *= 2.0 * t;
   return true;
 }
 
-// The longest step from local time t that max_step allows in absolute time.
+// Towards a root (integrate_to) the step time is u = sigma_0 - sigma, sigma the square root
+// of the local time left to the root: dy/du = 2 sigma dy/dt.
+bool ExplicitRungeKutta::field(double t, const double* y, double* dydt) {
+  if (!to_root_) return field_local(t, y, dydt);
+  const double sigma = root_span_ - t;
+  if (!field_local(local_towards_root(t), y, dydt)) return false;
+  for (int i = 0; i < size_; ++i) dydt[i] *= 2.0 * sigma;
+  return true;
+}
+
+double ExplicitRungeKutta::local_towards_root(double u) const {
+  const double sigma = root_span_ - u;
+  return root_end_ - sigma * sigma;
+}
+
+// The longest step from step time t that max_step allows in absolute time (none towards a
+// root: that way lies inside a step already taken).
 double ExplicitRungeKutta::step_limit(double t) const {
+  if (to_root_) return std::numeric_limits<double>::infinity();
   return root_time_ ? std::sqrt(t * t + max_step_) - t : max_step_;
 }
 
@@ -286,7 +303,8 @@ bool ExplicitRungeKutta::controlled_step(double& t, Vector& y, const Vector& f, 
     step = (t + step) - t;
     if (rejections > kMaxRejections ||
         !(step > 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0))) {
-      message_ = "step size " + number_text(step) + " too small at t = " + number_text(absolute(t)) +
+      const double at = absolute(to_root_ ? local_towards_root(t) : t);
+      message_ = "step size " + number_text(step) + " too small at t = " + number_text(at) +
                  " after " + std::to_string(rejections) + " rejected steps";
       return false;
     }
@@ -331,26 +349,25 @@ bool ExplicitRungeKutta::controlled_step(double& t, Vector& y, const Vector& f, 
 // mode's field may be only once differentiable (a Hertz force ~ z^(3/2) continued by 0),
 // which the error estimate across it does not see. What comes after the event (the next
 // mode's start, the tangent through the saltation matrix) starts from this state.
+// The steps run in sigma = sqrt(t_root - t): where the event ends a Hertz contact, the
+// stiffness 3/2 K z^(1/2) falls like sqrt(t_root - t), which the tangent's field carries,
+// singular in t and smooth in sigma (as at the contact's start, ExplicitRungeKutta::start).
+// Steps graded in t towards the root, each at most half the distance left (down to 1e-6
+// of the step), took about 20 steps to each contact's end, and the error estimate alone,
+// in t, misses that singularity.
 bool ExplicitRungeKutta::integrate_to(double t_root, Vector& y) {
-  double t = t0_, h = std::min(h_, t1_ - t0_);
   y = y0_;
   previous_step_ = 0.0;  // a new sequence of steps
   Vector& f = f_root_;
-  // Steps graded towards the root, each at most half the distance left, down to 1e-6 of
-  // the step: a field that is singular there in its derivatives is met by steps as small
-  // as the singularity asks, whatever the error estimate says. (Fehlberg's 7(8) pair,
-  // used before, needed it: two-body Hertz monodromy error 2e-4 with grading down to 1e-3,
-  // 7e-7 with 1e-5 to 1e-8. With this pair it changes neither the error, 3e-8, nor the
-  // steps by more than 5 %: a guard for fields whose singularity the estimate misses.)
-  const double finest = std::max(1e-6 * (t1_ - t0_), time_resolution(t_root));
-  while (t < t_root) {
-    if (!field(t, y.data(), f.data())) return false;
-    const double left = t_root - t;
-    double graded = left > finest ? std::min(h, 0.5 * left) : h;
-    if (!controlled_step(t, y, f, graded, left > finest ? t + graded : t_root)) return false;
-    h = std::max(h, graded);
-  }
-  return true;
+  root_end_ = t_root;
+  root_span_ = std::sqrt(t_root - t0_);
+  to_root_ = true;
+  double u = 0.0, h = root_span_;  // first tried: the whole way in one step
+  bool ok = true;
+  while (ok && u < root_span_)
+    ok = field(u, y.data(), f.data()) && controlled_step(u, y, f, h, root_span_);
+  to_root_ = false;
+  return ok;
 }
 
 ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_reached) {

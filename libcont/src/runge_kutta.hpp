@@ -82,7 +82,9 @@ class ExplicitRungeKutta {
   // functions see the absolute time.
   double absolute(double local) const { return origin_ + (root_time_ ? local * local : local); }
   double local(double t) const;
-  bool field(double t, const double* y, double* dydt);
+  bool field(double t, const double* y, double* dydt);  // at the step time t
+  bool field_local(double t, const double* y, double* dydt);  // at the local time t
+  double local_towards_root(double u) const;  // the local time at u inside integrate_to
   void roots(double t, const double* y, double* g) { g_(context_, absolute(t), y, g); }
   double step_limit(double t) const;
   bool interpolate_local(double t, double* y);
@@ -106,6 +108,10 @@ class ExplicitRungeKutta {
   std::vector<int> directions_;
   int events_ = 0;  // the leading root functions that are events
   bool root_time_ = false;  // local times are s = sqrt(t - origin_), not t - origin_
+  // Inside integrate_to: step times are u = sqrt(root_end_ - t0_) - sqrt(root_end_ - t), t the
+  // local time, from 0 to root_span_ = sqrt(root_end_ - t0_).
+  bool to_root_ = false;
+  double root_end_ = 0.0, root_span_ = 0.0;
   // The last accepted step [t0, t1]; k_ holds the stages (column i: stage i), f0 = column 0.
   double origin_ = 0.0;  // the absolute time of the start; the times below count from it
   double t0_ = 0.0, t1_ = 0.0, h_ = 0.0;
