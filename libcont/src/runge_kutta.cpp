@@ -24,16 +24,19 @@ double time_resolution(double t) {
   return 1e4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
 }
 
-// out = start + sum_m (h w_m) k_m (start 0 if null), k_m at stages + offset_m, the terms
-// added in their order. N: the size if fixed at compile time (the sums then stay in
-// registers), else Eigen::Dynamic.
+// out = start + sum_m (h w_m r_m) k_m (start 0 if null), k_m at stages + offset_m and r_m
+// its stage's rate dt/du, the terms added in their order. N: the size if fixed at compile
+// time (the sums then stay in registers), else Eigen::Dynamic.
 template <int N>
-void combine_stages(const StageCombination& terms, double h, const double* stages,
-                    const double* start, double* out, int size) {
+void combine_stages(const StageCombination& terms, double h, const double* rates,
+                    const double* stages, const double* start, double* out, int size) {
   using Column = Eigen::Matrix<double, N, 1>;
   const auto count = terms.offset.size();
   const auto term = [&](size_t m) {
     return Eigen::Map<const Column>(stages + terms.offset[m], size);
+  };
+  const auto weight = [&](size_t m) {
+    return h * terms.weight[m] * rates[terms.stage[m]];
   };
   Eigen::Map<Column> result(out, size);
   if constexpr (N == Eigen::Dynamic) {
@@ -41,10 +44,10 @@ void combine_stages(const StageCombination& terms, double h, const double* stage
       result = Eigen::Map<const Column>(start, size);
     else
       result.setZero();
-    for (size_t m = 0; m < count; ++m) result += (h * terms.weight[m]) * term(m);
+    for (size_t m = 0; m < count; ++m) result += weight(m) * term(m);
   } else {
     Column sum = start ? Column(Eigen::Map<const Column>(start)) : Column::Zero();
-    for (size_t m = 0; m < count; ++m) sum += (h * terms.weight[m]) * term(m);
+    for (size_t m = 0; m < count; ++m) sum += weight(m) * term(m);
     result = sum;
   }
 }
@@ -61,12 +64,14 @@ ExplicitRungeKutta::ExplicitRungeKutta(int size, Vector absolute_tolerances,
       returned_ = Vector::Zero(size);
   const int stages = table_->stages;
   k_ = Matrix::Zero(size, stages);  // column i: stage i
+  rates_.assign(static_cast<size_t>(stages), 1.0);
   // The nonzero weights of each combination of stages, in the table's order.
   const auto terms = [&](int count, auto weight) {
     StageCombination c;
     for (int j = 0; j < count; ++j)
       if (weight(j) != 0.0) {
         c.offset.push_back(static_cast<Eigen::Index>(j) * size);
+        c.stage.push_back(j);
         c.weight.push_back(weight(j));
       }
     return c;
@@ -86,21 +91,19 @@ double ExplicitRungeKutta::local(double t) const {
   return root_time_ ? std::sqrt(std::max(t - origin_, 0.0)) : t - origin_;
 }
 
-bool ExplicitRungeKutta::field_local(double t, const double* y, double* dydt) {
-  if (!f_(context_, absolute(t), y, dydt)) return false;
-  if (root_time_)
-    for (int i = 0; i < size_; ++i) dydt[i] *= 2.0 * t;
-  return true;
+// The field in the step time t is dy/du = rate(t) f: the stage sums take the rate into
+// their weights (a scalar per stage instead of a scaled vector).
+bool ExplicitRungeKutta::field(double t, const double* y, double* dydt) {
+  return f_(context_, absolute(to_root_ ? local_towards_root(t) : t), y, dydt);
 }
 
 // Towards a root (integrate_to) the step time is u = sigma_0 - sigma, sigma the square root
-// of the local time left to the root: dy/du = 2 sigma dy/dt.
-bool ExplicitRungeKutta::field(double t, const double* y, double* dydt) {
-  if (!to_root_) return field_local(t, y, dydt);
+// of the local time left to the root, and dt/du = 2 sigma dt/ds (s the local time).
+double ExplicitRungeKutta::rate(double t) const {
+  if (!to_root_) return root_time_ ? 2.0 * t : 1.0;
   const double sigma = root_span_ - t;
-  if (!field_local(local_towards_root(t), y, dydt)) return false;
-  for (int i = 0; i < size_; ++i) dydt[i] *= 2.0 * sigma;
-  return true;
+  const double local = local_towards_root(t);
+  return 2.0 * sigma * (root_time_ ? 2.0 * local : 1.0);
 }
 
 double ExplicitRungeKutta::local_towards_root(double u) const {
@@ -142,19 +145,23 @@ void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Fie
   h_ = step_guess > 0.0 ? (root_time_ ? std::sqrt(step_guess) : step_guess) : 0.0;
 }
 
-// y_out = y + h sum b_i k_i and error = h sum (b_i - d_i) k_i, stage 0 being f at (t, y)
-// (in column 0 of k_ already). False if a stage is not finite. N: the size if fixed at
+// y_out = y + h sum b_i r_i k_i and error = h sum (b_i - d_i) r_i k_i, r_i the stages'
+// rates, stage 0 being f at (t, y) (in column 0 of k_ already). False if a stage is not finite. N: the size if fixed at
 // compile time, else Eigen::Dynamic.
 template <int N>
 bool ExplicitRungeKutta::stages_of_size(double t, const double* y, double h, double* y_out,
                                         double* error) {
   const ARKodeButcherTableMem& b = *table_;
+  rates_[0] = rate(t);
   for (int i = 1; i < b.stages; ++i) {
-    combine_stages<N>(stage_terms_[static_cast<size_t>(i)], h, k_.data(), y, scratch_.data(), size_);
-    if (!field(t + b.c[i] * h, scratch_.data(), k_.col(i).data())) return false;
+    const auto stage = static_cast<size_t>(i);
+    combine_stages<N>(stage_terms_[stage], h, rates_.data(), k_.data(), y, scratch_.data(), size_);
+    const double t_stage = t + b.c[i] * h;
+    rates_[stage] = rate(t_stage);
+    if (!field(t_stage, scratch_.data(), k_.col(i).data())) return false;
   }
-  combine_stages<N>(solution_terms_, h, k_.data(), y, y_out, size_);
-  if (error) combine_stages<N>(error_terms_, h, k_.data(), nullptr, error, size_);
+  combine_stages<N>(solution_terms_, h, rates_.data(), k_.data(), y, y_out, size_);
+  if (error) combine_stages<N>(error_terms_, h, rates_.data(), k_.data(), nullptr, error, size_);
   return Eigen::Map<const Vector>(y_out, size_).allFinite();
 }
 
@@ -194,11 +201,12 @@ double ExplicitRungeKutta::error_norm(const double* y0, const double* y1,
 // A first step from the sizes of y and f (Hairer, Norsett & Wanner's simplest rule): the
 // error control corrects it within a few rejections.
 double ExplicitRungeKutta::initial_step(const Vector& f) const {
+  const double r = rate(t1_);  // f in the step time
   double y_norm = 0.0, f_norm = 0.0;
   for (int i = 0; i < size_; ++i) {
     const double w = rtol_ * std::abs(y1_[i]) + atol_[i];
     y_norm += (y1_[i] / w) * (y1_[i] / w);
-    f_norm += (f[i] / w) * (f[i] / w);
+    f_norm += (r * f[i] / w) * (r * f[i] / w);
   }
   y_norm = std::sqrt(y_norm / size_);
   f_norm = std::sqrt(f_norm / size_);
