@@ -8,6 +8,7 @@
 // Natural-parameter continuation (ContinuationOptions::natural) must stop at a fold
 // instead of passing it.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <optional>
@@ -528,4 +529,58 @@ TEST_CASE("a curved test function's zero is located by Brent's method in few cor
   CHECK(p.lambda == Approx(0.3).margin(1e-10));
   CHECK(p.tests[0] >= 0.0);  // the bracket's far side
   CHECK(problem.test_evaluations <= 15);
+}
+
+namespace {
+
+// e^(k lambda) (u - lambda^2) = 0: the branch u = lambda^2, with a Jacobian that grows by
+// e^(k step) over a step, so that chord iterations with the last point's Jacobian contract
+// only by about 1 - e^(-k step) each.
+class SteepBranch : public ZeroProblem {
+ public:
+  explicit SteepBranch(double k) : k_(k) {}
+  int dimension() const override { return 1; }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override {
+    ++evaluations;
+    const double scale = std::exp(k_ * lambda), z = u[0] - lambda * lambda;
+    residual = scalar(scale * z);
+    du = Matrix::Constant(1, 1, scale);
+    dlambda = scalar(scale * (k_ * z - 2.0 * lambda));
+    return true;
+  }
+  bool residual(ConstVectorRef u, double lambda, Vector& residual) override {
+    ++residuals;
+    residual = scalar(std::exp(k_ * lambda) * (u[0] - lambda * lambda));
+    return true;
+  }
+  long evaluations = 0, residuals = 0;
+
+ private:
+  double k_;
+};
+
+}  // namespace
+
+TEST_CASE("chord iterations that cannot reach the tolerance give way to full Newton at once",
+          "[engine]") {
+  // With k = 6 the chord iterations of many steps contract by 0.2 to 0.3: at that rate
+  // their six iterations cannot reach the tolerance, and full Newton takes over at once
+  // instead of after all of them. Measured: 177 residuals (327 when the chord iterations
+  // ran out first), the same 61 points and 155 evaluations with the Jacobian.
+  ContinuationOptions o;
+  o.initial_step = o.max_step = 0.05;
+  o.lambda_max = 1.0;
+  SteepBranch problem(6.0);
+  const ContinuationResult result = PseudoArclength(problem, o).run(scalar(0.0), 0.0);
+  REQUIRE(result.ok());
+  double worst = 0.0;
+  for (const auto& p : result.points)
+    worst = std::max(worst, std::abs(p.u[0] - p.lambda * p.lambda));
+  INFO(result.points.size() << " points, " << problem.residuals << " residuals, "
+                            << problem.evaluations << " evaluations, worst |u - lambda^2| "
+                            << worst);
+  CHECK(result.points.back().lambda == Approx(1.0));
+  CHECK(worst <= 1e-9);
+  CHECK(problem.residuals <= 220);
 }

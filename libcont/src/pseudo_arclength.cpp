@@ -187,6 +187,7 @@ bool PseudoArclength::correct_by_chord(const BranchPoint& from, const Constraint
   const Eigen::PartialPivLU<Matrix> lu(bordered);
   Vector rhs(m + 1);
   double previous = std::numeric_limits<double>::infinity();
+  double fastest = 1.0;  // the smallest ratio of successive residuals so far
   for (int it = 0; it <= options_.chord_iterations; ++it) {
     if (!problem_.residual(y.head(m), y[m], residual_)) return false;
     double constraint_error = 0.0;
@@ -209,6 +210,20 @@ bool PseudoArclength::correct_by_chord(const BranchPoint& from, const Constraint
     const double size = std::hypot(residual_.norm(), constraint_error);
     if (it == options_.chord_iterations || !(size <= options_.chord_contraction * previous))
       return false;
+    // Contracting, but so slowly that even at its fastest contraction so far the iterations
+    // left would end ten times above the tolerance: full Newton now rather than after them.
+    // (Past the folds of the two-body loading curve, where the last point's Jacobian goes
+    // stale within a step, iterates contracted by 0.25 to 0.3 each, all seven plain maps
+    // were spent, and full Newton started again from the prediction.) The factor ten
+    // spares the sequences whose contraction speeds up and that converge in their last
+    // iteration.
+    if (it > 0) {
+      fastest = std::min(fastest, size / previous);
+      const double left = options_.chord_iterations - it;
+      if (size * std::pow(fastest, left) >
+          10.0 * options_.corrector_tolerance * (1.0 + y.head(m).norm()))
+        return false;
+    }
     previous = size;
     rhs << -residual_, -constraint_error;
     const Vector update = lu.solve(rhs);

@@ -24,16 +24,19 @@ double time_resolution(double t) {
   return 1e4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
 }
 
-// out = start + sum_m (h w_m) k_m (start 0 if null), k_m at stages + offset_m, the terms
-// added in their order. N: the size if fixed at compile time (the sums then stay in
-// registers), else Eigen::Dynamic.
+// out = start + sum_m (h w_m r_m) k_m (start 0 if null), k_m at stages + offset_m and r_m
+// its stage's rate dt/du, the terms added in their order. N: the size if fixed at compile
+// time (the sums then stay in registers), else Eigen::Dynamic.
 template <int N>
-void combine_stages(const StageCombination& terms, double h, const double* stages,
-                    const double* start, double* out, int size) {
+void combine_stages(const StageCombination& terms, double h, const double* rates,
+                    const double* stages, const double* start, double* out, int size) {
   using Column = Eigen::Matrix<double, N, 1>;
   const auto count = terms.offset.size();
   const auto term = [&](size_t m) {
     return Eigen::Map<const Column>(stages + terms.offset[m], size);
+  };
+  const auto weight = [&](size_t m) {
+    return h * terms.weight[m] * rates[terms.stage[m]];
   };
   Eigen::Map<Column> result(out, size);
   if constexpr (N == Eigen::Dynamic) {
@@ -41,10 +44,10 @@ void combine_stages(const StageCombination& terms, double h, const double* stage
       result = Eigen::Map<const Column>(start, size);
     else
       result.setZero();
-    for (size_t m = 0; m < count; ++m) result += (h * terms.weight[m]) * term(m);
+    for (size_t m = 0; m < count; ++m) result += weight(m) * term(m);
   } else {
     Column sum = start ? Column(Eigen::Map<const Column>(start)) : Column::Zero();
-    for (size_t m = 0; m < count; ++m) sum += (h * terms.weight[m]) * term(m);
+    for (size_t m = 0; m < count; ++m) sum += weight(m) * term(m);
     result = sum;
   }
 }
@@ -61,12 +64,14 @@ ExplicitRungeKutta::ExplicitRungeKutta(int size, Vector absolute_tolerances,
       returned_ = Vector::Zero(size);
   const int stages = table_->stages;
   k_ = Matrix::Zero(size, stages);  // column i: stage i
+  rates_.assign(static_cast<size_t>(stages), 1.0);
   // The nonzero weights of each combination of stages, in the table's order.
   const auto terms = [&](int count, auto weight) {
     StageCombination c;
     for (int j = 0; j < count; ++j)
       if (weight(j) != 0.0) {
         c.offset.push_back(static_cast<Eigen::Index>(j) * size);
+        c.stage.push_back(j);
         c.weight.push_back(weight(j));
       }
     return c;
@@ -86,15 +91,30 @@ double ExplicitRungeKutta::local(double t) const {
   return root_time_ ? std::sqrt(std::max(t - origin_, 0.0)) : t - origin_;
 }
 
+// The field in the step time t is dy/du = rate(t) f: the stage sums take the rate into
+// their weights (a scalar per stage instead of a scaled vector).
 bool ExplicitRungeKutta::field(double t, const double* y, double* dydt) {
-  if (!f_(context_, absolute(t), y, dydt)) return false;
-  if (root_time_)
-    for (int i = 0; i < size_; ++i) dydt[i] *= 2.0 * t;
-  return true;
+  return f_(context_, absolute(to_root_ ? local_towards_root(t) : t), y, dydt);
 }
 
-// The longest step from local time t that max_step allows in absolute time.
+// Towards a root (integrate_to) the step time is u = sigma_0 - sigma, sigma the square root
+// of the local time left to the root, and dt/du = 2 sigma dt/ds (s the local time).
+double ExplicitRungeKutta::rate(double t) const {
+  if (!to_root_) return root_time_ ? 2.0 * t : 1.0;
+  const double sigma = root_span_ - t;
+  const double local = local_towards_root(t);
+  return 2.0 * sigma * (root_time_ ? 2.0 * local : 1.0);
+}
+
+double ExplicitRungeKutta::local_towards_root(double u) const {
+  const double sigma = root_span_ - u;
+  return root_end_ - sigma * sigma;
+}
+
+// The longest step from step time t that max_step allows in absolute time (none towards a
+// root: that way lies inside a step already taken).
 double ExplicitRungeKutta::step_limit(double t) const {
+  if (to_root_) return std::numeric_limits<double>::infinity();
   return root_time_ ? std::sqrt(t * t + max_step_) - t : max_step_;
 }
 
@@ -125,19 +145,23 @@ void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Fie
   h_ = step_guess > 0.0 ? (root_time_ ? std::sqrt(step_guess) : step_guess) : 0.0;
 }
 
-// y_out = y + h sum b_i k_i and error = h sum (b_i - d_i) k_i, stage 0 being f at (t, y)
-// (in column 0 of k_ already). False if a stage is not finite. N: the size if fixed at
+// y_out = y + h sum b_i r_i k_i and error = h sum (b_i - d_i) r_i k_i, r_i the stages'
+// rates, stage 0 being f at (t, y) (in column 0 of k_ already). False if a stage is not finite. N: the size if fixed at
 // compile time, else Eigen::Dynamic.
 template <int N>
 bool ExplicitRungeKutta::stages_of_size(double t, const double* y, double h, double* y_out,
                                         double* error) {
   const ARKodeButcherTableMem& b = *table_;
+  rates_[0] = rate(t);
   for (int i = 1; i < b.stages; ++i) {
-    combine_stages<N>(stage_terms_[static_cast<size_t>(i)], h, k_.data(), y, scratch_.data(), size_);
-    if (!field(t + b.c[i] * h, scratch_.data(), k_.col(i).data())) return false;
+    const auto stage = static_cast<size_t>(i);
+    combine_stages<N>(stage_terms_[stage], h, rates_.data(), k_.data(), y, scratch_.data(), size_);
+    const double t_stage = t + b.c[i] * h;
+    rates_[stage] = rate(t_stage);
+    if (!field(t_stage, scratch_.data(), k_.col(i).data())) return false;
   }
-  combine_stages<N>(solution_terms_, h, k_.data(), y, y_out, size_);
-  if (error) combine_stages<N>(error_terms_, h, k_.data(), nullptr, error, size_);
+  combine_stages<N>(solution_terms_, h, rates_.data(), k_.data(), y, y_out, size_);
+  if (error) combine_stages<N>(error_terms_, h, rates_.data(), k_.data(), nullptr, error, size_);
   return Eigen::Map<const Vector>(y_out, size_).allFinite();
 }
 
@@ -177,11 +201,12 @@ double ExplicitRungeKutta::error_norm(const double* y0, const double* y1,
 // A first step from the sizes of y and f (Hairer, Norsett & Wanner's simplest rule): the
 // error control corrects it within a few rejections.
 double ExplicitRungeKutta::initial_step(const Vector& f) const {
+  const double r = rate(t1_);  // f in the step time
   double y_norm = 0.0, f_norm = 0.0;
   for (int i = 0; i < size_; ++i) {
     const double w = rtol_ * std::abs(y1_[i]) + atol_[i];
     y_norm += (y1_[i] / w) * (y1_[i] / w);
-    f_norm += (f[i] / w) * (f[i] / w);
+    f_norm += (r * f[i] / w) * (r * f[i] / w);
   }
   y_norm = std::sqrt(y_norm / size_);
   f_norm = std::sqrt(f_norm / size_);
@@ -286,7 +311,8 @@ bool ExplicitRungeKutta::controlled_step(double& t, Vector& y, const Vector& f, 
     step = (t + step) - t;
     if (rejections > kMaxRejections ||
         !(step > 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0))) {
-      message_ = "step size " + number_text(step) + " too small at t = " + number_text(absolute(t)) +
+      const double at = absolute(to_root_ ? local_towards_root(t) : t);
+      message_ = "step size " + number_text(step) + " too small at t = " + number_text(at) +
                  " after " + std::to_string(rejections) + " rejected steps";
       return false;
     }
@@ -331,26 +357,25 @@ bool ExplicitRungeKutta::controlled_step(double& t, Vector& y, const Vector& f, 
 // mode's field may be only once differentiable (a Hertz force ~ z^(3/2) continued by 0),
 // which the error estimate across it does not see. What comes after the event (the next
 // mode's start, the tangent through the saltation matrix) starts from this state.
+// The steps run in sigma = sqrt(t_root - t): where the event ends a Hertz contact, the
+// stiffness 3/2 K z^(1/2) falls like sqrt(t_root - t), which the tangent's field carries,
+// singular in t and smooth in sigma (as at the contact's start, ExplicitRungeKutta::start).
+// Steps graded in t towards the root, each at most half the distance left (down to 1e-6
+// of the step), took about 20 steps to each contact's end, and the error estimate alone,
+// in t, misses that singularity.
 bool ExplicitRungeKutta::integrate_to(double t_root, Vector& y) {
-  double t = t0_, h = std::min(h_, t1_ - t0_);
   y = y0_;
   previous_step_ = 0.0;  // a new sequence of steps
   Vector& f = f_root_;
-  // Steps graded towards the root, each at most half the distance left, down to 1e-6 of
-  // the step: a field that is singular there in its derivatives is met by steps as small
-  // as the singularity asks, whatever the error estimate says. (Fehlberg's 7(8) pair,
-  // used before, needed it: two-body Hertz monodromy error 2e-4 with grading down to 1e-3,
-  // 7e-7 with 1e-5 to 1e-8. With this pair it changes neither the error, 3e-8, nor the
-  // steps by more than 5 %: a guard for fields whose singularity the estimate misses.)
-  const double finest = std::max(1e-6 * (t1_ - t0_), time_resolution(t_root));
-  while (t < t_root) {
-    if (!field(t, y.data(), f.data())) return false;
-    const double left = t_root - t;
-    double graded = left > finest ? std::min(h, 0.5 * left) : h;
-    if (!controlled_step(t, y, f, graded, left > finest ? t + graded : t_root)) return false;
-    h = std::max(h, graded);
-  }
-  return true;
+  root_end_ = t_root;
+  root_span_ = std::sqrt(t_root - t0_);
+  to_root_ = true;
+  double u = 0.0, h = root_span_;  // first tried: the whole way in one step
+  bool ok = true;
+  while (ok && u < root_span_)
+    ok = field(u, y.data(), f.data()) && controlled_step(u, y, f, h, root_span_);
+  to_root_ = false;
+  return ok;
 }
 
 ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_reached) {

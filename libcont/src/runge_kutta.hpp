@@ -33,6 +33,7 @@ namespace libcont::detail {
 // A linear combination of the stages: sum of weight[m] k_m, k_m at offset[m] in their storage.
 struct StageCombination {
   std::vector<Eigen::Index> offset;
+  std::vector<int> stage;  // offset / size
   std::vector<double> weight;
 };
 
@@ -82,7 +83,9 @@ class ExplicitRungeKutta {
   // functions see the absolute time.
   double absolute(double local) const { return origin_ + (root_time_ ? local * local : local); }
   double local(double t) const;
-  bool field(double t, const double* y, double* dydt);
+  bool field(double t, const double* y, double* dydt);  // dy/dt at the step time t
+  double rate(double t) const;  // dt/du at the step time t
+  double local_towards_root(double u) const;  // the local time at u inside integrate_to
   void roots(double t, const double* y, double* g) { g_(context_, absolute(t), y, g); }
   double step_limit(double t) const;
   bool interpolate_local(double t, double* y);
@@ -106,12 +109,17 @@ class ExplicitRungeKutta {
   std::vector<int> directions_;
   int events_ = 0;  // the leading root functions that are events
   bool root_time_ = false;  // local times are s = sqrt(t - origin_), not t - origin_
+  // Inside integrate_to: step times are u = sqrt(root_end_ - t0_) - sqrt(root_end_ - t), t the
+  // local time, from 0 to root_span_ = sqrt(root_end_ - t0_).
+  bool to_root_ = false;
+  double root_end_ = 0.0, root_span_ = 0.0;
   // The last accepted step [t0, t1]; k_ holds the stages (column i: stage i), f0 = column 0.
   double origin_ = 0.0;  // the absolute time of the start; the times below count from it
   double t0_ = 0.0, t1_ = 0.0, h_ = 0.0;
   double start_time_ = 0.0, first_step_ = 0.0;  // of the grading away from the start
   Vector y0_, y1_, f0_, f_start_, f_root_, y_new_, scratch_, scratch_root_, error_;
   Matrix k_;
+  std::vector<double> rates_;  // per stage: dt/du, by which the stage sums scale k_
   // The table's nonzero weights: per stage i (a_ij), of the solution (b), of the error (b - d).
   std::vector<StageCombination> stage_terms_;
   StageCombination solution_terms_, error_terms_;
