@@ -587,7 +587,7 @@ class SweepCommand : public SystemCommand {
     options.partition_size = mpi.size();
     const libcont::Sweep sweep(inputs_.system_factory(), options);
     const bool grid = options.grid();
-    const SweepCheckpoint checkpoint(out_ / "points", manifest(*system, sweep), grid);
+    SweepCheckpoint checkpoint(out_ / "points", manifest(*system, sweep), grid);
 
     std::vector<std::string> notes;
     // Rank 0 prepares the directory before anyone reads or writes points in it.
@@ -605,6 +605,7 @@ class SweepCommand : public SystemCommand {
 
     libcont::SweepResult result;
     on_every_rank(mpi, [&] {
+      checkpoint.open(mpi.rank());  // after every rank has read the checkpoint
       // One line for the whole run: the root's.
       std::optional<Progress> progress;
       if (mpi.root())
