@@ -109,7 +109,7 @@ std::vector<libcont::SweepPoint> SweepCheckpoint::load(const libcont::Sweep& swe
   std::sort(files.begin(), files.end());
 
   std::vector<libcont::SweepPoint> points;
-  std::map<std::string, std::string> record_of;  // point name -> its record, for duplicates
+  std::map<std::string, size_t> index_of;  // point name -> its place in `points`
   for (const auto& file : files) {
     const std::string text = read_text(file);
     const size_t complete = complete_records_length(text);
@@ -137,9 +137,9 @@ std::vector<libcont::SweepPoint> SweepCheckpoint::load(const libcont::Sweep& swe
       }
       // The same point twice (a record written again by a resumed run that did not see it):
       // the numbers do not depend on the run, so the copies agree; one is kept.
-      const auto [known, added] = record_of.emplace(point_name(point->key, grid_), record);
+      const auto [known, added] = index_of.emplace(point_name(point->key, grid_), points.size());
       if (!added) {
-        if (known->second != record)
+        if (point_text(points[known->second], grid_) != point_text(*point, grid_))
           notes.push_back("--resume: skipped " + where + ": point " + known->first +
                           " was read before with other numbers");
         continue;
