@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -182,6 +184,25 @@ struct Extent {
   }
 };
 
+// A CSV field read as strtod reads it: the number it starts with (0 if none) and whether
+// the number is the whole field. std::from_chars reads the numbers vicont writes
+// (number_text) several times faster than strtod, to the same double (both round
+// correctly); any other text (a name, a "+1") is left to strtod, as it always was.
+struct FieldNumber {
+  double value = 0.0;
+  bool whole = false;
+};
+FieldNumber field_number(std::string_view text) {
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error == std::errc() && end == text.data() + text.size() && !text.empty())
+    return {value, true};
+  const std::string copy(text);
+  char* stop = nullptr;
+  value = std::strtod(copy.c_str(), &stop);
+  return {value, !copy.empty() && stop == copy.c_str() + copy.size()};
+}
+
 // The extents of (x, y) column pairs of a CSV, over the rows where both are numbers; a
 // value that is not drawable leaves its row out (gnuplot skips it too). Missing files and
 // columns give empty extents.
@@ -216,11 +237,9 @@ std::vector<PairExtent> pair_extents(const std::filesystem::path& csv,
   for (const auto& [x, y] : pairs) columns.emplace_back(index(x), index(y));
   // A field's number; none for text (a mode, an event's name) or an empty field.
   const auto number = [](std::string_view text) -> std::optional<double> {
-    const std::string copy(text);
-    char* end = nullptr;
-    const double value = std::strtod(copy.c_str(), &end);
-    if (copy.empty() || end != copy.c_str() + copy.size()) return std::nullopt;
-    return value;
+    const FieldNumber field = field_number(text);
+    if (!field.whole) return std::nullopt;
+    return field.value;
   };
   while (std::getline(in, line)) {
     split(line, cells);
@@ -1034,8 +1053,8 @@ bool thin_cloud(const std::filesystem::path& from, const std::filesystem::path& 
       begin = comma + 1;
     }
     if (static_cast<long>(cells.size()) < size) continue;
-    const std::string xs(cells[static_cast<size_t>(cx)]), ys(cells[static_cast<size_t>(cy)]);
-    const double px = std::strtod(xs.c_str(), nullptr), py = std::strtod(ys.c_str(), nullptr);
+    const std::string_view xs = cells[static_cast<size_t>(cx)], ys = cells[static_cast<size_t>(cy)];
+    const double px = field_number(xs).value, py = field_number(ys).value;
     if (!Extent::drawable(px) || !Extent::drawable(py)) continue;
     const std::string g = cg < 0 ? std::string() : std::string(cells[static_cast<size_t>(cg)]);
     size_t k = std::find(groups.begin(), groups.end(), g) - groups.begin();

@@ -13,8 +13,13 @@
 // `index2` (the grid row), after PARAMETER comes SECOND_PARAMETER; the grid's rows follow
 // each other in the plan, the second parameter upwards.
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "atomic_file.hpp"
 
 #include "libcont/hybrid_system.hpp"
 #include "libcont/sweep.hpp"
@@ -30,6 +35,42 @@ struct SweepFiles {
 // Column names of the exponents: lambda_1 .. lambda_d.
 std::vector<std::string> exponent_columns(int dimension);
 
+// The three files written while the points arrive, in any order: a point's rows go out as
+// soon as every point before it in the files' order has come, so that a sweep's output is
+// mostly written by the time its last point is done instead of all after it. Each file
+// is staged under a temporary name and goes into place at finish() (atomic_file.hpp), so
+// a reader, or a run killed halfway, never sees a partial file.
+class SweepCsvWriter {
+ public:
+  // `rows`: how many points the files will hold; each comes with its position in them.
+  SweepCsvWriter(const std::filesystem::path& directory, const SweepFiles& files,
+                 const libcont::HybridSystem& system, const std::string& parameter,
+                 size_t rows, const std::string& second_parameter = "");
+
+  // The point at `position` (< rows, each once). Not thread-safe (a sweep calls it under
+  // its report lock).
+  void add(size_t position, const libcont::SweepPoint& point);
+
+  // Writes the points still held back (after a position that never came: a sweep
+  // stopped early), in order, and puts the files in place.
+  void finish();
+
+ private:
+  void write_rows(const libcont::SweepPoint& point);
+
+  int dimension_;
+  std::string parameter_, second_parameter_;
+  size_t rows_;
+  size_t next_ = 0;                               // the first position not written yet
+  std::map<size_t, libcont::SweepPoint> held_;  // arrived before their turn
+  struct Staged {
+    StagedFile file;
+    std::ofstream out;
+  };
+  std::unique_ptr<Staged> points_, samples_, impacts_;
+};
+
+// All of `points` at once, in their order.
 void write_sweep_csv_files(const std::filesystem::path& directory, const SweepFiles& files,
                            const libcont::HybridSystem& system, const std::string& parameter,
                            const std::vector<libcont::SweepPoint>& points,

@@ -1,5 +1,5 @@
 #pragma once
-// One finished sweep point as text, exact to the bit: what a checkpoint file holds and
+// One finished sweep point as text, exact to the bit: a record of a checkpoint file and
 // what MPI ranks send to rank 0. Numbers are written in the shortest form that reads back
 // to the same double (output.hpp, number_text), so a point read back gives the same
 // output files as the point computed; the text ends with an "end" line, so a truncated

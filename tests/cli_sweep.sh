@@ -26,20 +26,20 @@ args=$(sweep_args 16)
 "$vicont" sweep $args --threads 2 --out "$work/two" >"$work/two.txt" 2>&1 ||
   fail "2-thread sweep: exit status $? ($(cat "$work/two.txt"))"
 same_sweep_files "$work/one" "$work/two" "1 vs 2 threads"
-total=$(ls "$work/one/points" | grep -c '\.point$')
-[ "$total" -eq 64 ] || fail "expected 64 point files, found $total"
+total=$(checkpointed_points "$work/one")
+[ "$total" -eq 64 ] || fail "expected 64 point records, found $total"
 
 # Killed once about half of the points are written, then resumed.
 "$vicont" sweep $args --threads 2 --out "$work/killed" >/dev/null 2>&1 &
 pid=$!
 while kill -0 "$pid" 2>/dev/null; do
-  written=$(ls "$work/killed/points" 2>/dev/null | grep -c '\.point$')
+  written=$(checkpointed_points "$work/killed")
   [ "$written" -ge $((total / 2)) ] && break
   sleep 0.05
 done
 if kill -9 "$pid" 2>/dev/null; then
   wait "$pid" 2>/dev/null
-  left=$(ls "$work/killed/points" | grep -c '\.point$')
+  left=$(checkpointed_points "$work/killed")
   echo "killed after $left of $total points"
   [ "$left" -lt "$total" ] || fail "the killed sweep had finished all its points"
   [ -e "$work/killed/sweep.csv" ] && fail "the killed sweep wrote sweep.csv"
@@ -53,6 +53,28 @@ if kill -9 "$pid" 2>/dev/null; then
 else
   fail "the sweep ended before it could be killed (make it longer)"
 fi
+
+# A record torn in the middle (the process killed while writing it) is ignored: --resume
+# computes exactly that point again, cuts the torn bytes off and appends the point's
+# record, so the checkpoint file and the output come out the same as the uninterrupted
+# run's. The 1-thread run wrote all its records into one file.
+cp -r "$work/one" "$work/torn"
+records="$work/torn/points/rank-0000.points"
+[ -f "$records" ] || fail "the 1-thread sweep wrote no $records"
+size=$(wc -c <"$records")
+last=$(grep -b '^vicont-sweep-point 1$' "$records" | tail -n 1 | cut -d: -f1)
+truncate -s $((last + (size - last) / 2)) "$records"
+rm "$work/torn/sweep.csv" "$work/torn/sweep_samples.csv" "$work/torn/sweep_impacts.csv"
+"$vicont" sweep $args --resume --out "$work/torn" --json >"$work/torn.json" 2>"$work/torn.err" ||
+  fail "resume after a torn record: exit status $? ($(cat "$work/torn.err"))"
+grep -q '"computed": 1,' "$work/torn.json" ||
+  fail "the resume after a torn record did not compute exactly one point"
+grep -q "\"from_checkpoint\": $((total - 1))," "$work/torn.json" ||
+  fail "the resume after a torn record did not keep the $((total - 1)) complete records"
+grep -q 'ignored the torn last record' "$work/torn.json" || fail "no note on the torn record"
+cmp -s "$work/one/points/rank-0000.points" "$records" ||
+  fail "the checkpoint after the torn record's point was computed again differs"
+same_sweep_files "$work/one" "$work/torn" "torn last record resumed vs uninterrupted"
 
 # --resume over a complete checkpoint computes nothing and writes the same files again.
 "$vicont" sweep $args --resume --out "$work/one" --json >"$work/again.json" 2>&1 ||

@@ -49,18 +49,18 @@ follow="--param omega --from 2.4 --to 3.4 --steps 8 --param2 r --from2 0.8 --to2
         --follow --set model=hard --transient 3000 --periods 3000 --samples 5"
 "$vicont" sweep $follow --threads 2 --out "$work/whole" >"$work/whole.txt" 2>&1 ||
   fail "following grid: exit status $? ($(cat "$work/whole.txt"))"
-total=$(ls "$work/whole/points" | grep -c '\.point$')
-[ "$total" -eq 64 ] || fail "expected 64 cell files, found $total"
+total=$(checkpointed_points "$work/whole")
+[ "$total" -eq 64 ] || fail "expected 64 cell records, found $total"
 "$vicont" sweep $follow --threads 2 --out "$work/killed" >/dev/null 2>&1 &
 pid=$!
 while kill -0 "$pid" 2>/dev/null; do
-  written=$(ls "$work/killed/points" 2>/dev/null | grep -c '\.point$')
+  written=$(checkpointed_points "$work/killed")
   [ "$written" -ge $((total / 2)) ] && break
   sleep 0.05
 done
 if kill -9 "$pid" 2>/dev/null; then
   wait "$pid" 2>/dev/null
-  left=$(ls "$work/killed/points" | grep -c '\.point$')
+  left=$(checkpointed_points "$work/killed")
   echo "killed after $left of $total cells"
   [ "$left" -lt "$total" ] || fail "the killed grid had finished all its cells"
   [ -e "$work/killed/sweep_grid.csv" ] && fail "the killed grid wrote sweep_grid.csv"

@@ -587,7 +587,7 @@ class SweepCommand : public SystemCommand {
     options.partition_size = mpi.size();
     const libcont::Sweep sweep(inputs_.system_factory(), options);
     const bool grid = options.grid();
-    const SweepCheckpoint checkpoint(out_ / "points", manifest(*system, sweep), grid);
+    SweepCheckpoint checkpoint(out_ / "points", manifest(*system, sweep), grid);
 
     std::vector<std::string> notes;
     // Rank 0 prepares the directory before anyone reads or writes points in it.
@@ -603,8 +603,21 @@ class SweepCommand : public SystemCommand {
     // Every rank reads the checkpoint (and rejects one made with other settings).
     if (settings_.resume) on_every_rank(mpi, [&] { finished = checkpoint.load(sweep, notes); });
 
+    // One process writes its CSV files while the points come (its points are the plan's);
+    // over several, rank 0 has the others' points only after the gather.
+    const SweepFiles names;
+    const auto plan = sweep.plan();
+    std::map<std::string, size_t> position;  // in the plan, by point name
+    for (size_t i = 0; i < plan.size(); ++i) position[point_name(plan[i], grid)] = i;
+    std::optional<SweepCsvWriter> csv;
+    if (mpi.size() == 1) {
+      csv.emplace(out_, names, *system, options.parameter, plan.size(), options.second_parameter);
+      for (const auto& point : finished) csv->add(position.at(point_name(point.key, grid)), point);
+    }
+
     libcont::SweepResult result;
     on_every_rank(mpi, [&] {
+      checkpoint.open(mpi.rank());  // after every rank has read the checkpoint
       // One line for the whole run: the root's.
       std::optional<Progress> progress;
       if (mpi.root())
@@ -612,6 +625,7 @@ class SweepCommand : public SystemCommand {
                          points_to_compute(sweep, finished), "points");
       result = sweep.run(finished, [&](const libcont::SweepPoint& point) {
         checkpoint.save(point);
+        if (csv) csv->add(position.at(point_name(point.key, grid)), point);
         if (progress) progress->advance();
         return true;
       });
@@ -624,6 +638,9 @@ class SweepCommand : public SystemCommand {
                                     std::to_string(result.reused) + '\n');
       if (!mpi.root()) return Success;
       result.points = merge_ranks(sweep, texts, result.computed, result.reused);
+      csv.emplace(out_, names, *system, options.parameter, result.points.size(),
+                  options.second_parameter);
+      for (size_t i = 0; i < result.points.size(); ++i) csv->add(i, result.points[i]);
     }
     // Judged over the whole plan: on one process its partition is the plan, over several
     // the points are now those of every rank.
@@ -631,7 +648,8 @@ class SweepCommand : public SystemCommand {
                          options.second_parameter);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
-    return report_sweep(*system, sweep, std::move(result), std::move(notes), seconds, mpi.size());
+    return report_sweep(*system, sweep, *csv, std::move(result), std::move(notes), seconds,
+                        mpi.size());
   }
 
   // The points this process will compute: those of its tasks not in the checkpoint.
@@ -670,15 +688,15 @@ class SweepCommand : public SystemCommand {
     return points;
   }
 
+  // `csv`: the CSV files, holding every point of `result`, to be finished.
   int report_sweep(const libcont::HybridSystem& system, const libcont::Sweep& sweep,
-                   libcont::SweepResult result, std::vector<std::string> notes, double seconds,
-                   int ranks) {
+                   SweepCsvWriter& csv, libcont::SweepResult result,
+                   std::vector<std::string> notes, double seconds, int ranks) {
     SweepSummary summary{system, sweep.options(), out_, std::move(result), std::move(notes),
                          seconds, ranks};
     const SweepFiles names;
     const libcont::SweepOptions& o = summary.options;
-    write_sweep_csv_files(out_, names, system, o.parameter, summary.result.points,
-                          o.second_parameter);
+    csv.finish();
     summary.files = {(out_ / "sweep.json").string(), (out_ / names.points).string(),
                      (out_ / names.samples).string(), (out_ / names.impacts).string()};
     if (o.grid()) {
