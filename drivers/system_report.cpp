@@ -39,7 +39,7 @@ std::unique_ptr<libcont::HybridSystem> default_system(const libcont::HybridSyste
   return systems::make_system(system.name());
 }
 
-std::string number_text(double value) {
+std::string ten_digits(double value) {
   std::ostringstream out;
   out.precision(10);
   out << value;
@@ -50,8 +50,8 @@ std::string number_text(double value) {
 
 std::string ContactDamping::explanation() const {
   if (!used) return "cs not used (hard impact model)";
-  if (!derived) return "cs = " + number_text(value) + " (given)";
-  return "cs = " + number_text(value) + " derived from r = " + number_text(restitution) +
+  if (!derived) return "cs = " + ten_digits(value) + " (given)";
+  return "cs = " + ten_digits(value) + " derived from r = " + ten_digits(restitution) +
          " by the " + relation + " energy relation";
 }
 

@@ -15,6 +15,7 @@
 #include "impact_oscillator_closed_form.hpp"
 #include "libcont/orbit_curve.hpp"
 #include "systems/moving_base.hpp"
+#include "test_support.hpp"
 
 namespace test_support {
 
@@ -24,8 +25,6 @@ inline systems::MovingBaseOscillator library_system(const ImpactOscillatorParame
   for (const char* name : {"m", "k", "c", "a", "d", "r", "omega"}) system.set_parameter(name, p[name]);
   return system;
 }
-
-inline double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 // The damped natural frequency w_d: the z = 1/1 orbit's resonant grazing is at eta = w_d,
 // the z = 1/2 orbit's period doubling meets the grazing curve at eta = 2 w_d.

@@ -21,12 +21,11 @@
 #include "libcont/orbit_curve.hpp"
 #include "libcont/shooting.hpp"
 #include "systems/duffing.hpp"
+#include "test_support.hpp"
 
 using libcont::Vector;
 
 namespace {
-
-double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 // Harmonic balance with x = A cos(w t - phi) (Nayfeh & Mook, "Nonlinear Oscillations",
 // 1979, chapter 4; the derivation in doc/theory.md, 6.4): with s = A^2 and d = 1 - w^2 +
@@ -127,13 +126,6 @@ std::vector<const libcont::SpecialPoint*> folds(const libcont::OrbitBranch& bran
   return found;
 }
 
-std::string specials(const libcont::OrbitBranch& branch) {
-  std::ostringstream out;
-  out << std::setprecision(10);
-  for (const auto& s : branch.special_points) out << ' ' << s.type_name() << '@' << s.lambda;
-  return out.str();
-}
-
 // The nearer of harmonic balance's fold curves to (w, F) in (sigma, f): -1 or +1.
 int nearer_branch(const HarmonicBalance& hb, double w, double force) {
   const auto gap = [&](int branch) {
@@ -179,11 +171,11 @@ Measured measure(double zeta) {
   // ranges, zeta and zeta^(3/2)).
   const double step = 0.01 * std::sqrt(zeta / 0.01);
   auto system = duffing(hb, eta_min, a_start);
-  double begin = cpu_seconds();
+  double begin = test_support::cpu_seconds();
   const libcont::OrbitBranch branch = branch_in_eta(system, hb, eta_min, eta_max, step);
-  const double branch_seconds = cpu_seconds() - begin;
+  const double branch_seconds = test_support::cpu_seconds() - begin;
   INFO("zeta = " << zeta << ": branch at a = " << a_start << ": " << branch.stop_reason
-                 << ";" << specials(branch));
+                 << ";" << test_support::special_points_text(branch));
   REQUIRE(branch.ok());
   const auto at_start = folds(branch);
   REQUIRE(at_start.size() == 2);
@@ -193,9 +185,9 @@ Measured measure(double zeta) {
   libcont::OrbitCurveOptions options("a", a_start, 0.7 * fc, eta_min, eta_max);
   options.max_step = step;
   options.initial_step = 0.1 * step;
-  begin = cpu_seconds();
+  begin = test_support::cpu_seconds();
   const libcont::OrbitCurve curve = libcont::trace_orbit_curve(system, branch, fold, options);
-  const double curve_seconds = cpu_seconds() - begin;
+  const double curve_seconds = test_support::cpu_seconds() - begin;
   std::ostringstream points;
   points << std::setprecision(12);
   for (const auto& p : curve.points)
@@ -266,7 +258,7 @@ Measured measure(double zeta) {
     const libcont::OrbitBranch near_cusp = branch_in_eta(
         system, hb, cusp->first - 0.05 * zeta, cusp->first + 0.05 * zeta, step / 10.0);
     INFO("branch at a = cusp's * (1 + " << 0.01 * side << "): " << near_cusp.stop_reason << ";"
-                                         << specials(near_cusp));
+                                         << test_support::special_points_text(near_cusp));
     REQUIRE(near_cusp.ok());
     const auto found = folds(near_cusp);
     CHECK(found.size() == (side > 0 ? 2u : 0u));

@@ -19,6 +19,7 @@
 #include "libcont/lyapunov_spectrum.hpp"
 #include "systems/moving_base.hpp"
 #include "systems/two_body.hpp"
+#include "moving_base_cases.hpp"
 #include "test_support.hpp"
 
 using libcont::AffineMode;
@@ -56,10 +57,6 @@ FlowOptions general_path(FlowOptions o = {}) {
   return o;
 }
 
-MovingBaseOscillator oscillator(const char* model, const char* eta = "4") {
-  return make_system<MovingBaseOscillator>(
-      {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"omega", eta}});
-}
 
 }  // namespace
 
@@ -180,7 +177,7 @@ TEST_CASE("Exact and general paths agree on the moving-base oscillator", "[exact
   for (const char* model : {"hard", "soft"}) {
     for (const auto& [eta, periods] : {std::pair{"4", 60}, std::pair{"7.1", 10}}) {
       INFO("model " << model << ", eta = " << eta);
-      const auto system = oscillator(model, eta);
+      const auto system = stiff_moving_base(model, eta);
       const double duration = periods * system.forcing_period();
       const MapResult exact = flow_map(system, FlowOptions{}, 0.0, vec2(0, 0), duration, false);
       const MapResult tight =
@@ -214,7 +211,7 @@ TEST_CASE("Exact path: monodromy, Lyapunov exponents and Floquet multipliers at 
           "[exact-flow]") {
   for (const char* model : {"hard", "soft"}) {
     INFO("model " << model);
-    const auto system = oscillator(model);
+    const auto system = stiff_moving_base(model);
     const double period = system.forcing_period();
     // The settled z = 1/2 orbit by iterating the exact twice-period map (contracting).
     Vector x = settle(system, 0.0, vec2(0, 0), 400).x;
@@ -380,7 +377,7 @@ TEST_CASE("A trajectory may alternate between the exact and the general path", "
   FreeModeExactOnly mixed;
   for (const auto& [name, value] : Settings{{"model", "soft"}, {"ks", "200000"}, {"omega", "4"}})
     mixed.set_parameter_text(name, value);
-  const auto all_exact = oscillator("soft");
+  const auto all_exact = stiff_moving_base("soft");
   const double duration = 30 * mixed.forcing_period();
   const MapResult both = flow_map(mixed, tight_options(), 0.0, vec2(0, 0), duration, true);
   const MapResult exact = flow_map(all_exact, FlowOptions{}, 0.0, vec2(0, 0), duration, true);
@@ -400,14 +397,14 @@ TEST_CASE("The exact path follows every change of the model it runs on", "[exact
   // stands. After a change by each route, its next run must equal a fresh model's run in
   // a fresh Flow from the same state (to the rounding by which cached and new
   // exponentials differ); a stale preparation would run the old model.
-  MovingBaseOscillator system = oscillator("hard");
+  MovingBaseOscillator system = stiff_moving_base("hard");
   FlowOptions with_tangent;
   with_tangent.tangent = true;
   Flow flow(system, with_tangent);
   const auto check_run = [&](const char* route) {
     INFO("changed by " << route);
     FlowState state = flow.initial_state(0.0, vec2(0.001, 0.0));
-    MovingBaseOscillator fresh_model = oscillator("hard");
+    MovingBaseOscillator fresh_model = stiff_moving_base("hard");
     for (const libcont::Parameter& p : system.parameters().all())
       if (p.given) fresh_model.set_parameter_text(p.name, system.parameters().value_text(p));
     Flow fresh(fresh_model, with_tangent);
@@ -430,7 +427,7 @@ TEST_CASE("The exact path follows every change of the model it runs on", "[exact
   check_run("a refused value");
   system.set_parameter_text("model", "soft");
   check_run("a choice (other modes)");
-  system = oscillator("hard", "8");
+  system = stiff_moving_base("hard", "8");
   check_run("assigning another model");
 }
 

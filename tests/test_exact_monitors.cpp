@@ -17,6 +17,7 @@
 #include "libcont/shooting.hpp"
 #include "systems/moving_base.hpp"
 #include "systems/two_body.hpp"
+#include "moving_base_cases.hpp"
 #include "test_support.hpp"
 
 using libcont::AffineMode;
@@ -262,10 +263,6 @@ class DipSystem : public libcont::HybridSystem,
   double t_m_, epsilon_;
 };
 
-systems::MovingBaseOscillator oscillator(const char* model, const char* eta) {
-  return make_system<systems::MovingBaseOscillator>(
-      {{"model", model}, {"ks", "200000"}, {"r", "1"}, {"omega", eta}});
-}
 
 }  // namespace
 
@@ -367,7 +364,7 @@ TEST_CASE("Exact path monitors agree with the general path on the moving-base os
   for (const char* model : {"hard", "soft"}) {
     for (const auto& [eta, periods] : {std::pair{"4", 60}, std::pair{"7.1", 10}}) {
       INFO("model " << model << ", eta = " << eta);
-      const auto system = oscillator(model, eta);
+      const auto system = stiff_moving_base(model, eta);
       const double duration = periods * system.forcing_period();
       const auto coordinates = system.displacement_coordinates();
       const Monitored exact = run(system, monitoring(tight_options(), coordinates, true), 0.0,
@@ -479,7 +476,7 @@ TEST_CASE("Stroboscopic maps measure the same on the exact and the general path"
   }
   for (const char* model : {"hard", "soft"}) {
     INFO("moving base, " << model);
-    const auto system = oscillator(model, "4");
+    const auto system = stiff_moving_base(model, "4");
     compare(system, settle(system, 0.0, vec2(0, 0), 100).x, 2);
   }
 }
@@ -518,7 +515,7 @@ TEST_CASE("Measures of periodic orbits on the exact and the general path",
   }
   {
     INFO("moving base, hard impacts, eta = 4 (z = 1/2)");
-    const auto system = oscillator("hard", "4");
+    const auto system = stiff_moving_base("hard", "4");
     compare(system, settle(system, 0.0, vec2(0, 0), 200).x, 2);
   }
 }

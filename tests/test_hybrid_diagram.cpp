@@ -16,6 +16,7 @@
 #include "libcont/flow.hpp"
 #include "libcont/shooting.hpp"
 #include "systems/moving_base.hpp"
+#include "moving_base_cases.hpp"
 #include "test_support.hpp"
 
 using libcont::HybridDiagram;
@@ -26,11 +27,8 @@ using namespace test_support;
 
 namespace {
 
-libcont::SystemFactory hard_r1() {
-  return [] {
-    return std::make_unique<MovingBaseOscillator>(
-        make_system<MovingBaseOscillator>({{"model", "hard"}, {"r", "1"}}));
-  };
+libcont::SystemFactory hard_r1_factory() {
+  return moving_base_factory({{"model", "hard"}, {"r", "1"}});
 }
 
 
@@ -51,7 +49,7 @@ TEST_CASE("hybrid diagram, eta 2 to 5: period-1 branch, its loss of stability, c
   o.continuation.max_step = 0.15;
   o.continuation.min_step = 3e-8;
   o.continuation.locate_tolerance = 3e-9;
-  const HybridDiagramResult d = HybridDiagram(hard_r1(), o).compute();
+  const HybridDiagramResult d = HybridDiagram(hard_r1_factory(), o).compute();
   CHECK(d.failed == 0);
   std::ostringstream branches;
   for (const auto& b : d.branches)
@@ -107,7 +105,7 @@ TEST_CASE("hybrid diagram, eta 2 to 5: period-1 branch, its loss of stability, c
   s.initial_states = {o.initial_state};
   s.lyapunov = o.lyapunov;
   s.threads = 2;
-  const auto sweep = libcont::Sweep(hard_r1(), s).run();
+  const auto sweep = libcont::Sweep(hard_r1_factory(), s).run();
   REQUIRE(sweep.complete);
   int bands = 0;
   for (size_t i = 0; i < sweep.points.size();) {
@@ -158,7 +156,7 @@ TEST_CASE("hybrid diagram, eta 2 to 5: period-1 branch, its loss of stability, c
     CHECK(std::abs(period4->stable_until - 3.318375) < 1e-5);
     // Direct integration from the branch's last stable orbit agrees: just short of the
     // fold the motion stays on a z = 3/4 orbit near it, just beyond it leaves.
-    auto system = hard_r1()();
+    auto system = hard_r1_factory()();
     const auto settle = [&](double eta) {
       system->set_parameter("omega", eta);
       libcont::Flow flow(*system);
@@ -187,7 +185,7 @@ TEST_CASE("hybrid diagram: a z = 2/4 branch that runs into its birth period doub
           "[diagram]") {
   // The z = 2/4 orbit born at the period doubling of the z = 1/2 orbit at eta = 3.30467
   // (test_continuation_period_doubling), reached by branch switching there, at eta = 3.29.
-  auto system = hard_r1()();
+  auto system = hard_r1_factory()();
   system->set_parameter("omega", 4.0);
   libcont::Flow flow(*system);
   libcont::FlowState settled = flow.initial_state(0.0, vec2(0.0, 0.0));
@@ -227,7 +225,7 @@ TEST_CASE("hybrid diagram: a z = 2/4 branch that runs into its birth period doub
   o.lyapunov.periods = 300;
   o.continuation.initial_step = 0.003;
   o.continuation.max_step = 0.01;
-  const HybridDiagramResult d = HybridDiagram(hard_r1(), o).compute();
+  const HybridDiagramResult d = HybridDiagram(hard_r1_factory(), o).compute();
   REQUIRE_FALSE(d.branches.empty());
   const auto& first = d.branches.front();
   INFO("first branch: n = " << first.n << " found at " << first.found_at << ", stable until "

@@ -23,17 +23,13 @@ using libcont::Vector;
 using systems::DropTest;
 using systems::MovingBaseOscillator;
 using test_support::make_system;
+using test_support::mat2;
 using test_support::vec2;
 
 namespace {
 
 constexpr double kDifferenceTolerance = 1e-7;
 
-Matrix mat2(double a, double b, double c, double d) {
-  Matrix m(2, 2);
-  m << a, b, c, d;
-  return m;
-}
 
 Matrix analytic_jacobian(const HybridSystem& s, int mode, double t, const Vector& x) {
   Matrix j(2, 2);

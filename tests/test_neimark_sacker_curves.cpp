@@ -32,8 +32,6 @@ using systems::TwoBodySystem;
 
 namespace {
 
-double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
-
 // The two-body Hertz system at omega, and its loading branch in lambda over [from, to]
 // from the orbit found at `from` (a settled motion, corrected by shooting).
 libcont::OrbitBranch loading_branch(TwoBodySystem& system, double from, double to) {
@@ -76,23 +74,16 @@ std::complex<double> critical(const std::vector<std::complex<double>>& multiplie
   return nearest;
 }
 
-std::string specials(const libcont::OrbitBranch& branch) {
-  std::ostringstream out;
-  out << std::setprecision(9);
-  for (const auto& s : branch.special_points) out << ' ' << s.type_name() << '@' << s.lambda;
-  return out.str();
-}
-
 // The Neimark-Sacker curve from the loading branch's point near 0.56615 at omega = 6 to
 // omega = `to`, each row's pair checked; at the rows `checked`, a one-parameter branch in
 // lambda at the row's omega, over +-half_window around the row's lambda, from the row's
 // orbit corrected at its lower end.
 void check_curve(double to, int max_points, const std::vector<int>& checked) {
   TwoBodySystem system;
-  double begin = cpu_seconds();
+  double begin = test_support::cpu_seconds();
   const libcont::OrbitBranch branch = loading_branch(system, 0.575, 0.562);
-  const double branch_seconds = cpu_seconds() - begin;
-  INFO("loading branch: " << branch.stop_reason << ";" << specials(branch));
+  const double branch_seconds = test_support::cpu_seconds() - begin;
+  INFO("loading branch: " << branch.stop_reason << ";" << test_support::special_points_text(branch));
   REQUIRE(branch.ok());
   const libcont::SpecialPoint* ns = neimark_sacker_in(branch, 0.5655, 0.5667);
   REQUIRE(ns != nullptr);
@@ -100,9 +91,9 @@ void check_curve(double to, int max_points, const std::vector<int>& checked) {
   libcont::OrbitCurveOptions options("omega", 6.0, to, 0.55, 0.58);
   options.max_points = max_points;
   options.corrector_tolerance = 1e-10;
-  begin = cpu_seconds();
+  begin = test_support::cpu_seconds();
   const libcont::OrbitCurve curve = libcont::trace_orbit_curve(system, branch, *ns, options);
-  const double curve_seconds = cpu_seconds() - begin;
+  const double curve_seconds = test_support::cpu_seconds() - begin;
   INFO("curve: " << curve.stop_reason << " " << curve.failure);
   REQUIRE(curve.ok());
   REQUIRE(curve.rows.size() >= 3);
@@ -139,13 +130,13 @@ void check_curve(double to, int max_points, const std::vector<int>& checked) {
     const double half_window = 2e-4;
     system.set_parameter("omega", row.second);
     system.set_parameter("lambda", row.first - half_window);
-    begin = cpu_seconds();
+    begin = test_support::cpu_seconds();
     const libcont::OrbitBranch at_row = libcont::trace_orbit_branch(
         system, 1, row.phase, row.x,
         libcont::OrbitBranchOptions("lambda", row.first - half_window, row.first + half_window));
-    check_seconds += cpu_seconds() - begin;
+    check_seconds += test_support::cpu_seconds() - begin;
     INFO("row at omega = " << std::setprecision(12) << row.second << ", lambda = " << row.first
-                           << ": branch " << at_row.stop_reason << ";" << specials(at_row));
+                           << ": branch " << at_row.stop_reason << ";" << test_support::special_points_text(at_row));
     REQUIRE(at_row.ok());
     const libcont::SpecialPoint* located =
         neimark_sacker_in(at_row, row.first - half_window, row.first + half_window);
@@ -283,10 +274,10 @@ TEST_CASE("the two-body Neimark-Sacker curve reaches a 1:1 resonance on the fold
   REQUIRE(branch.ok());
   const libcont::SpecialPoint* ns = neimark_sacker_in(branch, 0.5655, 0.5667);
   REQUIRE(ns != nullptr);
-  double begin = cpu_seconds();
+  double begin = test_support::cpu_seconds();
   const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
       system, branch, *ns, libcont::OrbitCurveOptions("omega", 6.0, 5.978, 0.55, 0.58));
-  const double curve_seconds = cpu_seconds() - begin;
+  const double curve_seconds = test_support::cpu_seconds() - begin;
   INFO("curve: " << curve.stop_reason << " " << curve.failure);
   REQUIRE(curve.ok());
   CHECK(curve.status == libcont::ContinuationStatus::ReachedBound);
@@ -311,11 +302,11 @@ TEST_CASE("the two-body Neimark-Sacker curve reaches a 1:1 resonance on the fold
   // The loading branch at the resonance's omega, made as at omega = 6 (from lambda = 0.575
   // down), independent of the curve.
   system.set_parameter("omega", r.second);
-  begin = cpu_seconds();
+  begin = test_support::cpu_seconds();
   const libcont::OrbitBranch at_point = loading_branch(system, 0.575, 0.562);
-  const double check_seconds = cpu_seconds() - begin;
+  const double check_seconds = test_support::cpu_seconds() - begin;
   INFO("branch at omega = " << r.second << ": " << at_point.stop_reason << ";"
-                            << specials(at_point));
+                            << test_support::special_points_text(at_point));
   REQUIRE(at_point.ok());
   const libcont::SpecialPoint* fold = fold_near(at_point, r.first);
   REQUIRE(fold != nullptr);
@@ -340,19 +331,19 @@ TEST_CASE("fold curve of the two-body Hertz orbit: omega 6 to 6.03", "[curves][f
   // 1.4e-3 in omega), the orbit keeps its one impact, the unstable multiplier grows from
   // 10 to 51.
   TwoBodySystem system;
-  double begin = cpu_seconds();
+  double begin = test_support::cpu_seconds();
   const libcont::OrbitBranch branch = loading_branch(system, 0.575, 0.562);
-  const double branch_seconds = cpu_seconds() - begin;
-  INFO("loading branch: " << branch.stop_reason << ";" << specials(branch));
+  const double branch_seconds = test_support::cpu_seconds() - begin;
+  INFO("loading branch: " << branch.stop_reason << ";" << test_support::special_points_text(branch));
   REQUIRE(branch.ok());
   const libcont::SpecialPoint* fold = fold_near(branch, 0.567);
   REQUIRE(fold != nullptr);
   CHECK(std::abs(fold->lambda - 0.5670031) <= 1e-6);  // doc/reproduction.md
 
-  begin = cpu_seconds();
+  begin = test_support::cpu_seconds();
   const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
       system, branch, *fold, libcont::OrbitCurveOptions("omega", 6.0, 6.03, 0.55, 0.58));
-  const double curve_seconds = cpu_seconds() - begin;
+  const double curve_seconds = test_support::cpu_seconds() - begin;
   INFO("curve: " << curve.stop_reason << " " << curve.failure);
   REQUIRE(curve.ok());
   CHECK(curve.kind == libcont::CurveKind::Fold);
@@ -404,10 +395,10 @@ TEST_CASE("fold curve of the two-body Hertz orbit: omega 6 to 6.03", "[curves][f
       std::abs(predicted - test_support::interpolate_nearest(omegas, lambdas, omega, 6));
   REQUIRE(std::isfinite(predicted));
   system.set_parameter("omega", omega);
-  begin = cpu_seconds();
+  begin = test_support::cpu_seconds();
   const libcont::OrbitBranch at_omega = loading_branch(system, 0.575, 0.555);
-  const double check_seconds = cpu_seconds() - begin;
-  INFO("branch at omega = " << omega << ": " << at_omega.stop_reason << ";" << specials(at_omega));
+  const double check_seconds = test_support::cpu_seconds() - begin;
+  INFO("branch at omega = " << omega << ": " << at_omega.stop_reason << ";" << test_support::special_points_text(at_omega));
   REQUIRE(at_omega.ok());
   const libcont::SpecialPoint* located = fold_near(at_omega, predicted);
   REQUIRE(located != nullptr);

@@ -26,15 +26,10 @@ using libcont::Vector;
 using systems::DropTest;
 using systems::MovingBaseOscillator;
 using test_support::make_system;
+using test_support::mat2;
 using test_support::vec2;
 
 namespace {
-
-Matrix mat2(double a, double b, double c, double d) {
-  Matrix m(2, 2);
-  m << a, b, c, d;
-  return m;
-}
 
 // Applies the event of `mode` at (t, x_minus) and returns its saltation matrix as the flow
 // would compute it, together with the outcome.

@@ -3,8 +3,11 @@
 // trajectory does, stroboscopic (period) maps and their finite-difference Jacobians.
 #include <algorithm>
 #include <cmath>
+#include <ctime>
+#include <iomanip>
 #include <functional>
 #include <numbers>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +46,24 @@ inline Vector vec2(double a, double b) {
   Vector v(2);
   v << a, b;
   return v;
+}
+
+inline Matrix mat2(double a, double b, double c, double d) {
+  Matrix m(2, 2);
+  m << a, b, c, d;
+  return m;
+}
+
+// CPU time of the process, for the costs some tests print (never asserted).
+inline double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+// A branch's special points as " type@lambda ...", for the messages of failed checks.
+template <class Branch>
+std::string special_points_text(const Branch& branch, int digits = 10) {
+  std::ostringstream out;
+  out << std::setprecision(digits);
+  for (const auto& s : branch.special_points) out << ' ' << s.type_name() << '@' << s.lambda;
+  return out.str();
 }
 
 // Integration tolerances for derivative checks of period maps. Finite differences with a

@@ -12,6 +12,7 @@
 
 #include "libcont/sweep.hpp"
 #include "systems/moving_base.hpp"
+#include "moving_base_cases.hpp"
 #include "sweep_point_compare.hpp"
 #include "test_support.hpp"
 
@@ -29,12 +30,6 @@ using namespace test_support;
 namespace {
 
 constexpr double c_over_m = 0.23;
-
-libcont::SystemFactory moving_base(const Settings& settings) {
-  return [settings] {
-    return std::make_unique<MovingBaseOscillator>(make_system<MovingBaseOscillator>(settings));
-  };
-}
 
 const Settings hard_r1 = {{"model", "hard"}, {"r", "1"}};
 
@@ -75,7 +70,7 @@ TEST_CASE("sweep plan: chains when following, single points otherwise", "[sweep]
   o.initial_states = {vec2(0.0, 0.0), vec2(0.001, 0.0)};
   o.follow_attractor = true;
   o.direction = SweepDirection::Both;
-  const Sweep following(moving_base(hard_r1), o);
+  const Sweep following(moving_base_factory(hard_r1), o);
   const auto chains = following.tasks();
   REQUIRE(chains.size() == 4);  // (up, down) x 2 initial conditions
   CHECK(chains[0].front().pass == SweepPass::Up);
@@ -91,7 +86,7 @@ TEST_CASE("sweep plan: chains when following, single points otherwise", "[sweep]
   CHECK(following.parameter_value(2) == 2.5);
 
   o.follow_attractor = false;
-  const Sweep fixed(moving_base(hard_r1), o);
+  const Sweep fixed(moving_base_factory(hard_r1), o);
   const auto single = fixed.tasks();
   REQUIRE(single.size() == 10);  // every point a task, once whatever the direction
   for (const auto& task : single) CHECK(task.size() == 1);
@@ -101,16 +96,16 @@ TEST_CASE("sweep plan: chains when following, single points otherwise", "[sweep]
 TEST_CASE("sweep rejects bad input naming the item", "[sweep]") {
   SweepOptions o = eta_sweep(2.0, 3.0, 3, 1, 1);
   o.parameter = "lambda";  // the moving base has none
-  CHECK_THROWS_WITH(Sweep(moving_base(hard_r1), o), Catch::Contains("lambda"));
+  CHECK_THROWS_WITH(Sweep(moving_base_factory(hard_r1), o), Catch::Contains("lambda"));
   o = eta_sweep(-1.0, 3.0, 3, 1, 1);
-  CHECK_THROWS_WITH(Sweep(moving_base(hard_r1), o), Catch::Contains("omega"));
+  CHECK_THROWS_WITH(Sweep(moving_base_factory(hard_r1), o), Catch::Contains("omega"));
   o = eta_sweep(2.0, 3.0, 3, 1, 1);
   o.initial_states = {Vector::Zero(3)};
-  CHECK_THROWS_WITH(Sweep(moving_base(hard_r1), o), Catch::Contains("initial state 1"));
+  CHECK_THROWS_WITH(Sweep(moving_base_factory(hard_r1), o), Catch::Contains("initial state 1"));
   o = eta_sweep(2.0, 3.0, 0, 1, 1);
-  CHECK_THROWS_WITH(Sweep(moving_base(hard_r1), o), Catch::Contains("steps"));
+  CHECK_THROWS_WITH(Sweep(moving_base_factory(hard_r1), o), Catch::Contains("steps"));
   o = eta_sweep(2.0, 3.0, 3, 1, 0);
-  CHECK_THROWS_AS(Sweep(moving_base(hard_r1), o), libcont::InputError);
+  CHECK_THROWS_AS(Sweep(moving_base_factory(hard_r1), o), libcont::InputError);
 }
 
 TEST_CASE("sweep results are bit-identical with 1 and 2 threads and over partitions",
@@ -122,13 +117,13 @@ TEST_CASE("sweep results are bit-identical with 1 and 2 threads and over partiti
     o.follow_attractor = follow;
     o.direction = SweepDirection::Both;
     o.threads = 1;
-    const SweepResult serial = Sweep(moving_base(hard_r1), o).run();
+    const SweepResult serial = Sweep(moving_base_factory(hard_r1), o).run();
     CHECK(serial.complete);
     CHECK(serial.status == SweepStatus::Complete);
     CHECK(serial.message.empty());
     CHECK(serial.computed == static_cast<int>(serial.points.size()));
     o.threads = 2;
-    require_identical(serial, Sweep(moving_base(hard_r1), o).run());
+    require_identical(serial, Sweep(moving_base_factory(hard_r1), o).run());
 
     // Two partitions (as two MPI ranks would compute) together give the serial points.
     o.threads = 1;
@@ -136,12 +131,12 @@ TEST_CASE("sweep results are bit-identical with 1 and 2 threads and over partiti
     std::vector<SweepPoint> merged;
     for (int rank = 0; rank < 2; ++rank) {
       o.partition_rank = rank;
-      const SweepResult part = Sweep(moving_base(hard_r1), o).run();
+      const SweepResult part = Sweep(moving_base_factory(hard_r1), o).run();
       CHECK(part.complete);
       merged.insert(merged.end(), part.points.begin(), part.points.end());
     }
     SweepResult combined;
-    const auto plan = Sweep(moving_base(hard_r1), o).plan();
+    const auto plan = Sweep(moving_base_factory(hard_r1), o).plan();
     for (const auto& key : plan)
       for (const auto& point : merged)
         if (point.key == key) combined.points.push_back(point);
@@ -157,7 +152,7 @@ TEST_CASE("a sweep stopped after half its points and resumed equals an uninterru
     o.follow_attractor = follow;
     o.direction = SweepDirection::Both;
     o.threads = 2;
-    const Sweep sweep(moving_base(hard_r1), o);
+    const Sweep sweep(moving_base_factory(hard_r1), o);
     const SweepResult whole = sweep.run();
     const int total = static_cast<int>(sweep.plan().size());
 
@@ -193,7 +188,7 @@ TEST_CASE("a sweep whose points fail says so: its status, and the first failure 
   // period takes: every point fails in its transient.
   o.lyapunov.flow.exact_linear_modes = false;
   o.lyapunov.flow.max_steps = 10;
-  const SweepResult result = Sweep(moving_base(hard_r1), o).run();
+  const SweepResult result = Sweep(moving_base_factory(hard_r1), o).run();
   CHECK(result.complete);
   REQUIRE(result.failed() == 3);
   CHECK(result.status == SweepStatus::PointsFailed);
@@ -210,7 +205,7 @@ TEST_CASE("hard r = 1, eta 2 to 10: period-1 and period-2 windows, exponent sum 
   // tolerance. 500 transient periods settle the motion also near the window edges.
   SweepOptions o = eta_sweep(2.0, 10.0, 161, 500, 100);
   o.threads = 2;
-  const SweepResult sweep = Sweep(moving_base(hard_r1), o).run();
+  const SweepResult sweep = Sweep(moving_base_factory(hard_r1), o).run();
   REQUIRE(sweep.complete);
   REQUIRE(sweep.failed() == 0);
   for (const auto& point : sweep.points) {
@@ -236,7 +231,7 @@ TEST_CASE("hard r = 1: inside the period-1 and period-2 windows both exponents a
   const auto check_window = [](double from, double to, int steps, int n) {
     SweepOptions o = eta_sweep(from, to, steps, 300, 5000);
     o.threads = 2;
-    const SweepResult sweep = Sweep(moving_base(hard_r1), o).run();
+    const SweepResult sweep = Sweep(moving_base_factory(hard_r1), o).run();
     REQUIRE(sweep.complete);
     for (const auto& point : sweep.points) {
       INFO("eta = " << point.parameter << ", exponents " << point.exponents.transpose());

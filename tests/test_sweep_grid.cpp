@@ -15,6 +15,7 @@
 #include "impact_oscillator_closed_form.hpp"
 #include "libcont/sweep.hpp"
 #include "systems/moving_base.hpp"
+#include "moving_base_cases.hpp"
 #include "sweep_point_compare.hpp"
 #include "test_support.hpp"
 
@@ -31,12 +32,6 @@ using systems::MovingBaseOscillator;
 using namespace test_support;
 
 namespace {
-
-libcont::SystemFactory moving_base(const Settings& settings) {
-  return [settings] {
-    return std::make_unique<MovingBaseOscillator>(make_system<MovingBaseOscillator>(settings));
-  };
-}
 
 const Settings hard = {{"model", "hard"}};
 
@@ -73,7 +68,7 @@ TEST_CASE("grid plan: one chain per row when following, every cell alone otherwi
   SweepOptions o = eta_r_grid(2.0, 3.0, 5, 0.6, 1.0, 3, 1, 1);
   o.follow_attractor = true;
   o.direction = SweepDirection::Both;
-  const Sweep following(moving_base(hard), o);
+  const Sweep following(moving_base_factory(hard), o);
   const auto chains = following.tasks();
   REQUIRE(chains.size() == 6);  // (up, down) x 3 rows
   for (size_t t = 0; t < chains.size(); ++t) {
@@ -92,7 +87,7 @@ TEST_CASE("grid plan: one chain per row when following, every cell alone otherwi
   CHECK(following.second_parameter_value(1) == 0.8);
 
   o.follow_attractor = false;
-  const Sweep fixed(moving_base(hard), o);
+  const Sweep fixed(moving_base_factory(hard), o);
   const auto cells = fixed.tasks();
   REQUIRE(cells.size() == 15);  // 5 x 3 cells, each a task
   for (const auto& task : cells) CHECK(task.size() == 1);
@@ -103,7 +98,7 @@ TEST_CASE("grid plan: one chain per row when following, every cell alone otherwi
 
   // A one-parameter sweep's keys stay in row 0 and its points at second value 0.
   o.second_parameter.clear();
-  const Sweep line(moving_base(hard), o);
+  const Sweep line(moving_base_factory(hard), o);
   CHECK(line.tasks().size() == 5);
   for (const auto& key : line.plan()) CHECK(key.second_index == 0);
   CHECK(line.second_parameter_value(0) == 0.0);
@@ -112,14 +107,14 @@ TEST_CASE("grid plan: one chain per row when following, every cell alone otherwi
 TEST_CASE("grid rejects bad input naming the item", "[sweep][grid]") {
   SweepOptions o = eta_r_grid(2.0, 3.0, 3, 0.6, 1.0, 3, 1, 1);
   o.second_parameter = "omega";
-  CHECK_THROWS_WITH(Sweep(moving_base(hard), o), Catch::Contains("second parameter") &&
+  CHECK_THROWS_WITH(Sweep(moving_base_factory(hard), o), Catch::Contains("second parameter") &&
                                                      Catch::Contains("omega"));
   o.second_parameter = "lambda";  // the moving base has none
-  CHECK_THROWS_WITH(Sweep(moving_base(hard), o), Catch::Contains("lambda"));
+  CHECK_THROWS_WITH(Sweep(moving_base_factory(hard), o), Catch::Contains("lambda"));
   o = eta_r_grid(2.0, 3.0, 3, 0.6, 1.5, 3, 1, 1);  // r is a restitution coefficient, <= 1
-  CHECK_THROWS_WITH(Sweep(moving_base(hard), o), Catch::Contains("r"));
+  CHECK_THROWS_WITH(Sweep(moving_base_factory(hard), o), Catch::Contains("r"));
   o = eta_r_grid(2.0, 3.0, 3, 0.6, 1.0, 0, 1, 1);
-  CHECK_THROWS_WITH(Sweep(moving_base(hard), o), Catch::Contains("second_steps"));
+  CHECK_THROWS_WITH(Sweep(moving_base_factory(hard), o), Catch::Contains("second_steps"));
 }
 
 TEST_CASE("grid results are bit-identical with 1 and 2 threads and over partitions",
@@ -130,12 +125,12 @@ TEST_CASE("grid results are bit-identical with 1 and 2 threads and over partitio
     o.follow_attractor = follow;
     o.direction = SweepDirection::Both;
     o.threads = 1;
-    const SweepResult serial = Sweep(moving_base(hard), o).run();
+    const SweepResult serial = Sweep(moving_base_factory(hard), o).run();
     CHECK(serial.complete);
     CHECK(serial.status == SweepStatus::Complete);
     CHECK(serial.points.size() == (follow ? 24u : 12u));
     o.threads = 2;
-    require_identical(serial, Sweep(moving_base(hard), o).run());
+    require_identical(serial, Sweep(moving_base_factory(hard), o).run());
 
     // Three partitions (as three MPI ranks would compute) together give the serial points.
     o.threads = 1;
@@ -143,12 +138,12 @@ TEST_CASE("grid results are bit-identical with 1 and 2 threads and over partitio
     std::vector<SweepPoint> merged;
     for (int rank = 0; rank < 3; ++rank) {
       o.partition_rank = rank;
-      const SweepResult part = Sweep(moving_base(hard), o).run();
+      const SweepResult part = Sweep(moving_base_factory(hard), o).run();
       CHECK(part.complete);
       merged.insert(merged.end(), part.points.begin(), part.points.end());
     }
     SweepResult combined;
-    for (const auto& key : Sweep(moving_base(hard), o).plan())
+    for (const auto& key : Sweep(moving_base_factory(hard), o).plan())
       for (const auto& point : merged)
         if (point.key == key) combined.points.push_back(point);
     require_identical(serial, combined);
@@ -165,14 +160,14 @@ TEST_CASE("a grid cell equals the one-parameter sweep's point at the same (eta, 
     o.follow_attractor = follow;
     o.direction = SweepDirection::Down;
     o.threads = 2;
-    const SweepResult grid = Sweep(moving_base(hard), o).run();
+    const SweepResult grid = Sweep(moving_base_factory(hard), o).run();
     REQUIRE(grid.points.size() == 15);
     for (int row = 0; row < 3; ++row) {
-      const double r = Sweep(moving_base(hard), o).second_parameter_value(row);
+      const double r = Sweep(moving_base_factory(hard), o).second_parameter_value(row);
       SweepOptions line = o;
       line.second_parameter.clear();
       const SweepResult one =
-          Sweep(moving_base({{"model", "hard"}, {"r", exact_text(r)}}), line).run();
+          Sweep(moving_base_factory({{"model", "hard"}, {"r", exact_text(r)}}), line).run();
       REQUIRE(one.points.size() == 5);
       for (const auto& point : one.points) {
         INFO("eta = " << point.parameter << ", r = " << r);
@@ -198,7 +193,7 @@ TEST_CASE("a grid stopped after half its cells and resumed equals an uninterrupt
     SweepOptions o = eta_r_grid(2.4, 3.2, 4, 0.8, 1.0, 3, 40, 40);
     o.follow_attractor = follow;
     o.threads = 2;
-    const Sweep sweep(moving_base(hard), o);
+    const Sweep sweep(moving_base_factory(hard), o);
     const SweepResult whole = sweep.run();
     const int total = static_cast<int>(sweep.plan().size());
 
@@ -231,7 +226,7 @@ TEST_CASE("grid cells where the closed form has a stable z = 1/1 orbit: 1/1, lam
   // impact's saltation matrix.
   SweepOptions o = eta_r_grid(2.05, 2.45, 3, 0.8, 1.0, 3, 300, 2000);
   o.threads = 2;
-  const SweepResult grid = Sweep(moving_base(hard), o).run();
+  const SweepResult grid = Sweep(moving_base_factory(hard), o).run();
   REQUIRE(grid.points.size() == 9);
   int checked = 0;
   for (const auto& cell : grid.points) {
