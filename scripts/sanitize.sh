@@ -2,12 +2,13 @@
 # The test suite built with AddressSanitizer + UndefinedBehaviorSanitizer in
 # build-sanitize/ (Debug-level optimisation -O1 keeps it fast enough; line tables only,
 # -g1, are what the sanitizers' reports need and take 40 % less compile time than full debug
-# information); long tests skipped.
+# information); long tests skipped. A unity build, as scripts/setup.sh's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBCONT_SANITIZE=ON \
-  -DLIBCONT_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" >/dev/null
+  -DLIBCONT_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" >/dev/null
 cmake --build build-sanitize -j2
 # One quick test is left to the Release build: its point is a long run's numbers (the
 # explicit pair at a contact's onset after 10^5 periods), its code is the shorter tests',

@@ -9,5 +9,8 @@ scripts/install-deps.sh
 # mpirun, that vicont is an ordinary single process.
 mpi=OFF
 command -v mpicxx >/dev/null && command -v mpirun >/dev/null && mpi=ON
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLIBCONT_WITH_MPI=$mpi >/dev/null
+# A unity build (the sources of a target compiled eight to a translation unit) compiles
+# the header-heavy code once per batch instead of once per file: about a third less
+# compile time on a fresh build (doc/testing.md, "Build time").
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLIBCONT_WITH_MPI=$mpi -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build build -j2
