@@ -59,9 +59,9 @@ inline double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_
 
 // A branch's special points as " type@lambda ...", for the messages of failed checks.
 template <class Branch>
-std::string special_points_text(const Branch& branch, int digits = 10) {
+std::string special_points_text(const Branch& branch) {
   std::ostringstream out;
-  out << std::setprecision(digits);
+  out << std::setprecision(10);
   for (const auto& s : branch.special_points) out << ' ' << s.type_name() << '@' << s.lambda;
   return out.str();
 }

@@ -24,16 +24,18 @@ double time_resolution(double t) {
   return 1e4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
 }
 
-// out = start + sum_m (h w_m r_m) k_m (start 0 if null), k_m at stages + offset_m and r_m
-// its stage's rate dt/du, the terms added in their order. N: the size if fixed at compile
-// time (the sums then stay in registers), else Eigen::Dynamic.
+// out = start + sum_m (h w_m r_m) k_m (start 0 if null), k_m the stage in column stage_m
+// of `stages` (size rows each) and r_m its rate dt/du, the terms added in their order.
+// N: the size if fixed at compile time (the sums then stay in registers), else
+// Eigen::Dynamic.
 template <int N>
 void combine_stages(const StageCombination& terms, double h, const double* rates,
                     const double* stages, const double* start, double* out, int size) {
   using Column = Eigen::Matrix<double, N, 1>;
-  const auto count = terms.offset.size();
+  const auto count = terms.stage.size();
   const auto term = [&](size_t m) {
-    return Eigen::Map<const Column>(stages + terms.offset[m], size);
+    const auto column = static_cast<Eigen::Index>(terms.stage[m]);
+    return Eigen::Map<const Column>(stages + column * size, size);
   };
   const auto weight = [&](size_t m) {
     return h * terms.weight[m] * rates[terms.stage[m]];
@@ -70,7 +72,6 @@ ExplicitRungeKutta::ExplicitRungeKutta(int size, Vector absolute_tolerances,
     StageCombination c;
     for (int j = 0; j < count; ++j)
       if (weight(j) != 0.0) {
-        c.offset.push_back(static_cast<Eigen::Index>(j) * size);
         c.stage.push_back(j);
         c.weight.push_back(weight(j));
       }
@@ -94,7 +95,7 @@ double ExplicitRungeKutta::local(double t) const {
 // The field in the step time t is dy/du = rate(t) f: the stage sums take the rate into
 // their weights (a scalar per stage instead of a scaled vector).
 bool ExplicitRungeKutta::field(double t, const double* y, double* dydt) {
-  return f_(context_, absolute(to_root_ ? local_towards_root(t) : t), y, dydt);
+  return f_(context_, absolute_at(t), y, dydt);
 }
 
 // Towards a root (integrate_to) the step time is u = sigma_0 - sigma, sigma the square root
@@ -311,7 +312,7 @@ bool ExplicitRungeKutta::controlled_step(double& t, Vector& y, const Vector& f, 
     step = (t + step) - t;
     if (rejections > kMaxRejections ||
         !(step > 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0))) {
-      const double at = absolute(to_root_ ? local_towards_root(t) : t);
+      const double at = absolute_at(t);
       message_ = "step size " + number_text(step) + " too small at t = " + number_text(at) +
                  " after " + std::to_string(rejections) + " rejected steps";
       return false;

@@ -30,10 +30,9 @@ struct ARKodeButcherTableMem;
 
 namespace libcont::detail {
 
-// A linear combination of the stages: sum of weight[m] k_m, k_m at offset[m] in their storage.
+// A linear combination of the stages: sum of weight[m] k_{stage[m]}.
 struct StageCombination {
-  std::vector<Eigen::Index> offset;
-  std::vector<int> stage;  // offset / size
+  std::vector<int> stage;
   std::vector<double> weight;
 };
 
@@ -86,6 +85,9 @@ class ExplicitRungeKutta {
   bool field(double t, const double* y, double* dydt);  // dy/dt at the step time t
   double rate(double t) const;  // dt/du at the step time t
   double local_towards_root(double u) const;  // the local time at u inside integrate_to
+  double absolute_at(double t) const {  // the absolute time at the step time t
+    return absolute(to_root_ ? local_towards_root(t) : t);
+  }
   void roots(double t, const double* y, double* g) { g_(context_, absolute(t), y, g); }
   double step_limit(double t) const;
   bool interpolate_local(double t, double* y);
