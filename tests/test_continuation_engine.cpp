@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <optional>
 #include <string>
@@ -583,4 +584,79 @@ TEST_CASE("chord iterations that cannot reach the tolerance give way to full New
   CHECK(result.points.back().lambda == Approx(1.0));
   CHECK(worst <= 1e-9);
   CHECK(problem.residuals <= 220);
+}
+
+namespace {
+
+// The line u = lambda with a distance to a nonsmooth point at lambda = 1 (a soft contact's
+// grazing, as a loading curve meets it): 1 - lambda before it, infinite past it (in
+// contact, no flight turns back short of the surface). Declared as an Approach, or as a
+// sign change that never happens (the engine then does not know it).
+class LineToGrazing : public ZeroProblem {
+ public:
+  explicit LineToGrazing(TestFunction::Kind kind) : kind_(kind) {}
+  int dimension() const override { return 1; }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override {
+    residual = scalar(u[0] - lambda);
+    du = Matrix::Constant(1, 1, 1.0);
+    dlambda = scalar(-1.0);
+    return true;
+  }
+  std::vector<TestFunction> test_functions() const override { return {{"gap", kind_}}; }
+  Vector test_values(ConstVectorRef, double lambda) override {
+    return scalar(lambda < 1.0 ? 1.0 - lambda : std::numeric_limits<double>::infinity());
+  }
+
+ private:
+  TestFunction::Kind kind_;
+};
+
+}  // namespace
+
+TEST_CASE("steps close in on an Approach test's zero and cross it by at most min_step",
+          "[engine]") {
+  ContinuationOptions o;
+  o.initial_step = 0.05;
+  o.max_step = 0.2;
+  o.min_step = 1e-8;
+  o.lambda_max = 1.5;
+  o.max_points = 200;
+  const auto run = [&](TestFunction::Kind kind, int direction) {
+    LineToGrazing problem(kind);
+    o.direction = direction;
+    return PseudoArclength(problem, o).run(scalar(0.5), 0.5);
+  };
+  const auto first_past_one = [](const ContinuationResult& r) {
+    for (const auto& p : r.points)
+      if (p.lambda > 1.0) return p.lambda;
+    return std::numeric_limits<double>::quiet_NaN();
+  };
+  const ContinuationResult approached = run(TestFunction::Kind::Approach, +1);
+  const ContinuationResult unknown = run(TestFunction::Kind::SignChange, +1);
+  INFO(approached.stop_reason << ", " << approached.points.size() << " points");
+  REQUIRE(approached.status == ContinuationStatus::ReachedBound);
+  REQUIRE(unknown.status == ContinuationStatus::ReachedBound);
+  // Each step before the zero covers at most 0.9 of the distance left (the distance is
+  // exact here, a straight line), or min_step, so the points come within min_step of it
+  // in a few steps, and the first one past it lies at most min_step (in arclength) beyond.
+  const double beyond = first_past_one(approached) - 1.0;
+  CHECK(beyond > 0.0);
+  CHECK(beyond <= o.min_step);
+  int before = 0;
+  for (size_t i = 1; i < approached.points.size(); ++i) {
+    const double from = approached.points[i - 1].lambda, to = approached.points[i].lambda;
+    if (to >= 1.0) break;
+    ++before;
+    CHECK(to - from <= std::max(0.9 * (1.0 - from), o.min_step) * (1.0 + 1e-9));
+  }
+  CHECK(before <= 16);  // 13: geometrically close, no crawl by halved steps
+  // Unknown to the engine, the zero is crossed by a plain step.
+  CHECK(first_past_one(unknown) - 1.0 > 1e-3);
+  // Away from the zero the distance grows: no step is shortened, as without it.
+  const ContinuationResult receding = run(TestFunction::Kind::Approach, -1);
+  const ContinuationResult receding_unknown = run(TestFunction::Kind::SignChange, -1);
+  REQUIRE(receding.points.size() == receding_unknown.points.size());
+  for (size_t i = 0; i < receding.points.size(); ++i)
+    CHECK(receding.points[i].lambda == receding_unknown.points[i].lambda);
 }

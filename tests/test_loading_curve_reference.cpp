@@ -3,9 +3,9 @@
 // independent references of bench/loading_curve_reference.json: the grazing of the linear
 // response in closed form, the folds and Neimark-Sacker points by scipy's variational
 // shooting (bench/loading_curve_reference.py), A_max(x1) at lambda = 1, 2, 3. Every
-// reference point must be found, within 1e-9 in lambda (the grazing 2e-9: on the way up
-// the engine locates it 1.3e-9 past the closed form, doc/performance.md), with no other
-// special point, and A_max to 8 digits.
+// reference point must be found, within 1e-9 in lambda (the grazing 2e-9: the engine
+// locates it 0.7e-9 past the closed form, inside its location tolerance of 2.9e-9 in
+// arclength; doc/performance.md), with no other special point, and A_max to 8 digits.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
@@ -92,6 +92,11 @@ TEST_CASE("Two-body Hertz loading curve: special points and A_max against the in
   options.locate_tolerance = 2.9e-9;
   const auto branch = libcont::PseudoArclength(problem, options).run(start.x, 0.1);
   REQUIRE(branch.ok());
+  // Next to the grazing, approached from the side without contact, the steps close in on
+  // it by the gap's trend (TestFunction::Kind::Approach) instead of failing across it: 151
+  // maps with the tangent, against 254 when 24 corrections failed there.
+  INFO("maps with the tangent: " << problem.statistics().jacobian_maps);
+  CHECK(problem.statistics().jacobian_maps <= 170);
 
   // Each reference point matched by a special point of its kind, none left over.
   std::vector<std::pair<libcont::SpecialPointType, double>> expected = {

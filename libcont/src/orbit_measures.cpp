@@ -62,7 +62,9 @@ void OrbitMeasurer::on_extremum(int, double, ConstVectorRef x, int) { include(x)
 void OrbitMeasurer::on_gap_minimum(int event, double t, double gap, ConstVectorRef x, int mode) {
   include(x);
   measures_.minimum_gap = std::min(measures_.minimum_gap, gap);
-  if (system_.event_spec(mode, event).kind != EventKind::Impact) return;
+  const EventKind kind = system_.event_spec(mode, event).kind;
+  if (kind == EventKind::ContactStart) measures_.contact_gap = std::min(measures_.contact_gap, gap);
+  if (kind != EventKind::Impact) return;
   // A body released from sticking leaves the surface with zero gap and speed: not a flight
   // that comes close to it.
   if (std::abs(t - release_time_) <= 1e-9 * (1.0 + std::abs(t))) return;

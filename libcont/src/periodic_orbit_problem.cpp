@@ -173,7 +173,8 @@ std::vector<TestFunction> PeriodicOrbitProblem::test_functions() const {
   return {{"period-doubling", TestFunction::Kind::SignChange, SpecialPointType::PeriodDoubling},
           {"neimark-sacker", TestFunction::Kind::SignChange, SpecialPointType::NeimarkSacker},
           {"impact-signature", TestFunction::Kind::ValueChange, SpecialPointType::ImpactSignature},
-          {"grazing-distance", TestFunction::Kind::Boundary, SpecialPointType::Grazing}};
+          {"grazing-distance", TestFunction::Kind::Boundary, SpecialPointType::Grazing},
+          {"contact-gap", TestFunction::Kind::Approach, SpecialPointType::Grazing}};
 }
 
 Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
@@ -185,8 +186,10 @@ Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
     for (Eigen::Index j = i + 1; j < mu.size(); ++j) torus *= mu[i] * mu[j] - 1.0;
   }
   const double distance = grazing_distance_of(measures_);
-  Vector values(4);
-  values << flip.real(), torus.real(), static_cast<double>(measures_.impacts), distance;
+  const double extent = grazing_scales(measures_, system_.forcing_period()).length;
+  Vector values(5);
+  values << flip.real(), torus.real(), static_cast<double>(measures_.impacts), distance,
+      measures_.contact_gap / extent;
   return values;
 }
 

@@ -827,13 +827,40 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
   return Passage::Through;
 }
 
+// Of the extrapolated distance to an Approach test's zero, the part a step may cover while
+// that distance is larger than min_step: a step that lands close to the zero converges
+// (the map is smooth on this side), and the next one, a tenth as long, again.
+constexpr double kApproachFraction = 0.9;
+
+double PseudoArclength::approach_limited(const ContinuationResult& result, double step) const {
+  if (!last_step_ || last_step_->reached + 1 != result.points.size()) return step;
+  const auto tests = problem_.test_functions();
+  const Vector& now = result.points.back().tests;
+  for (size_t i = 0; i < tests.size(); ++i) {
+    const auto k = static_cast<Eigen::Index>(i);
+    if (tests[i].kind != TestFunction::Kind::Approach || k >= now.size() ||
+        k >= last_step_->tests_before.size())
+      continue;
+    const double before = last_step_->tests_before[k], after = now[k];
+    // Coming closer by more than rounding, as a straight line in the arclength.
+    if (!(std::isfinite(before) && after > 0.0 && after < before * (1.0 - 1e-8))) continue;
+    const double remaining = last_step_->length * after / (before - after);
+    const double limit = remaining > options_.min_step ? kApproachFraction * remaining
+                                                       : remaining + options_.min_step;
+    step = std::min(step, std::max(limit, options_.min_step));
+  }
+  return step;
+}
+
 void PseudoArclength::trace(ContinuationResult& result) {
   double step = options_.initial_step;
   recent_steps_.clear();
   recent_length_ = 0.0;
+  last_step_.reset();
   while (static_cast<int>(result.points.size()) < options_.max_points) {
     const BranchPoint& from = result.points.back();
     BranchPoint next;
+    step = approach_limited(result, step);
     const bool at_min_step = step <= options_.min_step * (1.0 + 1e-12);
     bool corrected = correct_along(from, step, next);
     if (!corrected &&
@@ -890,6 +917,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
     if (!beyond) recenter(next);
     const int iterations = next.corrector_iterations;
     const bool by_chord = next.by_chord;
+    last_step_ = TakenStep{step, from.tests, result.points.size()};
     result.points.push_back(std::move(next));
     report_progress(result);
     if (stalled(step, result)) return;

@@ -32,6 +32,9 @@ struct OrbitMeasures {
   int impacts = 0;               // hard impacts, chattering ends, soft-contact entries
   double slowest_impact = std::numeric_limits<double>::infinity();  // min |v_r| at impact
   double minimum_gap = std::numeric_limits<double>::infinity();     // min over gap minima
+  // The smallest gap minimum before a soft contact's surface (a flight that turns back
+  // short of it): where it reaches zero, a contact appears (a soft grazing).
+  double contact_gap = std::numeric_limits<double>::infinity();
   // Of every event and every gap minimum before a hard-impact surface, in order: where a
   // section may not go (where the gap closes, an impact appears).
   std::vector<double> event_times;

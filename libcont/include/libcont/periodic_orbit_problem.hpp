@@ -31,7 +31,13 @@ namespace libcont {
 
 class PeriodicOrbitProblem : public ZeroProblem {
  public:
-  enum Test { PeriodDoubling = 0, NeimarkSacker = 1, ImpactSignature = 2, GrazingDistance = 3 };
+  enum Test {
+    PeriodDoubling = 0,
+    NeimarkSacker = 1,
+    ImpactSignature = 2,
+    GrazingDistance = 3,
+    ContactGap = 4  // the smallest gap minimum before a soft contact, in the orbit's extent
+  };
 
   PeriodicOrbitProblem(HybridSystem& system, std::string parameter, int period,
                        FlowOptions flow = {}, double phase = 0.0);

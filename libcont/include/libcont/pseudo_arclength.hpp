@@ -199,6 +199,9 @@ class PseudoArclength {
   void record_tests(BranchPoint& point);
   void recenter(BranchPoint& point);
   void trace(ContinuationResult& result);
+  // The step from the last point, shortened so as not to reach past an Approach test's
+  // zero extrapolated from the last step.
+  double approach_limited(const ContinuationResult& result, double step) const;
   void report_progress(const ContinuationResult& result) const;
 
   ZeroProblem& problem_;
@@ -212,6 +215,14 @@ class PseudoArclength {
   // The last steps of trace() (at most stall_points) and their sum.
   std::deque<double> recent_steps_;
   double recent_length_ = 0.0;
+  // The last step trace() took: its length, the test values where it started, and the
+  // index of the point it reached.
+  struct TakenStep {
+    double length = 0.0;
+    Vector tests_before;
+    size_t reached = 0;
+  };
+  std::optional<TakenStep> last_step_;
   Matrix chord_du_;
   Vector chord_dlambda_;
 };

@@ -16,9 +16,14 @@ namespace libcont {
 // signature p). Boundary: the distance to a nonsmooth boundary of the branch's family,
 // positive on it (a grazing, where the problem's F is not differentiable); the engine does
 // not step across it but stops before it (ContinuationResult::boundary_test), where a
-// passage made for that boundary takes over (grazing_passage.hpp).
+// passage made for that boundary takes over (grazing_passage.hpp). Approach: a smooth
+// distance, positive, to a nonsmooth point ahead that the engine steps across without a
+// passage (a soft contact's grazing, where the map's derivatives grow without bound):
+// where it falls from one point to the next, the engine shortens the steps so as to
+// come close to its zero from the side the branch is on, instead of trying long steps
+// across it whose corrections fail.
 struct TestFunction {
-  enum class Kind { SignChange, ValueChange, Boundary };
+  enum class Kind { SignChange, ValueChange, Boundary, Approach };
   std::string name;
   Kind kind = Kind::SignChange;
   // What a located zero (or change) is, unless classify() tells otherwise. Custom: a
