@@ -10,8 +10,8 @@ in scipy, A_max(x1) at lambda = 1, 2, 3):
   doubling fails the check);
 - A_max(x1) at lambda = 1, 2, 3 within the code's tolerance of the reference.
 
-Tolerances: libcont 1e-9 in lambda (the grazing 2e-9: on the way up the engine locates it
-1.3e-9 past the closed form) and 1e-8 in A_max (8 digits). AUTO-07p
+Tolerances: libcont 1e-9 in lambda (the grazing 2e-9, its location tolerance: on the way
+up the engine locates it 0.7e-9 past the closed form) and 1e-8 in A_max (8 digits). AUTO-07p
 1e-4 in lambda and 1e-6 in A_max: its contact law is smoothed over eps = 1e-6 m, which
 moves the grazing and the fold beside it by 3e-5 to 4e-5 (doc/performance.md), and the
 Neimark-Sacker point 4.5e-8 past grazing lies inside that shift (not required of AUTO).
