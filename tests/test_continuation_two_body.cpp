@@ -139,6 +139,12 @@ TEST_CASE("Two-body Hertz: loading curve from lambda = 1 down to 0.1 through gra
                             << ";" << specials);
   REQUIRE(result.ok());
   CHECK(result.points.back().lambda == Approx(0.1).margin(1e-12));
+  // From the lower fold up to the upper one the steps close in on the grazing by the
+  // contact's entry speed (the Approach test contact-entry) instead of failing across it:
+  // 238 maps with the tangent, 262 without that test.
+  INFO("maps with the tangent " << problem.statistics().jacobian_maps << ", plain maps "
+                                << problem.statistics().plain_maps);
+  CHECK(problem.statistics().jacobian_maps <= 250);
 
   // Grazing located at the reference value and at the closed-form lambda_g.
   std::vector<const libcont::SpecialPoint*> grazing;

@@ -34,6 +34,8 @@ void OrbitMeasurer::on_event(const EventRecord& e) {
     ++measures_.impacts;
     const double speed = std::abs(impact_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus));
     measures_.slowest_impact = std::min(measures_.slowest_impact, speed);
+    if (e.kind == EventKind::ContactStart)
+      measures_.slowest_contact_entry = std::min(measures_.slowest_contact_entry, speed);
     if (e.kind == EventKind::Impact)
       measures_.approaches.push_back(
           {ContactApproach::Type::Impact, e.t, speed,

@@ -174,7 +174,8 @@ std::vector<TestFunction> PeriodicOrbitProblem::test_functions() const {
           {"neimark-sacker", TestFunction::Kind::SignChange, SpecialPointType::NeimarkSacker},
           {"impact-signature", TestFunction::Kind::ValueChange, SpecialPointType::ImpactSignature},
           {"grazing-distance", TestFunction::Kind::Boundary, SpecialPointType::Grazing},
-          {"contact-gap", TestFunction::Kind::Approach, SpecialPointType::Grazing}};
+          {"contact-gap", TestFunction::Kind::Approach, SpecialPointType::Grazing},
+          {"contact-entry", TestFunction::Kind::Approach, SpecialPointType::Grazing}};
 }
 
 Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
@@ -186,10 +187,11 @@ Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
     for (Eigen::Index j = i + 1; j < mu.size(); ++j) torus *= mu[i] * mu[j] - 1.0;
   }
   const double distance = grazing_distance_of(measures_);
-  const double extent = grazing_scales(measures_, system_.forcing_period()).length;
-  Vector values(5);
+  const GrazingScales scales = grazing_scales(measures_, system_.forcing_period());
+  const double entry = measures_.slowest_contact_entry / scales.speed;
+  Vector values(6);
   values << flip.real(), torus.real(), static_cast<double>(measures_.impacts), distance,
-      measures_.contact_gap / extent;
+      measures_.contact_gap / scales.length, entry * entry;
   return values;
 }
 

@@ -35,6 +35,9 @@ struct OrbitMeasures {
   // The smallest gap minimum before a soft contact's surface (a flight that turns back
   // short of it): where it reaches zero, a contact appears (a soft grazing).
   double contact_gap = std::numeric_limits<double>::infinity();
+  // The slowest entry into a soft contact (|v_r| at its start): where it reaches zero, the
+  // contact vanishes (a soft grazing, from the side with contact).
+  double slowest_contact_entry = std::numeric_limits<double>::infinity();
   // Of every event and every gap minimum before a hard-impact surface, in order: where a
   // section may not go (where the gap closes, an impact appears).
   std::vector<double> event_times;

@@ -36,7 +36,10 @@ class PeriodicOrbitProblem : public ZeroProblem {
     NeimarkSacker = 1,
     ImpactSignature = 2,
     GrazingDistance = 3,
-    ContactGap = 4  // the smallest gap minimum before a soft contact, in the orbit's extent
+    ContactGap = 4,  // the smallest gap minimum before a soft contact, in the orbit's extent
+    // The slowest entry into a soft contact, squared, in the orbit's speed scale: like the
+    // contact's depth, linear in the parameter next to its grazing.
+    ContactEntry = 5
   };
 
   PeriodicOrbitProblem(HybridSystem& system, std::string parameter, int period,
