@@ -591,10 +591,13 @@ namespace {
 // The line u = lambda with a distance to a nonsmooth point at lambda = 1 (a soft contact's
 // grazing, as a loading curve meets it): 1 - lambda before it, infinite past it (in
 // contact, no flight turns back short of the surface). Declared as an Approach, or as a
-// sign change that never happens (the engine then does not know it).
+// sign change that never happens (the engine then does not know it). The contact count
+// steps at contact_at: at the grazing, or before it where the gap's trend is not straight
+// (as at a fold next to a soft grazing) or a step jumps.
 class LineToGrazing : public ZeroProblem {
  public:
-  explicit LineToGrazing(TestFunction::Kind kind) : kind_(kind) {}
+  explicit LineToGrazing(TestFunction::Kind kind, double contact_at = 1.0)
+      : kind_(kind), contact_at_(contact_at) {}
   int dimension() const override { return 1; }
   bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
                 Vector& dlambda) override {
@@ -603,13 +606,19 @@ class LineToGrazing : public ZeroProblem {
     dlambda = scalar(-1.0);
     return true;
   }
-  std::vector<TestFunction> test_functions() const override { return {{"gap", kind_}}; }
+  std::vector<TestFunction> test_functions() const override {
+    return {{"gap", kind_}, {"contacts", TestFunction::Kind::ValueChange}};
+  }
   Vector test_values(ConstVectorRef, double lambda) override {
-    return scalar(lambda < 1.0 ? 1.0 - lambda : std::numeric_limits<double>::infinity());
+    Vector v(2);
+    v << (lambda < 1.0 ? 1.0 - lambda : std::numeric_limits<double>::infinity()),
+        lambda > contact_at_ ? 1.0 : 0.0;
+    return v;
   }
 
  private:
   TestFunction::Kind kind_;
+  double contact_at_;
 };
 
 }  // namespace
@@ -659,4 +668,47 @@ TEST_CASE("steps close in on an Approach test's zero and cross it by at most min
   REQUIRE(receding.points.size() == receding_unknown.points.size());
   for (size_t i = 0; i < receding.points.size(); ++i)
     CHECK(receding.points[i].lambda == receding_unknown.points[i].lambda);
+}
+
+TEST_CASE("a contact change inside a step that should end short of an Approach zero shortens "
+          "the step",
+          "[engine]") {
+  ContinuationOptions o;
+  o.initial_step = 0.05;
+  o.max_step = 0.2;
+  o.min_step = 1e-8;
+  o.lambda_max = 1.5;
+  o.max_points = 200;
+  const auto first_past = [](const ContinuationResult& r, double value) {
+    for (const auto& p : r.points)
+      if (p.lambda > value) return p.lambda;
+    return std::numeric_limits<double>::quiet_NaN();
+  };
+  LineToGrazing approached(TestFunction::Kind::Approach, 0.8);
+  const ContinuationResult careful = PseudoArclength(approached, o).run(scalar(0.5), 0.5);
+  LineToGrazing unknown(TestFunction::Kind::SignChange, 0.8);
+  const ContinuationResult plain = PseudoArclength(unknown, o).run(scalar(0.5), 0.5);
+  INFO(careful.stop_reason << ", " << careful.points.size() << " points");
+  REQUIRE(careful.status == ContinuationStatus::ReachedBound);
+  REQUIRE(plain.status == ContinuationStatus::ReachedBound);
+  // Steps across lambda = 0.8 are refused down to min_step, which then crosses.
+  CHECK(first_past(careful, 0.8) - 0.8 <= o.min_step);
+  CHECK(first_past(plain, 0.8) - 0.8 > 1e-3);
+}
+
+TEST_CASE("the steps around a crossed Approach zero are no stall", "[engine]") {
+  // Closing in from 0.5 to within min_step = 1e-12 of lambda = 1 takes about a dozen steps,
+  // and growing again beyond it by 1.5 a step about 40 more below stall_fraction *
+  // max_step: together more than stall_points (50) short steps. Past the contact change
+  // the stall window starts anew, so the branch goes on to its bound.
+  ContinuationOptions o;
+  o.initial_step = 0.05;
+  o.max_step = 0.2;
+  o.min_step = 1e-12;
+  o.lambda_max = 1.5;
+  o.max_points = 400;
+  LineToGrazing problem(TestFunction::Kind::Approach);
+  const ContinuationResult result = PseudoArclength(problem, o).run(scalar(0.5), 0.5);
+  INFO(result.stop_reason << ", " << result.points.size() << " points");
+  CHECK(result.status == ContinuationStatus::ReachedBound);
 }

@@ -565,19 +565,17 @@ ContinuationResult PseudoArclength::run_from(const BranchPoint& start) {
 }
 
 int PseudoArclength::crossed_boundary(const BranchPoint& from, const BranchPoint& to) const {
+  if (!signature_changed(from, to)) return -1;
   const auto tests = problem_.test_functions();
-  bool signature_changed = false;
   int boundary = -1;
   for (size_t i = 0; i < tests.size(); ++i) {
     const auto k = static_cast<Eigen::Index>(i);
-    if (tests[i].kind == TestFunction::Kind::ValueChange && from.tests[k] != to.tests[k])
-      signature_changed = true;
     // A boundary in sight on the side left (a finite distance): the change is its
     // crossing. Far from it, the step jumped to another family instead.
     if (tests[i].kind == TestFunction::Kind::Boundary && std::isfinite(from.tests[k]))
       boundary = static_cast<int>(i);
   }
-  return signature_changed ? boundary : -1;
+  return boundary;
 }
 
 int PseudoArclength::approached_boundary(const BranchPoint& from, const BranchPoint& to) const {
@@ -708,7 +706,6 @@ void PseudoArclength::locate_along_passage(size_t first, const std::optional<Bra
                                            ContinuationResult& result) {
   if (first == 0) return;
   std::vector<SpecialPoint> found;
-  const int tests = static_cast<int>(problem_.test_functions().size());
   for (size_t k = first - 1; k + 1 < result.points.size(); ++k) {
     // The last point before the passage on the passage's own chart, where it has one.
     BranchPoint from = k + 1 == first && start ? *start : result.points[k];
@@ -716,12 +713,7 @@ void PseudoArclength::locate_along_passage(size_t first, const std::optional<Bra
     if (from.chart != to.chart || from.tests.size() != to.tests.size()) continue;
     // Not across the boundary itself (a passage through a grazing): there the impact
     // signature changes and the tests jump.
-    bool smooth = true;
-    for (int i = 0; i < tests; ++i)
-      if (problem_.test_functions()[static_cast<size_t>(i)].kind == TestFunction::Kind::ValueChange &&
-          from.tests[i] != to.tests[i])
-        smooth = false;
-    if (!smooth) continue;
+    if (signature_changed(from, to)) continue;
     Vector chord(from.u.size() + 1);
     chord << to.u - from.u, to.lambda - from.lambda;
     const double length = weighted_norm(chord);
@@ -827,13 +819,9 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
   return Passage::Through;
 }
 
-// Of the extrapolated distance to an Approach test's zero, the part a step may cover while
-// that distance is larger than min_step: a step that lands close to the zero converges
-// (the map is smooth on this side), and the next one, a tenth as long, again.
-constexpr double kApproachFraction = 0.9;
-
-double PseudoArclength::approach_limited(const ContinuationResult& result, double step) const {
-  if (!last_step_ || last_step_->reached + 1 != result.points.size()) return step;
+double PseudoArclength::approach_distance(const ContinuationResult& result) const {
+  double distance = std::numeric_limits<double>::infinity();
+  if (!last_step_ || last_step_->reached + 1 != result.points.size()) return distance;
   const auto tests = problem_.test_functions();
   const Vector& now = result.points.back().tests;
   for (size_t i = 0; i < tests.size(); ++i) {
@@ -844,12 +832,31 @@ double PseudoArclength::approach_limited(const ContinuationResult& result, doubl
     const double before = last_step_->tests_before[k], after = now[k];
     // Coming closer by more than rounding, as a straight line in the arclength.
     if (!(std::isfinite(before) && after > 0.0 && after < before * (1.0 - 1e-8))) continue;
-    const double remaining = last_step_->length * after / (before - after);
-    const double limit = remaining > options_.min_step ? kApproachFraction * remaining
-                                                       : remaining + options_.min_step;
-    step = std::min(step, std::max(limit, options_.min_step));
+    distance = std::min(distance, last_step_->length * after / (before - after));
   }
-  return step;
+  return distance;
+}
+
+// Of the distance to an Approach test's zero, the part a step may cover while that
+// distance is larger than min_step: a step that lands close to the zero converges (the
+// map is smooth on this side), and the next one, a tenth as long, again.
+constexpr double kApproachFraction = 0.9;
+
+double PseudoArclength::approach_limited(double step, double distance) const {
+  if (!std::isfinite(distance)) return step;
+  const double limit = distance > options_.min_step ? kApproachFraction * distance
+                                                    : distance + options_.min_step;
+  return std::min(step, std::max(limit, options_.min_step));
+}
+
+bool PseudoArclength::signature_changed(const BranchPoint& from, const BranchPoint& to) const {
+  const auto tests = problem_.test_functions();
+  for (size_t i = 0; i < tests.size(); ++i) {
+    const auto k = static_cast<Eigen::Index>(i);
+    if (tests[i].kind == TestFunction::Kind::ValueChange && from.tests[k] != to.tests[k])
+      return true;
+  }
+  return false;
 }
 
 void PseudoArclength::trace(ContinuationResult& result) {
@@ -860,13 +867,20 @@ void PseudoArclength::trace(ContinuationResult& result) {
   while (static_cast<int>(result.points.size()) < options_.max_points) {
     const BranchPoint& from = result.points.back();
     BranchPoint next;
-    step = approach_limited(result, step);
+    const double approach = approach_distance(result);
+    step = approach_limited(step, approach);
     const bool at_min_step = step <= options_.min_step * (1.0 + 1e-12);
     bool corrected = correct_along(from, step, next);
     if (!corrected &&
         (end_on_valid_range(from, step, result) || left_range(from, step, result)))
       return;
     if (corrected && !at_min_step && !plausible_successor(from, next, step)) corrected = false;
+    // A contact appeared or vanished inside a step that should have ended short of every
+    // Approach test's zero: the trend was not straight (a fold next to a soft grazing) or
+    // the step jumped to another part of the branch. A shorter one.
+    if (corrected && !at_min_step && std::isfinite(approach) && approach > step &&
+        signature_changed(from, next))
+      corrected = false;
     if (corrected) {
       const int boundary = crossed_boundary(from, next);
       const auto b = static_cast<Eigen::Index>(boundary);
@@ -917,9 +931,16 @@ void PseudoArclength::trace(ContinuationResult& result) {
     if (!beyond) recenter(next);
     const int iterations = next.corrector_iterations;
     const bool by_chord = next.by_chord;
+    const bool contacts_changed = signature_changed(from, next);
     last_step_ = TakenStep{step, from.tests, result.points.size()};
     result.points.push_back(std::move(next));
     report_progress(result);
+    // Past a nonsmooth point (a contact appeared or vanished) the short steps that closed
+    // in on it are no stall, nor those growing again beyond it: the window starts anew.
+    if (contacts_changed) {
+      recent_steps_.clear();
+      recent_length_ = 0.0;
+    }
     if (stalled(step, result)) return;
     if (beyond) {
       result.status = ContinuationStatus::ReachedBound;

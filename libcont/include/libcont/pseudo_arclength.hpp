@@ -199,9 +199,13 @@ class PseudoArclength {
   void record_tests(BranchPoint& point);
   void recenter(BranchPoint& point);
   void trace(ContinuationResult& result);
-  // The step from the last point, shortened so as not to reach past an Approach test's
-  // zero extrapolated from the last step.
-  double approach_limited(const ContinuationResult& result, double step) const;
+  // The arclength from the last point to the nearest zero of an Approach test,
+  // extrapolated along the last step; infinite where none comes closer.
+  double approach_distance(const ContinuationResult& result) const;
+  // The step, shortened so as not to reach past that zero.
+  double approach_limited(double step, double distance) const;
+  // Whether a ValueChange test (the impact signature) differs between the points.
+  bool signature_changed(const BranchPoint& from, const BranchPoint& to) const;
   void report_progress(const ContinuationResult& result) const;
 
   ZeroProblem& problem_;
