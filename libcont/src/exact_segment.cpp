@@ -331,7 +331,35 @@ void ExactSegment::find_monitor_roots(int mode, int function, double t0, const R
   if (crosses(direction, h_turn, end.value)) add({at, tau1, h_turn});
 }
 
+const double* ExactSegment::linear_coefficients(int function) const {
+  const PreparedMode& p = *prepared_;
+  if (function >= p.events) return p.monitor_coefficients.col(function - p.events).data();
+  if (p.affine_events[static_cast<size_t>(function)])
+    return p.event_coefficients.col(function).data();
+  return nullptr;
+}
+
 double ExactSegment::locate(int mode, int function, double t0, const Bracket& bracket) {
+  // A function linear in the lifted state of a mode with the closed form: its own closed
+  // form in the interval's time, a few numbers instead of the transition matrix.
+  const ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
+  const double* coefficients = linear_coefficients(function);
+  if (coefficients && flow.closed_form_serves(interval_)) {
+    const ExactLinearFlow::ClosedFormFunction form =
+        flow.closed_form_function(coefficients, block_.data());
+    return newton_in_bracket(function, t0, bracket, [&](double tau, double& h, double& r) {
+      form.evaluate(tau, h, r);
+    });
+  }
+  return newton_in_bracket(function, t0, bracket, [&](double tau, double& h, double& r) {
+    h = value_at(mode, function, t0, tau);
+    r = rate_at(mode, function, t0, tau);
+  });
+}
+
+template <typename Evaluate>
+double ExactSegment::newton_in_bracket(int function, double t0, const Bracket& bracket,
+                                       Evaluate&& evaluate) const {
   // Safeguarded Newton on h with the analytic rate, keeping a bracket (lo: not crossed,
   // hi: crossed). Newton steps shorter than the time resolution step across the root by
   // that resolution, which closes the bracket; bisection where Newton leaves the bracket
@@ -340,8 +368,8 @@ double ExactSegment::locate(int mode, int function, double t0, const Bracket& br
   double lo = bracket.lo, hi = bracket.hi;
   const double tolerance = 4.0 * kEpsilon * (std::abs(t0) + hi);
   double x = hi;
-  double hx = value_at(mode, function, t0, x);
-  double rx = rate_at(mode, function, t0, x);
+  double hx = 0.0, rx = 0.0;
+  evaluate(x, hx, rx);
   bool bisect = false;
   for (int i = 0; i < 200 && hi - lo > tolerance; ++i) {
     double c = 0.5 * (lo + hi);
@@ -351,19 +379,20 @@ double ExactSegment::locate(int mode, int function, double t0, const Bracket& br
       if (!(c > lo && c < hi)) c = 0.5 * (lo + hi);
     }
     c = std::clamp(c, lo + 0.25 * tolerance, hi - 0.25 * tolerance);
-    const double h = value_at(mode, function, t0, c);
+    double h = 0.0, r = 0.0;
+    evaluate(c, h, r);
     (crosses(direction, bracket.before, h) ? hi : lo) = c;
     bisect = std::abs(h) > 0.5 * std::abs(hx);
     x = c;
     hx = h;
-    rx = rate_at(mode, function, t0, c);
+    rx = r;
   }
   return hi;
 }
 
 void ExactSegment::report_monitor(const MonitorRoot& root, int mode, double t0,
                                   FlowObserver& observer) {
-  // The interval's expansion was built when the root was located.
+  ensure_expansion(mode, 1);
   flows_[static_cast<size_t>(mode)].evaluate(root.tau, point_, 1);
   const double t = t0 + root.tau;
   const auto x = point_.col(0).head(n_);
