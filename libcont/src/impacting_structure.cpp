@@ -681,6 +681,10 @@ ImpactingStructure::Projection ImpactingStructure::derive_projection(std::vector
   const Matrix mobility = mass_inverse_ * p.constraints.transpose();  // M^-1 W'
   p.gain = mobility * (p.constraints * mobility).inverse();           // B = M^-1 W' G^-1
   p.projector = Matrix::Identity(n, n) - p.gain * p.constraints;      // I - B W
+  if (s > 0) {
+    const Vector& normal = contacts_[set.back()].normal;
+    p.mobility = normal.dot(mass_inverse_ * normal);
+  }
   p.set = std::move(set);
   return p;
 }
@@ -739,8 +743,7 @@ EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, Vect
   thread_local Vector stuck;
   stuck = x;
   project(projection, 0.0, t, stuck);
-  const double holding = holding_force(mode + bit, j, t, stuck) *
-                         c.normal.dot(mass_inverse_ * c.normal);
+  const double holding = holding_force(mode + bit, j, t, stuck) * projection.mobility;
   if (law.sticks(approach_speed, holding)) {
     x = stuck;
     return EventOutcome{mode + bit, EventKind::StickStart, false};

@@ -214,6 +214,7 @@ class ImpactingStructure : public HybridSystem,
   struct Projection {
     std::vector<int> set;
     Matrix constraints, gain, projector;
+    double mobility = 0.0;  // n . M^-1 n of the set's last contact (the impacting one)
   };
   Projection derive_projection(std::vector<int> set) const;
   // Puts x onto the constraints of `p` (positions and velocities, in the metric of M), with
