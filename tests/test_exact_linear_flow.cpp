@@ -525,8 +525,10 @@ TEST_CASE("Closed-form exponential of a two-state mode matches the series", "[ex
     Vector c(5), z0(5);
     for (int i = 0; i < 5; ++i) c[i] = uniform(function_random), z0[i] = uniform(function_random);
     flow.lift(uniform(function_random), z0.head(2), z0);
-    const ExactLinearFlow::ClosedFormFunction form = flow.closed_form_function(c.data(), z0.data());
-    for (double fraction : {0.0, 1e-9, 0.03, 0.4, 1.0}) {
+    // The points in the order of a root search: large steps evaluated directly, those
+    // within 1/32 radian by rotation from the previous one.
+    ExactLinearFlow::ClosedFormFunction form = flow.closed_form_function(c.data(), z0.data());
+    for (double fraction : {0.0, 1e-9, 0.03, 0.4, 1.0, 0.97, 0.955, 0.96, 0.9600001}) {
       const double s = fraction * flow.scan_step();
       flow.closed_form_transition(s, closed);
       libcont::matrix_exponential(flow.generator() * s, series, work);

@@ -333,19 +333,45 @@ ExactLinearFlow::ClosedFormFunction ExactLinearFlow::closed_form_function(const 
   return f;
 }
 
-void ExactLinearFlow::ClosedFormFunction::evaluate(double s, double& value, double& rate) const {
+void ExactLinearFlow::ClosedFormFunction::evaluate(double s, double& value, double& rate) {
   // c' = b^2 d and d' = c with b^2 signed (negative for a complex pair), so
   // (alpha c + beta d)' = alpha b^2 d + beta c.
+  constexpr double kSmallAngle = 1.0 / 32;  // where small_rotation is exact to rounding
+  const double step = s - last_s_;
+  const double angle = std::abs(step) * std::max({b, w, std::abs(a)});
+  if (has_last_ && discriminant <= 0.0 && angle <= kSmallAngle) {
+    const detail::HarmonicPhase rb = detail::small_rotation(b * step);
+    const detail::HarmonicPhase rw = detail::small_rotation(w * step);
+    const double x = a * step;  // e^x to rounding for |x| <= 1/32: Taylor to x^9
+    const double scale =
+        1.0 + x * (1.0 + x / 2 * (1.0 + x / 3 * (1.0 + x / 4 * (1.0 + x / 5 * (1.0 + x / 6 * (
+                  1.0 + x / 7 * (1.0 + x / 8 * (1.0 + x / 9))))))));
+    const double cb = cos_b_ * rb.cosine - sin_b_ * rb.sine;
+    sin_b_ = sin_b_ * rb.cosine + cos_b_ * rb.sine;
+    cos_b_ = cb;
+    const double cw = cos_w_ * rw.cosine - sin_w_ * rw.sine;
+    sin_w_ = sin_w_ * rw.cosine + cos_w_ * rw.sine;
+    cos_w_ = cw;
+    growth_ *= scale;
+  } else {
+    cos_b_ = std::cos(b * s);
+    sin_b_ = std::sin(b * s);
+    cos_w_ = std::cos(w * s);
+    sin_w_ = std::sin(w * s);
+    growth_ = std::exp(a * s);
+  }
+  has_last_ = true;
+  last_s_ = s;
   double c = 1.0, d = s;
   if (discriminant < 0.0) {
-    c = std::cos(b * s);
-    d = std::sin(b * s) / b;
+    c = cos_b_;
+    d = sin_b_ / b;
   } else if (discriminant > 0.0) {
     c = std::cosh(b * s);
     d = std::sinh(b * s) / b;
   }
-  const double growth = std::exp(a * s);
-  const double cw = std::cos(w * s), sw = std::sin(w * s);
+  const double growth = growth_;
+  const double cw = cos_w_, sw = sin_w_;
   const double free = alpha * c + beta * d;
   value = growth * free + delta0 + delta1 * cw + delta2 * sw;
   rate = growth * (a * free + alpha * discriminant * d + beta * c) + w * (delta2 * cw - delta1 * sw);

@@ -556,6 +556,13 @@ EventSpec ImpactingStructure::event_spec(int mode, int event) const {
   return spec;
 }
 
+EventDirection ImpactingStructure::event_direction(int mode, int event) const {
+  const auto [j, law_switch] = modes_[mode].events[event];
+  if (law_switch >= 0) return event_spec(mode, event).direction;
+  // As event_spec: only a closed soft contact's separation rises.
+  return !contacts_[j].hard() && closed(mode, j) ? EventDirection::Rising : EventDirection::Falling;
+}
+
 void ImpactingStructure::total_force(int mode, double t, ConstVectorRef x, VectorRef force) const {
   const ModeData& md = modes_[mode];
   const int n = structure_.size();
