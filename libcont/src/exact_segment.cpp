@@ -28,6 +28,16 @@ bool crosses(EventDirection direction, double before, double after) {
 
 double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
 
+// Whether every entry is finite: x - x is 0 for a finite x and NaN otherwise, so one sum
+// without a branch per entry (Eigen's allFinite tests them one by one; this runs at every
+// scan step).
+bool all_finite(const Matrix& m) {
+  const double* entry = m.data();
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < m.size(); ++i) sum += entry[i] - entry[i];
+  return sum == 0.0;
+}
+
 // c . z for a coefficient column and a block's state column (n + 3 numbers): a plain loop,
 // cheaper at these sizes than a dynamic dot product, which the root searches call at every
 // iteration.
@@ -441,7 +451,7 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
   }
   if (crossed == 0) return;
   flows_[static_cast<size_t>(mode)].propagate_repeated(step, crossed, block_, next_);
-  if (!next_.allFinite()) return;  // the scan takes these steps again and reports it
+  if (!all_finite(next_)) return;  // the scan takes these steps again and reports it
   report.steps += crossed;
   emit_samples(t0, t0, t, mode, grid, observer);
   block_.swap(next_);
@@ -510,7 +520,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       return fail(state, t0, FlowStatus::Cancelled, "cancelled at t = " + number_text(t0), report);
     flow.propagate(s, block_, next_);
     ++report.steps;
-    if (!next_.allFinite())
+    if (!all_finite(next_))
       return fail(state, t0, FlowStatus::BadState,
                   "state became non-finite after t = " + number_text(t0), report);
     // The earliest crossing in this interval, over all events.
