@@ -464,13 +464,34 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
   }
 }
 
+// Column by column in plain loops: Eigen's copies of dynamic blocks (alignment checks,
+// packets of two) cost more than the few numbers they move, at every segment.
+void ExactSegment::load_tangent(const Matrix& tangent, Matrix& block) const {
+  const Eigen::Index lifted = block.rows();
+  for (int c = 0; c < columns_; ++c) {
+    const double* from = tangent.data() + c * tangent.rows();
+    double* to = block.data() + (c + 1) * lifted;
+    for (int i = 0; i < n_; ++i) to[i] = from[i];
+    for (Eigen::Index i = n_; i < lifted; ++i) to[i] = 0.0;
+  }
+}
+
+void ExactSegment::store_tangent(const Matrix& block, Matrix& tangent) const {
+  const Eigen::Index lifted = block.rows();
+  for (int c = 0; c < columns_; ++c) {
+    const double* from = block.data() + (c + 1) * lifted;
+    double* to = tangent.data() + c * tangent.rows();
+    for (int i = 0; i < n_; ++i) to[i] = from[i];
+  }
+}
+
 int ExactSegment::fail(FlowState& state, double t0, FlowStatus status, std::string message,
                        FlowReport& report) const {
   report.status = status;
   report.message = std::move(message);
   state.t = t0;
   state.x = block_.col(0).head(n_);
-  if (columns_ > 0) state.tangent.leftCols(columns_) = block_.block(0, 1, n_, columns_);
+  store_tangent(block_, state.tangent);
   return kFailed;
 }
 
@@ -479,10 +500,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
   const int mode = state.mode;
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.lift(state.t, state.x, block_.col(0));
-  if (columns_ > 0) {
-    block_.block(0, 1, n_, columns_) = state.tangent.leftCols(columns_);
-    block_.bottomRightCorner(3, columns_).setZero();
-  }
+  load_tangent(state.tangent, block_);
   double step = flow.scan_step();
   if (options_.max_step > 0.0) step = std::min(step, options_.max_step);
   double t0 = state.t;
@@ -570,7 +588,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       flow.evaluate(found_at, point_);
       state.t = t0 + found_at;
       state.x = point_.col(0).head(n_);
-      if (columns_ > 0) state.tangent.leftCols(columns_) = point_.block(0, 1, n_, columns_);
+      store_tangent(point_, state.tangent);
       return found;
     }
     emit_samples(t0, reported_to, t1, mode, grid, observer);
@@ -582,7 +600,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     if (last) {
       state.t = t_end;
       state.x = block_.col(0).head(n_);
-      if (columns_ > 0) state.tangent.leftCols(columns_) = block_.block(0, 1, n_, columns_);
+      store_tangent(block_, state.tangent);
       return kReachedEnd;
     }
     if (report.steps > options_.max_steps) {
