@@ -422,14 +422,10 @@ void ExactLinearFlow::set_block_columns(int columns) {
 }
 
 void ExactLinearFlow::lift(double t, ConstVectorRef x, VectorRef z) const {
-  // The forcing's phase as the models compute it (harmonic_phase.hpp): the same bits as
-  // the model's own forcing at t, and at a segment's start (an event's time, where the
-  // model was just evaluated) without a call of cos and sin.
-  const detail::HarmonicPhase phase = detail::harmonic_phase(mode_.frequency, t);
   z.head(n_) = x;
   z[n_] = forcing_scale_;
-  z[n_ + 1] = forcing_scale_ * phase.cosine;
-  z[n_ + 2] = forcing_scale_ * phase.sine;
+  z[n_ + 1] = forcing_scale_ * std::cos(mode_.frequency * t);
+  z[n_ + 2] = forcing_scale_ * std::sin(mode_.frequency * t);
 }
 
 void ExactLinearFlow::field(ConstVectorRef z, VectorRef f) const {
