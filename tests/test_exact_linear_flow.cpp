@@ -489,8 +489,9 @@ TEST_CASE("Two-body: the affine modes and events agree with the model, both path
 TEST_CASE("Closed-form exponential of a two-state mode matches the series", "[exact-flow]") {
   // Random A: complex pairs, real distinct pairs, and near-defective ones (b -> 0 from both
   // sides, and b = 0), with random forcing; expm(M s) in closed form against
-  // matrix_exponential of M s over a scan step.
-  std::mt19937 random(17);
+  // matrix_exponential of M s over a scan step, and a linear function of the lifted state
+  // in its own closed form (ClosedFormFunction) against the product with that series.
+  std::mt19937 random(17), function_random(29);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   std::array<Matrix, 3> work;
   Matrix series, closed(5, 5);
@@ -519,12 +520,29 @@ TEST_CASE("Closed-form exponential of a two-state mode matches the series", "[ex
     flow.set_mode(mode);
     if (!flow.has_closed_form()) continue;  // resonant or singular: no particular solution
     ++compared;
-    for (double fraction : {0.0, 1e-9, 0.03, 0.4, 1.0}) {
+    // A function linear in the lifted state, c . z, from a random start z0, in its own
+    // closed form: against c . expm(M s) z0, its rate against c . M z at that point.
+    Vector c(5), z0(5);
+    for (int i = 0; i < 5; ++i) c[i] = uniform(function_random), z0[i] = uniform(function_random);
+    flow.lift(uniform(function_random), z0.head(2), z0);
+    // The points in the order of a root search: large steps evaluated directly, those
+    // within 1/32 radian by rotation from the previous one.
+    ExactLinearFlow::ClosedFormFunction form = flow.closed_form_function(c.data(), z0.data());
+    for (double fraction : {0.0, 1e-9, 0.03, 0.4, 1.0, 0.97, 0.955, 0.96, 0.9600001}) {
       const double s = fraction * flow.scan_step();
       flow.closed_form_transition(s, closed);
       libcont::matrix_exponential(flow.generator() * s, series, work);
       INFO("trial " << trial << " s " << s << " b^2 " << b2);
       CHECK((closed - series).cwiseAbs().maxCoeff() <= 1e-14 * series.cwiseAbs().maxCoeff());
+      const Vector z = series * z0, rate = flow.generator() * z;
+      double g = 0.0, g1 = 0.0;
+      form.evaluate(s, g, g1);
+      // Rounding scales: |c| . |M|^k |z| (Pi and the products cancel at that level).
+      const Matrix magnitude = flow.generator().cwiseAbs();
+      const Vector size0 = z.cwiseAbs(), size1 = magnitude * size0;
+      const Vector weights = c.cwiseAbs();
+      CHECK(std::abs(g - c.dot(z)) <= 1e-14 * weights.dot(size0));
+      CHECK(std::abs(g1 - c.dot(rate)) <= 1e-14 * weights.dot(size1));
     }
   }
   CHECK(compared > 50);  // 93 of the 400 with this seed

@@ -274,3 +274,20 @@ TEST_CASE("A body put down at rest on a soft contact starts in contact", "[struc
     CHECK((rest.x - above.x).norm() <= 1e-9);
   }
 }
+
+TEST_CASE("Event directions answered alone are those of the events' specifications",
+          "[structure]") {
+  // HybridSystem::event_direction (the flow asks at every event) against event_spec's
+  // direction, for every mode and event: hard and soft contacts, open and closed, laws with
+  // regimes, and every catalogue model.
+  const auto check_all = [](const libcont::HybridSystem& system) {
+    for (int mode = 0; mode < system.mode_count(); ++mode)
+      for (int event = 0; event < system.event_count(mode); ++event) {
+        INFO(system.name() << " mode " << mode << " event " << event);
+        CHECK(system.event_direction(mode, event) == system.event_spec(mode, event).direction);
+      }
+  };
+  for (bool hard : {true, false}) check_all(TwoStops(hard));
+  check_all(DamperAndStop(true));
+  for (const auto& entry : systems::catalogue()) check_all(*systems::make_system(entry.name));
+}

@@ -81,11 +81,20 @@ bool EventFreeBound::prepare(const Matrix& generator, int n, double forcing_scal
 double EventFreeBound::clear_time(const Matrix& z, const double* values, const double* rates,
                                   double horizon) const {
   if (!available_) return 0.0;
+  // A one-degree-of-freedom oscillator with its size fixed (loops unrolled: a third of the
+  // instructions).
+  return n_ == 2 ? clear_time_sized<2>(z, values, rates, horizon)
+                 : clear_time_sized<0>(z, values, rates, horizon);
+}
+
+template <int N>
+double EventFreeBound::clear_time_sized(const Matrix& z, const double* values,
+                                        const double* rates, double horizon) const {
   // Plain loops over the small sizes (n <= 16): this runs at every scan step that looks at
   // the events.
   const double* state = z.data();
   const double* pi = particular_.data();
-  const int n = n_;
+  const int n = N > 0 ? N : n_;
   double* deviation = deviation_.data();
   for (int i = 0; i < n; ++i)
     deviation[i] = state[i] - (pi[i] * state[n] + pi[n + i] * state[n + 1] +

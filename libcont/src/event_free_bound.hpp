@@ -44,6 +44,11 @@ class EventFreeBound {
                     double horizon) const;
 
  private:
+  // clear_time for n = N (0: n_ at run time).
+  template <int N>
+  double clear_time_sized(const Matrix& z, const double* values, const double* rates,
+                          double horizon) const;
+
   bool available_ = false;
   int n_ = 0;
   Matrix generator_;  // the data of the last preparation

@@ -8,6 +8,7 @@
 
 #include "event_free_bound.hpp"
 #include "machine_epsilon.hpp"
+#include "libcont/harmonic_phase.hpp"
 #include "libcont/input_error.hpp"
 
 namespace libcont {
@@ -305,6 +306,75 @@ void ExactLinearFlow::closed_form_transition(double s, Matrix& out) const {
   o[20] = (P02 * cw - P01 * sw) - (e00 * P02 + e01 * P12);
   o[21] = (P12 * cw - P11 * sw) - (e10 * P02 + e11 * P12);
   o[22] = 0.0, o[23] = -sw, o[24] = cw;
+}
+
+ExactLinearFlow::ClosedFormFunction ExactLinearFlow::closed_form_function(const double* c,
+                                                                         const double* z0) const {
+  ClosedFormFunction f;
+  f.a = half_trace_;
+  f.discriminant = discriminant_;
+  f.b = std::sqrt(std::abs(discriminant_));
+  f.w = mode_.frequency;
+  const double* A = mode_.A.data();      // column-major 2 x 2
+  const double* P = particular_.data();  // Pi, column-major 2 x 3
+  // u = x0 - Pi q0: the deviation from the periodic particular solution.
+  const double u0 = z0[0] - (P[0] * z0[2] + P[2] * z0[3] + P[4] * z0[4]);
+  const double u1 = z0[1] - (P[1] * z0[2] + P[3] * z0[3] + P[5] * z0[4]);
+  f.alpha = c[0] * u0 + c[1] * u1;
+  f.beta = c[0] * ((A[0] - half_trace_) * u0 + A[2] * u1) +
+           c[1] * (A[1] * u0 + (A[3] - half_trace_) * u1);
+  // gamma = Pi^T c_x + c_q; gamma . R(s) q0 with R(s) q0 = (q00, cw q1 - sw q2, sw q1 + cw q2).
+  const double g0 = P[0] * c[0] + P[1] * c[1] + c[2];
+  const double g1 = P[2] * c[0] + P[3] * c[1] + c[3];
+  const double g2 = P[4] * c[0] + P[5] * c[1] + c[4];
+  f.delta0 = g0 * z0[2];
+  f.delta1 = g1 * z0[3] + g2 * z0[4];
+  f.delta2 = g2 * z0[3] - g1 * z0[4];
+  return f;
+}
+
+void ExactLinearFlow::ClosedFormFunction::evaluate(double s, double& value, double& rate) {
+  // c' = b^2 d and d' = c with b^2 signed (negative for a complex pair), so
+  // (alpha c + beta d)' = alpha b^2 d + beta c.
+  constexpr double kSmallAngle = 1.0 / 32;  // where small_rotation is exact to rounding
+  const double step = s - last_s_;
+  const double angle = std::abs(step) * std::max({b, w, std::abs(a)});
+  if (has_last_ && discriminant <= 0.0 && angle <= kSmallAngle) {
+    const detail::HarmonicPhase rb = detail::small_rotation(b * step);
+    const detail::HarmonicPhase rw = detail::small_rotation(w * step);
+    const double x = a * step;  // e^x to rounding for |x| <= 1/32: Taylor to x^9
+    const double scale =
+        1.0 + x * (1.0 + x / 2 * (1.0 + x / 3 * (1.0 + x / 4 * (1.0 + x / 5 * (1.0 + x / 6 * (
+                  1.0 + x / 7 * (1.0 + x / 8 * (1.0 + x / 9))))))));
+    const double cb = cos_b_ * rb.cosine - sin_b_ * rb.sine;
+    sin_b_ = sin_b_ * rb.cosine + cos_b_ * rb.sine;
+    cos_b_ = cb;
+    const double cw = cos_w_ * rw.cosine - sin_w_ * rw.sine;
+    sin_w_ = sin_w_ * rw.cosine + cos_w_ * rw.sine;
+    cos_w_ = cw;
+    growth_ *= scale;
+  } else {
+    cos_b_ = std::cos(b * s);
+    sin_b_ = std::sin(b * s);
+    cos_w_ = std::cos(w * s);
+    sin_w_ = std::sin(w * s);
+    growth_ = std::exp(a * s);
+  }
+  has_last_ = true;
+  last_s_ = s;
+  double c = 1.0, d = s;
+  if (discriminant < 0.0) {
+    c = cos_b_;
+    d = sin_b_ / b;
+  } else if (discriminant > 0.0) {
+    c = std::cosh(b * s);
+    d = std::sinh(b * s) / b;
+  }
+  const double growth = growth_;
+  const double cw = cos_w_, sw = sin_w_;
+  const double free = alpha * c + beta * d;
+  value = growth * free + delta0 + delta1 * cw + delta2 * sw;
+  rate = growth * (a * free + alpha * discriminant * d + beta * c) + w * (delta2 * cw - delta1 * sw);
 }
 
 bool ExactLinearFlow::closed_form_fits(double length) const {

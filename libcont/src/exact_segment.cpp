@@ -28,6 +28,16 @@ bool crosses(EventDirection direction, double before, double after) {
 
 double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
 
+// Whether every entry is finite: x - x is 0 for a finite x and NaN otherwise, so one sum
+// without a branch per entry (Eigen's allFinite tests them one by one; this runs at every
+// scan step).
+bool all_finite(const Matrix& m) {
+  const double* entry = m.data();
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < m.size(); ++i) sum += entry[i] - entry[i];
+  return sum == 0.0;
+}
+
 // c . z for a coefficient column and a block's state column (n + 3 numbers): a plain loop,
 // cheaper at these sizes than a dynamic dot product, which the root searches call at every
 // iteration.
@@ -331,7 +341,35 @@ void ExactSegment::find_monitor_roots(int mode, int function, double t0, const R
   if (crosses(direction, h_turn, end.value)) add({at, tau1, h_turn});
 }
 
+const double* ExactSegment::linear_coefficients(int function) const {
+  const PreparedMode& p = *prepared_;
+  if (function >= p.events) return p.monitor_coefficients.col(function - p.events).data();
+  if (p.affine_events[static_cast<size_t>(function)])
+    return p.event_coefficients.col(function).data();
+  return nullptr;
+}
+
 double ExactSegment::locate(int mode, int function, double t0, const Bracket& bracket) {
+  // A function linear in the lifted state of a mode with the closed form: its own closed
+  // form in the interval's time, a few numbers instead of the transition matrix.
+  const ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
+  const double* coefficients = linear_coefficients(function);
+  if (coefficients && flow.closed_form_serves(interval_)) {
+    ExactLinearFlow::ClosedFormFunction form =
+        flow.closed_form_function(coefficients, block_.data());
+    return newton_in_bracket(function, t0, bracket, [&](double tau, double& h, double& r) {
+      form.evaluate(tau, h, r);
+    });
+  }
+  return newton_in_bracket(function, t0, bracket, [&](double tau, double& h, double& r) {
+    h = value_at(mode, function, t0, tau);
+    r = rate_at(mode, function, t0, tau);
+  });
+}
+
+template <typename Evaluate>
+double ExactSegment::newton_in_bracket(int function, double t0, const Bracket& bracket,
+                                       Evaluate&& evaluate) const {
   // Safeguarded Newton on h with the analytic rate, keeping a bracket (lo: not crossed,
   // hi: crossed). Newton steps shorter than the time resolution step across the root by
   // that resolution, which closes the bracket; bisection where Newton leaves the bracket
@@ -340,8 +378,8 @@ double ExactSegment::locate(int mode, int function, double t0, const Bracket& br
   double lo = bracket.lo, hi = bracket.hi;
   const double tolerance = 4.0 * kEpsilon * (std::abs(t0) + hi);
   double x = hi;
-  double hx = value_at(mode, function, t0, x);
-  double rx = rate_at(mode, function, t0, x);
+  double hx = 0.0, rx = 0.0;
+  evaluate(x, hx, rx);
   bool bisect = false;
   for (int i = 0; i < 200 && hi - lo > tolerance; ++i) {
     double c = 0.5 * (lo + hi);
@@ -351,19 +389,20 @@ double ExactSegment::locate(int mode, int function, double t0, const Bracket& br
       if (!(c > lo && c < hi)) c = 0.5 * (lo + hi);
     }
     c = std::clamp(c, lo + 0.25 * tolerance, hi - 0.25 * tolerance);
-    const double h = value_at(mode, function, t0, c);
+    double h = 0.0, r = 0.0;
+    evaluate(c, h, r);
     (crosses(direction, bracket.before, h) ? hi : lo) = c;
     bisect = std::abs(h) > 0.5 * std::abs(hx);
     x = c;
     hx = h;
-    rx = rate_at(mode, function, t0, c);
+    rx = r;
   }
   return hi;
 }
 
 void ExactSegment::report_monitor(const MonitorRoot& root, int mode, double t0,
                                   FlowObserver& observer) {
-  // The interval's expansion was built when the root was located.
+  ensure_expansion(mode, 1);
   flows_[static_cast<size_t>(mode)].evaluate(root.tau, point_, 1);
   const double t = t0 + root.tau;
   const auto x = point_.col(0).head(n_);
@@ -412,7 +451,7 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
   }
   if (crossed == 0) return;
   flows_[static_cast<size_t>(mode)].propagate_repeated(step, crossed, block_, next_);
-  if (!next_.allFinite()) return;  // the scan takes these steps again and reports it
+  if (!all_finite(next_)) return;  // the scan takes these steps again and reports it
   report.steps += crossed;
   emit_samples(t0, t0, t, mode, grid, observer);
   block_.swap(next_);
@@ -425,13 +464,34 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
   }
 }
 
+// Column by column in plain loops: Eigen's copies of dynamic blocks (alignment checks,
+// packets of two) cost more than the few numbers they move, at every segment.
+void ExactSegment::load_tangent(const Matrix& tangent, Matrix& block) const {
+  const Eigen::Index lifted = block.rows();
+  for (int c = 0; c < columns_; ++c) {
+    const double* from = tangent.data() + c * tangent.rows();
+    double* to = block.data() + (c + 1) * lifted;
+    for (int i = 0; i < n_; ++i) to[i] = from[i];
+    for (Eigen::Index i = n_; i < lifted; ++i) to[i] = 0.0;
+  }
+}
+
+void ExactSegment::store_tangent(const Matrix& block, Matrix& tangent) const {
+  const Eigen::Index lifted = block.rows();
+  for (int c = 0; c < columns_; ++c) {
+    const double* from = block.data() + (c + 1) * lifted;
+    double* to = tangent.data() + c * tangent.rows();
+    for (int i = 0; i < n_; ++i) to[i] = from[i];
+  }
+}
+
 int ExactSegment::fail(FlowState& state, double t0, FlowStatus status, std::string message,
                        FlowReport& report) const {
   report.status = status;
   report.message = std::move(message);
   state.t = t0;
   state.x = block_.col(0).head(n_);
-  if (columns_ > 0) state.tangent.leftCols(columns_) = block_.block(0, 1, n_, columns_);
+  store_tangent(block_, state.tangent);
   return kFailed;
 }
 
@@ -440,10 +500,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
   const int mode = state.mode;
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.lift(state.t, state.x, block_.col(0));
-  if (columns_ > 0) {
-    block_.block(0, 1, n_, columns_) = state.tangent.leftCols(columns_);
-    block_.bottomRightCorner(3, columns_).setZero();
-  }
+  load_tangent(state.tangent, block_);
   double step = flow.scan_step();
   if (options_.max_step > 0.0) step = std::min(step, options_.max_step);
   double t0 = state.t;
@@ -481,7 +538,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       return fail(state, t0, FlowStatus::Cancelled, "cancelled at t = " + number_text(t0), report);
     flow.propagate(s, block_, next_);
     ++report.steps;
-    if (!next_.allFinite())
+    if (!all_finite(next_))
       return fail(state, t0, FlowStatus::BadState,
                   "state became non-finite after t = " + number_text(t0), report);
     // The earliest crossing in this interval, over all events.
@@ -531,7 +588,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       flow.evaluate(found_at, point_);
       state.t = t0 + found_at;
       state.x = point_.col(0).head(n_);
-      if (columns_ > 0) state.tangent.leftCols(columns_) = point_.block(0, 1, n_, columns_);
+      store_tangent(point_, state.tangent);
       return found;
     }
     emit_samples(t0, reported_to, t1, mode, grid, observer);
@@ -543,7 +600,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     if (last) {
       state.t = t_end;
       state.x = block_.col(0).head(n_);
-      if (columns_ > 0) state.tangent.leftCols(columns_) = block_.block(0, 1, n_, columns_);
+      store_tangent(block_, state.tangent);
       return kReachedEnd;
     }
     if (report.steps > options_.max_steps) {

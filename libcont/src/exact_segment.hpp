@@ -93,7 +93,18 @@ class ExactSegment {
   void find_monitor_roots(int mode, int function, double t0, const Reference& ref, double tau1,
                           const Reference& end, double until);
   double locate(int mode, int function, double t0, const Bracket& bracket);
+  // The root search of locate on h and its rate at tau: evaluate(tau, h, rate).
+  template <typename Evaluate>
+  double newton_in_bracket(int function, double t0, const Bracket& bracket,
+                           Evaluate&& evaluate) const;
+  // The coefficients c of a tracked function that is linear in the lifted state
+  // (g = c . z: an affine event, a monitor), or null.
+  const double* linear_coefficients(int function) const;
   void report_monitor(const MonitorRoot& root, int mode, double t0, FlowObserver& observer);
+  // The tangent columns (the first columns_ of `tangent`, n rows) into a lifted block's
+  // columns 1.. (zero forcing rows), and back.
+  void load_tangent(const Matrix& tangent, Matrix& block) const;
+  void store_tangent(const Matrix& block, Matrix& tangent) const;
   // Ends the run: state = the current scan point (block_ at t0), report says why.
   int fail(FlowState& state, double t0, FlowStatus status, std::string message,
            FlowReport& report) const;

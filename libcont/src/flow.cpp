@@ -207,7 +207,7 @@ struct Flow::Impl {
   bool moves_through(const FlowState& state, int j) {
     double rounding = 0.0;
     const double rate = crossing_rate(state, j, rounding);
-    switch (system.event_spec(state.mode, j).direction) {
+    switch (system.event_direction(state.mode, j)) {
       case EventDirection::Falling: return rate < -rounding;
       case EventDirection::Rising: return rate > rounding;
       case EventDirection::Either: return std::abs(rate) > rounding;
@@ -283,14 +283,14 @@ struct Flow::Impl {
     for (size_t j = 0; j < event_values.size() && found < 0; ++j) {
       const int event = static_cast<int>(j);
       const double after = system.event_function(state.mode, event, state.t, state.x);
-      if (crosses(system.event_spec(state.mode, event).direction, event_values[j], after))
+      if (crosses(system.event_direction(state.mode, event), event_values[j], after))
         found = event;
     }
     if (found < 0) {
       record_event_values(state);
       return -1;
     }
-    const EventDirection direction = system.event_spec(state.mode, found).direction;
+    const EventDirection direction = system.event_direction(state.mode, found);
     const double h_before = event_values[static_cast<size_t>(found)];
     double lo = t_before, hi = state.t;
     for (int iteration = 0; iteration < 200 && hi - lo > 4.0 * kEpsilon * std::abs(hi); ++iteration) {

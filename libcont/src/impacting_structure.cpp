@@ -556,6 +556,13 @@ EventSpec ImpactingStructure::event_spec(int mode, int event) const {
   return spec;
 }
 
+EventDirection ImpactingStructure::event_direction(int mode, int event) const {
+  const auto [j, law_switch] = modes_[mode].events[event];
+  if (law_switch >= 0) return event_spec(mode, event).direction;
+  // As event_spec: only a closed soft contact's separation rises.
+  return !contacts_[j].hard() && closed(mode, j) ? EventDirection::Rising : EventDirection::Falling;
+}
+
 void ImpactingStructure::total_force(int mode, double t, ConstVectorRef x, VectorRef force) const {
   const ModeData& md = modes_[mode];
   const int n = structure_.size();
@@ -681,6 +688,10 @@ ImpactingStructure::Projection ImpactingStructure::derive_projection(std::vector
   const Matrix mobility = mass_inverse_ * p.constraints.transpose();  // M^-1 W'
   p.gain = mobility * (p.constraints * mobility).inverse();           // B = M^-1 W' G^-1
   p.projector = Matrix::Identity(n, n) - p.gain * p.constraints;      // I - B W
+  if (s > 0) {
+    const Vector& normal = contacts_[set.back()].normal;
+    p.mobility = normal.dot(mass_inverse_ * normal);
+  }
   p.set = std::move(set);
   return p;
 }
@@ -739,8 +750,7 @@ EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, Vect
   thread_local Vector stuck;
   stuck = x;
   project(projection, 0.0, t, stuck);
-  const double holding = holding_force(mode + bit, j, t, stuck) *
-                         c.normal.dot(mass_inverse_ * c.normal);
+  const double holding = holding_force(mode + bit, j, t, stuck) * projection.mobility;
   if (law.sticks(approach_speed, holding)) {
     x = stuck;
     return EventOutcome{mode + bit, EventKind::StickStart, false};

@@ -17,18 +17,33 @@ void orthonormalise(Matrix& tangent, Vector& log_stretch) {
   const Eigen::Index n = tangent.cols();
   constexpr int kSmall = 8;
   if (n <= kSmall && tangent.rows() == n) {
-    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kSmall, kSmall> q = tangent;
+    // Plain loops on column-major storage: at these sizes Eigen's dynamic products cost
+    // more than the arithmetic.
+    double q[kSmall * kSmall];
     double norms[kSmall];
+    const double* in = tangent.data();
+    const int size = static_cast<int>(n);
+    for (int k = 0; k < size * size; ++k) q[k] = in[k];
     bool collapsed = false;
-    for (Eigen::Index i = 0; i < n && !collapsed; ++i) {
-      for (Eigen::Index j = 0; j < i; ++j) q.col(i) -= q.col(j).dot(q.col(i)) * q.col(j);
-      norms[i] = q.col(i).norm();
+    for (int i = 0; i < size && !collapsed; ++i) {
+      double* column = q + i * size;
+      for (int j = 0; j < i; ++j) {
+        const double* previous = q + j * size;
+        double projection = 0.0;
+        for (int k = 0; k < size; ++k) projection += previous[k] * column[k];
+        for (int k = 0; k < size; ++k) column[k] -= projection * previous[k];
+      }
+      double norm2 = 0.0;
+      for (int k = 0; k < size; ++k) norm2 += column[k] * column[k];
+      norms[i] = std::sqrt(norm2);
       collapsed = !(norms[i] > 0.0) || !std::isfinite(norms[i]);
-      if (!collapsed) q.col(i) /= norms[i];
+      if (!collapsed)
+        for (int k = 0; k < size; ++k) column[k] /= norms[i];
     }
     if (!collapsed) {
       for (Eigen::Index i = 0; i < n; ++i) log_stretch[i] += std::log(norms[i]);
-      tangent = q;
+      double* out = tangent.data();
+      for (int k = 0; k < size * size; ++k) out[k] = q[k];
       return;
     }
   }

@@ -73,6 +73,29 @@ class ExactLinearFlow {
   // particular solution (event_free_bound.hpp). Only where has_closed_form(); out (n + 3)
   // square.
   void closed_form_transition(double s, Matrix& out) const;
+  // Whether the closed form serves steps up to `length` (evaluate then uses it).
+  bool closed_form_serves(double length) const { return closed_form_fits(length); }
+
+  // A function g = c . z linear in the lifted state, along the closed form from z0:
+  //   g(s) = e^{a s} (alpha c(s) + beta d(s)) + delta0 + delta1 cos w s + delta2 sin w s
+  // (c, d as above; with u = x0 - Pi q0, alpha = c_x . u, beta = c_x . (A - a I) u, and
+  // the deltas from (Pi^T c_x + c_q) . R(s) q0). A root search evaluates g and its rate
+  // with one exp and two sincos and a few products, without the transition matrix; within
+  // 1/32 radian of the point evaluated last (Newton's later iterations), by rotating that
+  // point's cosines and sines and scaling its exponential by short series instead.
+  struct ClosedFormFunction {
+    double a = 0.0, discriminant = 0.0, b = 0.0, w = 0.0;
+    double alpha = 0.0, beta = 0.0, delta0 = 0.0, delta1 = 0.0, delta2 = 0.0;
+    // g and dg/ds at s.
+    void evaluate(double s, double& value, double& rate);
+
+   private:
+    // The point evaluated last: s, e^{a s}, cos and sin of b s and of w s.
+    bool has_last_ = false;
+    double last_s_ = 0.0, growth_ = 1.0, cos_b_ = 1.0, sin_b_ = 0.0, cos_w_ = 1.0, sin_w_ = 0.0;
+  };
+  // Only where has_closed_form(); c and z0: n + 3 numbers each.
+  ClosedFormFunction closed_form_function(const double* c, const double* z0) const;
 
  private:
   // Truncated Taylor series of s -> expm(M s) W about s = 0, in powers of s / length.

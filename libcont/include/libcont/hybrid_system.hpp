@@ -117,6 +117,11 @@ class HybridSystem {
   // --- events ----------------------------------------------------------------------------
   virtual int event_count(int /*mode*/) const { return 0; }
   virtual EventSpec event_spec(int mode, int event) const;
+  // event_spec(mode, event).direction without the rest (its name is a string): the flow
+  // asks at every event. A model may answer it more cheaply.
+  virtual EventDirection event_direction(int mode, int event) const {
+    return event_spec(mode, event).direction;
+  }
   virtual double event_function(int mode, int event, double t, ConstVectorRef x) const;
   // Applies the event to x (in: x-, out: x+) and tells the new mode. Default: terminal.
   virtual EventOutcome apply_event(int mode, int event, double t, VectorRef x) const;

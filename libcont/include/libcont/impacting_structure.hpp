@@ -87,6 +87,7 @@ class ImpactingStructure : public HybridSystem,
   void vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const override;
   int event_count(int mode) const override;
   EventSpec event_spec(int mode, int event) const override;
+  EventDirection event_direction(int mode, int event) const override;
   double event_function(int mode, int event, double t, ConstVectorRef x) const override;
   EventOutcome apply_event(int mode, int event, double t, VectorRef x) const override;
 
@@ -214,6 +215,7 @@ class ImpactingStructure : public HybridSystem,
   struct Projection {
     std::vector<int> set;
     Matrix constraints, gain, projector;
+    double mobility = 0.0;  // n . M^-1 n of the set's last contact (the impacting one)
   };
   Projection derive_projection(std::vector<int> set) const;
   // Puts x onto the constraints of `p` (positions and velocities, in the metric of M), with
