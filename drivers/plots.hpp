@@ -117,12 +117,28 @@ struct CurvesPlot {
 };
 PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem);
 
+// The points of a sweep's cloud (its Poincare samples of one coordinate, or its impact
+// velocities) against the parameter, each with its direction (an index into
+// SweepPlot::directions).
+struct SweepCloud {
+  std::vector<double> x, y;
+  std::vector<int> direction;
+  void add(double x_value, double y_value, int direction_index) {
+    x.push_back(x_value);
+    y.push_back(y_value);
+    direction.push_back(direction_index);
+  }
+};
+
 // A brute-force sweep from `vicont sweep` (sweep_output.hpp), the panels of the source
 // figures over the parameter: (a) the Poincare samples of one coordinate, (b) each
 // Lyapunov exponent in a panel of its own with the zero line, a_e on a second axis of the
 // first, (c) a_i with the relative velocities at impact on a second axis. Each sweep
-// direction in its own colour. Clouds of samples or impacts beyond 20000 points are drawn
-// from thinned copies written beside the figure (PlotFiles::data).
+// direction in its own colour. The clouds of samples and impact velocities are drawn as
+// one image each, of their panel's pixels (cloud_raster.hpp), written beside the figure
+// as STEM_samples.rgba and STEM_impacts.rgba (PlotFiles::data); they come from memory,
+// the same numbers as samples_csv and impacts_csv hold, so that the figure does not read
+// those files again.
 struct SweepPlot {
   std::filesystem::path directory;
   std::string points_csv, samples_csv, impacts_csv;
@@ -131,6 +147,7 @@ struct SweepPlot {
   std::vector<std::string> exponent_columns;  // lambda_1, lambda_2, ...
   std::vector<std::string> directions;        // those present: "up", "down", "fixed"
   std::string title;
+  SweepCloud samples, impacts;  // (parameter, coordinate) and (parameter, v_r)
 };
 PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem);
 

@@ -5,8 +5,8 @@
 # axes carry the model's units; the special points of the two-body Hertz loading curve
 # (five within 0.003 in lambda) are numbered markers whose numbers never overlap, the key
 # lists one numbered entry per special point, and a zoom panel shows their cluster; a
-# sweep's Lyapunov exponents get a panel each with the zero line; a large cloud of samples
-# is drawn from a thinned copy; an unknown format is refused naming it; --format none
+# sweep's Lyapunov exponents get a panel each with the zero line; its clouds of samples and
+# impact velocities are drawn as images of their panels' pixels; an unknown format is refused naming it; --format none
 # writes the scripts and no figure, and each script draws its figure afterwards.
 # Usage: cli_figures.sh /path/to/vicont
 set -u
@@ -18,8 +18,9 @@ command -v gnuplot >/dev/null 2>&1 || { echo "FAIL: gnuplot is needed"; exit 1; 
 formats="--format png,pdf,svg"
 
 # figure DIR NAME: NAME.png, NAME.pdf, NAME.svg exist with their formats' magic bytes;
-# NAME.gp redraws the PNG identically and the PDF as a PDF. (Its variables are not those
-# of expect_files: sh has no local variables.)
+# NAME.gp redraws the PNG identically and the PDF as a PDF, from the data beside it (the
+# CSV files, the images of clouds). (Its variables are not those of expect_files: sh has
+# no local variables.)
 figure() {
   fig_dir=$1
   fig=$2
@@ -28,7 +29,7 @@ figure() {
   grep -q "<svg" "$fig_dir/$fig.svg" 2>/dev/null || fail "$fig_dir/$fig.svg is not an SVG"
   mkdir -p "$work/redraw"
   rm -f "$work/redraw/"*
-  cp "$fig_dir/"*.csv "$fig_dir/$fig.gp" "$work/redraw/" 2>/dev/null
+  cp "$fig_dir/"*.csv "$fig_dir/"*.rgba "$fig_dir/$fig.gp" "$work/redraw/" 2>/dev/null
   # The doubled branches' files, where the figure reads them.
   for sub in "$fig_dir"/*/; do
     [ -d "$sub" ] && mkdir -p "$work/redraw/$(basename "$sub")" &&
@@ -111,18 +112,25 @@ grep -q "multiplot layout 4,1" "$work/sweep/sweep.gp" ||
 [ "$(grep -c "^plot 0 with lines" "$work/sweep/sweep.gp")" -eq 2 ] ||
   fail "sweep.gp: not one zero line per exponent panel"
 grep -q "set ylabel 'lambda_2 \[-\]'" "$work/sweep/sweep.gp" || fail "sweep.gp: lambda_2 has no panel of its own"
-[ -e "$work/sweep/sweep_sweep_samples_drawn.csv" ] && fail "a small sweep drew from a thinned copy"
 
-# Many samples: the cloud is drawn from a thinned copy, one row per pixel, listed in the summary.
+# The clouds (samples, impact velocities) are drawn as one image per panel, of the panel's
+# pixels: RGBA, 4 bytes a pixel, as many pixels as sweep.gp's `binary array` says.
+raster_fits() { # DIR FILE: the image's size is the one its script reads
+  dims=$(sed -n "s/.*'$2' binary array=(\([0-9]*\),\([0-9]*\)).*/\1 \2/p" "$1/sweep.gp")
+  [ -n "$dims" ] || return 1
+  set -- "$1" "$2" $dims
+  [ "$(wc -c <"$1/$2")" -eq $((4 * $3 * $4)) ]
+}
+raster_fits "$work/sweep" sweep_samples.rgba || fail "sweep.gp does not draw sweep_samples.rgba of its size"
+raster_fits "$work/sweep" sweep_impacts.rgba || fail "sweep.gp does not draw sweep_impacts.rgba of its size"
+
+# Many samples: still one image per cloud, listed in the summary with the figure.
 "$vicont" sweep --param omega --from 3 --to 4 --steps 41 --transient 50 --periods 600 --samples 600 \
   --out "$work/cloud" --json >"$work/stdout" 2>"$work/err" || fail "large sweep: exit status $? ($(cat "$work/err"))"
-expect_files "$work/cloud" sweep.png sweep_sweep_samples_drawn.csv
-grep -q "sweep_sweep_samples_drawn.csv" "$work/cloud/sweep.gp" || fail "sweep.gp does not read the thinned copy"
-check "the summary lists the thinned copy" \
-  "any(f.endswith('sweep_sweep_samples_drawn.csv') for f in d['files'])"
-rows=$(($(wc -l <"$work/cloud/sweep_samples.csv") - 1))
-kept=$(($(wc -l <"$work/cloud/sweep_sweep_samples_drawn.csv") - 1))
-[ "$kept" -gt 0 ] && [ "$kept" -le "$rows" ] || fail "thinned copy: $kept rows of $rows"
+expect_files "$work/cloud" sweep.png sweep_samples.rgba sweep_impacts.rgba
+raster_fits "$work/cloud" sweep_samples.rgba || fail "large sweep: sweep_samples.rgba not of its panel's size"
+check "the summary lists the images of the clouds" \
+  "any(f.endswith('sweep_samples.rgba') for f in d['files'])"
 
 # The other kinds, each in the three formats.
 "$vicont" simulate --t-end 20 $formats --out "$work/sim" >/dev/null 2>"$work/err" || fail "simulate: $(cat "$work/err")"
