@@ -130,6 +130,7 @@ std::vector<unsigned char> CloudRaster::rgba() const {
       blue = (colours_[k].blue * a + blue * below) / total;
       alpha = total;
     }
+    if (alpha == 0.0) continue;  // most of a panel: left transparent
     image[4 * p] = static_cast<unsigned char>(std::lround(red));
     image[4 * p + 1] = static_cast<unsigned char>(std::lround(green));
     image[4 * p + 2] = static_cast<unsigned char>(std::lround(blue));
