@@ -1380,15 +1380,41 @@ PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
       axes.axes[0].second.add(e.x);
       axes.axes[1].second.add(e.y);
     }
-    s << axes.settings({}) << "set style fill solid 1.0 noborder\nplot ";
-    // One filled box per cell, one plot command per label so that the key names them.
-    for (size_t k = 0; k < plot.labels.size(); ++k) {
-      const auto& [id, label] = plot.labels[k];
-      const std::string colour = id == -1 ? "#d5d8dc" : id == -2 ? "black" : colours[id % 10];
-      s << (k ? ", \\\n     '' " : quoted(plot.cells_csv) + " ") << "using (column('attractor') == "
-        << id << " ? column(" << x << ") : NaN):" << y << ":(" << plot.half_width << "):("
-        << plot.half_height << ") with boxxyerror lc rgb '" << colour << "' title "
-        << quoted(label);
+    s << axes.settings({}) << "set style fill solid 1.0 noborder\n";
+    const auto colour_of = [&](int id) -> std::string {
+      return id == -1 ? "#d5d8dc" : id == -2 ? "black" : colours[id % 10];
+    };
+    if (plot.columns > 1 && plot.rows > 1) {
+      // The cells as one image (gnuplot's cost per box made a 200 x 200 map take a
+      // second): label k's cells take the value k, a palette of exactly one colour per
+      // label; keyentry names them.
+      std::string value = "NaN";
+      for (size_t k = plot.labels.size(); k-- > 0;)
+        value = "column('attractor') == " + std::to_string(plot.labels[k].first) + " ? " +
+                std::to_string(k) + " : " + value;
+      const size_t labels = plot.labels.size();
+      s << "set palette defined (";
+      for (size_t k = 0; k < std::max<size_t>(labels, 2); ++k)
+        s << (k ? ", " : "") << k << ' '
+          << quoted(labels == 0 ? "white" : colour_of(plot.labels[std::min(k, labels - 1)].first));
+      s << ")\nset palette maxcolors " << std::max<size_t>(labels, 2) << "\nset cbrange [-0.5:"
+        << std::max<size_t>(labels, 2) - 0.5 << "]\nunset colorbox\n"
+        << "plot " << quoted(plot.cells_csv) << " using " << x << ':' << y << ":(" << value
+        << ") with image notitle";
+      for (const auto& [id, label] : plot.labels)
+        s << ", \\\n     keyentry with boxes fs solid 1.0 fc rgb " << quoted(colour_of(id))
+          << " title " << quoted(label);
+    } else {
+      // A single row or column, which an image cannot be: one filled box per cell, one
+      // plot command per label so that the key names them.
+      s << "plot ";
+      for (size_t k = 0; k < plot.labels.size(); ++k) {
+        const auto& [id, label] = plot.labels[k];
+        s << (k ? ", \\\n     '' " : quoted(plot.cells_csv) + " ")
+          << "using (column('attractor') == " << id << " ? column(" << x << ") : NaN):" << y
+          << ":(" << plot.half_width << "):(" << plot.half_height << ") with boxxyerror lc rgb '"
+          << colour_of(id) << "' title " << quoted(label);
+      }
     }
     s << ", \\\n     " << quoted(plot.attractors_csv) << " using " << x << ':' << y
       << " with points pt 3 ps 1.6 lc rgb 'black' title 'attractor on the section'\n";

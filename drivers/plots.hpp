@@ -206,11 +206,13 @@ PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem);
 // A basin map from `vicont basins`: one filled cell per initial condition, coloured by
 // the attractor it reaches (ids from `labels`: >= 0 attractors, -1 non-periodic,
 // -2 failed), with a key naming each, and the attractors' own section points on top.
+// The cells are drawn as an image (a box per cell when one axis has a single value).
 struct BasinPlot {
   std::filesystem::path directory;
   std::string cells_csv, attractors_csv;
   std::string x_name, y_name;       // the two initial coordinates (state names)
   double half_width = 0, half_height = 0;  // of a cell
+  int columns = 1, rows = 1;               // cells along x and along y
   std::vector<std::pair<int, std::string>> labels;
   std::string title;
 };
