@@ -1028,6 +1028,11 @@ PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
 
 namespace {
 
+// A cloud of more points than this is drawn as an image of its panel (cloud_raster.hpp):
+// gnuplot's cost is some microseconds per mark and about 0.25 us per pixel of an image
+// (0.05 s for a panel), so below this a mark per point is the cheaper.
+constexpr size_t kImageAbove = 20'000;
+
 // The extents of a cloud as pair_extents gives those of a CSV's columns.
 PairExtent cloud_extent(const SweepCloud& cloud) {
   PairExtent e;
@@ -1098,6 +1103,11 @@ CloudRaster draw_cloud(const SweepCloud& cloud, const std::vector<RasterColour>&
 
 PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
   const std::string x = quoted(plot.parameter);
+  // Rows of one direction only (the others become NaN, which gnuplot skips).
+  const auto of_direction = [](const std::string& direction, const std::string& column) {
+    return "(strcol('direction') eq " + quoted(direction) + " ? column(" + quoted(column) +
+           ") : NaN)";
+  };
   const auto colour = [](const std::string& direction) -> std::string {
     if (direction == "up") return "#1f4e9a";
     if (direction == "down") return "#c0392b";
@@ -1133,23 +1143,27 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
   const int panels = 2 + static_cast<int>(exponents.size());
   const int width = 1100, height = 330 * panels + 60;
   const std::vector<PanelBox> boxes = stacked_panels(width, height, panels, 0.74);
-  // The clouds (the samples, the impacts), each drawn as one raster of its panel's pixels
-  // over the panel's ranges, written beside the figure.
+  // A large cloud (the samples, the impacts) is drawn as one raster of its panel's pixels
+  // over the panel's ranges, written beside the figure; a small one as a mark per point,
+  // which costs gnuplot less than an image of the whole panel.
   std::vector<RasterColour> colours;
   for (const auto& direction : plot.directions) colours.push_back(raster_colour(colour(direction)));
-  const std::string samples_file = stem + "_samples.rgba", impacts_file = stem + "_impacts.rgba";
+  std::vector<std::filesystem::path> data;
   const auto sample_x = cloud_range(sampled.x, false), sample_y = cloud_range(sampled.y, true);
-  const CloudRaster sample_raster =
-      draw_cloud(plot.samples, colours, boxes.front(), sample_x, sample_y,
-                 plot.directory / samples_file);
+  const std::string samples_file = stem + "_samples.rgba", impacts_file = stem + "_impacts.rgba";
+  std::optional<CloudRaster> sample_raster;
+  if (plot.samples.x.size() > kImageAbove) {
+    sample_raster = draw_cloud(plot.samples, colours, boxes.front(), sample_x, sample_y,
+                               plot.directory / samples_file);
+    data.push_back(plot.directory / samples_file);
+  }
   // v_r is drawn only where some of its points can be: gnuplot fails on a series with none
   // inside the ranges (impacts at parameter values beyond +-1e307).
   const bool impacts = velocities.y.count() > 0;
   const auto impact_x = cloud_range(impact_panel.axes[0].second, false),
              impact_y = cloud_range(velocities.y, true);
-  std::vector<std::filesystem::path> data = {plot.directory / samples_file};
   std::optional<CloudRaster> impact_raster;
-  if (impacts) {
+  if (impacts && plot.impacts.x.size() > kImageAbove) {
     // One colour for every direction: one layer each, all alike.
     const std::vector<RasterColour> orange(colours.size(), raster_colour("#e67e22"));
     impact_raster = draw_cloud(plot.impacts, orange, boxes.back(), impact_x, impact_y,
@@ -1163,13 +1177,22 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
       << "unset xlabel\n";
     // (a) the Poincare samples: the bifurcation diagram proper, a dot per sample in the
     // colour of its direction (the key names them).
-    s << boxes.front().margins(width, height) << samples.settings(autoscale)
-      << Extent::range_setting("x", sample_x) << Extent::range_setting("y", sample_y)
-      << "set ylabel " << quoted(axis_label(plot.coordinate) + " on the section") << "\nplot "
-      << quoted(samples_file) << ' ' << sample_raster.gnuplot_source() << " notitle";
-    for (const auto& direction : plot.directions)
-      s << ", \\\n     keyentry with points pt 7 ps 0.25 lc rgb '" << colour(direction)
-        << "' title " << quoted(direction);
+    s << boxes.front().margins(width, height) << samples.settings(autoscale) << "set ylabel "
+      << quoted(axis_label(plot.coordinate) + " on the section") << "\n";
+    if (sample_raster) {
+      s << Extent::range_setting("x", sample_x) << Extent::range_setting("y", sample_y)
+        << "plot " << quoted(samples_file) << ' ' << sample_raster->gnuplot_source()
+        << " notitle";
+      for (const auto& direction : plot.directions)
+        s << ", \\\n     keyentry with points pt 7 ps 0.25 lc rgb '" << colour(direction)
+          << "' title " << quoted(direction);
+    } else {
+      s << "plot ";
+      for (size_t d = 0; d < plot.directions.size(); ++d)
+        s << (d ? ", \\\n     " : "") << quoted(plot.samples_csv) << " using " << x << ':'
+          << of_direction(plot.directions[d], plot.coordinate) << " with points pt 7 ps 0.25 lc rgb '"
+          << colour(plot.directions[d]) << "' title " << quoted(plot.directions[d]);
+    }
     s << "\n" << samples.after();
     // (b) the exponents, each in its panel with the zero line; a_e on the first's right axis.
     for (size_t i = 0; i < exponents.size(); ++i) {
@@ -1195,7 +1218,7 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
     s << "unset y2label\nunset y2tics\nset ytics nomirror\n";
     // (c) impacts per period, the impact velocities on the right axis.
     s << boxes.back().margins(width, height) << impact_panel.settings(autoscale);
-    if (impacts)
+    if (impact_raster)
       s << Extent::range_setting("x", impact_x) << Extent::range_setting("y2", impact_y);
     s << "set xlabel " << quoted(axis_label(plot.parameter)) << "\nset ylabel "
       << quoted(axis_label("a_i")) << "\nset y2label " << quoted(axis_label("v_r"))
@@ -1206,10 +1229,13 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
         << "' at graph 0.5, 0.5 center\n";
     s << "plot " << quoted(plot.points_csv) << " using " << x
       << ":'a_i' with points pt 7 ps 0.5 lc rgb '#1f4e9a' title 'a_i'";
-    if (impacts)
+    if (impact_raster)
       s << ", \\\n     " << quoted(impacts_file) << ' ' << impact_raster->gnuplot_source()
         << " axes x1y2 notitle, \\\n     keyentry with points pt 7 ps 0.25 lc rgb '#e67e22' "
            "title 'v_r'";
+    else if (impacts)
+      s << ", \\\n     " << quoted(plot.impacts_csv) << " using " << x
+        << ":'v_r' axes x1y2 with points pt 7 ps 0.25 lc rgb '#e67e22' title 'v_r'";
     s << "\n" << (impacts ? "" : "unset label 1\n") << impact_panel.after() << "unset multiplot\n";
     return s.str();
   });

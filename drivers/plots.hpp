@@ -134,11 +134,11 @@ struct SweepCloud {
 // figures over the parameter: (a) the Poincare samples of one coordinate, (b) each
 // Lyapunov exponent in a panel of its own with the zero line, a_e on a second axis of the
 // first, (c) a_i with the relative velocities at impact on a second axis. Each sweep
-// direction in its own colour. The clouds of samples and impact velocities are drawn as
-// one image each, of their panel's pixels (cloud_raster.hpp), written beside the figure
-// as STEM_samples.rgba and STEM_impacts.rgba (PlotFiles::data); they come from memory,
-// the same numbers as samples_csv and impacts_csv hold, so that the figure does not read
-// those files again.
+// direction in its own colour. A cloud of samples or impact velocities of more than 20000
+// points is drawn as one image of its panel's pixels (cloud_raster.hpp), written beside
+// the figure as STEM_samples.rgba or STEM_impacts.rgba (PlotFiles::data), a smaller one
+// as a mark per row of samples_csv or impacts_csv. The clouds' numbers come from memory
+// (the same as those files hold), so that the figure does not read the files again.
 struct SweepPlot {
   std::filesystem::path directory;
   std::string points_csv, samples_csv, impacts_csv;

@@ -5,8 +5,8 @@
 # axes carry the model's units; the special points of the two-body Hertz loading curve
 # (five within 0.003 in lambda) are numbered markers whose numbers never overlap, the key
 # lists one numbered entry per special point, and a zoom panel shows their cluster; a
-# sweep's Lyapunov exponents get a panel each with the zero line; its clouds of samples and
-# impact velocities are drawn as images of their panels' pixels; an unknown format is refused naming it; --format none
+# sweep's Lyapunov exponents get a panel each with the zero line; a large cloud of samples
+# is drawn as an image of its panel's pixels; an unknown format is refused naming it; --format none
 # writes the scripts and no figure, and each script draws its figure afterwards.
 # Usage: cli_figures.sh /path/to/vicont
 set -u
@@ -112,24 +112,21 @@ grep -q "multiplot layout 4,1" "$work/sweep/sweep.gp" ||
 [ "$(grep -c "^plot 0 with lines" "$work/sweep/sweep.gp")" -eq 2 ] ||
   fail "sweep.gp: not one zero line per exponent panel"
 grep -q "set ylabel 'lambda_2 \[-\]'" "$work/sweep/sweep.gp" || fail "sweep.gp: lambda_2 has no panel of its own"
+[ -e "$work/sweep/sweep_samples.rgba" ] && fail "a small sweep drew its samples as an image"
+grep -q "^plot 'sweep_samples.csv' using 'omega'" "$work/sweep/sweep.gp" ||
+  fail "a small sweep does not draw its samples from sweep_samples.csv"
 
-# The clouds (samples, impact velocities) are drawn as one image per panel, of the panel's
-# pixels: RGBA, 4 bytes a pixel, as many pixels as sweep.gp's `binary array` says.
-raster_fits() { # DIR FILE: the image's size is the one its script reads
-  dims=$(sed -n "s/.*'$2' binary array=(\([0-9]*\),\([0-9]*\)).*/\1 \2/p" "$1/sweep.gp")
-  [ -n "$dims" ] || return 1
-  set -- "$1" "$2" $dims
-  [ "$(wc -c <"$1/$2")" -eq $((4 * $3 * $4)) ]
-}
-raster_fits "$work/sweep" sweep_samples.rgba || fail "sweep.gp does not draw sweep_samples.rgba of its size"
-raster_fits "$work/sweep" sweep_impacts.rgba || fail "sweep.gp does not draw sweep_impacts.rgba of its size"
-
-# Many samples: still one image per cloud, listed in the summary with the figure.
+# Many samples: the cloud is drawn as one image of its panel's pixels (RGBA, 4 bytes a
+# pixel, as many pixels as sweep.gp's `binary array` says), listed in the summary.
 "$vicont" sweep --param omega --from 3 --to 4 --steps 41 --transient 50 --periods 600 --samples 600 \
   --out "$work/cloud" --json >"$work/stdout" 2>"$work/err" || fail "large sweep: exit status $? ($(cat "$work/err"))"
-expect_files "$work/cloud" sweep.png sweep_samples.rgba sweep_impacts.rgba
-raster_fits "$work/cloud" sweep_samples.rgba || fail "large sweep: sweep_samples.rgba not of its panel's size"
-check "the summary lists the images of the clouds" \
+expect_files "$work/cloud" sweep.png sweep_samples.rgba
+dims=$(sed -n "s/.*'sweep_samples.rgba' binary array=(\([0-9]*\),\([0-9]*\)).*/\1 \2/p" "$work/cloud/sweep.gp")
+[ -n "$dims" ] || fail "sweep.gp does not draw sweep_samples.rgba"
+set -- $dims
+[ "$(wc -c <"$work/cloud/sweep_samples.rgba")" -eq $((4 * $1 * $2)) ] ||
+  fail "sweep_samples.rgba is not the $1 x $2 pixels sweep.gp reads"
+check "the summary lists the image of the samples" \
   "any(f.endswith('sweep_samples.rgba') for f in d['files'])"
 
 # The other kinds, each in the three formats.
