@@ -117,10 +117,13 @@ grep -q "^plot 'sweep_samples.csv' using 'omega'" "$work/sweep/sweep.gp" ||
   fail "a small sweep does not draw its samples from sweep_samples.csv"
 
 # Many samples: the cloud is drawn as one image of its panel's pixels (RGBA, 4 bytes a
-# pixel, as many pixels as sweep.gp's `binary array` says), listed in the summary.
+# pixel, as many pixels as sweep.gp's `binary array` says), listed in the summary; its
+# script redraws the PNG from it identically, and the PDF.
 "$vicont" sweep --param omega --from 3 --to 4 --steps 41 --transient 50 --periods 600 --samples 600 \
-  --out "$work/cloud" --json >"$work/stdout" 2>"$work/err" || fail "large sweep: exit status $? ($(cat "$work/err"))"
-expect_files "$work/cloud" sweep.png sweep_samples.rgba
+  $formats --out "$work/cloud" --json >"$work/stdout" 2>"$work/err" ||
+  fail "large sweep: exit status $? ($(cat "$work/err"))"
+figure "$work/cloud" sweep
+expect_files "$work/cloud" sweep_samples.rgba
 dims=$(sed -n "s/.*'sweep_samples.rgba' binary array=(\([0-9]*\),\([0-9]*\)).*/\1 \2/p" "$work/cloud/sweep.gp")
 [ -n "$dims" ] || fail "sweep.gp does not draw sweep_samples.rgba"
 set -- $dims
