@@ -225,61 +225,45 @@ struct PairExtent {
     if (y_drawable) y.alone.add(y_value); else y.undrawable = true;
   }
 };
-
-// The fields of a CSV line (no quoting: vicont's files have none), as views into it.
-void split_fields(const std::string& line, std::vector<std::string_view>& fields) {
-  fields.clear();
-  for (size_t begin = 0;;) {
-    const size_t comma = line.find(',', begin);
-    fields.emplace_back(line.data() + begin,
-                        (comma == std::string::npos ? line.size() : comma) - begin);
-    if (comma == std::string::npos) break;
-    begin = comma + 1;
-  }
-}
-
-// A field's number; none for text (a mode, an event's name) or an empty field.
-std::optional<double> field_value(std::string_view text) {
-  const FieldNumber field = field_number(text);
-  if (!field.whole) return std::nullopt;
-  return field.value;
-}
-
-// A CSV's header read from `in`: the column of each name asked for (-1 for one missing).
-class CsvColumns {
- public:
-  explicit CsvColumns(std::istream& in) {
-    std::string line;
-    if (!std::getline(in, line)) return;
-    std::vector<std::string_view> cells;
-    split_fields(line, cells);
-    header_.assign(cells.begin(), cells.end());
-  }
-  long operator()(const std::string& name) const {
-    const auto found = std::find(header_.begin(), header_.end(), name);
-    return found == header_.end() ? -1L : static_cast<long>(found - header_.begin());
-  }
-
- private:
-  std::vector<std::string> header_;
-};
-
 std::vector<PairExtent> pair_extents(const std::filesystem::path& csv,
                                      const std::vector<std::pair<std::string, std::string>>& pairs) {
   std::vector<PairExtent> result(pairs.size());
   std::ifstream in(pending_files::current(csv));
-  const CsvColumns index(in);
+  std::string line;
+  if (!std::getline(in, line)) return result;
+  const auto split = [](const std::string& text, std::vector<std::string_view>& cells) {
+    cells.clear();
+    size_t begin = 0;
+    for (;;) {
+      const size_t comma = text.find(',', begin);
+      cells.emplace_back(text.data() + begin,
+                         (comma == std::string::npos ? text.size() : comma) - begin);
+      if (comma == std::string::npos) break;
+      begin = comma + 1;
+    }
+  };
+  std::vector<std::string_view> cells;
+  split(line, cells);
+  const std::vector<std::string> header(cells.begin(), cells.end());
+  const auto index = [&](const std::string& name) {
+    const auto found = std::find(header.begin(), header.end(), name);
+    return found == header.end() ? -1L : static_cast<long>(found - header.begin());
+  };
   std::vector<std::pair<long, long>> columns;
   for (const auto& [x, y] : pairs) columns.emplace_back(index(x), index(y));
-  std::string line;
-  std::vector<std::string_view> cells;
+  // A field's number; none for text (a mode, an event's name) or an empty field.
+  const auto number = [](std::string_view text) -> std::optional<double> {
+    const FieldNumber field = field_number(text);
+    if (!field.whole) return std::nullopt;
+    return field.value;
+  };
   while (std::getline(in, line)) {
-    split_fields(line, cells);
+    split(line, cells);
     for (size_t k = 0; k < columns.size(); ++k) {
       const auto [cx, cy] = columns[k];
       if (cx < 0 || cy < 0 || static_cast<size_t>(std::max(cx, cy)) >= cells.size()) continue;
-      const auto x = field_value(cells[static_cast<size_t>(cx)]);
-      const auto y = field_value(cells[static_cast<size_t>(cy)]);
+      const auto x = number(cells[static_cast<size_t>(cx)]);
+      const auto y = number(cells[static_cast<size_t>(cy)]);
       if (x && y) result[k].add(*x, *y);
     }
   }
