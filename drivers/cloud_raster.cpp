@@ -64,7 +64,8 @@ CloudRaster::CloudRaster(int columns, int rows, double x_lo, double x_hi, double
       y_lo_(y_lo),
       y_hi_(y_hi),
       colours_(std::move(layers)),
-      depth_(colours_.size(), std::vector<std::uint32_t>(static_cast<size_t>(columns_) * rows_, 0)) {}
+      depth_(colours_.size(),
+             std::vector<std::uint32_t>(static_cast<size_t>(columns_) * rows_, 0)) {}
 
 std::optional<std::pair<int, int>> CloudRaster::pixel(double x, double y) const {
   if (!std::isfinite(x) || !std::isfinite(y)) return std::nullopt;
@@ -92,7 +93,9 @@ std::uint32_t depth_of(double coverage) {
   if (coverage >= 255.0) return kOpaque;
   return static_cast<std::uint32_t>(std::lround(-1000.0 * std::log1p(-coverage / 255.0)));
 }
-double coverage_of(std::uint32_t depth) { return -std::expm1(-static_cast<double>(depth) / 1000.0); }
+double coverage_of(std::uint32_t depth) {
+  return -std::expm1(-static_cast<double>(depth) / 1000.0);
+}
 
 }  // namespace
 

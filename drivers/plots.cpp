@@ -1074,7 +1074,8 @@ CloudRaster draw_cloud(const SweepCloud& cloud, const std::vector<RasterColour>&
                        const PanelBox& box, std::pair<double, double> x,
                        std::pair<double, double> y, const std::filesystem::path& file) {
   CloudRaster raster(box.columns(), box.rows(), x.first, x.second, y.first, y.second, colours);
-  for (size_t i = 0; i < cloud.x.size(); ++i) raster.add(cloud.direction[i], cloud.x[i], cloud.y[i]);
+  for (size_t i = 0; i < cloud.x.size(); ++i)
+    raster.add(cloud.direction[i], cloud.x[i], cloud.y[i]);
   const std::vector<unsigned char> image = raster.rgba();
   write_file_atomically(file, [&](std::ostream& out) {
     out.write(reinterpret_cast<const char*>(image.data()),
@@ -1131,7 +1132,8 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
   // over the panel's ranges, written beside the figure; a small one as a mark per point,
   // which costs gnuplot less than an image of the whole panel.
   std::vector<RasterColour> colours;
-  for (const auto& direction : plot.directions) colours.push_back(raster_colour(colour(direction)));
+  for (const auto& direction : plot.directions)
+    colours.push_back(raster_colour(colour(direction)));
   std::vector<std::filesystem::path> data;
   const auto sample_x = cloud_range(sampled.x, false), sample_y = cloud_range(sampled.y, true);
   const std::string samples_file = stem + "_samples.rgba", impacts_file = stem + "_impacts.rgba";
