@@ -17,6 +17,7 @@
 
 #include "atomic_file.hpp"
 #include "axis_labels.hpp"
+#include "cloud_raster.hpp"
 #include "gnuplot_process.hpp"
 #include "libcont/input_error.hpp"
 #include "output.hpp"
@@ -162,8 +163,8 @@ struct Extent {
     const double size = std::max(std::abs(drawn.lo), std::abs(drawn.hi));
     return size > 0.0 && size < kTinyValue;
   }
-  // "set AXISrange [a:b]" around the drawable values; [-1:1] without any.
-  std::string range(const std::string& axis) const {
+  // A range around the drawable values; [-1, 1] without any.
+  std::pair<double, double> bounds() const {
     double a = -1.0, b = 1.0;
     const Span& span = drawn.count > 0 ? drawn : alone;
     if (span.count > 0) {
@@ -177,9 +178,14 @@ struct Extent {
         b = centre + half;
       }
     }
+    return {a, b};
+  }
+  // "set AXISrange [a:b]" of bounds().
+  std::string range(const std::string& axis) const { return range_setting(axis, bounds()); }
+  static std::string range_setting(const std::string& axis, std::pair<double, double> ends) {
     std::ostringstream s;
     s.precision(17);
-    s << "set " << axis << "range [" << a << ':' << b << "]\n";
+    s << "set " << axis << "range [" << ends.first << ':' << ends.second << "]\n";
     return s.str();
   }
 };
@@ -208,6 +214,16 @@ FieldNumber field_number(std::string_view text) {
 // columns give empty extents.
 struct PairExtent {
   Extent x, y;
+  // A row whose x and y are numbers.
+  void add(double x_value, double y_value) {
+    const bool x_drawable = Extent::drawable(x_value), y_drawable = Extent::drawable(y_value);
+    if (x_drawable && y_drawable) {
+      x.drawn.add(x_value);
+      y.drawn.add(y_value);
+    }
+    if (x_drawable) x.alone.add(x_value); else x.undrawable = true;
+    if (y_drawable) y.alone.add(y_value); else y.undrawable = true;
+  }
 };
 std::vector<PairExtent> pair_extents(const std::filesystem::path& csv,
                                      const std::vector<std::pair<std::string, std::string>>& pairs) {
@@ -248,16 +264,7 @@ std::vector<PairExtent> pair_extents(const std::filesystem::path& csv,
       if (cx < 0 || cy < 0 || static_cast<size_t>(std::max(cx, cy)) >= cells.size()) continue;
       const auto x = number(cells[static_cast<size_t>(cx)]);
       const auto y = number(cells[static_cast<size_t>(cy)]);
-      if (!x || !y) continue;
-      const bool x_drawable = Extent::drawable(*x), y_drawable = Extent::drawable(*y);
-      Extent& ex = result[k].x;
-      Extent& ey = result[k].y;
-      if (x_drawable && y_drawable) {
-        ex.drawn.add(*x);
-        ey.drawn.add(*y);
-      }
-      if (x_drawable) ex.alone.add(*x); else ex.undrawable = true;
-      if (y_drawable) ey.alone.add(*y); else ey.undrawable = true;
+      if (x && y) result[k].add(*x, *y);
     }
   }
   return result;
@@ -1005,75 +1012,76 @@ PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem) {
 
 namespace {
 
-// A cloud of points larger than this is drawn from a thinned copy (thin_cloud).
-constexpr long kThinnedAbove = 20'000;
+// A cloud of more points than this is drawn as an image of its panel (cloud_raster.hpp):
+// gnuplot's cost is some microseconds per mark and about 0.25 us per pixel of an image
+// (0.05 s for a panel), so below this a mark per point is the cheaper.
+constexpr size_t kImageAbove = 20'000;
 
-// Writes to `to` the rows of `from` (columns x, y, and `group` when not empty) that
-// gnuplot would draw on pixels of their own: at most kDrawsPerCell rows per cell of a grid
-// of `columns` x `rows` cells over the extents (finer than the panel's pixels), per value
-// of `group`. gnuplot's cost is per point drawn, some microseconds each, so a sweep's 10^5
-// Poincare samples cost a second; the copy keeps the look (a few antialiased marks on one
-// spot are as dark as a hundred) at the cost of the cells hit. Returns
-// whether it thinned: false (nothing written) for a file of up to kThinnedAbove rows or
-// extents that are no finite box.
-bool thin_cloud(const std::filesystem::path& from, const std::filesystem::path& to,
-                const std::string& x, const std::string& y, const std::string& group,
-                const PairExtent& extent, int columns, int rows) {
-  if (extent.x.needs_range() || extent.y.needs_range() || extent.x.count() <= kThinnedAbove)
-    return false;
-  const double x_lo = extent.x.drawn.lo, y_lo = extent.y.drawn.lo;
-  const double x_step = (extent.x.drawn.hi - x_lo) / columns;
-  const double y_step = (extent.y.drawn.hi - y_lo) / rows;
-  std::ifstream in(pending_files::current(from));
-  std::string line;
-  if (!std::getline(in, line)) return false;
-  std::vector<std::string> header;
-  {
-    std::stringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');) header.push_back(cell);
+// The extents of a cloud as pair_extents gives those of a CSV's columns.
+PairExtent cloud_extent(const SweepCloud& cloud) {
+  PairExtent e;
+  for (size_t i = 0; i < cloud.x.size(); ++i) e.add(cloud.x[i], cloud.y[i]);
+  return e;
+}
+
+// A panel's plotting area in pixels of its figure, counted from the figure's left and
+// bottom edges. gnuplot puts the screen fraction f at pixel f * (size - 1), so margins
+// given as such fractions place the area on whole pixels, which a raster drawn into it
+// needs (cloud_raster.hpp).
+struct PanelBox {
+  int left = 0, right = 0, bottom = 0, top = 0;
+  int columns() const { return right - left; }
+  int rows() const { return top - bottom; }
+  std::string margins(int width, int height) const {
+    std::ostringstream s;
+    s << "set lmargin at screen " << left << "/" << width - 1 << ".\n"
+      << "set rmargin at screen " << right << "/" << width - 1 << ".\n"
+      << "set tmargin at screen " << top << "/" << height - 1 << ".\n"
+      << "set bmargin at screen " << bottom << "/" << height - 1 << ".\n";
+    return s.str();
   }
-  const auto index = [&](const std::string& name) {
-    return static_cast<long>(std::find(header.begin(), header.end(), name) - header.begin());
-  };
-  const long cx = index(x), cy = index(y), cg = group.empty() ? -1 : index(group);
-  const long size = static_cast<long>(header.size());
-  if (cx >= size || cy >= size || cg >= size) return false;
-  std::vector<std::string> groups;
-  constexpr unsigned char kDrawsPerCell = 4;
-  std::vector<std::vector<unsigned char>> drawn;  // per group, per cell: rows kept
-  std::ostringstream kept;
-  kept << x << ',' << y << (group.empty() ? "" : "," + group) << '\n';
-  std::vector<std::string_view> cells;
-  while (std::getline(in, line)) {
-    cells.clear();
-    for (size_t begin = 0;;) {
-      const size_t comma = line.find(',', begin);
-      cells.emplace_back(line.data() + begin, (comma == std::string::npos ? line.size() : comma) - begin);
-      if (comma == std::string::npos) break;
-      begin = comma + 1;
-    }
-    if (static_cast<long>(cells.size()) < size) continue;
-    const std::string_view xs = cells[static_cast<size_t>(cx)], ys = cells[static_cast<size_t>(cy)];
-    const double px = field_number(xs).value, py = field_number(ys).value;
-    if (!Extent::drawable(px) || !Extent::drawable(py)) continue;
-    const std::string g = cg < 0 ? std::string() : std::string(cells[static_cast<size_t>(cg)]);
-    size_t k = std::find(groups.begin(), groups.end(), g) - groups.begin();
-    if (k == groups.size()) {
-      groups.push_back(g);
-      drawn.emplace_back(static_cast<size_t>(columns) * static_cast<size_t>(rows), 0);
-    }
-    const auto cell = [](double v, double lo, double step, int count) {
-      const long c = step > 0.0 ? static_cast<long>((v - lo) / step) : 0;
-      return static_cast<size_t>(std::clamp<long>(c, 0, count - 1));
-    };
-    const size_t at = cell(py, y_lo, y_step, rows) * static_cast<size_t>(columns) +
-                      cell(px, x_lo, x_step, columns);
-    if (drawn[k][at] == kDrawsPerCell) continue;
-    ++drawn[k][at];
-    kept << xs << ',' << ys << (cg < 0 ? "" : "," + g) << '\n';
+};
+
+// `panels` areas of equal height stacked in a figure below its title, from 0.09 to
+// `right` of its width (as aligned_margins), with room between them for the tic labels
+// and below the last one for the axis label.
+std::vector<PanelBox> stacked_panels(int width, int height, int panels, double right) {
+  constexpr int kTitle = 34, kBetween = 46, kBelow = 50;
+  const int left_pixel = static_cast<int>(std::lround(0.09 * (width - 1)));
+  const int right_pixel = static_cast<int>(std::lround(right * (width - 1)));
+  const int first_top = height - 1 - kTitle;
+  const int each = (first_top - kBelow - (panels - 1) * kBetween) / panels;
+  std::vector<PanelBox> boxes;
+  for (int k = 0; k < panels; ++k) {
+    const int top = first_top - k * (each + kBetween);
+    boxes.push_back({left_pixel, right_pixel, top - each, top});
   }
-  write_file_atomically(to, [&](std::ostream& out) { out << kept.str(); });
-  return true;
+  return boxes;
+}
+
+// The range a cloud's axis is drawn over: gnuplot's autoscaled one (extended to tics,
+// or its data's ends for `set autoscale xfix`), or for data gnuplot cannot autoscale the
+// fixed range PanelAxes gives them.
+std::pair<double, double> cloud_range(const Extent& extent, bool extend_to_tics) {
+  if (extent.needs_range()) return extent.bounds();
+  return autoscaled_range(extent.drawn.lo, extent.drawn.hi, extend_to_tics);
+}
+
+// Draws `cloud` into a raster of the panel's pixels over the ranges x and y, a layer of
+// `colours` per direction, and writes it to `file`; returns the raster (for its plot
+// source).
+CloudRaster draw_cloud(const SweepCloud& cloud, const std::vector<RasterColour>& colours,
+                       const PanelBox& box, std::pair<double, double> x,
+                       std::pair<double, double> y, const std::filesystem::path& file) {
+  CloudRaster raster(box.columns(), box.rows(), x.first, x.second, y.first, y.second, colours);
+  for (size_t i = 0; i < cloud.x.size(); ++i)
+    raster.add(cloud.direction[i], cloud.x[i], cloud.y[i]);
+  const std::vector<unsigned char> image = raster.rgba();
+  write_file_atomically(file, [&](std::ostream& out) {
+    out.write(reinterpret_cast<const char*>(image.data()),
+              static_cast<std::streamsize>(image.size()));
+  });
+  return raster;
 }
 
 }  // namespace
@@ -1085,10 +1093,10 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
     return "(strcol('direction') eq " + quoted(direction) + " ? column(" + quoted(column) +
            ") : NaN)";
   };
-  const auto colour = [](const std::string& direction) {
+  const auto colour = [](const std::string& direction) -> std::string {
     if (direction == "up") return "#1f4e9a";
     if (direction == "down") return "#c0392b";
-    return "black";
+    return "#000000";
   };
   const char* exponent_colours[] = {"#1f4e9a", "#27ae60", "#8e44ad", "#d35400"};
   // Each panel's data, for its ranges (PanelAxes).
@@ -1096,8 +1104,7 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
                                               "set autoscale y2\n"};
   const auto points_csv = plot.directory / plot.points_csv;
   PanelAxes samples{{{"x", {}}, {"y", {}}}};
-  const PairExtent sampled =
-      pair_extents(plot.directory / plot.samples_csv, {{plot.parameter, plot.coordinate}}).front();
+  const PairExtent sampled = cloud_extent(plot.samples);
   samples.axes[0].second = sampled.x;
   samples.axes[1].second = sampled.y;
   std::vector<std::pair<std::string, std::string>> pairs;
@@ -1115,41 +1122,69 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
   exponents.front().axes[0].second.add(energy.x);
   exponents.front().axes[2].second = energy.y;
   const PairExtent& rate = at_points[plot.exponent_columns.size() + 1];
-  const PairExtent velocities =
-      pair_extents(plot.directory / plot.impacts_csv, {{plot.parameter, "v_r"}}).front();
+  const PairExtent velocities = cloud_extent(plot.impacts);
   PanelAxes impact_panel{{{"x", rate.x}, {"y", rate.y}, {"y2", velocities.y}}};
   impact_panel.axes[0].second.add(velocities.x);
-  // Large clouds (the samples, the impacts) drawn from thinned copies beside the figure.
-  std::vector<std::filesystem::path> thinned;
-  const auto cloud = [&](const std::string& csv, const std::string& column,
-                         const PairExtent& extent) {
-    const std::string copy = stem + "_" + std::filesystem::path(csv).stem().string() + "_drawn.csv";
-    if (!thin_cloud(plot.directory / csv, plot.directory / copy, plot.parameter, column,
-                    "direction", extent, 1600, 700))
-      return csv;
-    thinned.push_back(plot.directory / copy);
-    return copy;
-  };
-  const std::string samples_drawn = cloud(plot.samples_csv, plot.coordinate, sampled);
-  const std::string impacts_drawn = cloud(plot.impacts_csv, "v_r", velocities);
   const int panels = 2 + static_cast<int>(exponents.size());
+  const int width = 1100, height = 330 * panels + 60;
+  const std::vector<PanelBox> boxes = stacked_panels(width, height, panels, 0.74);
+  // A large cloud (the samples, the impacts) is drawn as one raster of its panel's pixels
+  // over the panel's ranges, written beside the figure; a small one as a mark per point,
+  // which costs gnuplot less than an image of the whole panel.
+  std::vector<RasterColour> colours;
+  for (const auto& direction : plot.directions)
+    colours.push_back(raster_colour(colour(direction)));
+  std::vector<std::filesystem::path> data;
+  const auto sample_x = cloud_range(sampled.x, false), sample_y = cloud_range(sampled.y, true);
+  const std::string samples_file = stem + "_samples.rgba", impacts_file = stem + "_impacts.rgba";
+  std::optional<CloudRaster> sample_raster;
+  if (plot.samples.x.size() > kImageAbove) {
+    sample_raster = draw_cloud(plot.samples, colours, boxes.front(), sample_x, sample_y,
+                               plot.directory / samples_file);
+    data.push_back(plot.directory / samples_file);
+  }
+  // v_r is drawn only where some of its points can be: gnuplot fails on a series with none
+  // inside the ranges (impacts at parameter values beyond +-1e307).
+  const bool impacts = velocities.y.count() > 0;
+  const auto impact_x = cloud_range(impact_panel.axes[0].second, false),
+             impact_y = cloud_range(velocities.y, true);
+  std::optional<CloudRaster> impact_raster;
+  if (impacts && plot.impacts.x.size() > kImageAbove) {
+    // One colour for every direction: one layer each, all alike.
+    const std::vector<RasterColour> orange(colours.size(), raster_colour("#e67e22"));
+    impact_raster = draw_cloud(plot.impacts, orange, boxes.back(), impact_x, impact_y,
+                               plot.directory / impacts_file);
+    data.push_back(plot.directory / impacts_file);
+  }
   PlotFiles files = render(plot.directory, stem, [&](const std::string& output) {
     std::ostringstream s;
-    s << preamble(output, 1100, 330 * panels + 60) << "set multiplot layout " << panels
+    s << preamble(output, width, height) << "set multiplot layout " << panels
       << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
-      << aligned_margins(0.74) << "unset xlabel\n";
-    // (a) the Poincare samples: the bifurcation diagram proper.
-    s << samples.settings(autoscale)
-      << "set ylabel " << quoted(axis_label(plot.coordinate) + " on the section") << "\nplot ";
-    for (size_t d = 0; d < plot.directions.size(); ++d)
-      s << (d ? ", \\\n     " : "") << quoted(samples_drawn) << " using " << x << ':'
-        << of_direction(plot.directions[d], plot.coordinate) << " with points pt 7 ps 0.25 lc rgb '"
-        << colour(plot.directions[d]) << "' title " << quoted(plot.directions[d]);
+      << "unset xlabel\n";
+    // (a) the Poincare samples: the bifurcation diagram proper, a dot per sample in the
+    // colour of its direction (the key names them).
+    s << boxes.front().margins(width, height) << samples.settings(autoscale) << "set ylabel "
+      << quoted(axis_label(plot.coordinate) + " on the section") << "\n";
+    if (sample_raster) {
+      s << Extent::range_setting("x", sample_x) << Extent::range_setting("y", sample_y)
+        << "plot " << quoted(samples_file) << ' ' << sample_raster->gnuplot_source()
+        << " notitle";
+      for (const auto& direction : plot.directions)
+        s << ", \\\n     keyentry with points pt 7 ps 0.25 lc rgb '" << colour(direction)
+          << "' title " << quoted(direction);
+    } else {
+      s << "plot ";
+      for (size_t d = 0; d < plot.directions.size(); ++d)
+        s << (d ? ", \\\n     " : "") << quoted(plot.samples_csv) << " using " << x << ':'
+          << of_direction(plot.directions[d], plot.coordinate) << " with points pt 7 ps 0.25 lc rgb '"
+          << colour(plot.directions[d]) << "' title " << quoted(plot.directions[d]);
+    }
     s << "\n" << samples.after();
     // (b) the exponents, each in its panel with the zero line; a_e on the first's right axis.
     for (size_t i = 0; i < exponents.size(); ++i) {
       const bool energy_axis = i == 0;
-      s << exponents[i].settings(autoscale) << "set ylabel "
+      s << boxes[i + 1].margins(width, height) << exponents[i].settings(autoscale)
+        << "set ylabel "
         << quoted(axis_label(i < plot.exponent_columns.size() ? plot.exponent_columns[i]
                                                              : "lambda_1"))
         << "\n"
@@ -1168,25 +1203,29 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
     }
     s << "unset y2label\nunset y2tics\nset ytics nomirror\n";
     // (c) impacts per period, the impact velocities on the right axis.
-    s << impact_panel.settings(autoscale) << "set xlabel " << quoted(axis_label(plot.parameter))
-      << "\nset ylabel " << quoted(axis_label("a_i")) << "\nset y2label "
-      << quoted(axis_label("v_r")) << "\nset y2tics\n";
-    // v_r is plotted only where some of its points can be drawn: gnuplot fails on a series
-    // with none inside the ranges (impacts at parameter values beyond +-1e307).
-    const bool impacts = velocities.y.count() > 0;
+    s << boxes.back().margins(width, height) << impact_panel.settings(autoscale);
+    if (impact_raster)
+      s << Extent::range_setting("x", impact_x) << Extent::range_setting("y2", impact_y);
+    s << "set xlabel " << quoted(axis_label(plot.parameter)) << "\nset ylabel "
+      << quoted(axis_label("a_i")) << "\nset y2label " << quoted(axis_label("v_r"))
+      << "\nset y2tics\n";
     if (!impacts)
       s << "set label 1 '" << (has_rows(plot.directory / plot.impacts_csv) ? "no drawable v_r"
                                                                           : "no impacts: no v_r")
         << "' at graph 0.5, 0.5 center\n";
     s << "plot " << quoted(plot.points_csv) << " using " << x
       << ":'a_i' with points pt 7 ps 0.5 lc rgb '#1f4e9a' title 'a_i'";
-    if (impacts)
-      s << ", \\\n     " << quoted(impacts_drawn) << " using " << x
+    if (impact_raster)
+      s << ", \\\n     " << quoted(impacts_file) << ' ' << impact_raster->gnuplot_source()
+        << " axes x1y2 notitle, \\\n     keyentry with points pt 7 ps 0.25 lc rgb '#e67e22' "
+           "title 'v_r'";
+    else if (impacts)
+      s << ", \\\n     " << quoted(plot.impacts_csv) << " using " << x
         << ":'v_r' axes x1y2 with points pt 7 ps 0.25 lc rgb '#e67e22' title 'v_r'";
     s << "\n" << (impacts ? "" : "unset label 1\n") << impact_panel.after() << "unset multiplot\n";
     return s.str();
   });
-  files.data = thinned;
+  files.data = data;
   return files;
 }
 
@@ -1353,15 +1392,41 @@ PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
       axes.axes[0].second.add(e.x);
       axes.axes[1].second.add(e.y);
     }
-    s << axes.settings({}) << "set style fill solid 1.0 noborder\nplot ";
-    // One filled box per cell, one plot command per label so that the key names them.
-    for (size_t k = 0; k < plot.labels.size(); ++k) {
-      const auto& [id, label] = plot.labels[k];
-      const std::string colour = id == -1 ? "#d5d8dc" : id == -2 ? "black" : colours[id % 10];
-      s << (k ? ", \\\n     '' " : quoted(plot.cells_csv) + " ") << "using (column('attractor') == "
-        << id << " ? column(" << x << ") : NaN):" << y << ":(" << plot.half_width << "):("
-        << plot.half_height << ") with boxxyerror lc rgb '" << colour << "' title "
-        << quoted(label);
+    s << axes.settings({}) << "set style fill solid 1.0 noborder\n";
+    const auto colour_of = [&](int id) -> std::string {
+      return id == -1 ? "#d5d8dc" : id == -2 ? "black" : colours[id % 10];
+    };
+    if (plot.columns > 1 && plot.rows > 1) {
+      // The cells as one image (gnuplot's cost per box made a 200 x 200 map take a
+      // second): label k's cells take the value k, a palette of exactly one colour per
+      // label; keyentry names them.
+      std::string value = "NaN";
+      for (size_t k = plot.labels.size(); k-- > 0;)
+        value = "column('attractor') == " + std::to_string(plot.labels[k].first) + " ? " +
+                std::to_string(k) + " : " + value;
+      const size_t labels = plot.labels.size();
+      s << "set palette defined (";
+      for (size_t k = 0; k < std::max<size_t>(labels, 2); ++k)
+        s << (k ? ", " : "") << k << ' '
+          << quoted(labels == 0 ? "white" : colour_of(plot.labels[std::min(k, labels - 1)].first));
+      s << ")\nset palette maxcolors " << std::max<size_t>(labels, 2) << "\nset cbrange [-0.5:"
+        << std::max<size_t>(labels, 2) - 0.5 << "]\nunset colorbox\n"
+        << "plot " << quoted(plot.cells_csv) << " using " << x << ':' << y << ":(" << value
+        << ") with image notitle";
+      for (const auto& [id, label] : plot.labels)
+        s << ", \\\n     keyentry with boxes fs solid 1.0 fc rgb " << quoted(colour_of(id))
+          << " title " << quoted(label);
+    } else {
+      // A single row or column, which an image cannot be: one filled box per cell, one
+      // plot command per label so that the key names them.
+      s << "plot ";
+      for (size_t k = 0; k < plot.labels.size(); ++k) {
+        const auto& [id, label] = plot.labels[k];
+        s << (k ? ", \\\n     '' " : quoted(plot.cells_csv) + " ")
+          << "using (column('attractor') == " << id << " ? column(" << x << ") : NaN):" << y
+          << ":(" << plot.half_width << "):(" << plot.half_height << ") with boxxyerror lc rgb '"
+          << colour_of(id) << "' title " << quoted(label);
+      }
     }
     s << ", \\\n     " << quoted(plot.attractors_csv) << " using " << x << ':' << y
       << " with points pt 3 ps 1.6 lc rgb 'black' title 'attractor on the section'\n";

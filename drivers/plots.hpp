@@ -117,12 +117,28 @@ struct CurvesPlot {
 };
 PlotFiles plot_curves(const CurvesPlot& plot, const std::string& stem);
 
+// The points of a sweep's cloud (its Poincare samples of one coordinate, or its impact
+// velocities) against the parameter, each with its direction (an index into
+// SweepPlot::directions).
+struct SweepCloud {
+  std::vector<double> x, y;
+  std::vector<int> direction;
+  void add(double x_value, double y_value, int direction_index) {
+    x.push_back(x_value);
+    y.push_back(y_value);
+    direction.push_back(direction_index);
+  }
+};
+
 // A brute-force sweep from `vicont sweep` (sweep_output.hpp), the panels of the source
 // figures over the parameter: (a) the Poincare samples of one coordinate, (b) each
 // Lyapunov exponent in a panel of its own with the zero line, a_e on a second axis of the
 // first, (c) a_i with the relative velocities at impact on a second axis. Each sweep
-// direction in its own colour. Clouds of samples or impacts beyond 20000 points are drawn
-// from thinned copies written beside the figure (PlotFiles::data).
+// direction in its own colour. A cloud of samples or impact velocities of more than 20000
+// points is drawn as one image of its panel's pixels (cloud_raster.hpp), written beside
+// the figure as STEM_samples.rgba or STEM_impacts.rgba (PlotFiles::data), a smaller one
+// as a mark per row of samples_csv or impacts_csv. The clouds' numbers come from memory
+// (the same as those files hold), so that the figure does not read the files again.
 struct SweepPlot {
   std::filesystem::path directory;
   std::string points_csv, samples_csv, impacts_csv;
@@ -131,6 +147,7 @@ struct SweepPlot {
   std::vector<std::string> exponent_columns;  // lambda_1, lambda_2, ...
   std::vector<std::string> directions;        // those present: "up", "down", "fixed"
   std::string title;
+  SweepCloud samples, impacts;  // (parameter, coordinate) and (parameter, v_r)
 };
 PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem);
 
@@ -189,11 +206,13 @@ PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem);
 // A basin map from `vicont basins`: one filled cell per initial condition, coloured by
 // the attractor it reaches (ids from `labels`: >= 0 attractors, -1 non-periodic,
 // -2 failed), with a key naming each, and the attractors' own section points on top.
+// The cells are drawn as an image (a box per cell when one axis has a single value).
 struct BasinPlot {
   std::filesystem::path directory;
   std::string cells_csv, attractors_csv;
   std::string x_name, y_name;       // the two initial coordinates (state names)
   double half_width = 0, half_height = 0;  // of a cell
+  int columns = 1, rows = 1;               // cells along x and along y
   std::vector<std::pair<int, std::string>> labels;
   std::string title;
 };

@@ -86,7 +86,7 @@ void SweepCheckpoint::start_fresh() const {
 }
 
 std::vector<libcont::SweepPoint> SweepCheckpoint::load(const libcont::Sweep& sweep,
-                                                       std::vector<std::string>& notes) const {
+                                                       std::vector<std::string>& notes) {
   if (!exists()) return {};
   const std::string found = read_text(manifest_path());
   if (found != manifest_)
@@ -113,9 +113,11 @@ std::vector<libcont::SweepPoint> SweepCheckpoint::load(const libcont::Sweep& swe
   for (const auto& file : files) {
     const std::string text = read_text(file);
     const size_t complete = complete_records_length(text);
-    if (complete < text.size())
+    if (complete < text.size()) {
+      torn_files_[file] = complete;
       notes.push_back("--resume: ignored the torn last record of '" + file.string() +
                       "' (a run killed while writing it); its point is computed again");
+    }
     for (size_t begin = 0, number = 1; begin < complete; ++number) {
       const size_t end = text.find(record_end, begin) + std::strlen(record_end) - 1;
       const std::string record = text.substr(begin, end - begin + 1);
@@ -154,11 +156,10 @@ void SweepCheckpoint::open(int rank) {
   char name[32];
   std::snprintf(name, sizeof name, "rank-%04d", rank);
   file_ = directory_ / (std::string(name) + records_extension);
-  std::error_code error;
-  if (std::filesystem::exists(file_, error)) {
-    const std::string text = read_text(file_);
-    const size_t complete = complete_records_length(text);
-    if (complete < text.size()) std::filesystem::resize_file(file_, complete, error);
+  // load() read the file already and noted a torn tail; a fresh run has no file.
+  if (const auto torn = torn_files_.find(file_); torn != torn_files_.end()) {
+    std::error_code error;
+    std::filesystem::resize_file(file_, torn->second, error);
     if (error)
       throw OutputError("cannot cut the torn record off '" + file_.string() + "': " +
                         error.message());

@@ -10,6 +10,7 @@
 // determine the numbers (system, parameters, grid, start, periods); a resumed run must
 // have the same ones, else its points would not belong together.
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -36,13 +37,14 @@ class SweepCheckpoint {
   // other settings; a torn, unreadable or foreign record is skipped (its point is
   // computed again) with a note. No manifest at all: nothing to resume.
   std::vector<libcont::SweepPoint> load(const libcont::Sweep& sweep,
-                                        std::vector<std::string>& notes) const;
+                                        std::vector<std::string>& notes);
   // Whether a manifest exists (an earlier run to resume).
   bool exists() const;
 
   // Opens the file of process `rank` for appending, first cutting off a torn last record
-  // that an earlier, killed run of the same rank left (the records before it are kept).
-  // Call after every process has loaded the checkpoint.
+  // that an earlier, killed run of the same rank left (the records before it are kept),
+  // as load() found it. Call after every process has loaded the checkpoint (--resume) or
+  // after start_fresh().
   void open(int rank);
 
   // Appends one finished point (thread-safe; open() first).
@@ -56,6 +58,8 @@ class SweepCheckpoint {
   std::string manifest_;
   bool grid_ = false;
   std::filesystem::path file_;  // this process's, once open
+  // The files load() found with a torn last record, with the length of their complete ones.
+  std::map<std::filesystem::path, size_t> torn_files_;
   int descriptor_ = -1;
   std::mutex write_mutex_;
 };

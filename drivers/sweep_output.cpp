@@ -51,7 +51,7 @@ SweepCsvWriter::SweepCsvWriter(const std::filesystem::path& directory, const Swe
       second_parameter_(second_parameter),
       rows_(rows) {
   const auto open = [](const std::filesystem::path& target) {
-    auto staged = std::unique_ptr<Staged>(new Staged{StagedFile(target), {}});
+    auto staged = std::make_unique<Staged>(target);
     staged->out.open(staged->file.temporary_path(), std::ios::binary);
     if (!staged->out)
       throw OutputError("could not create '" + staged->file.temporary_path().string() + "'");

@@ -64,6 +64,7 @@ class SweepCsvWriter {
   size_t next_ = 0;                               // the first position not written yet
   std::map<size_t, libcont::SweepPoint> held_;  // arrived before their turn
   struct Staged {
+    explicit Staged(const std::filesystem::path& target) : file(target) {}
     StagedFile file;
     std::ofstream out;
   };

@@ -6,7 +6,7 @@
 # (five within 0.003 in lambda) are numbered markers whose numbers never overlap, the key
 # lists one numbered entry per special point, and a zoom panel shows their cluster; a
 # sweep's Lyapunov exponents get a panel each with the zero line; a large cloud of samples
-# is drawn from a thinned copy; an unknown format is refused naming it; --format none
+# is drawn as an image of its panel's pixels; an unknown format is refused naming it; --format none
 # writes the scripts and no figure, and each script draws its figure afterwards.
 # Usage: cli_figures.sh /path/to/vicont
 set -u
@@ -18,8 +18,9 @@ command -v gnuplot >/dev/null 2>&1 || { echo "FAIL: gnuplot is needed"; exit 1; 
 formats="--format png,pdf,svg"
 
 # figure DIR NAME: NAME.png, NAME.pdf, NAME.svg exist with their formats' magic bytes;
-# NAME.gp redraws the PNG identically and the PDF as a PDF. (Its variables are not those
-# of expect_files: sh has no local variables.)
+# NAME.gp redraws the PNG identically and the PDF as a PDF, from the data beside it (the
+# CSV files, the images of clouds). (Its variables are not those of expect_files: sh has
+# no local variables.)
 figure() {
   fig_dir=$1
   fig=$2
@@ -28,7 +29,7 @@ figure() {
   grep -q "<svg" "$fig_dir/$fig.svg" 2>/dev/null || fail "$fig_dir/$fig.svg is not an SVG"
   mkdir -p "$work/redraw"
   rm -f "$work/redraw/"*
-  cp "$fig_dir/"*.csv "$fig_dir/$fig.gp" "$work/redraw/" 2>/dev/null
+  cp "$fig_dir/"*.csv "$fig_dir/"*.rgba "$fig_dir/$fig.gp" "$work/redraw/" 2>/dev/null
   # The doubled branches' files, where the figure reads them.
   for sub in "$fig_dir"/*/; do
     [ -d "$sub" ] && mkdir -p "$work/redraw/$(basename "$sub")" &&
@@ -111,18 +112,25 @@ grep -q "multiplot layout 4,1" "$work/sweep/sweep.gp" ||
 [ "$(grep -c "^plot 0 with lines" "$work/sweep/sweep.gp")" -eq 2 ] ||
   fail "sweep.gp: not one zero line per exponent panel"
 grep -q "set ylabel 'lambda_2 \[-\]'" "$work/sweep/sweep.gp" || fail "sweep.gp: lambda_2 has no panel of its own"
-[ -e "$work/sweep/sweep_sweep_samples_drawn.csv" ] && fail "a small sweep drew from a thinned copy"
+[ -e "$work/sweep/sweep_samples.rgba" ] && fail "a small sweep drew its samples as an image"
+grep -q "^plot 'sweep_samples.csv' using 'omega'" "$work/sweep/sweep.gp" ||
+  fail "a small sweep does not draw its samples from sweep_samples.csv"
 
-# Many samples: the cloud is drawn from a thinned copy, one row per pixel, listed in the summary.
+# Many samples: the cloud is drawn as one image of its panel's pixels (RGBA, 4 bytes a
+# pixel, as many pixels as sweep.gp's `binary array` says), listed in the summary; its
+# script redraws the PNG from it identically, and the PDF.
 "$vicont" sweep --param omega --from 3 --to 4 --steps 41 --transient 50 --periods 600 --samples 600 \
-  --out "$work/cloud" --json >"$work/stdout" 2>"$work/err" || fail "large sweep: exit status $? ($(cat "$work/err"))"
-expect_files "$work/cloud" sweep.png sweep_sweep_samples_drawn.csv
-grep -q "sweep_sweep_samples_drawn.csv" "$work/cloud/sweep.gp" || fail "sweep.gp does not read the thinned copy"
-check "the summary lists the thinned copy" \
-  "any(f.endswith('sweep_sweep_samples_drawn.csv') for f in d['files'])"
-rows=$(($(wc -l <"$work/cloud/sweep_samples.csv") - 1))
-kept=$(($(wc -l <"$work/cloud/sweep_sweep_samples_drawn.csv") - 1))
-[ "$kept" -gt 0 ] && [ "$kept" -le "$rows" ] || fail "thinned copy: $kept rows of $rows"
+  $formats --out "$work/cloud" --json >"$work/stdout" 2>"$work/err" ||
+  fail "large sweep: exit status $? ($(cat "$work/err"))"
+figure "$work/cloud" sweep
+expect_files "$work/cloud" sweep_samples.rgba
+dims=$(sed -n "s/.*'sweep_samples.rgba' binary array=(\([0-9]*\),\([0-9]*\)).*/\1 \2/p" "$work/cloud/sweep.gp")
+[ -n "$dims" ] || fail "sweep.gp does not draw sweep_samples.rgba"
+set -- $dims
+[ "$(wc -c <"$work/cloud/sweep_samples.rgba")" -eq $((4 * $1 * $2)) ] ||
+  fail "sweep_samples.rgba is not the $1 x $2 pixels sweep.gp reads"
+check "the summary lists the image of the samples" \
+  "any(f.endswith('sweep_samples.rgba') for f in d['files'])"
 
 # The other kinds, each in the three formats.
 "$vicont" simulate --t-end 20 $formats --out "$work/sim" >/dev/null 2>"$work/err" || fail "simulate: $(cat "$work/err")"

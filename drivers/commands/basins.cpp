@@ -187,7 +187,8 @@ void draw_basins(BasinsSummary& summary) {
       return axis.steps > 1 ? 0.5 * std::abs(axis.to - axis.from) / (axis.steps - 1) : 0.5;
     };
     return plot_basins(BasinPlot{summary.out, "basins.csv", "attractors.csv", summary.axis_name(o.x),
-                                 summary.axis_name(o.y), half(o.x), half(o.y), labels,
+                                 summary.axis_name(o.y), half(o.x), half(o.y), o.x.steps,
+                                 o.y.steps, labels,
                                  "basins of attraction: " + short_label(summary.system) +
                                      ", start at t = 0"},
                        "basins");

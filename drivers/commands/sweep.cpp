@@ -519,20 +519,30 @@ void draw_sweep(SweepSummary& summary, const SweepFiles& names) {
         directions.end())
       directions.push_back(libcont::to_string(point.key.pass));
   summary.health.add_plot(summary.files, [&] {
-    const auto coordinate = system.state_names()[static_cast<size_t>(
-        system.displacement_coordinates().empty() ? 0 : system.displacement_coordinates().front())];
+    const int column =
+        system.displacement_coordinates().empty() ? 0 : system.displacement_coordinates().front();
+    const auto coordinate = system.state_names()[static_cast<size_t>(column)];
     // A panel per exponent, of the four largest at most: those tell chaos and
     // quasi-periodicity apart; a chain's hundreds would not fit in one figure
     // (sweep.csv keeps them all).
     std::vector<std::string> drawn_exponents = exponent_columns(system.dimension());
     if (drawn_exponents.size() > 4) drawn_exponents.resize(4);
-    return plot_sweep(
-        SweepPlot{summary.out, names.points, names.samples, names.impacts, o.parameter, coordinate,
-                  drawn_exponents, directions,
-                  system.name() + ": " + o.parameter + " from " + rounded_text(o.from) + " to " +
-                      rounded_text(o.to) + " (" +
-                      (o.follow_attractor ? "following the attractor" : "fixed start") + ")"},
-        "sweep");
+    SweepPlot plot{summary.out, names.points, names.samples, names.impacts, o.parameter,
+                   coordinate, drawn_exponents, directions,
+                   system.name() + ": " + o.parameter + " from " + rounded_text(o.from) + " to " +
+                       rounded_text(o.to) + " (" +
+                       (o.follow_attractor ? "following the attractor" : "fixed start") + ")"};
+    // The clouds from the points in memory: the numbers the samples and impacts files hold.
+    for (const auto& point : summary.result.points) {
+      const int direction = static_cast<int>(
+          std::find(directions.begin(), directions.end(), libcont::to_string(point.key.pass)) -
+          directions.begin());
+      for (const auto& sample : point.samples)
+        plot.samples.add(point.parameter, sample[column], direction);
+      for (const double v_r : point.impact_velocities)
+        plot.impacts.add(point.parameter, v_r, direction);
+    }
+    return plot_sweep(plot, "sweep");
   });
 }
 
