@@ -621,25 +621,33 @@ class LineToGrazing : public ZeroProblem {
   double contact_at_;
 };
 
+// From lambda = 0.5 towards 1.5, steps of 0.05 to 0.2.
+ContinuationOptions line_options(double min_step) {
+  ContinuationOptions o;
+  o.initial_step = 0.05;
+  o.max_step = 0.2;
+  o.min_step = min_step;
+  o.lambda_max = 1.5;
+  o.max_points = 400;
+  return o;
+}
+
+// The first point of the branch beyond lambda = value.
+double first_past(const ContinuationResult& r, double value) {
+  for (const auto& p : r.points)
+    if (p.lambda > value) return p.lambda;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
 }  // namespace
 
 TEST_CASE("steps close in on an Approach test's zero and cross it by at most min_step",
           "[engine]") {
-  ContinuationOptions o;
-  o.initial_step = 0.05;
-  o.max_step = 0.2;
-  o.min_step = 1e-8;
-  o.lambda_max = 1.5;
-  o.max_points = 200;
+  ContinuationOptions o = line_options(1e-8);
   const auto run = [&](TestFunction::Kind kind, int direction) {
     LineToGrazing problem(kind);
     o.direction = direction;
     return PseudoArclength(problem, o).run(scalar(0.5), 0.5);
-  };
-  const auto first_past_one = [](const ContinuationResult& r) {
-    for (const auto& p : r.points)
-      if (p.lambda > 1.0) return p.lambda;
-    return std::numeric_limits<double>::quiet_NaN();
   };
   const ContinuationResult approached = run(TestFunction::Kind::Approach, +1);
   const ContinuationResult unknown = run(TestFunction::Kind::SignChange, +1);
@@ -649,7 +657,7 @@ TEST_CASE("steps close in on an Approach test's zero and cross it by at most min
   // Each step before the zero covers at most 0.9 of the distance left (the distance is
   // exact here, a straight line), or min_step, so the points come within min_step of it
   // in a few steps, and the first one past it lies at most min_step (in arclength) beyond.
-  const double beyond = first_past_one(approached) - 1.0;
+  const double beyond = first_past(approached, 1.0) - 1.0;
   CHECK(beyond > 0.0);
   CHECK(beyond <= o.min_step);
   int before = 0;
@@ -661,7 +669,7 @@ TEST_CASE("steps close in on an Approach test's zero and cross it by at most min
   }
   CHECK(before <= 16);  // 13: geometrically close, no crawl by halved steps
   // Unknown to the engine, the zero is crossed by a plain step.
-  CHECK(first_past_one(unknown) - 1.0 > 1e-3);
+  CHECK(first_past(unknown, 1.0) - 1.0 > 1e-3);
   // Away from the zero the distance grows: no step is shortened, as without it.
   const ContinuationResult receding = run(TestFunction::Kind::Approach, -1);
   const ContinuationResult receding_unknown = run(TestFunction::Kind::SignChange, -1);
@@ -673,17 +681,7 @@ TEST_CASE("steps close in on an Approach test's zero and cross it by at most min
 TEST_CASE("a contact change inside a step that should end short of an Approach zero shortens "
           "the step",
           "[engine]") {
-  ContinuationOptions o;
-  o.initial_step = 0.05;
-  o.max_step = 0.2;
-  o.min_step = 1e-8;
-  o.lambda_max = 1.5;
-  o.max_points = 200;
-  const auto first_past = [](const ContinuationResult& r, double value) {
-    for (const auto& p : r.points)
-      if (p.lambda > value) return p.lambda;
-    return std::numeric_limits<double>::quiet_NaN();
-  };
+  const ContinuationOptions o = line_options(1e-8);
   LineToGrazing approached(TestFunction::Kind::Approach, 0.8);
   const ContinuationResult careful = PseudoArclength(approached, o).run(scalar(0.5), 0.5);
   LineToGrazing unknown(TestFunction::Kind::SignChange, 0.8);
@@ -701,12 +699,7 @@ TEST_CASE("the steps around a crossed Approach zero are no stall", "[engine]") {
   // and growing again beyond it by 1.5 a step about 40 more below stall_fraction *
   // max_step: together more than stall_points (50) short steps. Past the contact change
   // the stall window starts anew, so the branch goes on to its bound.
-  ContinuationOptions o;
-  o.initial_step = 0.05;
-  o.max_step = 0.2;
-  o.min_step = 1e-12;
-  o.lambda_max = 1.5;
-  o.max_points = 400;
+  const ContinuationOptions o = line_options(1e-12);
   LineToGrazing problem(TestFunction::Kind::Approach);
   const ContinuationResult result = PseudoArclength(problem, o).run(scalar(0.5), 0.5);
   INFO(result.stop_reason << ", " << result.points.size() << " points");
