@@ -270,16 +270,30 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
   return true;
 }
 
-void ExactLinearFlow::closed_form_transition(double s, Matrix& out) const {
-  double c = 1.0, d = s;
-  if (discriminant_ < 0.0) {
-    const double b = std::sqrt(-discriminant_);
-    c = std::cos(b * s);
-    d = std::sin(b * s) / b;
-  } else if (discriminant_ > 0.0) {
-    const double b = std::sqrt(discriminant_);
+namespace {
+
+// c and d of the closed form at s for b^2 = discriminant of a real pair or zero (b its
+// root): cosh b s and sinh(b s) / b, or 1 and s. A complex pair's cos and sin come from
+// the caller, who may have them already.
+void real_pair_terms(double discriminant, double b, double s, double& c, double& d) {
+  c = 1.0;
+  d = s;
+  if (discriminant > 0.0) {
     c = std::cosh(b * s);
     d = std::sinh(b * s) / b;
+  }
+}
+
+}  // namespace
+
+void ExactLinearFlow::closed_form_transition(double s, Matrix& out) const {
+  const double b = std::sqrt(std::abs(discriminant_));
+  double c = 0.0, d = 0.0;
+  if (discriminant_ < 0.0) {
+    c = std::cos(b * s);
+    d = std::sin(b * s) / b;
+  } else {
+    real_pair_terms(discriminant_, b, s, c, d);
   }
   const double growth = std::exp(half_trace_ * s);
   const double* A = mode_.A.data();  // column-major 2 x 2
@@ -354,21 +368,22 @@ void ExactLinearFlow::ClosedFormFunction::evaluate(double s, double& value, doub
     cos_w_ = cw;
     growth_ *= scale;
   } else {
-    cos_b_ = std::cos(b * s);
-    sin_b_ = std::sin(b * s);
+    if (discriminant < 0.0) {  // a real pair's c and d come from cosh and sinh below
+      cos_b_ = std::cos(b * s);
+      sin_b_ = std::sin(b * s);
+    }
     cos_w_ = std::cos(w * s);
     sin_w_ = std::sin(w * s);
     growth_ = std::exp(a * s);
   }
   has_last_ = true;
   last_s_ = s;
-  double c = 1.0, d = s;
+  double c = 0.0, d = 0.0;
   if (discriminant < 0.0) {
     c = cos_b_;
     d = sin_b_ / b;
-  } else if (discriminant > 0.0) {
-    c = std::cosh(b * s);
-    d = std::sinh(b * s) / b;
+  } else {
+    real_pair_terms(discriminant, b, s, c, d);
   }
   const double growth = growth_;
   const double cw = cos_w_, sw = sin_w_;

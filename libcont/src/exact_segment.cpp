@@ -354,7 +354,7 @@ double ExactSegment::locate(int mode, int function, double t0, const Bracket& br
   // form in the interval's time, a few numbers instead of the transition matrix.
   const ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   const double* coefficients = linear_coefficients(function);
-  if (coefficients && flow.closed_form_serves(interval_)) {
+  if (coefficients && flow.closed_form_fits(interval_)) {
     ExactLinearFlow::ClosedFormFunction form =
         flow.closed_form_function(coefficients, block_.data());
     return newton_in_bracket(function, t0, bracket, [&](double tau, double& h, double& r) {

@@ -73,8 +73,9 @@ class ExactLinearFlow {
   // particular solution (event_free_bound.hpp). Only where has_closed_form(); out (n + 3)
   // square.
   void closed_form_transition(double s, Matrix& out) const;
-  // Whether the closed form serves steps up to `length` (evaluate then uses it).
-  bool closed_form_serves(double length) const { return closed_form_fits(length); }
+  // Whether the closed form serves steps up to `length` (evaluate then uses it): cosh b s
+  // must stay near 1 (no cancellation between the two real exponentials).
+  bool closed_form_fits(double length) const;
 
   // A function g = c . z linear in the lifted state, along the closed form from z0:
   //   g(s) = e^{a s} (alpha c(s) + beta d(s)) + delta0 + delta1 cos w s + delta2 sin w s
@@ -107,9 +108,6 @@ class ExactLinearFlow {
     Matrix base;  // W, for the fallback and the closed form
     bool closed = false;  // evaluated by closed_form_transition instead
   };
-  // Whether the closed form serves steps up to `length`: cosh b s must stay near 1 (no
-  // cancellation between the two real exponentials).
-  bool closed_form_fits(double length) const;
   void build(Expansion& e, const Matrix& W, int columns, double length);
   void evaluate(Expansion& e, double s, Matrix& out, int columns = -1);
 
