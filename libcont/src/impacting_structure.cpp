@@ -548,10 +548,11 @@ EventSpec ImpactingStructure::event_spec(int mode, int event) const {
             s.guard_turning_points};
   }
   const bool attached = closed(mode, j);
-  EventSpec spec = c.hard() ? (attached ? EventSpec{"release", EventDirection::Falling, EventKind::StickEnd}
-                                        : EventSpec{"impact", EventDirection::Falling, EventKind::Impact})
-                            : (attached ? EventSpec{"separation", EventDirection::Rising, EventKind::ContactEnd}
-                                        : EventSpec{"contact", EventDirection::Falling, EventKind::ContactStart});
+  const EventDirection direction = event_direction(mode, event);
+  EventSpec spec = c.hard() ? (attached ? EventSpec{"release", direction, EventKind::StickEnd}
+                                        : EventSpec{"impact", direction, EventKind::Impact})
+                            : (attached ? EventSpec{"separation", direction, EventKind::ContactEnd}
+                                        : EventSpec{"contact", direction, EventKind::ContactStart});
   if (contacts_.size() > 1) spec.name += ":" + c.name;
   return spec;
 }
@@ -559,7 +560,8 @@ EventSpec ImpactingStructure::event_spec(int mode, int event) const {
 EventDirection ImpactingStructure::event_direction(int mode, int event) const {
   const auto [j, law_switch] = modes_[mode].events[event];
   if (law_switch >= 0) return event_spec(mode, event).direction;
-  // As event_spec: only a closed soft contact's separation rises.
+  // The gap falls to zero at an impact or a contact, the holding force at a release; a
+  // closed soft contact separates where its gap, negative in contact, rises through zero.
   return !contacts_[j].hard() && closed(mode, j) ? EventDirection::Rising : EventDirection::Falling;
 }
 
