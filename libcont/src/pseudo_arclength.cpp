@@ -824,12 +824,12 @@ double PseudoArclength::approach_distance(const ContinuationResult& result) cons
   if (!last_step_ || last_step_->reached + 1 != result.points.size()) return distance;
   const auto tests = problem_.test_functions();
   const Vector& now = result.points.back().tests;
+  const Vector& then = result.points[last_step_->reached - 1].tests;
   for (size_t i = 0; i < tests.size(); ++i) {
     const auto k = static_cast<Eigen::Index>(i);
-    if (tests[i].kind != TestFunction::Kind::Approach || k >= now.size() ||
-        k >= last_step_->tests_before.size())
+    if (tests[i].kind != TestFunction::Kind::Approach || k >= now.size() || k >= then.size())
       continue;
-    const double before = last_step_->tests_before[k], after = now[k];
+    const double before = then[k], after = now[k];
     // Coming closer by more than rounding, as a straight line in the arclength.
     if (!(std::isfinite(before) && after > 0.0 && after < before * (1.0 - 1e-8))) continue;
     distance = std::min(distance, last_step_->length * after / (before - after));
@@ -932,7 +932,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
     const int iterations = next.corrector_iterations;
     const bool by_chord = next.by_chord;
     const bool contacts_changed = signature_changed(from, next);
-    last_step_ = TakenStep{step, from.tests, result.points.size()};
+    last_step_ = TakenStep{step, result.points.size()};
     result.points.push_back(std::move(next));
     report_progress(result);
     // Past a nonsmooth point (a contact appeared or vanished) the short steps that closed

@@ -219,11 +219,10 @@ class PseudoArclength {
   // The last steps of trace() (at most stall_points) and their sum.
   std::deque<double> recent_steps_;
   double recent_length_ = 0.0;
-  // The last step trace() took: its length, the test values where it started, and the
-  // index of the point it reached.
+  // The last step trace() took: its length and the index of the point it reached (it
+  // started at the point before).
   struct TakenStep {
     double length = 0.0;
-    Vector tests_before;
     size_t reached = 0;
   };
   std::optional<TakenStep> last_step_;
