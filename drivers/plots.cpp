@@ -1181,6 +1181,9 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
     }
     s << "\n" << samples.after();
     // (b) the exponents, each in its panel with the zero line; a_e on the first's right axis.
+    // The marks of the per-point series are squares: pngcairo draws a circle as an
+    // antialiased arc, a square as four lines, and at three pixels the two look alike
+    // (a sweep of 801 points draws each series' marks a pixel apart).
     for (size_t i = 0; i < exponents.size(); ++i) {
       const bool energy_axis = i == 0;
       s << boxes[i + 1].margins(width, height) << exponents[i].settings(autoscale)
@@ -1194,11 +1197,11 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
         << "plot 0 with lines lw 1 lc rgb '#555555' notitle";
       if (i < plot.exponent_columns.size())
         s << ", \\\n     " << quoted(plot.points_csv) << " using " << x << ':'
-          << quoted(plot.exponent_columns[i]) << " with linespoints pt 7 ps 0.4 lw 0.8 lc rgb '"
+          << quoted(plot.exponent_columns[i]) << " with linespoints pt 5 ps 0.4 lw 0.8 lc rgb '"
           << exponent_colours[i % 4] << "' title " << quoted(plot.exponent_columns[i]);
       if (energy_axis)
         s << ", \\\n     " << quoted(plot.points_csv) << " using " << x
-          << ":'a_e' axes x1y2 with points pt 6 ps 0.4 lc rgb '#c0392b' title 'a_e'";
+          << ":'a_e' axes x1y2 with points pt 4 ps 0.4 lc rgb '#c0392b' title 'a_e'";
       s << "\n" << exponents[i].after();
     }
     s << "unset y2label\nunset y2tics\nset ytics nomirror\n";
@@ -1214,7 +1217,7 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
                                                                           : "no impacts: no v_r")
         << "' at graph 0.5, 0.5 center\n";
     s << "plot " << quoted(plot.points_csv) << " using " << x
-      << ":'a_i' with points pt 7 ps 0.5 lc rgb '#1f4e9a' title 'a_i'";
+      << ":'a_i' with points pt 5 ps 0.5 lc rgb '#1f4e9a' title 'a_i'";
     if (impact_raster)
       s << ", \\\n     " << quoted(impacts_file) << ' ' << impact_raster->gnuplot_source()
         << " axes x1y2 notitle, \\\n     keyentry with points pt 7 ps 0.25 lc rgb '#e67e22' "
