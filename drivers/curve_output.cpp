@@ -97,6 +97,8 @@ std::string curve_point_detail(const libcont::OrbitCurve& curve, const libcont::
   if (point.type == "turning-point") return "the curve turns back in " + curve.first;
   if (point.type == "cusp") return "the fold's quadratic coefficient changes sign";
   if (point.type == "fold-flip") return "a multiplier at +1 and another at -1";
+  if (point.type == "resonance-1:1")
+    return "a double multiplier at +1: a Neimark-Sacker curve meets the fold curve";
   if (point.type == "resonant-grazing-fold")
     return "a fold curve of the impacting orbit issues from the grazing curve";
   if (point.type == "resonant-grazing-flip")

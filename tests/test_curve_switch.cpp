@@ -229,7 +229,8 @@ TEST_CASE("switches that do not exist are refused", "[curves][switch]") {
   CHECK(libcont::curve_switches(two, end).empty());
 }
 
-TEST_CASE("the fold curve switched onto at the two-body Neimark-Sacker curve's 1:1 resonance",
+TEST_CASE("the fold curve switched onto at the two-body Neimark-Sacker curve's 1:1 resonance, "
+          "and the fold curve from the branch's fold meeting it there",
           "[curves][switch]") {
   // The Neimark-Sacker curve from the loading branch's point (lambda = 0.56615, omega = 6)
   // towards lower omega reaches kappa = 1 at omega = 5.98028 (test_neimark_sacker_curves);
@@ -288,6 +289,23 @@ TEST_CASE("the fold curve switched onto at the two-body Neimark-Sacker curve's 1
        << " CPU s";
   WARN(line.str());
   CHECK(std::abs(difference) <= 1e-8);
+
+  // The fold curve traced from that fold towards lower omega passes the same point, where
+  // a second multiplier reaches +1: the null vectors of M - I turn orthogonal there. The
+  // fold's quadratic coefficient normalised by w^T v = 1 has a pole there and changes sign
+  // without vanishing, which was once reported as a cusp; the curve must report the 1:1
+  // resonance, where the Neimark-Sacker curve put it, and no cusp.
+  const libcont::OrbitCurve from_fold = libcont::trace_orbit_curve(
+      system, branch, *fold, libcont::OrbitCurveOptions("omega", 6.0, 5.978, 0.55, 0.58));
+  INFO(from_fold.stop_reason << " " << from_fold.failure);
+  REQUIRE(from_fold.ok());
+  CHECK(points_of(from_fold, "cusp").empty());
+  const auto met = points_of(from_fold, "resonance-1:1");
+  REQUIRE(met.size() == 1);
+  INFO(std::setprecision(17) << "fold curve: " << met.front()->first << ", " << met.front()->second
+                             << "; Neimark-Sacker curve: " << r.first << ", " << r.second);
+  CHECK(std::abs(met.front()->first - r.first) <= 1e-8);
+  CHECK(std::abs(met.front()->second - r.second) <= 1e-8);
 }
 
 TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-flip and 1:2 "

@@ -2,11 +2,16 @@
 // The fold (saddle-node) curve of periodic orbits in two parameters: P^n(x) - x = 0 and the
 // bordered test function of M - I (real_multiplier_curve_problem.hpp), continued in
 // (p1, p2) by the pseudo-arclength engine. Codimension-two tests along it:
-//   cusp       the fold's quadratic coefficient a = w^T D^2 P^n (v, v) / 2 (v, w the right
-//              and left null vectors of M - I, w^T v = 1, v oriented along the border)
-//              changes sign; D^2 P^n (v, v) from a central difference of the monodromy's
-//              action on v, (D P^n (x + e v) - D P^n (x - e v)) v / (2 e);
-//   fold-flip  Re prod (mu_i + 1): another multiplier at -1.
+//   cusp           the fold's quadratic coefficient a = w^T D^2 P^n (v, v) / (2 w^T v) (v, w
+//                  the right and left null vectors of M - I) vanishes; the test is its
+//                  numerator w^T D^2 P^n (v, v) / 2 with |v| = |w| = 1, each oriented along
+//                  its border, which stays finite where w^T v passes zero; D^2 P^n (v, v)
+//                  from a central difference of the monodromy's action on v,
+//                  (D P^n (x + e v) - D P^n (x - e v)) v / (2 e);
+//   fold-flip      Re prod (mu_i + 1): another multiplier at -1;
+//   resonance-1:1  w^T v / (|w| |v|): a second multiplier at +1 (the eigenvalue 1 of M
+//                  becomes double, and its left and right eigenvectors orthogonal), where
+//                  a Neimark-Sacker curve ends on the fold curve.
 // Example (doc/library.md, section 10):
 //   libcont::FoldCurveProblem problem(system, "omega", "d", 1, {}, phase);
 //   problem.refit_borders(u0, eta0);   // u0 = (x, d) of a fold of a branch in eta
@@ -17,7 +22,7 @@ namespace libcont {
 
 class FoldCurveProblem : public RealMultiplierCurveProblem {
  public:
-  enum Test { Cusp = 0, FoldFlip = 1 };
+  enum Test { Cusp = 0, FoldFlip = 1, Resonance11 = 2 };
   FoldCurveProblem(HybridSystem& system, std::string first, std::string second, int period,
                    FlowOptions flow = {}, double phase = 0.0)
       : RealMultiplierCurveProblem(1.0, system, std::move(first), std::move(second), period,
@@ -33,6 +38,7 @@ class FoldCurveProblem : public RealMultiplierCurveProblem {
 
  private:
   double quadratic_coefficient(ConstVectorRef u, double lambda);
+  double null_vectors_overlap() const;
 };
 
 }  // namespace libcont
