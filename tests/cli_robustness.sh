@@ -71,6 +71,22 @@ check "sweep adds up its points' fallbacks" \
   fail "basins of two cells: $(cat "$work/stderr")"
 check "basins reports its cells' fallbacks" \
   "d['fallbacks'] == {'count': 0, 'cells': 0}"
+# A branch whose step falls below min_step ends with exit 3, its points kept, and says
+# which min_step it used: the two-body loading in omega at lambda = 0.6 has a fold 2.8e-7
+# past a grazing, closer than the default 4e-8 steps resolve (doc/library.md, section 7);
+# with the smaller --min-step the hint names, the branch passes it to omega = 8.
+"$vicont" continue --system two-body --set lambda=0.6 --param omega --from 4 --to 8 --json \
+  --out "$work/min-step" >"$work/stdout" 2>"$work/stderr"
+status=$?
+[ $status -eq 3 ] || fail "continue below min_step: status $status, expected 3: $(cat "$work/stderr")"
+grep -q -- "(--min-step 4e-08; a smaller one may resolve what lies there)" "$work/stderr" ||
+  fail "continue below min_step: no hint in: $(cat "$work/stderr")"
+check "the branch below min_step keeps its points" "d['points'] > 10 and d['status'] == 'failure'"
+"$vicont" continue --system two-body --set lambda=0.6 --param omega --from 4 --to 8 --min-step 1e-10 \
+  --json --out "$work/min-step" >"$work/stdout" 2>"$work/stderr" ||
+  fail "continue with --min-step 1e-10: $(cat "$work/stderr")"
+check "with --min-step 1e-10 the branch reaches omega = 8 past the fold" \
+  "d['last_point']['parameter'] == 8 and sum(p['type'] == 'fold' for p in d['special_points']) == 4"
 for command in basins diagram continue impact; do
   "$vicont" $command --help | grep -q -- "--integrator" || fail "$command has no --integrator"
 done

@@ -506,7 +506,9 @@ class ContinueCommand : public SystemCommand {
     progress.finish();
     if (!summary.branch.ok())
       summary.health.numerical_failure =
-          "continuation stopped: " + summary.branch.stop_reason +
+          "continuation stopped: " +
+          ArclengthSteps::with_min_step_hint(summary.branch.stop_reason,
+                                             traced.continuation().min_step) +
           (summary.branch.failure.empty() ? "" : " (" + summary.branch.failure + ")");
   }
 
