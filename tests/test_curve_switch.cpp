@@ -314,9 +314,9 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
   // The branch of vicont continue --system cantilever-2dof --set e=0.1 --set r=0.8 --param
   // eta --from 0.3 --to 3 has its fold LP1 at eta = 0.43556875 on an orbit of 15 impacts
   // per period. Its fold curve in (eta, r) towards r = 1 (vicont curve --restart run:LP1
-  // --param2 r --from 0.8 --to 1) passes two cusps and a turning point and meets a
-  // fold-flip at (0.4338674, 0.8044657), where the second multiplier reaches -1, before it
-  // ends at a grazing; its row before the fold-flip (state below, from curve.json) starts
+  // --param2 r --from 0.8 --to 1) passes two 1:1 resonances and a turning point and meets
+  // a fold-flip at (0.4338674, 0.8044657), where the second multiplier reaches -1, then a
+  // cusp, before it ends at a grazing; its row before the fold-flip (state below, from curve.json) starts
   // the fold curve here, whose next row lies beyond it. The period-doubling curve switched
   // onto there: every row holds a multiplier at -1, and a branch in eta at a row's r has
   // its period doubling at the row's eta.

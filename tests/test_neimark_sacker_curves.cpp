@@ -267,8 +267,9 @@ TEST_CASE("the two-body Neimark-Sacker curve reaches a 1:1 resonance on the fold
   // point has kappa = 1 and two multipliers at 1 (to the square root of the monodromy's
   // accuracy: a Jordan block splits its eigenvalue so), and the loading branch at the
   // point's omega, traced through it in lambda, has a fold at the point's lambda.
-  // (Beyond the resonance the curve is one of neutral saddles, mu and 1/mu real; it turns
-  // back in omega at 5.97541, where this run does not go.)
+  // Beyond the resonance the same equations hold for neutral saddles, mu and 1/mu real, no
+  // bifurcation: the curve ends on the resonance (once it went on through them, and turned
+  // back in omega at 5.97541, as if Neimark-Sacker points lay there).
   TwoBodySystem system;
   const libcont::OrbitBranch branch = loading_branch(system, 0.575, 0.562);
   REQUIRE(branch.ok());
@@ -280,7 +281,12 @@ TEST_CASE("the two-body Neimark-Sacker curve reaches a 1:1 resonance on the fold
   const double curve_seconds = test_support::cpu_seconds() - begin;
   INFO("curve: " << curve.stop_reason << " " << curve.failure);
   REQUIRE(curve.ok());
-  CHECK(curve.status == libcont::ContinuationStatus::ReachedBound);
+  CHECK(curve.status == libcont::ContinuationStatus::LeftFamily);
+  CHECK(curve.stop_reason.find("ends at a 1:1 resonance") != std::string::npos);
+  // No row lies beyond it: every row's pair is complex, kappa <= 1, the last one on it.
+  REQUIRE(!curve.rows.empty());
+  for (const libcont::CurveRow& row : curve.rows) CHECK(row.auxiliary[0] <= 1.0);
+  CHECK(curve.rows.back().auxiliary[0] == 1.0);
   std::vector<const libcont::CurvePoint*> resonances;
   for (const auto& p : curve.points)
     if (p.type.starts_with("resonance")) resonances.push_back(&p);
@@ -296,7 +302,7 @@ TEST_CASE("the two-body Neimark-Sacker curve reaches a 1:1 resonance on the fold
   INFO("multipliers' distances to 1: " << to_one[0] << ", " << to_one[1]);
   // A double multiplier with a Jordan block moves by the square root of a perturbation of
   // M: the map repeats itself to 3.4e-11 (the derivative test below), sqrt of it 5.8e-6;
-  // measured 7.3e-6.
+  // measured 3.4e-6.
   CHECK(to_one[1] <= 1e-4);
 
   // The loading branch at the resonance's omega, made as at omega = 6 (from lambda = 0.575
@@ -318,10 +324,9 @@ TEST_CASE("the two-body Neimark-Sacker curve reaches a 1:1 resonance on the fold
        << " from 1; the loading branch's fold at that omega " << difference
        << " from its lambda; CPU s: curve " << curve_seconds << ", check " << check_seconds;
   WARN(line.str());
-  // The resonance is located to 1e-11 in kappa (measured), ~4e-12 in omega along the
-  // curve (dkappa / domega ~ -2.6) and less in lambda (dlambda / domega ~ -0.07); the
-  // branch's fold to its corrector tolerance, |F| <= 1e-9 (1 + |x|), of the order 1e-9 in
-  // lambda. Measured: 2e-12.
+  // The resonance is the last row, corrected with kappa fixed at 1; the branch's fold is
+  // located to its corrector tolerance, |F| <= 1e-9 (1 + |x|), of the order 1e-9 in
+  // lambda. Measured: -4.2e-12.
   CHECK(std::abs(difference) <= 1e-8);
 }
 

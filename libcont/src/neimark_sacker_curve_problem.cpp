@@ -98,6 +98,22 @@ std::vector<TestFunction> NeimarkSackerCurveProblem::own_tests() const {
           {"resonance-1:4", TestFunction::Kind::SignChange, SpecialPointType::Custom}};
 }
 
+bool NeimarkSackerCurveProblem::beyond_range(ConstVectorRef u, double lambda, std::string& why) {
+  if (OrbitCurveProblem::beyond_range(u, lambda, why)) return true;
+  const double kappa = u[u.size() - 1];
+  if (std::abs(kappa) <= 1.0) return false;
+  why = std::string("the Neimark-Sacker curve ends at a ") + (kappa > 0.0 ? "1:1" : "1:2") +
+        " resonance: beyond it the pair is real (mu and 1/mu: a neutral saddle, no bifurcation)";
+  return true;
+}
+
+std::optional<NeimarkSackerCurveProblem::Resonance> NeimarkSackerCurveProblem::resonance_beyond(
+    ConstVectorRef u) {
+  const double kappa = u[u.size() - 1];
+  if (std::abs(kappa) <= 1.0) return std::nullopt;
+  return kappa > 0.0 ? Resonance{"resonance-1:1", 1.0} : Resonance{"resonance-1:2", -1.0};
+}
+
 Vector NeimarkSackerCurveProblem::own_test_values(ConstVectorRef u, double) {
   const double kappa = u[u.size() - 1];
   Vector values(4);

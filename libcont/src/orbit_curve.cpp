@@ -248,6 +248,31 @@ bool land_on_bound(ZeroProblem& problem, int fixed, const BranchPoint& last,
   return false;
 }
 
+namespace {
+
+// A Neimark-Sacker curve that stopped past a 1:1 or 1:2 resonance (|kappa| > 1): its last
+// row is put on the resonance, kappa = +-1, which is also its last special point.
+void end_on_resonance(ZeroProblem& problem, const NeimarkSackerCurveProblem::Resonance& resonance,
+                      double tolerance, ContinuationResult& result) {
+  BranchPoint landed;
+  if (!land_on_bound(problem, problem.dimension() - 1, result.points.back(), *result.beyond,
+                     resonance.kappa, tolerance, landed)) {
+    result.stop_reason += " (the last row is short of it: the landing failed)";
+    return;
+  }
+  SpecialPoint& s = result.special_points.emplace_back();
+  s.custom_name = resonance.name;
+  s.after_point = static_cast<int>(result.points.size()) - 1;
+  s.u = landed.u;
+  s.lambda = landed.lambda;
+  s.tests = landed.tests;
+  s.data = landed.data;
+  s.chart = landed.chart;
+  result.points.push_back(std::move(landed));
+}
+
+}  // namespace
+
 OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::string& first,
                              double first_value, int period, double phase, ConstVectorRef x,
                              const OrbitCurveOptions& options) {
@@ -305,10 +330,17 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
   if (origin.tangent[n] * (options.to - options.from) < 0.0) origin.tangent = -origin.tangent;
   ContinuationResult result = PseudoArclength(problem, engine).run_from(origin);
 
-  if (result.status == ContinuationStatus::LeftFamily && result.beyond && !result.points.empty()) {
-    const double p2 = result.beyond->u[n];
-    const double bound = p2 > std::max(options.from, options.to) ? std::max(options.from, options.to)
-                                                                 : std::min(options.from, options.to);
+  const double p2_low = std::min(options.from, options.to), p2_high = std::max(options.from, options.to);
+  const bool left_range = result.status == ContinuationStatus::LeftFamily && result.beyond &&
+                          !result.points.empty();
+  const auto resonance = left_range && kind == CurveKind::NeimarkSacker
+                             ? NeimarkSackerCurveProblem::resonance_beyond(result.beyond->u)
+                             : std::nullopt;
+  const double beyond_p2 = left_range ? result.beyond->u[n] : 0.0;
+  if (resonance && beyond_p2 >= p2_low && beyond_p2 <= p2_high) {
+    end_on_resonance(problem, *resonance, options.corrector_tolerance, result);
+  } else if (left_range) {
+    const double bound = beyond_p2 > p2_high ? p2_high : p2_low;
     BranchPoint landed;
     if (land_on_bound(problem, n, result.points.back(), *result.beyond, bound,
                       options.corrector_tolerance, landed)) {

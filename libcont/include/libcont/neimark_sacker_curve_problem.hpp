@@ -22,12 +22,17 @@
 // Derivatives: dG = -W^T dA V with dA = M dM + dM M - 2 kappa dM along x, p2 and p1 (dM from
 // the base's central differences), and dA = -2 M along kappa (analytic).
 // Codimension-two tests along the curve (sign changes located by the engine):
-//   resonance-1:1  kappa - 1     (theta -> 0: the pair meets at +1; beyond it the curve is
-//                                 one of neutral saddles, real mu and 1/mu)
+//   resonance-1:1  kappa - 1     (theta -> 0: the pair meets at +1)
 //   resonance-1:2  kappa + 1     (theta -> pi: the pair meets at -1)
 //   resonance-1:3  kappa + 1/2   (theta = 2 pi / 3)
 //   resonance-1:4  kappa         (theta = pi / 2)
 // and, from the base, the grazing where the curve runs into one of its hard impacts.
+// Beyond a 1:1 or 1:2 resonance (|kappa| > 1) the same equations hold for a real pair mu,
+// 1/mu, a neutral saddle, which is no bifurcation: the curve ends there (beyond_range;
+// orbit_curve.hpp puts its last row on the resonance).
+#include <optional>
+#include <string>
+
 #include "libcont/bordered_test_function.hpp"
 #include "libcont/orbit_curve_problem.hpp"
 
@@ -43,6 +48,14 @@ class NeimarkSackerCurveProblem : public OrbitCurveProblem {
   // through x at (p1, p2), from one map with the tangent flow: the start's auxiliary
   // unknown. False (failure() says why) if the map fails or M has no complex pair.
   bool critical_kappa(ConstVectorRef x, double p1, double p2, double& kappa);
+  // True where p2 leaves its range (the base's) or |kappa| > 1 (the pair is real).
+  bool beyond_range(ConstVectorRef u, double lambda, std::string& why) override;
+  // The resonance a point with |kappa| > 1 lies beyond: its test's name and kappa there.
+  struct Resonance {
+    std::string name;
+    double kappa;
+  };
+  static std::optional<Resonance> resonance_beyond(ConstVectorRef u);
   // Of the last evaluation: the bordered solution (G, V, W).
   const BorderedTestFunction& test_function() const { return test_; }
   // The entries (row, column) of G that are the conditions, as last chosen.
