@@ -99,6 +99,8 @@ std::string curve_point_detail(const libcont::OrbitCurve& curve, const libcont::
   if (point.type == "fold-flip") return "a multiplier at +1 and another at -1";
   if (point.type == "resonance-1:1")
     return "a double multiplier at +1: a Neimark-Sacker curve meets the fold curve";
+  if (point.type == "resonance-1:2")
+    return "a double multiplier at -1: a Neimark-Sacker curve meets the period-doubling curve";
   if (point.type == "resonant-grazing-fold")
     return "a fold curve of the impacting orbit issues from the grazing curve";
   if (point.type == "resonant-grazing-flip")

@@ -304,6 +304,50 @@ TEST_CASE("A problem's own test functions: sign and value changes located, rejec
   }
 }
 
+namespace {
+
+// The line u = lambda with three sign-change tests: a pole 1 / (u - 0.4), a jump from
+// 0.26 to -0.14 at u = 0.6 (as a null vector's normalisation flips its sign), and a zero
+// at u = 0.7.
+class Jumps : public ZeroProblem {
+ public:
+  int dimension() const override { return 1; }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override {
+    residual = Vector::Constant(1, u[0] - lambda);
+    du = Matrix::Identity(1, 1);
+    dlambda = Vector::Constant(1, -1.0);
+    return true;
+  }
+  std::vector<TestFunction> test_functions() const override {
+    return {{"pole", TestFunction::Kind::SignChange},
+            {"flip", TestFunction::Kind::SignChange},
+            {"zero", TestFunction::Kind::SignChange}};
+  }
+  Vector test_values(ConstVectorRef u, double) override {
+    Vector v(3);
+    v << 1.0 / (u[0] - 0.4), (u[0] < 0.6 ? 0.2 : -0.2) + 0.1 * u[0], u[0] - 0.7;
+    return v;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("sign changes by a jump (a pole, a flip) are not reported, zeros are", "[continuation]") {
+  Jumps jumps;
+  ContinuationOptions options;
+  options.lambda_min = 0.0;
+  options.lambda_max = 1.0;
+  options.initial_step = options.max_step = 0.07;
+  options.locate_tolerance = 1e-9;
+  const ContinuationResult result = PseudoArclength(jumps, options).run(Vector::Constant(1, 0.05), 0.05);
+  INFO("stop: " << result.stop_reason);
+  REQUIRE(result.ok());
+  REQUIRE(result.special_points.size() == 1);
+  CHECK(result.special_points[0].custom_name == "zero");
+  CHECK(result.special_points[0].lambda == Approx(0.7).margin(1e-9));
+}
+
 TEST_CASE("Continuation options are validated", "[continuation]") {
   Circle circle;
   ContinuationOptions bad_steps;

@@ -455,4 +455,34 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
   WARN(resonance_line.str());
   CHECK(std::abs(meeting_first) <= 1e-8);
   CHECK(std::abs(meeting_second) <= 1e-8);
+
+  // The period-doubling curve from the branch's PD1 (eta = 0.43803) towards r = 1 passes
+  // the same point, where a second multiplier reaches -1 (its null vectors turn orthogonal):
+  // PD1 (state below, from special_points.csv) starts the curve here, which must locate the
+  // 1:2 resonance where the Neimark-Sacker curve put it, then the fold curve's fold-flip,
+  // and end at a grazing with no other point: after the fold-flip it once had a spurious
+  // 1:2 resonance, where the overlap of the null vectors jumped inside a step (its
+  // bracket could not be narrowed) with no second multiplier near -1 (57 rows, about 3 s).
+  const double pd_eta = 0.43802961484425335;
+  system.set_parameter("omega", pd_eta);
+  system.set_parameter("r", 0.8);
+  x << 0.021754769636867427, 0.0032741781819773256, -0.01043903160639487, -0.001349969119548803;
+  const libcont::OrbitCurveOptions pd_options("r", 0.8, 1.0, 0.3, 3.0);
+  const libcont::OrbitCurve pd = libcont::trace_orbit_curve(
+      system, libcont::CurveKind::PeriodDoubling, "omega", pd_eta, 1, phase, x, pd_options);
+  INFO(pd.stop_reason << " " << pd.failure);
+  REQUIRE(pd.ok());
+  const auto on_pd = points_of(pd, "resonance-1:2");
+  REQUIRE(on_pd.size() == 1);
+  INFO(std::setprecision(17) << "period-doubling curve: " << on_pd.front()->first << ", "
+                             << on_pd.front()->second << "; Neimark-Sacker curve: "
+                             << resonance.first << ", " << resonance.second);
+  CHECK(std::abs(on_pd.front()->first - resonance.first) <= 1e-8);
+  CHECK(std::abs(on_pd.front()->second - resonance.second) <= 1e-8);
+  const auto pd_flips = points_of(pd, "fold-flip");
+  REQUIRE(pd_flips.size() == 1);
+  CHECK(std::abs(pd_flips.front()->first - point.first) <= 1e-8);
+  CHECK(std::abs(pd_flips.front()->second - point.second) <= 1e-8);
+  CHECK(pd.points.size() == 3);  // the resonance, the fold-flip, the grazing
+  CHECK(pd.points.back().type == "grazing");
 }

@@ -16,11 +16,6 @@ Vector FoldCurveProblem::own_test_values(ConstVectorRef u, double lambda) {
   return values;
 }
 
-double FoldCurveProblem::null_vectors_overlap() const {
-  const Vector v = test_function().right().col(0), w = test_function().left().col(0);
-  return w.dot(v) / (w.norm() * v.norm());
-}
-
 double FoldCurveProblem::quadratic_coefficient(ConstVectorRef u, double lambda) {
   const int n = state_dimension();
   // The null vectors of the last evaluation (at this point), each kept on its side of its

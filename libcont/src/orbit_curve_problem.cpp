@@ -231,6 +231,12 @@ std::vector<std::string> OrbitCurveProblem::point_data_names() const {
   return names;
 }
 
+std::vector<std::complex<double>> OrbitCurveProblem::multipliers_in(ConstVectorRef data) {
+  std::vector<std::complex<double>> multipliers;
+  for (Eigen::Index k = 5; k + 1 < data.size(); k += 2) multipliers.emplace_back(data[k], data[k + 1]);
+  return multipliers;
+}
+
 Vector OrbitCurveProblem::point_data(ConstVectorRef, double) {
   const FloquetMultipliers f = floquet_multipliers(monodromy_);
   const Eigen::Index m = f.multipliers.size();

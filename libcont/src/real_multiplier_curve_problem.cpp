@@ -34,4 +34,23 @@ double RealMultiplierCurveProblem::multiplier_product(double target) const {
   return product.real();
 }
 
+std::optional<SpecialPointType> RealMultiplierCurveProblem::classify(int test,
+                                                                    const RecordedPoint& before,
+                                                                    const RecordedPoint& after) {
+  if (test != resonance_test()) return OrbitCurveProblem::classify(test, before, after);
+  // A double multiplier with a Jordan block splits by the square root of a perturbation:
+  // next to the resonance (the bracket's width, the map's error) the two lie some 1e-5
+  // from mu0; at a jump of the overlap the second multiplier is far from it.
+  constexpr double kNear = 0.05;
+  int near = 0;
+  for (const auto& mu : multipliers_in(after.data)) near += std::abs(mu - multiplier_) <= kNear;
+  if (near < 2) return std::nullopt;
+  return test_functions()[static_cast<size_t>(test)].type;
+}
+
+double RealMultiplierCurveProblem::null_vectors_overlap() const {
+  const Vector v = test_.right().col(0), w = test_.left().col(0);
+  return w.dot(v) / (w.norm() * v.norm());
+}
+
 }  // namespace libcont

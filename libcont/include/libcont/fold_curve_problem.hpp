@@ -9,9 +9,8 @@
 //                  from a central difference of the monodromy's action on v,
 //                  (D P^n (x + e v) - D P^n (x - e v)) v / (2 e);
 //   fold-flip      Re prod (mu_i + 1): another multiplier at -1;
-//   resonance-1:1  w^T v / (|w| |v|): a second multiplier at +1 (the eigenvalue 1 of M
-//                  becomes double, and its left and right eigenvectors orthogonal), where
-//                  a Neimark-Sacker curve ends on the fold curve.
+//   resonance-1:1  w^T v / (|w| |v|): a second multiplier at +1, where a Neimark-Sacker
+//                  curve ends on the fold curve (null_vectors_overlap).
 // Example (doc/library.md, section 10):
 //   libcont::FoldCurveProblem problem(system, "omega", "d", 1, {}, phase);
 //   problem.refit_borders(u0, eta0);   // u0 = (x, d) of a fold of a branch in eta
@@ -33,12 +32,12 @@ class FoldCurveProblem : public RealMultiplierCurveProblem {
   double quadratic_step = 1e-3;
 
  protected:
+  int resonance_test() const override { return Resonance11; }
   std::vector<TestFunction> own_tests() const override;
   Vector own_test_values(ConstVectorRef u, double lambda) override;
 
  private:
   double quadratic_coefficient(ConstVectorRef u, double lambda);
-  double null_vectors_overlap() const;
 };
 
 }  // namespace libcont

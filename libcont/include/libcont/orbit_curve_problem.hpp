@@ -22,6 +22,9 @@
 // where it leaves), and stops short of a grazing of hard impacts (the Boundary test
 // "grazing-distance"), where pass_boundary locates the grazing as a codimension-two point
 // (orbit_curve.hpp).
+#include <complex>
+#include <vector>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -131,6 +134,8 @@ class OrbitCurveProblem : public ZeroProblem {
   virtual std::vector<TestFunction> own_tests() const { return {}; }
   virtual Vector own_test_values(ConstVectorRef /*u*/, double /*lambda*/) { return Vector(); }
 
+  // The Floquet multipliers held in a point's point_data().
+  static std::vector<std::complex<double>> multipliers_in(ConstVectorRef data);
   // Sets p1 = lambda and p2 = u[n]; false (failure() says why) where the system refuses.
   bool set_point(ConstVectorRef u, double lambda);
   // P^n(x) at (u, lambda), with the tangent flow if asked for.

@@ -188,6 +188,9 @@ class PseudoArclength {
   };
   Bracket locate(const BranchPoint& from, double step, const BranchPoint& to, int test,
                  std::vector<SpecialPoint>& found);
+  // Whether sign-change test `test` jumped across the narrowed `bracket` of a step `step`
+  // long instead of passing zero (`size`: its size at the step's ends).
+  bool jumped(const Bracket& bracket, int test, double step, double size) const;
   // The sign-change tests' zeros between `from` and `to` (step along from's tangent), and
   // the fold's where `folds` (from's and to's tangents both the branch's).
   void locate_smooth(const BranchPoint& from, double step, const BranchPoint& to,

@@ -4,6 +4,8 @@
 // minimally augmented test function g of A = M - mu0 I (bordered_test_function.hpp), with
 // its derivative -w^T dM v. fold_curve_problem.hpp and period_doubling_curve_problem.hpp
 // are this with their own codimension-two tests.
+#include <optional>
+
 #include "libcont/bordered_test_function.hpp"
 #include "libcont/orbit_curve_problem.hpp"
 
@@ -28,6 +30,19 @@ class RealMultiplierCurveProblem : public OrbitCurveProblem {
   // another multiplier reaches `target` (a fold-flip point: -1 on a fold curve, +1 on a
   // period-doubling curve).
   double multiplier_product(double target) const;
+  // w^T v / (|w| |v|) of the null vectors of the last evaluation: zero where a second
+  // multiplier reaches mu0 (a 1:1 resonance on a fold curve, 1:2 on a period-doubling
+  // curve): the eigenvalue mu0 of M becomes double with a Jordan block, and its left and
+  // right eigenvectors turn orthogonal. Each null vector keeps its side of its border along
+  // the curve, so the sign changes there and only there.
+  double null_vectors_overlap() const;
+  // The index of the test that is null_vectors_overlap (the resonance's), or -1.
+  virtual int resonance_test() const { return -1; }
+  // A located zero of the resonance's test is one only where a second multiplier lies next
+  // to mu0 on the point after it; elsewhere the overlap changed sign by a jump (a null
+  // vector's normalisation along its border passed infinity inside a step).
+  std::optional<SpecialPointType> classify(int test, const RecordedPoint& before,
+                                           const RecordedPoint& after) override;
 
  private:
   double multiplier_;
