@@ -264,6 +264,8 @@ bool ExactLinearFlow::set_mode(const AffineMode& mode) {
     const double half_difference = 0.5 * (mode.A(0, 0) - mode.A(1, 1));
     discriminant_ = half_difference * half_difference + mode.A(0, 1) * mode.A(1, 0);
   }
+  if (!same_dynamics) eigen_.set_dynamics(mode.A);
+  eigen_.set_forcing(generator_.block(0, n_, n_, 3), w);
   transition_.resize(lifted, lifted);
   exp_scratch_.resize(lifted, lifted);
   set_block_columns(block_columns_);
@@ -397,6 +399,10 @@ bool ExactLinearFlow::closed_form_fits(double length) const {
 }
 
 void ExactLinearFlow::exponential(double tau, Matrix& out) {
+  if (eigen_.usable() && tau >= scan_step_) {
+    eigen_.transition(tau, out);
+    return;
+  }
   exp_scratch_ = generator_ * tau;
   if (n_ < kRescaleFrom) {
     matrix_exponential(exp_scratch_, out, exp_work_);

@@ -14,11 +14,14 @@
 // remainder of a period that Lyapunov and map iterations repeat); other times come from a
 // Taylor expansion of the block itself over at most a scan step, where the series
 // converges to rounding in a few terms, or, for a mode of two states with a periodic
-// particular solution, from the closed form of expm(M s) (closed_form_transition). Nothing
-// allocates once a mode is installed.
+// particular solution, from the closed form of expm(M s) (closed_form_transition); steps
+// longer than a scan step of a mode of three to eight states come from A's
+// eigen-decomposition (eigen_transition.hpp) instead of the scaled and squared series.
+// Nothing allocates once a mode is installed.
 #include <array>
 
 #include "libcont/affine_modes.hpp"
+#include "libcont/eigen_transition.hpp"
 #include "libcont/types.hpp"
 
 namespace libcont {
@@ -144,6 +147,8 @@ class ExactLinearFlow {
   double half_trace_ = 0.0, discriminant_ = 0.0;  // a, b^2 (signed: b^2 < 0 a complex pair)
   Matrix particular_;                              // Pi, n x 3
   Matrix transition_;                              // the last closed-form expm(M s)
+  // expm(M tau) of a mode of a few states from A's eigen-decomposition (exponential()).
+  EigenTransition eigen_;
   Expansion bracket_, scratch_;
   Matrix exp_scratch_, exp_result_, first_order_, second_order_;
   std::array<Matrix, 3> exp_work_;
