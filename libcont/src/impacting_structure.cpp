@@ -570,7 +570,14 @@ void ImpactingStructure::total_force(int mode, double t, ConstVectorRef x, Vecto
   const int n = structure_.size();
   const auto q = x.head(n), v = x.segment(n, n);
   const double w = structure_.frequency;
-  force = structure_.constant_force - structure_.stiffness * q - structure_.damping * v;
+  // The products into scratch kept per thread (the sticking check asks at every impact),
+  // with the same sums as the expression's temporaries.
+  thread_local Vector stiffness_term, damping_term;
+  stiffness_term.resize(n);
+  damping_term.resize(n);
+  stiffness_term.noalias() = structure_.stiffness * q;
+  damping_term.noalias() = structure_.damping * v;
+  force = structure_.constant_force - stiffness_term - damping_term;
   if (w > 0.0) {
     const detail::HarmonicPhase phase = detail::harmonic_phase(w, t);
     force += structure_.cosine_force * phase.cosine + structure_.sine_force * phase.sine;
