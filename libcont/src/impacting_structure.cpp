@@ -797,6 +797,36 @@ bool ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome&
   return true;
 }
 
+bool ImpactingStructure::affine_reset(int mode, int event, EventKind kind,
+                                      MatrixRef reset) const {
+  const int n = structure_.size(), d = 2 * n + internal_count_;
+  const auto [j, law_switch] = modes_[mode].events[event];
+  if (law_switch >= 0) return false;
+  reset.setZero();
+  reset.leftCols(d).setIdentity();
+  if (kind != EventKind::Impact && kind != EventKind::StickStart && kind != EventKind::StickEnd)
+    return true;  // a soft contact's start or end: the state is continuous
+  // q+ = q + B (s - W q), v+ = v - B (1 + R) (W v - s') as in project, with
+  // s_k(t) = o_k + c_k cos w t + s_k sin w t and s_k' = w (s_k cos w t - c_k sin w t).
+  const double w = structure_.frequency;
+  const Projection& p = modes_[mode].projections[j];
+  const int s = static_cast<int>(p.set.size());
+  const double r = kind == EventKind::Impact ? std::get<NewtonRestitution>(contacts_[j].law).r : 0.0;
+  reset.topLeftCorner(n, n) = p.projector;
+  reset.block(n, n, n, n) = p.projector;
+  if (r != 0.0) reset.block(n, n, n, n).noalias() -= r * p.gain.col(s - 1) * p.constraints.row(s - 1);
+  for (int k = 0; k < s; ++k) {
+    const SurfaceMotion& surface = contacts_[p.set[k]].surface;
+    const double rebound = k == s - 1 ? 1.0 + r : 1.0;
+    reset.col(d).head(n) += surface.offset * p.gain.col(k);
+    reset.col(d + 1).head(n) += surface.cosine * p.gain.col(k);
+    reset.col(d + 2).head(n) += surface.sine * p.gain.col(k);
+    reset.col(d + 1).segment(n, n) += (rebound * w * surface.sine) * p.gain.col(k);
+    reset.col(d + 2).segment(n, n) -= (rebound * w * surface.cosine) * p.gain.col(k);
+  }
+  return true;
+}
+
 void ImpactingStructure::force_parameter_derivative(int parameter, double /*t*/, ConstVectorRef,
                                                     ConstVectorRef, VectorRef) const {
   throw std::logic_error("model '" + name() + "' declares parameter '" +

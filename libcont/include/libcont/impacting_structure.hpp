@@ -128,6 +128,9 @@ class ImpactingStructure : public HybridSystem,
   // all unclipped Kelvin-Voigt; the open/closed events (gaps, holding forces) there.
   bool affine_mode(int mode, AffineMode& data) const override;
   bool affine_event(int mode, int event, VectorRef coefficients) const override;
+  // Hard contacts' projections (impact, sticking and its end) and the identity of a soft
+  // contact's start and end; not declared for laws with regimes.
+  bool affine_reset(int mode, int event, EventKind kind, MatrixRef reset) const override;
 
   int derivative_parameter(std::string_view name) const override;
   void field_parameter_derivative(int parameter, int mode, double t, ConstVectorRef x,
