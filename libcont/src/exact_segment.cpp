@@ -38,16 +38,29 @@ bool all_finite(const Matrix& m) {
   return sum == 0.0;
 }
 
+// c . z of `size` numbers in index order, the size fixed where Size > 0.
+template <int Size>
+double ordered_dot(const double* c, const double* z, Eigen::Index size) {
+  if constexpr (Size > 0) size = Size;
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < size; ++i) sum += c[i] * z[i];
+  return sum;
+}
+
 // c . z for a coefficient column and a block's state column (n + 3 numbers): a plain loop,
-// cheaper at these sizes than a dynamic dot product, which the root searches call at every
-// iteration.
+// cheaper at these sizes than a dynamic dot product, which the scan and the root searches
+// call at every point; with the size fixed for two and four states, where a loop of
+// dynamic length costs more in its set-up than in its five or seven products (the same
+// sums in the same order either way).
 double lifted_dot(const Matrix& coefficients, int column, const Matrix& block) {
   const Eigen::Index size = block.rows();
   const double* c = coefficients.data() + column * size;
   const double* z = block.data();
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < size; ++i) sum += c[i] * z[i];
-  return sum;
+  switch (size) {
+    case 5: return ordered_dot<5>(c, z, size);
+    case 7: return ordered_dot<7>(c, z, size);
+    default: return ordered_dot<0>(c, z, size);
+  }
 }
 
 // The numbers crossing_saltation combines (column-major, n rows or n + 3).
