@@ -360,3 +360,44 @@ TEST_CASE("Affine resets agree with the model's reset and its Jacobian", "[struc
   INFO("events compared " << compared);
   CHECK(compared > 100);
 }
+
+TEST_CASE("The holding force's bound holds at the stuck states", "[structure]") {
+  // ImpactingStructure::holding_bound (an impact skips the sticking check's projection
+  // and holding force where the rebound is too fast and too high for it) against the
+  // holding force itself at the stuck state of random states (their projection by a
+  // stuck mode's release, onto the same constraints), for every stuck contact of the
+  // declared models and the catalogue's.
+  using libcont::EventKind;
+  std::mt19937 random(29);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  int compared = 0;
+  const auto check_all = [&](const libcont::HybridSystem& system) {
+    const auto* structure = dynamic_cast<const libcont::ImpactingStructure*>(&system);
+    if (!structure) return;
+    const int n = system.dimension();
+    for (int stuck = 0; stuck < system.mode_count(); ++stuck)
+      for (int event = 0; event < system.event_count(stuck); ++event) {
+        if (system.event_spec(stuck, event).kind != EventKind::StickEnd) continue;
+        for (int trial = 0; trial < 20; ++trial) {
+          Vector x(n);
+          for (int i = 0; i < n; ++i) x[i] = uniform(random);
+          const double t = 10.0 * uniform(random);
+          Vector on_surface = x;
+          system.apply_event(stuck, event, t, on_surface);
+          for (int j = 0; j < static_cast<int>(structure->contacts().size()); ++j) {
+            const double holding = structure->holding_force(stuck, j, t, on_surface);
+            if (!std::isfinite(holding)) continue;
+            INFO(system.name() << " stuck mode " << stuck << " contact " << j);
+            ++compared;
+            CHECK(std::abs(holding) <= structure->holding_bound(stuck, j, x));
+          }
+        }
+      }
+  };
+  for (bool hard : {true, false}) check_all(TwoStops(hard));
+  check_all(BouncingBall());
+  check_all(ImpactPendulum());
+  for (const auto& entry : systems::catalogue()) check_all(*systems::make_system(entry.name));
+  INFO("holding forces compared " << compared);
+  CHECK(compared > 50);
+}

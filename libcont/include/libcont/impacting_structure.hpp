@@ -172,6 +172,11 @@ class ImpactingStructure : public HybridSystem,
   double gap(int contact, double t, ConstVectorRef x) const;
   double gap_rate(int contact, double t, ConstVectorRef x) const;
   double holding_force(int mode, int contact, double t, ConstVectorRef x) const;
+  // A bound on |holding_force(stuck_mode, contact, t, x_s)| at any t, x_s the stuck state
+  // that the contact's projection (its reset to sticking) gives from x; infinity where the
+  // stuck mode's force is not linear. The sticking check of an impact needs no more where
+  // the rebound is fast.
+  double holding_bound(int stuck_mode, int contact, ConstVectorRef x) const;
   // The contact's state in `mode`: 0 open, 1 closed; a law's regime for a law with regimes
   // (the modes count in a mixed radix, 2 for each open/closed contact).
   int regime(int mode, int contact) const {
