@@ -183,6 +183,37 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   for (int j : md.soft) md.contact_acceleration.push_back(md.acceleration_map * contacts_[j].normal);
   for (int j : md.with_regimes)
     md.contact_acceleration.push_back(md.acceleration_map * contacts_[j].normal);
+  // The holding forces' bounds (holding_bound). At the stuck state x_s = project(x, 0)
+  // onto these constraints, by the infinity norms: |q_s| <= |q| + |B| (|s| + |W| |q|),
+  // |v_s| <= |v| + |B| (|W| |v| + |s'|) (B = M^-1 W' G^-1), |f| <= |f0| + |K| |q_s| +
+  // |C| |v_s| + |f_cos| + |f_sin|, |lambda_k| <= |G^-1 W M^-1|_k |f| + sum_l |G^-1_kl|
+  // |s_l''|: affine in |q| and |v|.
+  if (md.soft.empty() && md.with_regimes.empty() && !has_additional_force()) {
+    const auto row_sum = [](const Matrix& m) {  // the infinity norm
+      return m.size() == 0 ? 0.0 : m.cwiseAbs().rowwise().sum().maxCoeff();
+    };
+    const auto largest = [](const Vector& v) { return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff(); };
+    double position = 0.0, rate = 0.0;
+    for (int k = 0; k < s; ++k) {
+      const double harmonic = std::abs(surface_cosine[k]) + std::abs(surface_sine[k]);
+      position = std::max(position, std::abs(contacts_[md.stuck[k]].surface.offset) + harmonic);
+      rate = std::max(rate, w * harmonic);
+    }
+    const double gain = row_sum(surface_gain), spread = 1.0 + gain * row_sum(constraints);
+    const double stiffness = row_sum(structure_.stiffness), damping = row_sum(structure_.damping);
+    const double force = largest(structure_.constant_force) + stiffness * gain * position +
+                         damping * gain * rate + largest(structure_.cosine_force) +
+                         largest(structure_.sine_force);
+    for (int k = 0; k < s; ++k) {
+      const double row = md.holding_map.row(k).cwiseAbs().sum();
+      double surfaces = 0.0;
+      for (int l = 0; l < s; ++l)
+        surfaces += std::abs(md.gram_inverse(k, l)) * w * w *
+                    (std::abs(surface_cosine[l]) + std::abs(surface_sine[l]));
+      md.holding_bounds.push_back({row * force + surfaces, row * stiffness * spread,
+                                   row * damping * spread});
+    }
+  }
   // The constraint sets of the hard contacts' events: stuck ones and the impacting one
   // (last), or the stuck ones for a release.
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
@@ -737,42 +768,15 @@ void ImpactingStructure::project(const Projection& p, double restitution, double
 
 double ImpactingStructure::holding_bound(int stuck_mode, int contact, ConstVectorRef x) const {
   const ModeData& md = modes_[stuck_mode];
-  if (!md.soft.empty() || !md.with_regimes.empty() || has_additional_force())
-    return std::numeric_limits<double>::infinity();  // a force that is not linear
-  // |holding_force| at the stuck state x_s = project(x, 0) of the open mode's projection,
-  // by the infinity norms: |q_s| <= |q| + |B| (|s| + |W| |q|), |v_s| <= |v| + |B| (|W| |v|
-  // + |s'|), |f| <= |f0| + |K| |q_s| + |C| |v_s| + |f_cos| + |f_sin|, |lambda| <= |G^-1 W
-  // M^-1|_k |f| + sum_l |G^-1_kl| |s_l''|; twice that covers the rounding of the
-  // computed value.
-  const auto row_sum = [](const auto& m) {
-    return m.size() == 0 ? 0.0 : m.cwiseAbs().rowwise().sum().maxCoeff();
-  };
-  const auto largest = [](const Vector& v) { return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff(); };
+  if (md.holding_bounds.empty()) return std::numeric_limits<double>::infinity();
+  const auto k = static_cast<std::size_t>(
+      std::find(md.stuck.begin(), md.stuck.end(), contact) - md.stuck.begin());
+  if (k >= md.holding_bounds.size()) return std::numeric_limits<double>::infinity();
   const int n = structure_.size();
-  const double w = structure_.frequency;
-  const Projection& p = modes_[stuck_mode - strides_[contact]].projections[contact];
-  double s = 0.0, s_rate = 0.0;
-  for (const int l : p.set) {
-    const SurfaceMotion& surface = contacts_[l].surface;
-    const double harmonic = std::abs(surface.cosine) + std::abs(surface.sine);
-    s = std::max(s, std::abs(surface.offset) + harmonic);
-    s_rate = std::max(s_rate, w * harmonic);
-  }
   const double q = x.head(n).cwiseAbs().maxCoeff(), v = x.segment(n, n).cwiseAbs().maxCoeff();
-  const double gain = row_sum(p.gain), constraints = row_sum(p.constraints);
-  const double q_s = q + gain * (s + constraints * q), v_s = v + gain * (constraints * v + s_rate);
-  const double force = largest(structure_.constant_force) + row_sum(structure_.stiffness) * q_s +
-                       row_sum(structure_.damping) * v_s + largest(structure_.cosine_force) +
-                       largest(structure_.sine_force);
-  const int k = static_cast<int>(std::find(md.stuck.begin(), md.stuck.end(), contact) -
-                                 md.stuck.begin());
-  double lambda = md.holding_map.row(k).cwiseAbs().sum() * force;
-  for (std::size_t l = 0; l < md.stuck.size(); ++l) {
-    const SurfaceMotion& surface = contacts_[md.stuck[l]].surface;
-    lambda += std::abs(md.gram_inverse(k, static_cast<Eigen::Index>(l))) * w * w *
-              (std::abs(surface.cosine) + std::abs(surface.sine));
-  }
-  return 2.0 * lambda;
+  const auto& [constant, per_position, per_velocity] = md.holding_bounds[k];
+  // Twice the bound of derive_mode: that covers the rounding of the computed force.
+  return 2.0 * (constant + per_position * q + per_velocity * v);
 }
 
 EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, VectorRef x) const {

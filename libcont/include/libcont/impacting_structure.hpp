@@ -26,6 +26,7 @@
 //     each mode wants.
 // Forces that are not linear (a pendulum's gravity, a random load) come from
 // additional_force(); the modes are then integrated.
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -291,6 +292,10 @@ struct ImpactingStructure::ModeData {
   std::vector<Derivative> derivatives;
   // Per contact: the constraint set of its reset (hard contacts only).
   std::vector<ImpactingStructure::Projection> projections;
+  // Per stuck contact: holding_bound = 2 (a + b |q| + c |v|) (infinity norms), (a, b, c);
+  // empty where the force is not linear (a soft contact, a law with regimes, an additional
+  // force).
+  std::vector<std::array<double, 3>> holding_bounds;
   double damping_trace = 0.0;  // trace of Av
 };
 
