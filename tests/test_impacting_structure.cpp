@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 #include <numbers>
+#include <random>
 
 #include "../examples/user_model/bouncing_ball.hpp"
 #include "../examples/user_model/pendulum.hpp"
@@ -299,4 +300,104 @@ TEST_CASE("Event directions answered alone are those of the events' specificatio
   for (bool hard : {true, false}) check_all(TwoStops(hard), true);
   check_all(DamperAndStop(true), false);
   for (const auto& entry : systems::catalogue()) check_all(*systems::make_system(entry.name), false);
+}
+
+TEST_CASE("Affine resets agree with the model's reset and its Jacobian", "[structure]") {
+  // AffineModes::affine_reset (the exact path forms the saltation matrix from it) against
+  // apply_event on random states and times, and against reset_jacobian: for every affine
+  // mode and event of the declared models with hard and soft contacts (impacts, sticking
+  // and its end, a soft contact's start and end; fixed stops and a moving table) and of
+  // every catalogue model.
+  using libcont::EventKind;
+  std::mt19937 random(17);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  int compared = 0;
+  const auto check_all = [&](const libcont::HybridSystem& system) {
+    const libcont::AffineModes* affine = system.affine_modes();
+    if (!affine) return;
+    const int n = system.dimension();
+    for (int mode = 0; mode < system.mode_count(); ++mode) {
+      libcont::AffineMode data;
+      data.A.resize(n, n);
+      data.b0.resize(n);
+      data.b_cos.resize(n);
+      data.b_sin.resize(n);
+      if (!affine->affine_mode(mode, data)) continue;
+      const double w = data.frequency;
+      for (int event = 0; event < system.event_count(mode); ++event) {
+        for (int trial = 0; trial < 20; ++trial) {
+          INFO(system.name() << " mode " << mode << " event " << event << " trial " << trial);
+          Vector x(n);
+          for (int i = 0; i < n; ++i) x[i] = uniform(random);
+          const double t = 10.0 * uniform(random);
+          Vector after = x;
+          const libcont::EventOutcome outcome = system.apply_event(mode, event, t, after);
+          Matrix reset(n, n + 3);
+          if (!affine->affine_reset(mode, event, outcome.kind, reset)) continue;
+          ++compared;
+          // x+ = R_x x + r_0 + r_cos cos w t + r_sin sin w t.
+          const Vector lifted = reset.leftCols(n) * x + reset.col(n) +
+                                reset.col(n + 1) * std::cos(w * t) +
+                                reset.col(n + 2) * std::sin(w * t);
+          const double scale = 1.0 + x.cwiseAbs().maxCoeff() + reset.cwiseAbs().maxCoeff();
+          CHECK((lifted - after).cwiseAbs().maxCoeff() <= 1e-14 * scale);
+          // D_x g = R_x and D_t g = w (r_sin cos w t - r_cos sin w t).
+          Matrix dg_dx(n, n);
+          Vector dg_dt(n);
+          libcont::ModelJacobians(system).reset_jacobian(mode, event, outcome, t, x, dg_dx, dg_dt);
+          CHECK((dg_dx - reset.leftCols(n)).cwiseAbs().maxCoeff() <= 1e-14 * scale);
+          const Vector rate =
+              w * (reset.col(n + 2) * std::cos(w * t) - reset.col(n + 1) * std::sin(w * t));
+          CHECK((dg_dt - rate).cwiseAbs().maxCoeff() <= 1e-13 * scale * (1.0 + w));
+        }
+      }
+    }
+  };
+  for (bool hard : {true, false}) check_all(TwoStops(hard));
+  check_all(BouncingBall());  // a moving surface: the reset's forcing columns
+  check_all(ImpactPendulum());
+  for (const auto& entry : systems::catalogue()) check_all(*systems::make_system(entry.name));
+  INFO("events compared " << compared);
+  CHECK(compared > 100);
+}
+
+TEST_CASE("The holding force's bound holds at the stuck states", "[structure]") {
+  // ImpactingStructure::holding_bound (an impact skips the sticking check's projection
+  // and holding force where the rebound is too fast and too high for it) against the
+  // holding force itself at the stuck state of random states (their projection by a
+  // stuck mode's release, onto the same constraints), for every stuck contact of the
+  // declared models and the catalogue's.
+  using libcont::EventKind;
+  std::mt19937 random(29);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  int compared = 0;
+  const auto check_all = [&](const libcont::HybridSystem& system) {
+    const auto* structure = dynamic_cast<const libcont::ImpactingStructure*>(&system);
+    if (!structure) return;
+    const int n = system.dimension();
+    for (int stuck = 0; stuck < system.mode_count(); ++stuck)
+      for (int event = 0; event < system.event_count(stuck); ++event) {
+        if (system.event_spec(stuck, event).kind != EventKind::StickEnd) continue;
+        for (int trial = 0; trial < 20; ++trial) {
+          Vector x(n);
+          for (int i = 0; i < n; ++i) x[i] = uniform(random);
+          const double t = 10.0 * uniform(random);
+          Vector on_surface = x;
+          system.apply_event(stuck, event, t, on_surface);
+          for (int j = 0; j < static_cast<int>(structure->contacts().size()); ++j) {
+            const double holding = structure->holding_force(stuck, j, t, on_surface);
+            if (!std::isfinite(holding)) continue;
+            INFO(system.name() << " stuck mode " << stuck << " contact " << j);
+            ++compared;
+            CHECK(std::abs(holding) <= structure->holding_bound(stuck, j, x));
+          }
+        }
+      }
+  };
+  for (bool hard : {true, false}) check_all(TwoStops(hard));
+  check_all(BouncingBall());
+  check_all(ImpactPendulum());
+  for (const auto& entry : systems::catalogue()) check_all(*systems::make_system(entry.name));
+  INFO("holding forces compared " << compared);
+  CHECK(compared > 50);
 }

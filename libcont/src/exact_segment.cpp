@@ -38,16 +38,68 @@ bool all_finite(const Matrix& m) {
   return sum == 0.0;
 }
 
+// c . z of `size` numbers in index order, the size fixed where Size > 0.
+template <int Size>
+double ordered_dot(const double* c, const double* z, Eigen::Index size) {
+  if constexpr (Size > 0) size = Size;
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < size; ++i) sum += c[i] * z[i];
+  return sum;
+}
+
 // c . z for a coefficient column and a block's state column (n + 3 numbers): a plain loop,
-// cheaper at these sizes than a dynamic dot product, which the root searches call at every
-// iteration.
+// cheaper at these sizes than a dynamic dot product, which the scan and the root searches
+// call at every point; with the size fixed for two and four states, where a loop of
+// dynamic length costs more in its set-up than in its five or seven products (the same
+// sums in the same order either way).
 double lifted_dot(const Matrix& coefficients, int column, const Matrix& block) {
   const Eigen::Index size = block.rows();
   const double* c = coefficients.data() + column * size;
   const double* z = block.data();
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < size; ++i) sum += c[i] * z[i];
-  return sum;
+  switch (size) {
+    case 5: return ordered_dot<5>(c, z, size);
+    case 7: return ordered_dot<7>(c, z, size);
+    default: return ordered_dot<0>(c, z, size);
+  }
+}
+
+// The numbers crossing_saltation combines (column-major, n rows or n + 3).
+struct SaltationTerms {
+  int n;
+  const double* z;        // the lifted state at the crossing
+  const double* x_plus;   // the state after the reset
+  double rescale;         // the next mode's forcing scale over this mode's
+  const double* m;        // this mode's generator M, (n + 3) x (n + 3)
+  const double* m_plus;   // the next mode's
+  const double* reset;    // R = (R_x, r / s), n x (n + 3)
+  const double* c;        // the event's coefficients (c_x first)
+  double rate;            // (M^T c) . z
+  double* mz;             // out: M z
+  double* jump;           // out: f+ - R M z
+  double* s;              // out: S, n x n
+};
+
+// S = R_x + (f+ - R M z) c_x^T / rate, with the size fixed where N > 0: plain loops of
+// a dynamic size 2 cost more in their set-up than in their arithmetic.
+template <int N>
+void saltation_from_reset(const SaltationTerms& a) {
+  const int n = N > 0 ? N : a.n, lifted = n + 3;
+  for (int i = 0; i < lifted; ++i) a.mz[i] = 0.0;
+  for (int k = 0; k < lifted; ++k)
+    for (int i = 0; i < lifted; ++i) a.mz[i] += a.m[k * lifted + i] * a.z[k];
+  // f+ at (x+, the forcing values in the next mode's scale: a power of two, exact).
+  for (int i = 0; i < n; ++i) a.jump[i] = 0.0;
+  for (int k = 0; k < lifted; ++k) {
+    const double after = k < n ? a.x_plus[k] : a.z[k] * a.rescale;
+    for (int i = 0; i < n; ++i) a.jump[i] += a.m_plus[k * lifted + i] * after;
+  }
+  // f+ - R M z = f+ - R_x f- - D_t g.
+  for (int k = 0; k < lifted; ++k)
+    for (int i = 0; i < n; ++i) a.jump[i] -= a.reset[k * n + i] * a.mz[k];
+  for (int k = 0; k < n; ++k) {
+    const double scale = a.c[k] / a.rate;
+    for (int i = 0; i < n; ++i) a.s[k * n + i] = a.reset[k * n + i] + a.jump[i] * scale;
+  }
 }
 }  // namespace
 
@@ -69,16 +121,22 @@ ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& option
   block_ = next_ = point_ = sample_ = Matrix::Zero(lifted, 1 + columns_);
 }
 
-bool ExactSegment::covers(int mode) {
-  if (mode < 0 || mode >= static_cast<int>(flows_.size()) || !affine_) return false;
+ExactSegment::PreparedMode* ExactSegment::prepared_for(int mode) {
+  if (mode < 0 || mode >= static_cast<int>(flows_.size()) || !affine_) return nullptr;
   PreparedMode& prepared = prepared_modes_[static_cast<size_t>(mode)];
   if (!prepared.ready || prepared.revision != system_.revision()) {
     prepare(mode, prepared);
     prepared.revision = system_.revision();
     prepared.ready = true;
   }
-  if (!prepared.covered) return false;
-  prepared_ = &prepared;
+  return prepared.covered ? &prepared : nullptr;
+}
+
+bool ExactSegment::covers(int mode) {
+  const PreparedMode* found = prepared_for(mode);
+  if (!found) return false;
+  const PreparedMode& prepared = *found;
+  prepared_ = found;
   const size_t functions = prepared.directions.size();
   references_.resize(functions);
   ends_.resize(functions);
@@ -90,6 +148,7 @@ bool ExactSegment::covers(int mode) {
 
 void ExactSegment::prepare(int mode, PreparedMode& prepared) {
   prepared.covered = false;
+  prepared.resets.clear();
   if (!affine_->affine_mode(mode, data_)) return;
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.set_mode(data_);
@@ -589,6 +648,10 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       state.t = t0 + found_at;
       state.x = point_.col(0).head(n_);
       store_tangent(point_, state.tangent);
+      crossing_.mode = mode;
+      crossing_.event = found;
+      crossing_.t = state.t;
+      crossing_.z = point_.col(0);
       return found;
     }
     emit_samples(t0, reported_to, t1, mode, grid, observer);
@@ -610,6 +673,62 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
           report);
     }
   }
+}
+
+const Matrix* ExactSegment::lifted_reset(int mode, PreparedMode& prepared, int event,
+                                         EventKind kind) {
+  for (const PreparedMode::Reset& reset : prepared.resets)
+    if (reset.event == event && reset.kind == kind) return reset.affine ? &reset.lifted : nullptr;
+  PreparedMode::Reset reset{event, kind, false, Matrix::Zero(n_, n_ + 3)};
+  reset.affine = affine_->affine_reset(mode, event, kind, reset.lifted) && reset.lifted.allFinite();
+  // The model's r multiplies (1, cos, sin); the lifted state carries s times those.
+  reset.lifted.rightCols(3) /= flows_[static_cast<size_t>(mode)].forcing_scale();
+  prepared.resets.push_back(std::move(reset));
+  return prepared.resets.back().affine ? &prepared.resets.back().lifted : nullptr;
+}
+
+bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& outcome, double t,
+                                      ConstVectorRef x_minus, ConstVectorRef x_plus,
+                                      SaltationWorkspace& work) {
+  const bool at_crossing = crossing_.mode == mode && crossing_.event == event &&
+                           crossing_.t == t && crossing_.z.head(n_) == x_minus;
+  crossing_.mode = -1;  // one event per crossing
+  if (!at_crossing) return false;
+  PreparedMode* before = prepared_for(mode);
+  if (!before || !before->affine_events[static_cast<size_t>(event)] ||
+      !prepared_for(outcome.next_mode))
+    return false;
+  const Matrix* reset = lifted_reset(mode, *before, event, outcome.kind);
+  if (!reset) return false;
+  const ExactLinearFlow& from = flows_[static_cast<size_t>(mode)];
+  const ExactLinearFlow& to = flows_[static_cast<size_t>(outcome.next_mode)];
+  const int n = n_, lifted = n_ + 3;
+  work.result.resize(n, n);
+  work.jump.resize(n);
+  lifted_rate_.resize(lifted);
+  const double* rate_coefficients = before->rate_coefficients.data() + event * lifted;
+  double rate = 0.0;
+  for (int k = 0; k < lifted; ++k) rate += rate_coefficients[k] * crossing_.z[k];
+  const double rescale = to.forcing_scale() / from.forcing_scale();
+  const SaltationTerms terms{n,
+                             crossing_.z.data(),
+                             x_plus.data(),
+                             rescale,
+                             from.generator().data(),
+                             to.generator().data(),
+                             reset->data(),
+                             before->event_coefficients.data() + event * lifted,
+                             rate,
+                             lifted_rate_.data(),
+                             work.jump.data(),
+                             work.result.data()};
+  switch (n) {
+    case 2: saltation_from_reset<2>(terms); break;
+    case 4: saltation_from_reset<4>(terms); break;
+    default: saltation_from_reset<0>(terms);
+  }
+  work.crossing_rate = rate;
+  return true;
 }
 
 }  // namespace libcont::detail

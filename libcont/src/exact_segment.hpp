@@ -23,6 +23,7 @@
 #include "libcont/exact_linear_flow.hpp"
 #include "libcont/flow.hpp"
 #include "libcont/jacobians.hpp"
+#include "libcont/saltation.hpp"
 
 namespace libcont::detail {
 
@@ -49,6 +50,20 @@ class ExactSegment {
   // report.steps grows by the scan steps taken.
   int run(FlowState& state, double t_end, bool after_touch, FlowObserver* observer,
           const SampleGrid& grid, FlowReport& report);
+
+  // The saltation matrix of the event at which the last run ended, into work.result (with
+  // work.jump and work.crossing_rate, which parameter_jump reads, as saltation_matrix
+  // leaves them: saltation.hpp), from the lifted state z at
+  // the crossing and the event's affine reset (AffineModes::affine_reset), with no call of
+  // the model's fields and Jacobians: with R = (R_x, r) in lifted form,
+  //   S = R_x + (f+ - R M z) c_x^T / ((M^T c) . z),
+  // f+ = (M+ z+)_x the next mode's field at z+ = (x+, the same forcing values), c the
+  // event's affine coefficients (R M z = R_x f- + D_t g). False (work not filled) where the
+  // event is not that crossing (mode, event, t and x- must match; once), or the event, its
+  // reset or the next mode is not affine: the caller then takes the general one.
+  bool crossing_saltation(int mode, int event, const EventOutcome& outcome, double t,
+                          ConstVectorRef x_minus, ConstVectorRef x_plus,
+                          SaltationWorkspace& work);
 
  private:
   // A tracked function's value and rate at the start of the current scan interval. The
@@ -134,9 +149,23 @@ class ExactSegment {
     std::vector<EventDirection> directions;  // of the tracked functions: events, monitors
     EventFreeBound bound;  // for its events when all are affine
     bool bounded = false;  // the bound exists
+    // The events' affine resets, R = (R_x, r / s) with s the forcing scale (R z = x+), by
+    // event and outcome kind as the flow meets them.
+    struct Reset {
+      int event;
+      EventKind kind;
+      bool affine;
+      Matrix lifted;  // n x (n + 3)
+    };
+    std::vector<Reset> resets;
   };
   // Fills `prepared` for `mode` from the model.
   void prepare(int mode, PreparedMode& prepared);
+  // The mode's prepared data, prepared again if the model changed; null where the mode is
+  // not on the exact path.
+  PreparedMode* prepared_for(int mode);
+  // The lifted affine reset of an event of a prepared mode, or null.
+  const Matrix* lifted_reset(int mode, PreparedMode& prepared, int event, EventKind kind);
 
   const HybridSystem& system_;
   // The model's capabilities, looked up once; affine_ may be null (nothing is covered).
@@ -156,6 +185,13 @@ class ExactSegment {
   std::vector<MonitorRoot> roots_;  // found in the current interval
   std::vector<double> bound_values_, bound_rates_;
   double interval_ = 0.0;
+  // Where the last run ended at an event, for crossing_saltation: z the lifted state.
+  struct Crossing {
+    int mode = -1, event = -1;
+    double t = 0.0;
+    Vector z;
+  } crossing_;
+  Vector lifted_rate_;  // M z at the crossing
 };
 
 }  // namespace libcont::detail

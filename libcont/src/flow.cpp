@@ -163,8 +163,14 @@ struct Flow::Impl {
       return false;
     }
     if (options.tangent) {
-      const Matrix& s = saltation_matrix(jacobians, state.mode, j, outcome, state.t, record.x_minus,
-                                         x, saltation_work_);
+      // At a crossing the exact path found, from its lifted state; else from the model's
+      // Jacobians.
+      const Matrix& s =
+          exact && exact->crossing_saltation(state.mode, j, outcome, state.t, record.x_minus, x,
+                                             saltation_work_)
+              ? saltation_work_.result
+              : saltation_matrix(jacobians, state.mode, j, outcome, state.t, record.x_minus, x,
+                                 saltation_work_);
       if (!s.allFinite()) {
         report = fail(report, FlowStatus::GrazingEvent,
                       "event " + system.event_spec(state.mode, j).name + " at t = " +

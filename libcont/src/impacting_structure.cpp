@@ -183,6 +183,37 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   for (int j : md.soft) md.contact_acceleration.push_back(md.acceleration_map * contacts_[j].normal);
   for (int j : md.with_regimes)
     md.contact_acceleration.push_back(md.acceleration_map * contacts_[j].normal);
+  // The holding forces' bounds (holding_bound). At the stuck state x_s = project(x, 0)
+  // onto these constraints, by the infinity norms: |q_s| <= |q| + |B| (|s| + |W| |q|),
+  // |v_s| <= |v| + |B| (|W| |v| + |s'|) (B = M^-1 W' G^-1), |f| <= |f0| + |K| |q_s| +
+  // |C| |v_s| + |f_cos| + |f_sin|, |lambda_k| <= |G^-1 W M^-1|_k |f| + sum_l |G^-1_kl|
+  // |s_l''|: affine in |q| and |v|.
+  if (md.soft.empty() && md.with_regimes.empty() && !has_additional_force()) {
+    const auto row_sum = [](const Matrix& m) {  // the infinity norm
+      return m.size() == 0 ? 0.0 : m.cwiseAbs().rowwise().sum().maxCoeff();
+    };
+    const auto largest = [](const Vector& v) { return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff(); };
+    double position = 0.0, rate = 0.0;
+    for (int k = 0; k < s; ++k) {
+      const double harmonic = std::abs(surface_cosine[k]) + std::abs(surface_sine[k]);
+      position = std::max(position, std::abs(contacts_[md.stuck[k]].surface.offset) + harmonic);
+      rate = std::max(rate, w * harmonic);
+    }
+    const double gain = row_sum(surface_gain), spread = 1.0 + gain * row_sum(constraints);
+    const double stiffness = row_sum(structure_.stiffness), damping = row_sum(structure_.damping);
+    const double force = largest(structure_.constant_force) + stiffness * gain * position +
+                         damping * gain * rate + largest(structure_.cosine_force) +
+                         largest(structure_.sine_force);
+    for (int k = 0; k < s; ++k) {
+      const double row = md.holding_map.row(k).cwiseAbs().sum();
+      double surfaces = 0.0;
+      for (int l = 0; l < s; ++l)
+        surfaces += std::abs(md.gram_inverse(k, l)) * w * w *
+                    (std::abs(surface_cosine[l]) + std::abs(surface_sine[l]));
+      md.holding_bounds.push_back({row * force + surfaces, row * stiffness * spread,
+                                   row * damping * spread});
+    }
+  }
   // The constraint sets of the hard contacts' events: stuck ones and the impacting one
   // (last), or the stuck ones for a release.
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
@@ -570,7 +601,14 @@ void ImpactingStructure::total_force(int mode, double t, ConstVectorRef x, Vecto
   const int n = structure_.size();
   const auto q = x.head(n), v = x.segment(n, n);
   const double w = structure_.frequency;
-  force = structure_.constant_force - structure_.stiffness * q - structure_.damping * v;
+  // The products into scratch kept per thread (the sticking check asks at every impact),
+  // with the same sums as the expression's temporaries.
+  thread_local Vector stiffness_term, damping_term;
+  stiffness_term.resize(n);
+  damping_term.resize(n);
+  stiffness_term.noalias() = structure_.stiffness * q;
+  damping_term.noalias() = structure_.damping * v;
+  force = structure_.constant_force - stiffness_term - damping_term;
   if (w > 0.0) {
     const detail::HarmonicPhase phase = detail::harmonic_phase(w, t);
     force += structure_.cosine_force * phase.cosine + structure_.sine_force * phase.sine;
@@ -728,6 +766,19 @@ void ImpactingStructure::project(const Projection& p, double restitution, double
   }
 }
 
+double ImpactingStructure::holding_bound(int stuck_mode, int contact, ConstVectorRef x) const {
+  const ModeData& md = modes_[stuck_mode];
+  if (md.holding_bounds.empty()) return std::numeric_limits<double>::infinity();
+  const auto k = static_cast<std::size_t>(
+      std::find(md.stuck.begin(), md.stuck.end(), contact) - md.stuck.begin());
+  if (k >= md.holding_bounds.size()) return std::numeric_limits<double>::infinity();
+  const int n = structure_.size();
+  const double q = x.head(n).cwiseAbs().maxCoeff(), v = x.segment(n, n).cwiseAbs().maxCoeff();
+  const auto& [constant, per_position, per_velocity] = md.holding_bounds[k];
+  // Twice the bound of derive_mode: that covers the rounding of the computed force.
+  return 2.0 * (constant + per_position * q + per_velocity * v);
+}
+
 EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, VectorRef x) const {
   const auto [j, law_switch] = modes_[mode].events[event];
   const auto& c = contacts_[j];
@@ -747,6 +798,17 @@ EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, Vect
   }
   const auto& law = std::get<NewtonRestitution>(c.law);
   const double approach_speed = std::abs(gap_rate(j, t, x));
+  // Sticking needs a slow or a low rebound (NewtonRestitution::sticks). A rebound faster
+  // than stick_velocity and higher than any holding force the stuck state can have
+  // allows (its bound from the norms of the data) is an impact without the check's
+  // projection and holding force: the same decision at a fraction of the cost.
+  const double rebound = law.r * approach_speed;
+  if (rebound >= law.stick_velocity &&
+      rebound * rebound >= 2.0 * holding_bound(mode + bit, j, x) * projection.mobility *
+                               law.stick_height) {
+    project(projection, law.r, t, x);
+    return EventOutcome{mode, EventKind::Impact, false};
+  }
   // The force that would hold the contact once stuck, at the stuck state (scratch kept per
   // thread: no allocation per impact).
   thread_local Vector stuck;
@@ -787,6 +849,36 @@ bool ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome&
   if (r != 0.0) dg_dx.block(n, n, n, n).noalias() -= r * p.gain.col(s - 1) * p.constraints.row(s - 1);
   dg_dt.head(n).noalias() = p.gain * velocity;
   dg_dt.segment(n, n).noalias() = p.gain * acceleration;
+  return true;
+}
+
+bool ImpactingStructure::affine_reset(int mode, int event, EventKind kind,
+                                      MatrixRef reset) const {
+  const int n = structure_.size(), d = 2 * n + internal_count_;
+  const auto [j, law_switch] = modes_[mode].events[event];
+  if (law_switch >= 0) return false;
+  reset.setZero();
+  reset.leftCols(d).setIdentity();
+  if (kind != EventKind::Impact && kind != EventKind::StickStart && kind != EventKind::StickEnd)
+    return true;  // a soft contact's start or end: the state is continuous
+  // q+ = q + B (s - W q), v+ = v - B (1 + R) (W v - s') as in project, with
+  // s_k(t) = o_k + c_k cos w t + s_k sin w t and s_k' = w (s_k cos w t - c_k sin w t).
+  const double w = structure_.frequency;
+  const Projection& p = modes_[mode].projections[j];
+  const int s = static_cast<int>(p.set.size());
+  const double r = kind == EventKind::Impact ? std::get<NewtonRestitution>(contacts_[j].law).r : 0.0;
+  reset.topLeftCorner(n, n) = p.projector;
+  reset.block(n, n, n, n) = p.projector;
+  if (r != 0.0) reset.block(n, n, n, n).noalias() -= r * p.gain.col(s - 1) * p.constraints.row(s - 1);
+  for (int k = 0; k < s; ++k) {
+    const SurfaceMotion& surface = contacts_[p.set[k]].surface;
+    const double rebound = k == s - 1 ? 1.0 + r : 1.0;
+    reset.col(d).head(n) += surface.offset * p.gain.col(k);
+    reset.col(d + 1).head(n) += surface.cosine * p.gain.col(k);
+    reset.col(d + 2).head(n) += surface.sine * p.gain.col(k);
+    reset.col(d + 1).segment(n, n) += (rebound * w * surface.sine) * p.gain.col(k);
+    reset.col(d + 2).segment(n, n) -= (rebound * w * surface.cosine) * p.gain.col(k);
+  }
   return true;
 }
 

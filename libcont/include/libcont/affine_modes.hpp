@@ -39,6 +39,17 @@ class AffineModes {
   virtual bool affine_event(int /*mode*/, int /*event*/, VectorRef /*coefficients*/) const {
     return false;
   }
+  // The reset of an event in an affine mode may be affine too, for each outcome kind
+  // apply_event can return (an impact's rebound, the start or end of sticking):
+  //   x+ = R_x x + r_0 + r_cos cos(w t) + r_sin sin(w t);
+  // the model then returns true and fills `reset` = (R_x, r_0, r_cos, r_sin), n x (n + 3)
+  // (it must agree with apply_event to rounding and with reset_jacobian: R_x = D_x g,
+  // D_t g = w (r_sin cos - r_cos sin)). The exact path then forms an event's saltation
+  // matrix from it and the lifted state, without the model's Jacobians and fields.
+  virtual bool affine_reset(int /*mode*/, int /*event*/, EventKind /*kind*/,
+                            MatrixRef /*reset*/) const {
+    return false;
+  }
 };
 
 }  // namespace libcont

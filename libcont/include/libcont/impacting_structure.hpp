@@ -26,6 +26,7 @@
 //     each mode wants.
 // Forces that are not linear (a pendulum's gravity, a random load) come from
 // additional_force(); the modes are then integrated.
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -128,6 +129,9 @@ class ImpactingStructure : public HybridSystem,
   // all unclipped Kelvin-Voigt; the open/closed events (gaps, holding forces) there.
   bool affine_mode(int mode, AffineMode& data) const override;
   bool affine_event(int mode, int event, VectorRef coefficients) const override;
+  // Hard contacts' projections (impact, sticking and its end) and the identity of a soft
+  // contact's start and end; not declared for laws with regimes.
+  bool affine_reset(int mode, int event, EventKind kind, MatrixRef reset) const override;
 
   int derivative_parameter(std::string_view name) const override;
   void field_parameter_derivative(int parameter, int mode, double t, ConstVectorRef x,
@@ -169,6 +173,11 @@ class ImpactingStructure : public HybridSystem,
   double gap(int contact, double t, ConstVectorRef x) const;
   double gap_rate(int contact, double t, ConstVectorRef x) const;
   double holding_force(int mode, int contact, double t, ConstVectorRef x) const;
+  // A bound on |holding_force(stuck_mode, contact, t, x_s)| at any t, x_s the stuck state
+  // that the contact's projection (its reset to sticking) gives from x; infinity where the
+  // stuck mode's force is not linear. The sticking check of an impact needs no more where
+  // the rebound is fast.
+  double holding_bound(int stuck_mode, int contact, ConstVectorRef x) const;
   // The contact's state in `mode`: 0 open, 1 closed; a law's regime for a law with regimes
   // (the modes count in a mixed radix, 2 for each open/closed contact).
   int regime(int mode, int contact) const {
@@ -283,6 +292,10 @@ struct ImpactingStructure::ModeData {
   std::vector<Derivative> derivatives;
   // Per contact: the constraint set of its reset (hard contacts only).
   std::vector<ImpactingStructure::Projection> projections;
+  // Per stuck contact: holding_bound = 2 (a + b |q| + c |v|) (infinity norms), (a, b, c);
+  // empty where the force is not linear (a soft contact, a law with regimes, an additional
+  // force).
+  std::vector<std::array<double, 3>> holding_bounds;
   double damping_trace = 0.0;  // trace of Av
 };
 
