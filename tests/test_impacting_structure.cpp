@@ -17,6 +17,7 @@
 #include "libcont/shooting.hpp"
 #include "period_map_check.hpp"
 #include "systems/catalogue.hpp"
+#include "systems/two_body.hpp"
 #include "test_support.hpp"
 
 using libcont::Matrix;
@@ -400,4 +401,115 @@ TEST_CASE("The holding force's bound holds at the stuck states", "[structure]") 
   for (const auto& entry : systems::catalogue()) check_all(*systems::make_system(entry.name));
   INFO("holding forces compared " << compared);
   CHECK(compared > 50);
+}
+
+namespace {
+
+// Everything the flow and the continuation ask of a model, compared exactly between two
+// models at random states and times: fields and their Jacobians, events, resets, the affine
+// data of modes, events and resets, the parameter derivatives, the holding bounds, energies.
+void check_same_model(const libcont::ImpactingStructure& a, const libcont::ImpactingStructure& b,
+                      std::mt19937& random) {
+  using libcont::AffineMode;
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const int n = a.dimension();
+  REQUIRE(b.dimension() == n);
+  REQUIRE(a.mode_count() == b.mode_count());
+  CHECK(a.forcing_period() == b.forcing_period());
+  const auto* da = a.parameter_derivatives();
+  const auto* db = b.parameter_derivatives();
+  REQUIRE((da == nullptr) == (db == nullptr));
+  for (int mode = 0; mode < a.mode_count(); ++mode) {
+    INFO("mode " << a.mode_name(mode));
+    AffineMode affine_a{Matrix::Zero(n, n), Vector::Zero(n), Vector::Zero(n), Vector::Zero(n)};
+    AffineMode affine_b = affine_a;
+    REQUIRE(a.affine_mode(mode, affine_a) == b.affine_mode(mode, affine_b));
+    CHECK(affine_a.A == affine_b.A);
+    CHECK(affine_a.b0 == affine_b.b0);
+    CHECK(affine_a.b_cos == affine_b.b_cos);
+    CHECK(affine_a.b_sin == affine_b.b_sin);
+    CHECK(affine_a.frequency == affine_b.frequency);
+    REQUIRE(a.event_count(mode) == b.event_count(mode));
+    for (int event = 0; event < a.event_count(mode); ++event) {
+      Vector ca = Vector::Zero(n + 3), cb = Vector::Zero(n + 3);
+      CHECK(a.affine_event(mode, event, ca) == b.affine_event(mode, event, cb));
+      CHECK(ca == cb);
+    }
+    for (int trial = 0; trial < 10; ++trial) {
+      Vector x(n);
+      for (int i = 0; i < n; ++i) x[i] = 0.1 * uniform(random);
+      const double t = 10.0 * uniform(random);
+      Vector fa(n), fb(n);
+      a.vector_field(mode, t, x, fa);
+      b.vector_field(mode, t, x, fb);
+      CHECK(fa == fb);
+      Matrix ja(n, n), jb(n, n);
+      CHECK(a.state_jacobian(mode, t, x, ja) == b.state_jacobian(mode, t, x, jb));
+      CHECK(ja == jb);
+      CHECK(a.mechanical_energy(mode, t, x) == b.mechanical_energy(mode, t, x));
+      CHECK(a.supplied_power(mode, t, x) == b.supplied_power(mode, t, x));
+      for (int j = 0; j < static_cast<int>(a.contacts().size()); ++j)
+        CHECK(a.holding_bound(mode, j, x) == b.holding_bound(mode, j, x));
+      for (int event = 0; event < a.event_count(mode); ++event) {
+        CHECK(a.event_function(mode, event, t, x) == b.event_function(mode, event, t, x));
+        Vector xa = x, xb = x;
+        const auto oa = a.apply_event(mode, event, t, xa);
+        const auto ob = b.apply_event(mode, event, t, xb);
+        CHECK(oa.next_mode == ob.next_mode);
+        CHECK(oa.kind == ob.kind);
+        CHECK(xa == xb);
+        Matrix ga(n, n), gb(n, n);
+        Vector gta(n), gtb(n);
+        CHECK(a.reset_jacobian(mode, event, oa, t, x, ga, gta) ==
+              b.reset_jacobian(mode, event, ob, t, x, gb, gtb));
+        CHECK(ga == gb);
+        CHECK(gta == gtb);
+        if (!a.affine_mode(mode, affine_a)) continue;
+        Matrix ra = Matrix::Zero(n, n + 3), rb = Matrix::Zero(n, n + 3);
+        CHECK(a.affine_reset(mode, event, oa.kind, ra) == b.affine_reset(mode, event, ob.kind, rb));
+        CHECK(ra == rb);
+      }
+      if (!da) continue;
+      const int p = da->derivative_parameter("lambda");
+      REQUIRE(p == db->derivative_parameter("lambda"));
+      da->field_parameter_derivative(p, mode, t, x, fa);
+      db->field_parameter_derivative(p, mode, t, x, fb);
+      CHECK(fa == fb);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Two-body: a change of the load alone leaves the model a new declaration gives",
+          "[structure]") {
+  // TwoBodySystem sets only the forces (ImpactingStructure::set_forces) when lambda alone
+  // changes. The reference declares anew: lambda set together with F0, first moved away.
+  using systems::TwoBodySystem;
+  std::mt19937 random(31);
+  const auto declared = [](const test_support::Settings& settings, const std::string& lambda) {
+    auto system = make_system<TwoBodySystem>(settings);
+    system.set_parameter("F0", 1.0);
+    system.set_parameters({{"lambda", lambda, ""}, {"F0", "400", ""}});
+    return system;
+  };
+  for (const test_support::Settings settings :
+       {test_support::Settings{}, test_support::Settings{{"contact", "newton"}, {"r", "0.8"}},
+        test_support::Settings{{"loading", "random"}, {"n", "20"}}}) {
+    INFO("settings " << (settings.empty() ? "default" : settings.front().second));
+    auto system = make_system<TwoBodySystem>(settings);
+    for (const std::string lambda : {"0.5", "2.25", "-1", "1"}) {
+      INFO("lambda = " << lambda);
+      const auto before = system.revision();
+      system.set_parameter_text("lambda", lambda);
+      CHECK(system.revision() != before);
+      check_same_model(system, declared(settings, lambda), random);
+    }
+    // Another parameter changed, then lambda alone: the new declaration stands.
+    system.set_parameter("D", 0.06);
+    system.set_parameter("lambda", 1.5);
+    auto reference = declared(settings, "1.5");
+    reference.set_parameter("D", 0.06);
+    check_same_model(system, reference, random);
+  }
 }

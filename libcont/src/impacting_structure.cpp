@@ -140,6 +140,18 @@ void ImpactingStructure::declare(LinearStructure s, std::vector<UnilateralContac
   data_changed();
 }
 
+void ImpactingStructure::set_forces(Vector constant_force, Vector cosine_force, Vector sine_force) {
+  const int n = structure_.size();
+  Vector f0 = zero_if_empty(constant_force, n, "the constant force");
+  Vector f_cos = zero_if_empty(cosine_force, n, "the cosine force");
+  Vector f_sin = zero_if_empty(sine_force, n, "the sine force");
+  structure_.constant_force = std::move(f0);
+  structure_.cosine_force = std::move(f_cos);
+  structure_.sine_force = std::move(f_sin);
+  for (auto& md : modes_) derive_forces(md);
+  data_changed();
+}
+
 ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   const int n = structure_.size();
   const double w = structure_.frequency;
@@ -155,65 +167,31 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
     if (closed(mode, j)) (contacts_[j].hard() ? md.stuck : md.soft).push_back(j);
   }
   const int s = static_cast<int>(md.stuck.size());
-  Matrix constraints(s, n);
-  Vector surface_sine(s), surface_cosine(s);
+  md.constraints.resize(s, n);
+  md.surface_sine.resize(s);
+  md.surface_cosine.resize(s);
   for (int k = 0; k < s; ++k) {
     const auto& c = contacts_[md.stuck[k]];
-    constraints.row(k) = c.normal.transpose();
-    surface_sine[k] = c.surface.sine;
-    surface_cosine[k] = c.surface.cosine;
+    md.constraints.row(k) = c.normal.transpose();
+    md.surface_sine[k] = c.surface.sine;
+    md.surface_cosine[k] = c.surface.cosine;
   }
-  const Matrix mobility = constraints * mass_inverse_;  // W M^-1
+  const Matrix mobility = md.constraints * mass_inverse_;  // W M^-1
   md.gram_inverse = s == 0 ? Matrix(0, 0)
-                           : Matrix((mobility * constraints.transpose())
+                           : Matrix((mobility * md.constraints.transpose())
                                         .completeOrthogonalDecomposition()
                                         .pseudoInverse());
   md.holding_map = md.gram_inverse * mobility;
   md.acceleration_map = mass_inverse_ - mobility.transpose() * md.holding_map;
-  const Matrix surface_gain = mobility.transpose() * md.gram_inverse;  // M^-1 W' G^-1
+  md.surface_gain = mobility.transpose() * md.gram_inverse;
 
   // The field: the structure's own forces, the closed soft contacts added explicitly (their
   // force from the gap, well conditioned where the gap is small and k_s large).
   md.aq = -md.acceleration_map * structure_.stiffness;
   md.av = -md.acceleration_map * structure_.damping;
-  md.b0 = md.acceleration_map * structure_.constant_force;
-  // The stuck surfaces' accelerations, s'' = -w^2 (sine sin + cosine cos).
-  md.bc = md.acceleration_map * structure_.cosine_force - w * w * surface_gain * surface_cosine;
-  md.bs = md.acceleration_map * structure_.sine_force - w * w * surface_gain * surface_sine;
   for (int j : md.soft) md.contact_acceleration.push_back(md.acceleration_map * contacts_[j].normal);
   for (int j : md.with_regimes)
     md.contact_acceleration.push_back(md.acceleration_map * contacts_[j].normal);
-  // The holding forces' bounds (holding_bound). At the stuck state x_s = project(x, 0)
-  // onto these constraints, by the infinity norms: |q_s| <= |q| + |B| (|s| + |W| |q|),
-  // |v_s| <= |v| + |B| (|W| |v| + |s'|) (B = M^-1 W' G^-1), |f| <= |f0| + |K| |q_s| +
-  // |C| |v_s| + |f_cos| + |f_sin|, |lambda_k| <= |G^-1 W M^-1|_k |f| + sum_l |G^-1_kl|
-  // |s_l''|: affine in |q| and |v|.
-  if (md.soft.empty() && md.with_regimes.empty() && !has_additional_force()) {
-    const auto row_sum = [](const Matrix& m) {  // the infinity norm
-      return m.size() == 0 ? 0.0 : m.cwiseAbs().rowwise().sum().maxCoeff();
-    };
-    const auto largest = [](const Vector& v) { return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff(); };
-    double position = 0.0, rate = 0.0;
-    for (int k = 0; k < s; ++k) {
-      const double harmonic = std::abs(surface_cosine[k]) + std::abs(surface_sine[k]);
-      position = std::max(position, std::abs(contacts_[md.stuck[k]].surface.offset) + harmonic);
-      rate = std::max(rate, w * harmonic);
-    }
-    const double gain = row_sum(surface_gain), spread = 1.0 + gain * row_sum(constraints);
-    const double stiffness = row_sum(structure_.stiffness), damping = row_sum(structure_.damping);
-    const double force = largest(structure_.constant_force) + stiffness * gain * position +
-                         damping * gain * rate + largest(structure_.cosine_force) +
-                         largest(structure_.sine_force);
-    for (int k = 0; k < s; ++k) {
-      const double row = md.holding_map.row(k).cwiseAbs().sum();
-      double surfaces = 0.0;
-      for (int l = 0; l < s; ++l)
-        surfaces += std::abs(md.gram_inverse(k, l)) * w * w *
-                    (std::abs(surface_cosine[l]) + std::abs(surface_sine[l]));
-      md.holding_bounds.push_back({row * force + surfaces, row * stiffness * spread,
-                                   row * damping * spread});
-    }
-  }
   // The constraint sets of the hard contacts' events: stuck ones and the impacting one
   // (last), or the stuck ones for a release.
   for (int j = 0; j < static_cast<int>(contacts_.size()); ++j) {
@@ -250,17 +228,13 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
   md.integration = stiff             ? ModeIntegration::Stiff
                    : brief_and_rough ? ModeIntegration::ExplicitPair
                                      : ModeIntegration::Nonstiff;
-  md.has_cosine = w > 0.0 && !md.bc.isZero(0.0);
-  md.has_sine = w > 0.0 && !md.bs.isZero(0.0);
   md.affine = !has_additional_force() && md.with_regimes.empty() &&
               std::all_of(md.soft.begin(), md.soft.end(), [&](int j) { return contacts_[j].affine(); });
   // The affine data: the Kelvin-Voigt forces k_s delta + c_s delta' along w
-  // (delta = s(t) - w.q) folded into the linear forces.
+  // (delta = s(t) - w.q) folded into the linear forces (their forcing part in
+  // derive_forces).
   md.stiffness = structure_.stiffness;
   md.damping = structure_.damping;
-  md.constant_force = structure_.constant_force;
-  md.cosine_force = structure_.cosine_force;
-  md.sine_force = structure_.sine_force;
   if (md.affine) {
     for (int j : md.soft) {
       const auto& c = contacts_[j];
@@ -268,16 +242,10 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
       const Matrix outer = c.normal * c.normal.transpose();
       md.stiffness += kv.stiffness * outer;
       md.damping += kv.damping * outer;
-      md.constant_force += kv.stiffness * c.surface.offset * c.normal;
-      md.cosine_force += (kv.stiffness * c.surface.cosine + kv.damping * w * c.surface.sine) * c.normal;
-      md.sine_force += (kv.stiffness * c.surface.sine - kv.damping * w * c.surface.cosine) * c.normal;
     }
   }
   md.affine_aq = -md.acceleration_map * md.stiffness;
   md.affine_av = -md.acceleration_map * md.damping;
-  md.affine_b0 = md.acceleration_map * md.constant_force;
-  md.affine_bc = md.acceleration_map * md.cosine_force - w * w * surface_gain * surface_cosine;
-  md.affine_bs = md.acceleration_map * md.sine_force - w * w * surface_gain * surface_sine;
   for (const auto& p : forcing_parameters_) {
     ModeData::Derivative d;
     if (p.harmonic) {
@@ -291,7 +259,69 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
     md.derivatives.push_back(std::move(d));
   }
   md.damping_trace = md.av.trace();
+  derive_forces(md);
   return md;
+}
+
+// The parts of a mode that the constant and harmonic forces enter (declare, set_forces).
+void ImpactingStructure::derive_forces(ModeData& md) const {
+  const double w = structure_.frequency;
+  const int s = static_cast<int>(md.stuck.size());
+  const Matrix& surface_gain = md.surface_gain;
+  const Vector &surface_cosine = md.surface_cosine, &surface_sine = md.surface_sine;
+  md.b0 = md.acceleration_map * structure_.constant_force;
+  // The stuck surfaces' accelerations, s'' = -w^2 (sine sin + cosine cos).
+  md.bc = md.acceleration_map * structure_.cosine_force - w * w * surface_gain * surface_cosine;
+  md.bs = md.acceleration_map * structure_.sine_force - w * w * surface_gain * surface_sine;
+  md.has_cosine = w > 0.0 && !md.bc.isZero(0.0);
+  md.has_sine = w > 0.0 && !md.bs.isZero(0.0);
+  // The holding forces' bounds (holding_bound). At the stuck state x_s = project(x, 0)
+  // onto these constraints, by the infinity norms: |q_s| <= |q| + |B| (|s| + |W| |q|),
+  // |v_s| <= |v| + |B| (|W| |v| + |s'|) (B = M^-1 W' G^-1), |f| <= |f0| + |K| |q_s| +
+  // |C| |v_s| + |f_cos| + |f_sin|, |lambda_k| <= |G^-1 W M^-1|_k |f| + sum_l |G^-1_kl|
+  // |s_l''|: affine in |q| and |v|.
+  md.holding_bounds.clear();
+  if (md.soft.empty() && md.with_regimes.empty() && !has_additional_force()) {
+    const auto row_sum = [](const Matrix& m) {  // the infinity norm
+      return m.size() == 0 ? 0.0 : m.cwiseAbs().rowwise().sum().maxCoeff();
+    };
+    const auto largest = [](const Vector& v) { return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff(); };
+    double position = 0.0, rate = 0.0;
+    for (int k = 0; k < s; ++k) {
+      const double harmonic = std::abs(surface_cosine[k]) + std::abs(surface_sine[k]);
+      position = std::max(position, std::abs(contacts_[md.stuck[k]].surface.offset) + harmonic);
+      rate = std::max(rate, w * harmonic);
+    }
+    const double gain = row_sum(surface_gain), spread = 1.0 + gain * row_sum(md.constraints);
+    const double stiffness = row_sum(structure_.stiffness), damping = row_sum(structure_.damping);
+    const double force = largest(structure_.constant_force) + stiffness * gain * position +
+                         damping * gain * rate + largest(structure_.cosine_force) +
+                         largest(structure_.sine_force);
+    for (int k = 0; k < s; ++k) {
+      const double row = md.holding_map.row(k).cwiseAbs().sum();
+      double surfaces = 0.0;
+      for (int l = 0; l < s; ++l)
+        surfaces += std::abs(md.gram_inverse(k, l)) * w * w *
+                    (std::abs(surface_cosine[l]) + std::abs(surface_sine[l]));
+      md.holding_bounds.push_back({row * force + surfaces, row * stiffness * spread,
+                                   row * damping * spread});
+    }
+  }
+  md.constant_force = structure_.constant_force;
+  md.cosine_force = structure_.cosine_force;
+  md.sine_force = structure_.sine_force;
+  if (md.affine) {
+    for (int j : md.soft) {
+      const auto& c = contacts_[j];
+      const auto& kv = std::get<KelvinVoigtContact>(c.law);
+      md.constant_force += kv.stiffness * c.surface.offset * c.normal;
+      md.cosine_force += (kv.stiffness * c.surface.cosine + kv.damping * w * c.surface.sine) * c.normal;
+      md.sine_force += (kv.stiffness * c.surface.sine - kv.damping * w * c.surface.cosine) * c.normal;
+    }
+  }
+  md.affine_b0 = md.acceleration_map * md.constant_force;
+  md.affine_bc = md.acceleration_map * md.cosine_force - w * w * surface_gain * surface_cosine;
+  md.affine_bs = md.acceleration_map * md.sine_force - w * w * surface_gain * surface_sine;
 }
 
 std::vector<std::string> ImpactingStructure::state_names() const {

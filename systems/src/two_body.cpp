@@ -1,5 +1,6 @@
 #include "systems/two_body.hpp"
 
+#include <bit>
 #include <cmath>
 
 #include "libcont/input_error.hpp"
@@ -68,10 +69,24 @@ std::optional<libcont::RandomLoading> random_load(const libcont::ParameterSet& p
 
 }  // namespace
 
+std::vector<std::pair<std::uint64_t, bool>> TwoBodySystem::declaration_parameters() const {
+  std::vector<std::pair<std::uint64_t, bool>> values;
+  for (const auto& parameter : parameters_.all())
+    if (parameter.name != "lambda")
+      values.emplace_back(std::bit_cast<std::uint64_t>(parameter.value), parameter.given);
+  return values;
+}
+
 void TwoBodySystem::configure() {
   const auto& p = parameters_;
-  f0_ = p["F0"];
   lambda_ = p["lambda"];
+  auto declaration = declaration_parameters();
+  if (declaration == declared_with_) {  // lambda alone changed: the harmonic load's amplitude
+    if (!random_) set_forces(structure().constant_force, Eigen::Vector2d(lambda_ * f0_, 0.0), {});
+    return;
+  }
+  declared_with_.clear();  // until declared again (a refused set leaves it empty)
+  f0_ = p["F0"];
   random_ = random_load(p);
   const libcont::ElasticBody body{p["E"], p["mu"], "E", "mu"};
   hertz_stiffness_ = p.given("K") ? p["K"] : libcont::hertz_stiffness(body, body, p["A"], p["B"], p["q"]);
@@ -100,6 +115,7 @@ void TwoBodySystem::configure() {
   libcont::ForcingParameter intensity{"lambda", std::nullopt};
   if (!random_) intensity.harmonic = libcont::ForcingDerivative{{}, Eigen::Vector2d(f0_, 0.0), {}};
   declare(s, {contact}, {intensity});
+  declared_with_ = std::move(declaration);
 }
 
 double TwoBodySystem::forcing_period() const {

@@ -195,6 +195,12 @@ class ImpactingStructure : public HybridSystem,
   void declare(LinearStructure structure, std::vector<UnilateralContact> contacts,
                std::vector<ForcingParameter> parameters = {});
 
+  // Replaces the constant and harmonic forces f0, f_cos, f_sin (empty: zero) of the declared
+  // structure and re-derives only what they enter, the rest of the declaration kept: a load
+  // parameter's change without declaring again. The model stands as declare() with these
+  // forces would leave it.
+  void set_forces(Vector constant_force, Vector cosine_force, Vector sine_force);
+
   // The units of the coordinates q and of time t ("m" and "s"; "1" and "1" for a
   // nondimensional model), from which state_units() follow. Undeclared: empty.
   void set_units(std::string coordinates, std::string time);
@@ -231,6 +237,7 @@ class ImpactingStructure : public HybridSystem,
   // the rebound r of the impacting contact (the set's last) when restitution = r > 0.
   void project(const Projection& p, double restitution, double t, VectorRef x) const;
   ModeData derive_mode(int mode) const;
+  void derive_forces(ModeData& md) const;  // the parts the forces f0, f_cos, f_sin enter
 
   LinearStructure structure_;
   std::vector<UnilateralContact> contacts_;
@@ -267,6 +274,9 @@ struct ImpactingStructure::ModeData {
   Matrix acceleration_map;                  // P M^-1 (n x n)
   Matrix holding_map;                       // G^-1 W M^-1 (|S| x n)
   Matrix gram_inverse;                      // G^-1 (|S| x |S|)
+  // The stuck contacts' W, their surfaces' motion and M^-1 W' G^-1 (what the forcing needs).
+  Matrix constraints, surface_gain;
+  Vector surface_cosine, surface_sine;
   // The field without the soft contacts, as accelerations:
   //   a = Aq q + Av v + b0 + bc cos + bs sin (the stuck surfaces' B s''_S folded in),
   // and P M^-1 w_j of each closed soft contact, then of each contact with regimes, whose

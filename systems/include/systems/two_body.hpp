@@ -13,7 +13,10 @@
 //   and phases from `seed` (random_loading.hpp); the load repeats after 2 pi / dw, which
 //   is then the forcing period.
 // Declared as a structure with one unilateral contact (libcont/impacting_structure.hpp).
+#include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "libcont/derived_outputs.hpp"
 #include "libcont/impacting_structure.hpp"
@@ -62,9 +65,13 @@ class TwoBodySystem : public libcont::ImpactingStructure, public libcont::Derive
 
  private:
   double unit_load(double t) const;  // F0 cos(omega t), or the random load
+  // Every parameter but lambda, to the bit, and whether it is given: while they stand, a
+  // change of lambda only scales the load (set_forces), the structure declared as it is.
+  std::vector<std::pair<std::uint64_t, bool>> declaration_parameters() const;
 
   double f0_ = 400, lambda_ = 1, hertz_stiffness_ = 0;
   std::optional<libcont::RandomLoading> random_;
+  std::vector<std::pair<std::uint64_t, bool>> declared_with_;  // empty: not declared
 };
 
 }  // namespace systems
