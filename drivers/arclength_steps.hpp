@@ -5,7 +5,6 @@
 #include <optional>
 #include <string>
 
-#include "output.hpp"
 #include "run_options.hpp"
 
 namespace vicont {
@@ -24,14 +23,6 @@ struct ArclengthSteps {
     options.add_positive_number("locate-tolerance", locate_tolerance,
                                 "arclength bracket at which " + located +
                                     " counts as located (default: |to - from| * 1e-9)");
-  }
-  // `stop_reason` of a run that ended with its step below `min_step` (the value it used),
-  // with a hint: what lies closer than that (a fold a few 1e-8 beside a grazing) is
-  // often resolved by a smaller --min-step.
-  static std::string with_min_step_hint(const std::string& stop_reason, double min_step) {
-    if (stop_reason.rfind("step size below min_step", 0) != 0) return stop_reason;
-    return stop_reason + " (--min-step " + number_text(min_step) +
-           "; a smaller one may resolve what lies there)";
   }
   // Into library options with the same four fields (OrbitBranchOptions, OrbitCurveOptions).
   template <class Options>

@@ -506,9 +506,7 @@ class ContinueCommand : public SystemCommand {
     progress.finish();
     if (!summary.branch.ok())
       summary.health.numerical_failure =
-          "continuation stopped: " +
-          ArclengthSteps::with_min_step_hint(summary.branch.stop_reason,
-                                             traced.continuation().min_step) +
+          "continuation stopped: " + summary.branch.stop_reason +
           (summary.branch.failure.empty() ? "" : " (" + summary.branch.failure + ")");
   }
 

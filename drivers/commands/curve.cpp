@@ -361,9 +361,7 @@ class CurveCommand : public SystemCommand {
     }
     if (!summary.curve.ok())
       summary.health.numerical_failure =
-          "the curve stopped: " +
-          ArclengthSteps::with_min_step_hint(summary.curve.stop_reason,
-                                             options.continuation().min_step) +
+          "the curve stopped: " + summary.curve.stop_reason +
           (summary.curve.failure.empty() ? "" : " (" + summary.curve.failure + ")");
     write_files(summary);
     nlohmann::ordered_json json = render_json(summary);

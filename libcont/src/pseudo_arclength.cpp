@@ -921,8 +921,12 @@ void PseudoArclength::trace(ContinuationResult& result) {
     if (!corrected) {
       if (at_min_step) {
         result.status = ContinuationStatus::StepTooSmall;
-        result.stop_reason = "step size below min_step: the branch cannot be continued at " +
-                             options_.parameter_name + " = " + number_text(from.lambda);
+        // What lies closer than min_step (a fold a few 1e-8 beside a grazing) is often
+        // resolved by a smaller one: the reason names the value.
+        result.stop_reason = "step size below min_step (" + number_text(options_.min_step) +
+                             "): the branch cannot be continued at " + options_.parameter_name +
+                             " = " + number_text(from.lambda) +
+                             "; a smaller min_step may resolve what lies there";
         return;  // the points found so far are kept
       }
       step = std::max(step * options_.step_shrink, options_.min_step);
