@@ -100,9 +100,9 @@ std::vector<TestFunction> NeimarkSackerCurveProblem::own_tests() const {
 
 bool NeimarkSackerCurveProblem::beyond_range(ConstVectorRef u, double lambda, std::string& why) {
   if (OrbitCurveProblem::beyond_range(u, lambda, why)) return true;
-  const double kappa = u[u.size() - 1];
-  if (std::abs(kappa) <= 1.0) return false;
-  why = std::string("the Neimark-Sacker curve ends at a ") + (kappa > 0.0 ? "1:1" : "1:2") +
+  const auto resonance = resonance_beyond(u);
+  if (!resonance) return false;
+  why = "the Neimark-Sacker curve ends at a " + resonance->ratio +
         " resonance: beyond it the pair is real (mu and 1/mu: a neutral saddle, no bifurcation)";
   return true;
 }
@@ -111,7 +111,7 @@ std::optional<NeimarkSackerCurveProblem::Resonance> NeimarkSackerCurveProblem::r
     ConstVectorRef u) {
   const double kappa = u[u.size() - 1];
   if (std::abs(kappa) <= 1.0) return std::nullopt;
-  return kappa > 0.0 ? Resonance{"resonance-1:1", 1.0} : Resonance{"resonance-1:2", -1.0};
+  return kappa > 0.0 ? Resonance{"1:1", 1.0} : Resonance{"1:2", -1.0};
 }
 
 Vector NeimarkSackerCurveProblem::own_test_values(ConstVectorRef u, double) {

@@ -261,7 +261,7 @@ void end_on_resonance(ZeroProblem& problem, const NeimarkSackerCurveProblem::Res
     return;
   }
   SpecialPoint& s = result.special_points.emplace_back();
-  s.custom_name = resonance.name;
+  s.custom_name = resonance.test_name();
   s.after_point = static_cast<int>(result.points.size()) - 1;
   s.u = landed.u;
   s.lambda = landed.lambda;

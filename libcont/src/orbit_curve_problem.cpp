@@ -233,7 +233,8 @@ std::vector<std::string> OrbitCurveProblem::point_data_names() const {
 
 std::vector<std::complex<double>> OrbitCurveProblem::multipliers_in(ConstVectorRef data) {
   std::vector<std::complex<double>> multipliers;
-  for (Eigen::Index k = 5; k + 1 < data.size(); k += 2) multipliers.emplace_back(data[k], data[k + 1]);
+  for (Eigen::Index k = kMultipliersAt; k + 1 < data.size(); k += 2)
+    multipliers.emplace_back(data[k], data[k + 1]);
   return multipliers;
 }
 
@@ -241,12 +242,12 @@ Vector OrbitCurveProblem::point_data(ConstVectorRef, double) {
   const FloquetMultipliers f = floquet_multipliers(monodromy_);
   const Eigen::Index m = f.multipliers.size();
   const double period = system_.forcing_period();
-  Vector data(5 + 2 * m);
-  data.head(5) << measures_.impacts, measures_.slowest_impact, measures_.minimum_gap,
+  Vector data(kMultipliersAt + 2 * m);
+  data.head(kMultipliersAt) << measures_.impacts, measures_.slowest_impact, measures_.minimum_gap,
       section_clearance(measures_.event_times, map_.phase(), period) / period, fit();
   for (Eigen::Index k = 0; k < m; ++k) {
-    data[5 + 2 * k] = f.multipliers[k].real();
-    data[6 + 2 * k] = f.multipliers[k].imag();
+    data[kMultipliersAt + 2 * k] = f.multipliers[k].real();
+    data[kMultipliersAt + 2 * k + 1] = f.multipliers[k].imag();
   }
   return data;
 }

@@ -50,10 +50,12 @@ class NeimarkSackerCurveProblem : public OrbitCurveProblem {
   bool critical_kappa(ConstVectorRef x, double p1, double p2, double& kappa);
   // True where p2 leaves its range (the base's) or |kappa| > 1 (the pair is real).
   bool beyond_range(ConstVectorRef u, double lambda, std::string& why) override;
-  // The resonance a point with |kappa| > 1 lies beyond: its test's name and kappa there.
+  // The resonance a point with |kappa| > 1 lies beyond: its ratio ("1:1", "1:2"), the name
+  // of its test, and kappa there.
   struct Resonance {
-    std::string name;
+    std::string ratio;
     double kappa;
+    std::string test_name() const { return "resonance-" + ratio; }
   };
   static std::optional<Resonance> resonance_beyond(ConstVectorRef u);
   // Of the last evaluation: the bordered solution (G, V, W).

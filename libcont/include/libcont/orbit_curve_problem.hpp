@@ -134,7 +134,9 @@ class OrbitCurveProblem : public ZeroProblem {
   virtual std::vector<TestFunction> own_tests() const { return {}; }
   virtual Vector own_test_values(ConstVectorRef /*u*/, double /*lambda*/) { return Vector(); }
 
-  // The Floquet multipliers held in a point's point_data().
+  // The Floquet multipliers held in a point's point_data(), from its entry kMultipliersAt
+  // (after the five named before them).
+  static constexpr Eigen::Index kMultipliersAt = 5;
   static std::vector<std::complex<double>> multipliers_in(ConstVectorRef data);
   // Sets p1 = lambda and p2 = u[n]; false (failure() says why) where the system refuses.
   bool set_point(ConstVectorRef u, double lambda);
