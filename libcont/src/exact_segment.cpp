@@ -707,8 +707,7 @@ bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& o
   work.jump.resize(n);
   lifted_rate_.resize(lifted);
   const double* rate_coefficients = before->rate_coefficients.data() + event * lifted;
-  double rate = 0.0;
-  for (int k = 0; k < lifted; ++k) rate += rate_coefficients[k] * crossing_.z[k];
+  const double rate = ordered_dot<0>(rate_coefficients, crossing_.z.data(), lifted);
   const double rescale = to.forcing_scale() / from.forcing_scale();
   const SaltationTerms terms{n,
                              crossing_.z.data(),

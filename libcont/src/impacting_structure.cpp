@@ -805,7 +805,7 @@ double ImpactingStructure::holding_bound(int stuck_mode, int contact, ConstVecto
   const int n = structure_.size();
   const double q = x.head(n).cwiseAbs().maxCoeff(), v = x.segment(n, n).cwiseAbs().maxCoeff();
   const auto& [constant, per_position, per_velocity] = md.holding_bounds[k];
-  // Twice the bound of derive_mode: that covers the rounding of the computed force.
+  // Twice the bound of derive_forces: that covers the rounding of the computed force.
   return 2.0 * (constant + per_position * q + per_velocity * v);
 }
 
@@ -889,8 +889,10 @@ bool ImpactingStructure::affine_reset(int mode, int event, EventKind kind,
   if (law_switch >= 0) return false;
   reset.setZero();
   reset.leftCols(d).setIdentity();
-  if (kind != EventKind::Impact && kind != EventKind::StickStart && kind != EventKind::StickEnd)
+  if (kind == EventKind::ContactStart || kind == EventKind::ContactEnd)
     return true;  // a soft contact's start or end: the state is continuous
+  if (kind != EventKind::Impact && kind != EventKind::StickStart && kind != EventKind::StickEnd)
+    return false;  // no other outcome is declared
   // q+ = q + B (s - W q), v+ = v - B (1 + R) (W v - s') as in project, with
   // s_k(t) = o_k + c_k cos w t + s_k sin w t and s_k' = w (s_k cos w t - c_k sin w t).
   const double w = structure_.frequency;
