@@ -82,7 +82,7 @@ void TwoBodySystem::configure() {
   lambda_ = p["lambda"];
   auto declaration = declaration_parameters();
   if (declaration == declared_with_) {  // lambda alone changed: the harmonic load's amplitude
-    if (!random_) set_forces(structure().constant_force, Eigen::Vector2d(lambda_ * f0_, 0.0), {});
+    if (!random_) set_forces(structure().constant_force, harmonic_load(), {});
     return;
   }
   declared_with_.clear();  // until declared again (a refused set leaves it empty)
@@ -102,7 +102,7 @@ void TwoBodySystem::configure() {
   s.stiffness = (Matrix(2, 2) << k1 + k2, -k2, -k2, k2).finished();
   s.damping = (Matrix(2, 2) << c1 + c2, -c2, -c2, c2).finished();
   s.constant_force = Eigen::Vector2d(-k2 * p["D"], k2 * p["D"]);
-  s.cosine_force = Eigen::Vector2d(random_ ? 0.0 : lambda_ * f0_, 0.0);
+  s.cosine_force = harmonic_load();
   s.frequency = p["omega"];
   libcont::UnilateralContact contact;
   contact.name = "bodies";
@@ -120,6 +120,10 @@ void TwoBodySystem::configure() {
 
 double TwoBodySystem::forcing_period() const {
   return random_ ? random_->period() : ImpactingStructure::forcing_period();
+}
+
+Eigen::Vector2d TwoBodySystem::harmonic_load() const {
+  return Eigen::Vector2d(random_ ? 0.0 : lambda_ * f0_, 0.0);
 }
 
 double TwoBodySystem::unit_load(double t) const {

@@ -65,6 +65,9 @@ class TwoBodySystem : public libcont::ImpactingStructure, public libcont::Derive
 
  private:
   double unit_load(double t) const;  // F0 cos(omega t), or the random load
+  // The load's cosine amplitudes on (x1, x2): lambda F0 on the first mass (none under a
+  // random load, which comes from the additional force).
+  Eigen::Vector2d harmonic_load() const;
   // Every parameter but lambda, to the bit, and whether it is given: while they stand, a
   // change of lambda only scales the load (set_forces), the structure declared as it is.
   std::vector<std::pair<std::uint64_t, bool>> declaration_parameters() const;
