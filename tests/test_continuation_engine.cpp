@@ -35,6 +35,24 @@ namespace {
 
 Vector scalar(double u) { return Vector::Constant(1, u); }
 
+// The line u = lambda, evaluated wherever defined_at(lambda): the branch of the problems
+// below that differ only in their test functions.
+class IdentityLine : public ZeroProblem {
+ public:
+  int dimension() const override { return 1; }
+  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
+                Vector& dlambda) override {
+    if (!defined_at(lambda)) return false;
+    residual = scalar(u[0] - lambda);
+    du = Matrix::Constant(1, 1, 1.0);
+    dlambda = scalar(-1.0);
+    return true;
+  }
+
+ protected:
+  virtual bool defined_at(double /*lambda*/) const { return true; }
+};
+
 // u^2 + lambda^2 - 1 = 0.
 class Circle : public ZeroProblem {
  public:
@@ -309,16 +327,8 @@ namespace {
 // The line u = lambda with three sign-change tests: a pole 1 / (u - 0.4), a jump from
 // 0.26 to -0.14 at u = 0.6 (as a null vector's normalisation flips its sign), and a zero
 // at u = 0.7.
-class Jumps : public ZeroProblem {
+class Jumps : public IdentityLine {
  public:
-  int dimension() const override { return 1; }
-  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
-                Vector& dlambda) override {
-    residual = Vector::Constant(1, u[0] - lambda);
-    du = Matrix::Identity(1, 1);
-    dlambda = Vector::Constant(1, -1.0);
-    return true;
-  }
   std::vector<TestFunction> test_functions() const override {
     return {{"pole", TestFunction::Kind::SignChange},
             {"flip", TestFunction::Kind::SignChange},
@@ -435,21 +445,15 @@ namespace {
 // u = lambda, with a test lambda - 1/2 and no evaluation possible for lambda in (0.45, 0.6):
 // steps can cross that strip, but no correction inside it converges, so the test's zero
 // cannot be narrowed down (as next to the grazing of a soft contact).
-class Unreachable : public ZeroProblem {
+class Unreachable : public IdentityLine {
  public:
-  int dimension() const override { return 1; }
-  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
-                Vector& dlambda) override {
-    if (lambda > 0.45 && lambda < 0.6) return false;
-    residual = scalar(u[0] - lambda);
-    du = Matrix::Constant(1, 1, 1.0);
-    dlambda = scalar(-1.0);
-    return true;
-  }
   std::vector<TestFunction> test_functions() const override {
     return {{"half", TestFunction::Kind::SignChange}};
   }
   Vector test_values(ConstVectorRef, double lambda) override { return scalar(lambda - 0.5); }
+
+ protected:
+  bool defined_at(double lambda) const override { return !(lambda > 0.45 && lambda < 0.6); }
 };
 
 }  // namespace
@@ -638,18 +642,10 @@ namespace {
 // sign change that never happens (the engine then does not know it). The contact count
 // steps at contact_at: at the grazing, or before it where the gap's trend is not straight
 // (as at a fold next to a soft grazing) or a step jumps.
-class LineToGrazing : public ZeroProblem {
+class LineToGrazing : public IdentityLine {
  public:
   explicit LineToGrazing(TestFunction::Kind kind, double contact_at = 1.0)
       : kind_(kind), contact_at_(contact_at) {}
-  int dimension() const override { return 1; }
-  bool evaluate(ConstVectorRef u, double lambda, Vector& residual, Matrix& du,
-                Vector& dlambda) override {
-    residual = scalar(u[0] - lambda);
-    du = Matrix::Constant(1, 1, 1.0);
-    dlambda = scalar(-1.0);
-    return true;
-  }
   std::vector<TestFunction> test_functions() const override {
     return {{"gap", kind_}, {"contacts", TestFunction::Kind::ValueChange}};
   }
