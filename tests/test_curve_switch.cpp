@@ -81,6 +81,24 @@ std::vector<const libcont::CurvePoint*> points_of(const libcont::OrbitCurve& cur
   return found;
 }
 
+// The one point of a type on the curve.
+const libcont::CurvePoint& only_point(const libcont::OrbitCurve& curve, const std::string& type) {
+  const auto found = points_of(curve, type);
+  INFO("points of type " << type << ": " << found.size());
+  REQUIRE(found.size() == 1);
+  return *found.front();
+}
+
+// `found` lies within `first` and `second` of `reference` in the curve's two parameters.
+void check_at(const libcont::CurvePoint& found, const libcont::CurvePoint& reference,
+              double first, double second) {
+  INFO(std::setprecision(17) << found.type << " at " << found.first << ", " << found.second
+                             << "; " << reference.type << " at " << reference.first << ", "
+                             << reference.second);
+  CHECK(std::abs(found.first - reference.first) <= first);
+  CHECK(std::abs(found.second - reference.second) <= second);
+}
+
 }  // namespace
 
 TEST_CASE("fold and period-doubling curves switched onto at a resonant grazing lie on the "
@@ -108,9 +126,7 @@ TEST_CASE("fold and period-doubling curves switched onto at a resonant grazing l
                              false}}) {
     INFO(c.type);
     // The resonance at eta* = w_d is the one on this stretch (2 w_d is beyond eta's range).
-    const auto found = points_of(grazing, c.type);
-    REQUIRE(found.size() == 1);
-    const libcont::CurvePoint& point = *found.front();
+    const libcont::CurvePoint& point = only_point(grazing, c.type);
     CHECK(std::abs(point.first - eta_star) <= 1e-8);
     CHECK(std::abs(point.second - d_star) <= 1e-10);
     libcont::OrbitCurveOptions options("d", std::min(point.second, c.to),
@@ -260,9 +276,7 @@ TEST_CASE("the fold curve switched onto at the two-body Neimark-Sacker curve's 1
       system, branch, *ns, libcont::OrbitCurveOptions("omega", 6.0, 5.978, 0.55, 0.58));
   INFO(curve.stop_reason << " " << curve.failure);
   REQUIRE(curve.ok());
-  const auto resonances = points_of(curve, "resonance-1:1");
-  REQUIRE(resonances.size() == 1);
-  const libcont::CurvePoint& r = *resonances.front();
+  const libcont::CurvePoint& r = only_point(curve, "resonance-1:1");
   system.set_parameter("omega", 6.0);
   const double begin = cpu_seconds();
   const libcont::OrbitCurve switched = libcont::switch_orbit_curve(
@@ -300,12 +314,7 @@ TEST_CASE("the fold curve switched onto at the two-body Neimark-Sacker curve's 1
   INFO(from_fold.stop_reason << " " << from_fold.failure);
   REQUIRE(from_fold.ok());
   CHECK(points_of(from_fold, "cusp").empty());
-  const auto met = points_of(from_fold, "resonance-1:1");
-  REQUIRE(met.size() == 1);
-  INFO(std::setprecision(17) << "fold curve: " << met.front()->first << ", " << met.front()->second
-                             << "; Neimark-Sacker curve: " << r.first << ", " << r.second);
-  CHECK(std::abs(met.front()->first - r.first) <= 1e-8);
-  CHECK(std::abs(met.front()->second - r.second) <= 1e-8);
+  check_at(only_point(from_fold, "resonance-1:1"), r, 1e-8, 1e-8);
 }
 
 TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-flip and 1:2 "
@@ -337,9 +346,7 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
   const double fold_seconds = cpu_seconds() - begin;
   INFO(fold.stop_reason << " " << fold.failure);
   REQUIRE(fold.ok());
-  const auto flips = points_of(fold, "fold-flip");
-  REQUIRE(flips.size() == 1);
-  const libcont::CurvePoint& point = *flips.front();
+  const libcont::CurvePoint& point = only_point(fold, "fold-flip");
   const auto nearest = [](const std::vector<std::complex<double>>& multipliers, double target) {
     double best = INFINITY;
     for (const auto& mu : multipliers) best = std::min(best, std::abs(mu - target));
@@ -358,10 +365,7 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
         system, libcont::CurveKind::Fold, "omega", eta, 1, phase, x, short_options);
     INFO(walked.stop_reason << " " << walked.failure);
     REQUIRE(walked.ok());
-    const auto walked_flips = points_of(walked, "fold-flip");
-    REQUIRE(walked_flips.size() == 1);
-    CHECK(std::abs(walked_flips.front()->first - point.first) <= 1e-9);
-    CHECK(std::abs(walked_flips.front()->second - point.second) <= 1e-8);
+    check_at(only_point(walked, "fold-flip"), point, 1e-9, 1e-8);
     system.set_parameter("r", 0.803893936346931);
   }
 
@@ -429,9 +433,7 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
       system, libcont::CurveKind::NeimarkSacker, "omega", ns_eta, 1, phase, x, ns_options);
   INFO(ns.stop_reason << " " << ns.failure);
   REQUIRE(ns.ok());
-  const auto resonances = points_of(ns, "resonance-1:2");
-  REQUIRE(resonances.size() == 1);
-  const libcont::CurvePoint& resonance = *resonances.front();
+  const libcont::CurvePoint& resonance = only_point(ns, "resonance-1:2");
   CHECK(nearest(resonance.multipliers, -1.0) <= 1e-4);  // a double -1 (a Jordan block)
   libcont::OrbitCurveOptions flip_options("r", 0.8, 1.0, 0.3, 3.0);
   flip_options.max_points = 19;  // just beyond the fold-flip (then on to a grazing)
@@ -440,10 +442,9 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
   const double resonance_seconds = cpu_seconds() - begin;
   INFO(from_resonance.stop_reason << " " << from_resonance.failure);
   REQUIRE(from_resonance.ok());
-  const auto met = points_of(from_resonance, "fold-flip");
-  REQUIRE(met.size() == 1);
-  const double meeting_first = met.front()->first - point.first;
-  const double meeting_second = met.front()->second - point.second;
+  const libcont::CurvePoint& met = only_point(from_resonance, "fold-flip");
+  const double meeting_first = met.first - point.first;
+  const double meeting_second = met.second - point.second;
   std::ostringstream resonance_line;
   resonance_line << std::setprecision(10) << "1:2 resonance of the cantilever's Neimark-Sacker "
                  << "curve at eta = " << resonance.first << ", r = " << resonance.second
@@ -472,17 +473,8 @@ TEST_CASE("the period-doubling curves switched onto at the cantilever's fold-fli
       system, libcont::CurveKind::PeriodDoubling, "omega", pd_eta, 1, phase, x, pd_options);
   INFO(pd.stop_reason << " " << pd.failure);
   REQUIRE(pd.ok());
-  const auto on_pd = points_of(pd, "resonance-1:2");
-  REQUIRE(on_pd.size() == 1);
-  INFO(std::setprecision(17) << "period-doubling curve: " << on_pd.front()->first << ", "
-                             << on_pd.front()->second << "; Neimark-Sacker curve: "
-                             << resonance.first << ", " << resonance.second);
-  CHECK(std::abs(on_pd.front()->first - resonance.first) <= 1e-8);
-  CHECK(std::abs(on_pd.front()->second - resonance.second) <= 1e-8);
-  const auto pd_flips = points_of(pd, "fold-flip");
-  REQUIRE(pd_flips.size() == 1);
-  CHECK(std::abs(pd_flips.front()->first - point.first) <= 1e-8);
-  CHECK(std::abs(pd_flips.front()->second - point.second) <= 1e-8);
+  check_at(only_point(pd, "resonance-1:2"), resonance, 1e-8, 1e-8);
+  check_at(only_point(pd, "fold-flip"), point, 1e-8, 1e-8);
   CHECK(pd.points.size() == 3);  // the resonance, the fold-flip, the grazing
   CHECK(pd.points.back().type == "grazing");
 }
