@@ -95,6 +95,19 @@ class TwoStops : public libcont::ImpactingStructure {
  private:
   bool hard_stop_;
 };
+
+// A state of n entries drawn uniformly from [-size, size], then a time from [-10, 10].
+struct RandomInstant {
+  Vector x;
+  double t;
+};
+RandomInstant random_instant(std::mt19937& random, int n, double size = 1.0) {
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  RandomInstant instant{Vector(n), 0.0};
+  for (int i = 0; i < n; ++i) instant.x[i] = size * uniform(random);
+  instant.t = 10.0 * uniform(random);
+  return instant;
+}
 }  // namespace
 
 TEST_CASE("Two contacts of different laws: period map with saltation = differences",
@@ -311,7 +324,6 @@ TEST_CASE("Affine resets agree with the model's reset and its Jacobian", "[struc
   // every catalogue model.
   using libcont::EventKind;
   std::mt19937 random(17);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   int compared = 0;
   const auto check_all = [&](const libcont::HybridSystem& system) {
     const libcont::AffineModes* affine = system.affine_modes();
@@ -328,9 +340,7 @@ TEST_CASE("Affine resets agree with the model's reset and its Jacobian", "[struc
       for (int event = 0; event < system.event_count(mode); ++event) {
         for (int trial = 0; trial < 20; ++trial) {
           INFO(system.name() << " mode " << mode << " event " << event << " trial " << trial);
-          Vector x(n);
-          for (int i = 0; i < n; ++i) x[i] = uniform(random);
-          const double t = 10.0 * uniform(random);
+          const auto [x, t] = random_instant(random, n);
           Vector after = x;
           const libcont::EventOutcome outcome = system.apply_event(mode, event, t, after);
           Matrix reset(n, n + 3);
@@ -370,7 +380,6 @@ TEST_CASE("The holding force's bound holds at the stuck states", "[structure]") 
   // declared models and the catalogue's.
   using libcont::EventKind;
   std::mt19937 random(29);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   int compared = 0;
   const auto check_all = [&](const libcont::HybridSystem& system) {
     const auto* structure = dynamic_cast<const libcont::ImpactingStructure*>(&system);
@@ -380,9 +389,7 @@ TEST_CASE("The holding force's bound holds at the stuck states", "[structure]") 
       for (int event = 0; event < system.event_count(stuck); ++event) {
         if (system.event_spec(stuck, event).kind != EventKind::StickEnd) continue;
         for (int trial = 0; trial < 20; ++trial) {
-          Vector x(n);
-          for (int i = 0; i < n; ++i) x[i] = uniform(random);
-          const double t = 10.0 * uniform(random);
+          const auto [x, t] = random_instant(random, n);
           Vector on_surface = x;
           system.apply_event(stuck, event, t, on_surface);
           for (int j = 0; j < static_cast<int>(structure->contacts().size()); ++j) {
@@ -411,7 +418,6 @@ namespace {
 void check_same_model(const libcont::ImpactingStructure& a, const libcont::ImpactingStructure& b,
                       std::mt19937& random) {
   using libcont::AffineMode;
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   const int n = a.dimension();
   REQUIRE(b.dimension() == n);
   REQUIRE(a.mode_count() == b.mode_count());
@@ -436,9 +442,7 @@ void check_same_model(const libcont::ImpactingStructure& a, const libcont::Impac
       CHECK(ca == cb);
     }
     for (int trial = 0; trial < 10; ++trial) {
-      Vector x(n);
-      for (int i = 0; i < n; ++i) x[i] = 0.1 * uniform(random);
-      const double t = 10.0 * uniform(random);
+      const auto [x, t] = random_instant(random, n, 0.1);
       Vector fa(n), fb(n);
       a.vector_field(mode, t, x, fa);
       b.vector_field(mode, t, x, fb);
