@@ -16,12 +16,10 @@ bool is_stable(const BranchTable& table, const libcont::Vector& data) {
   return data[data_column(table, "spectral_radius")] < 1.0;
 }
 
-void write_header(std::ostream& out, const BranchTable& table, const std::string& first,
-                  bool drawing_columns) {
+void write_header(std::ostream& out, const BranchTable& table, const std::string& first) {
   out << first << ',' << table.parameter;
   for (const auto& name : table.data_names) out << ',' << name;
   out << ",n,stable";
-  if (drawing_columns) out << ",draw_stable,draw_unstable";
   out << ",section_phase";
   for (const auto& name : table.state_names) out << ',' << name;
   for (const auto& name : table.state_names) out << ",tangent:" << name;
@@ -52,16 +50,13 @@ Eigen::Index data_column(const BranchTable& table, const std::string& name) {
 void write_branch_csv(const std::filesystem::path& file, const BranchTable& table,
                       const std::vector<libcont::BranchPoint>& points) {
   write_file_atomically(file, [&](std::ostream& out) {
-    write_header(out, table, "index", true);
+    write_header(out, table, "index");
     for (size_t i = 0; i < points.size(); ++i) {
       const auto& p = points[i];
-      const bool stable = is_stable(table, p.data);
-      const bool changes = (i > 0 && is_stable(table, points[i - 1].data) != stable) ||
-                           (i + 1 < points.size() && is_stable(table, points[i + 1].data) != stable);
       out << i << ',' << number_text(p.lambda);
       write_values(out, p.data);
-      out << ',' << table.period << ',' << stable << ',' << (stable || changes) << ','
-          << (!stable || changes) << ',' << number_text(p.chart);
+      out << ',' << table.period << ',' << is_stable(table, p.data) << ','
+          << number_text(p.chart);
       write_values(out, p.u);
       write_tangent(out, table, p.tangent);
       out << '\n';
@@ -90,7 +85,7 @@ void write_special_points_csv(const std::filesystem::path& file, const BranchTab
                               const std::vector<std::string>& labels,
                               const std::vector<libcont::BranchPoint>& branch) {
   write_file_atomically(file, [&](std::ostream& out) {
-    write_header(out, table, "label,type,kind,after_point", false);
+    write_header(out, table, "label,type,kind,after_point");
     for (size_t i = 0; i < points.size(); ++i) {
       const auto& p = points[i];
       out << labels.at(i) << ',' << p.type_name() << ',' << p.detail << ',' << p.after_point << ','

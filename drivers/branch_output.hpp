@@ -23,13 +23,11 @@ struct BranchTable {
 // Index of a point-data column by name; throws std::logic_error if absent.
 Eigen::Index data_column(const BranchTable& table, const std::string& name);
 
-// index, <parameter>, <data...>, n, stable, draw_stable, draw_unstable, section_phase,
+// index, <parameter>, <data...>, n, stable, section_phase,
 // <state...> (the state on the point's section t = section_phase mod nT: its chart, since
 // the continuation moves the section off the orbit's events), tangent:<state>...,
 // tangent:<parameter> (the unit tangent of the branch there, BranchPoint::tangent: what a
 // restart along the branch needs besides the point).
-// draw_stable / draw_unstable mark the rows of the solid and dashed curves of the plot: a
-// point where stability changes belongs to both, so that the two curves meet.
 void write_branch_csv(const std::filesystem::path& file, const BranchTable& table,
                       const std::vector<libcont::BranchPoint>& points);
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <charconv>
 #include <cmath>
@@ -21,6 +22,7 @@
 #include "gnuplot_process.hpp"
 #include "libcont/input_error.hpp"
 #include "output.hpp"
+#include "branch_drawing.hpp"
 
 namespace vicont {
 
@@ -754,21 +756,25 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
       std::string column;
       std::vector<double> xs, ys;  // every branch's rows
       std::vector<SpecialPoint> points;
+      std::vector<BranchDrawing> drawings;  // each branch's lines
       PanelAxes axes;
       std::optional<std::pair<double, double>> zoom;
     };
     std::vector<Panel> panels;
     for (const auto& column : plot.amplitude_columns) {
-      Panel panel{column, {}, {}, {}, PanelAxes{{{"x", {}}, {"y", {}}}}, std::nullopt};
+      Panel panel{column, {}, {}, {}, {}, PanelAxes{{{"x", {}}, {"y", {}}}}, std::nullopt};
       for (size_t b = 0; b < plot.branches.size(); ++b) {
-        const auto rows =
-            csv_columns(plot.directory / plot.branches[b].branch_csv, {plot.parameter, column});
+        const auto rows = csv_columns(plot.directory / plot.branches[b].branch_csv,
+                                      {plot.parameter, column, "stable"});
+        std::vector<DrawnRow> drawn_rows;
         for (size_t r = 0; r < rows[0].size(); ++r) {
           panel.xs.push_back(number_or_nan(rows[0][r]));
           panel.ys.push_back(number_or_nan(rows[1][r]));
+          drawn_rows.push_back({panel.xs.back(), panel.ys.back(), rows[2][r] == "1"});
         }
         const auto specials = csv_columns(plot.directory / plot.branches[b].specials_csv,
-                                          {plot.parameter, column, "label"});
+                                          {plot.parameter, column, "label", "after_point"});
+        std::vector<DrawnSpecialPoint> drawn_points;
         for (size_t r = 0; r < specials[0].size(); ++r) {
           const double px = number_or_nan(specials[0][r]);
           panel.points.push_back(
@@ -776,7 +782,11 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
                (several ? plot.branches[b].name + ": " : std::string()) + specials[2][r] + "  " +
                    plot.parameter + " = ",  // the value follows, in digits that tell it apart
                b == 0 ? std::string("black") : colours[(b - 1) % 6]});
+          const double after_row = number_or_nan(specials[3][r]);
+          drawn_points.push_back({px, panel.points.back().y,
+                                  std::isfinite(after_row) ? std::lround(after_row) : -1});
         }
+        panel.drawings.push_back(branch_drawing(drawn_rows, drawn_points));
         for (const auto& csv : {plot.branches[b].branch_csv, plot.branches[b].specials_csv}) {
           const PairExtent e = pair_extents(plot.directory / csv, {{plot.parameter, column}}).front();
           panel.axes.axes[0].second.add(e.x);
@@ -812,16 +822,40 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
       << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
       << aligned_margins(right_edge_for_key(longest, 1100)) << "set tmargin 2.5\n";
     // One plot of the branches over the panel's x range, `markers` on it.
+    // Each branch's solid and dashed lines (branch_drawing.hpp) as data blocks of the
+    // script, written before the plot that draws them: the rows with the special points
+    // between them, which branch.csv alone does not join.
+    const auto line_blocks = [&](const Panel& panel) {
+      std::vector<std::array<std::string, 2>> names(plot.branches.size());
+      for (size_t b = 0; b < plot.branches.size(); ++b)
+        for (const bool stable : {true, false}) {
+          const auto& lines = stable ? panel.drawings[b].stable : panel.drawings[b].unstable;
+          if (lines.empty()) continue;
+          std::string& name = names[b][stable ? 0 : 1];
+          name = "$branch_" + std::to_string(b) + (stable ? "_stable" : "_unstable");
+          s << "# " << (stable ? "stable" : "unstable") << " lines of " << plot.branches[b].branch_csv
+            << " through the points of " << plot.branches[b].specials_csv << '\n'
+            << name << " << EOD\n" << plot.parameter << ",y\n";  // the header line data files have
+          for (const auto& line : lines) {
+            for (const auto& [vx, vy] : line) s << number_text(vx) << ',' << number_text(vy) << '\n';
+            s << '\n';
+          }
+          s << "EOD\n";
+        }
+      return names;
+    };
     const auto draw = [&](const Panel& panel, const NumberedMarkers& markers, bool keyed) {
-      const std::string y = quoted(panel.column);
+      const auto blocks = line_blocks(panel);
       s << markers.settings << "plot ";
       for (size_t b = 0; b < plot.branches.size(); ++b)
         for (const bool stable : {true, false}) {
           const BranchCurve& branch = plot.branches[b];
           const std::string stability = stable ? "stable" : "unstable";
-          s << (b == 0 && stable ? "" : ", \\\n     ") << quoted(branch.branch_csv) << " using "
-            << x << ":(column('" << (stable ? "draw_stable" : "draw_unstable") << "') > 0 ? column("
-            << y << ") : NaN) with lines lw 1.6" << (stable ? "" : " dt 2") << " lc rgb '"
+          const std::string& block = blocks[b][stable ? 0 : 1];
+          // A style with no line still has its entry in the key.
+          s << (b == 0 && stable ? "" : ", \\\n     ")
+            << (block.empty() ? std::string("keyentry") : block + " using 1:2")
+            << " with lines lw 1.6" << (stable ? "" : " dt 2") << " lc rgb '"
             << colour_of(b, stable) << "' "
             << (keyed ? "title " + quoted(several ? branch.name + ", " + stability : stability)
                       : std::string("notitle"));

@@ -98,7 +98,7 @@ PYTHON
 "$vicont" continue --param omega --from 4 --to 4.7 --follow-doubling --format svg \
   --out "$work/doubling" --json >"$work/stdout" 2>"$work/err" ||
   fail "period-doubling run: exit status $? ($(cat "$work/err"))"
-grep -q "doubled-PD1/branch.csv" "$work/doubling/branch.gp" ||
+draws_branch "$work/doubling/branch.gp" doubled-PD1/branch.csv ||
   fail "the doubled branch is not in the parent's branch.gp"
 grep -q "<svg" "$work/doubling/branch.svg" 2>/dev/null || fail "--format svg drew no branch.svg"
 [ -e "$work/doubling/branch.pdf" ] && fail "--format svg drew a PDF too"

@@ -39,6 +39,17 @@ expect_files() {
   done
 }
 
+# draws_branch GP CSV: the branch figure's script GP plots lines of the branch in CSV (a
+# file name as written beside GP): a data block named after CSV, with rows, in a plot.
+draws_branch() {
+  python3 - "$1" "$2" <<'PYTHON'
+import re, sys
+script, csv = open(sys.argv[1]).read(), sys.argv[2]
+blocks = re.findall(r"^# \w+ lines of " + re.escape(csv) + r" .*\n(\$\w+) << EOD\n[^\n]*\n[-0-9.e]+,", script, re.M)
+sys.exit(0 if any(re.search(r"^(plot |     )" + re.escape(b) + " using", script, re.M) for b in blocks) else 1)
+PYTHON
+}
+
 # stderr_lines: the number of lines on stderr of the last run, $work/stderr (a last line
 # without a newline counts too).
 stderr_lines() {

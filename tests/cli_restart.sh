@@ -50,7 +50,7 @@ b = rows("a/branch.csv"); s = rows("a/special_points.csv")
 norm = lambda r: math.sqrt(sum(float(r[k]) ** 2 for k in ("tangent:x", "tangent:v", "tangent:omega")))
 after = b[int(s[0]["after_point"])]
 ok = all(abs(norm(r) - 1) < 1e-12 for r in b) and all(s[0][k] == after[k] for k in ("tangent:x", "tangent:v", "tangent:omega"))'
-  grep -q "doubled-PD1/branch.csv" "$work/a/branch.gp" ||
+  draws_branch "$work/a/branch.gp" doubled-PD1/branch.csv ||
     fail "the doubled branch is not drawn in the parent's branch.png (branch.gp)"
 else
   fail "vicont continue --follow-doubling (omega 4 to 4.7) failed: $(cat "$work/a.err")"
@@ -70,7 +70,7 @@ if [ "$status" -eq 0 ] || [ "$status" -eq 3 ]; then
     '[b["label"] for b in d["doubled_branches"]] == ["PD1", "PD2", "PD3"] and all(b["n"] == 2 and b["points"] > 1 for b in d["doubled_branches"]) and [b["parameter"] for b in d["doubled_branches"]] == [p["parameter"] for p in d["special_points"][1:]]'
   for k in 1 2 3; do
     expect_files "$work/every/doubled-PD$k" branch.csv special_points.csv branch.png continue.json
-    grep -q "doubled-PD$k/branch.csv" "$work/every/branch.gp" ||
+    draws_branch "$work/every/branch.gp" "doubled-PD$k/branch.csv" ||
       fail "doubled-PD$k is not drawn in the parent's branch.png"
   done
   files "special_points.csv: labels differ from the JSON's" '
@@ -103,7 +103,7 @@ if "$vicont" continue --restart "$work/a:PD1" --switch --to 4.7 --out "$work/swi
 pd = rows("a/special_points.csv")[0]; first = rows("switch/branch.csv")[0]
 ok = abs(float(first["omega"]) - float(pd["omega"])) <= 1e-9 and first["n"] == "4"'
   expect_files "$work/switch" branch.png parent/branch.csv parent/special_points.csv
-  grep -q "parent/branch.csv" "$work/switch/branch.gp" ||
+  draws_branch "$work/switch/branch.gp" parent/branch.csv ||
     fail "--switch: the parent branch is not drawn with the doubled one"
 else
   fail "vicont continue --restart PD1 --switch failed: $(cat "$work/switch.err")"
