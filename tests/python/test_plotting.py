@@ -66,10 +66,24 @@ def test_stable_rows_solid_and_unstable_rows_dashed(response):
     assert solid and dashed
     drawn_solid = np.concatenate([line.get_xdata() for line in solid])
     drawn_dashed = np.concatenate([line.get_xdata() for line in dashed])
-    # Every stable row is on a solid line and every unstable one on a dashed line (the rows
-    # where stability changes are on both, so that the pieces meet).
+    # Every stable row is on a solid line and every unstable one on a dashed line.
     assert set(x[stable]) <= set(drawn_solid)
     assert set(x[~stable]) <= set(drawn_dashed)
+    # Where the stability changes in a step with a special point in it, solid and dashed
+    # change over at the point: no line joins the rows either side of it directly, and the
+    # point ends a line of each style (as vicont's figure draws them).
+    changes = [p for p in response.special_points
+               if p.stable_after is not None and p.stable != p.stable_after]
+    assert changes
+    for p in changes:
+        before, after = x[p.index], x[p.index + 1]
+        for line in ax.lines:
+            xs = list(line.get_xdata())
+            assert not any(a == before and b == after for a, b in zip(xs, xs[1:])), p.label
+        assert any(line.get_xdata()[-1] == p.parameter or line.get_xdata()[0] == p.parameter
+                   for line in solid), p.label
+        assert any(line.get_xdata()[-1] == p.parameter or line.get_xdata()[0] == p.parameter
+                   for line in dashed), p.label
     plt.close(ax.figure)
 
 

@@ -13,6 +13,8 @@ import numpy as np
 import matplotlib.pyplot as plt
 from matplotlib.lines import Line2D
 
+from . import _core
+
 # One marker and colour per special-point or codimension-two type; others get the default.
 _POINT_STYLE = {
     "fold": ("s", "tab:red"),
@@ -45,21 +47,6 @@ def axis_label(name):
     if tail == "abs":
         return f"|{head}|"
     return f"{head}({tail})"
-
-
-def _runs(mask):
-    """The [start, end] index pairs of the runs of True in mask, each extended by one row
-    into the next run so that stable and unstable pieces meet."""
-    runs, start = [], None
-    for i, m in enumerate(mask):
-        if m and start is None:
-            start = i
-        if not m and start is not None:
-            runs.append((max(start - 1, 0), i))
-            start = None
-    if start is not None:
-        runs.append((max(start - 1, 0), len(mask) - 1))
-    return runs
 
 
 def _spread_labels(ax, xs, ys, texts, colours):
@@ -111,14 +98,20 @@ def _amplitude_column(br, y):
 
 
 def _draw_lines(ax, br, y, colour, text, width=1.6):
-    """The branch's stable rows solid, its unstable rows dashed."""
-    xs, ys = np.asarray(br[br.parameter]), np.asarray(br[y])
-    stable = np.asarray(br["stable"], dtype=bool)
-    for k, (a, b) in enumerate(_runs(stable)):
-        ax.plot(xs[a:b + 1], ys[a:b + 1], "-", color=colour, lw=width,
+    """The branch's stable rows solid, its unstable rows dashed, its special points
+    vertices of the lines, solid and dashed changing over at the special point of a step
+    where the stability changes (as vicont draws them)."""
+    xs, ys = np.asarray(br[br.parameter], dtype=float), np.asarray(br[y], dtype=float)
+    stable = [bool(s) for s in np.asarray(br["stable"])]
+    marks = _marks(br, y, "")
+    solid, dashed = _core.branch_drawing(
+        xs.tolist(), ys.tolist(), stable, [m[0] for m in marks], [m[1] for m in marks],
+        [p.index for p in br.special_points])
+    for k, line in enumerate(solid):
+        ax.plot(line[:, 0], line[:, 1], "-", color=colour, lw=width,
                 label=f"{text}, stable" if k == 0 and text else None)
-    for k, (a, b) in enumerate(_runs(~stable)):
-        ax.plot(xs[a:b + 1], ys[a:b + 1], "--", color=colour, lw=0.6 * width,
+    for k, line in enumerate(dashed):
+        ax.plot(line[:, 0], line[:, 1], "--", color=colour, lw=0.6 * width,
                 label=f"{text}, unstable" if k == 0 and text else None)
 
 

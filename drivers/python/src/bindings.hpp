@@ -15,5 +15,6 @@ void bind_parameter_map(pybind11::module_& m);
 void bind_sweep(pybind11::module_& m);
 void bind_basins(pybind11::module_& m);
 void bind_impact(pybind11::module_& m);
+void bind_branch_drawing(pybind11::module_& m);
 
 }  // namespace libcont_python

@@ -19,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
   libcont_python::bind_sweep(m);
   libcont_python::bind_basins(m);
   libcont_python::bind_impact(m);
+  libcont_python::bind_branch_drawing(m);
 }
