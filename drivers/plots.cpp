@@ -740,6 +740,29 @@ std::vector<std::string> distinct_numbers(const std::vector<double>& values) {
 
 }  // namespace
 
+namespace {
+
+// A row index from a CSV cell (-1 where it holds none).
+long row_index(const std::string& cell) {
+  const double index = number_or_nan(cell);
+  return std::isfinite(index) ? std::lround(index) : -1;
+}
+
+// Lines as a data block of a script, NAME << EOD ... EOD, after a comment naming what
+// they are: a header line (the figures' data files have one), then each line's vertices
+// "x,y", the lines apart by a blank line.
+std::string line_block(const std::string& name, const std::string& comment,
+                       const std::vector<Polyline>& lines) {
+  std::string block = "# " + comment + "\n" + name + " << EOD\nx,y\n";
+  for (const auto& line : lines) {
+    for (const auto& [vx, vy] : line) block += number_text(vx) + ',' + number_text(vy) + '\n';
+    block += '\n';
+  }
+  return block + "EOD\n";
+}
+
+}  // namespace
+
 PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
   return render(plot.directory, stem, [&](const std::string& output) {
     // The parent's stable and unstable colours, then one colour per other branch.
@@ -782,9 +805,7 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
                (several ? plot.branches[b].name + ": " : std::string()) + specials[2][r] + "  " +
                    plot.parameter + " = ",  // the value follows, in digits that tell it apart
                b == 0 ? std::string("black") : colours[(b - 1) % 6]});
-          const double after_row = number_or_nan(specials[3][r]);
-          drawn_points.push_back({px, panel.points.back().y,
-                                  std::isfinite(after_row) ? std::lround(after_row) : -1});
+          drawn_points.push_back({px, panel.points.back().y, row_index(specials[3][r])});
         }
         panel.drawings.push_back(branch_drawing(drawn_rows, drawn_points));
         for (const auto& csv : {plot.branches[b].branch_csv, plot.branches[b].specials_csv}) {
@@ -833,14 +854,11 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
           if (lines.empty()) continue;
           std::string& name = names[b][stable ? 0 : 1];
           name = "$branch_" + std::to_string(b) + (stable ? "_stable" : "_unstable");
-          s << "# " << (stable ? "stable" : "unstable") << " lines of " << plot.branches[b].branch_csv
-            << " through the points of " << plot.branches[b].specials_csv << '\n'
-            << name << " << EOD\n" << plot.parameter << ",y\n";  // the header line data files have
-          for (const auto& line : lines) {
-            for (const auto& [vx, vy] : line) s << number_text(vx) << ',' << number_text(vy) << '\n';
-            s << '\n';
-          }
-          s << "EOD\n";
+          s << line_block(name,
+                          std::string(stable ? "stable" : "unstable") + " lines of " +
+                              plot.branches[b].branch_csv + " through the points of " +
+                              plot.branches[b].specials_csv,
+                          lines);
         }
       return names;
     };
@@ -914,13 +932,22 @@ PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) 
     // The codimension-two points as numbered markers over the curve's x range with a margin
     // (1 % of its value each side where the curve keeps p1 constant).
     const auto rows = csv_columns(plot.directory / plot.curve_csv, {plot.first, plot.second});
-    const auto labels =
-        csv_columns(plot.directory / plot.points_csv, {plot.first, plot.second, "label"});
+    const auto labels = csv_columns(plot.directory / plot.points_csv,
+                                    {plot.first, plot.second, "label", "after_row"});
     std::vector<double> firsts, seconds;
     for (size_t r = 0; r < labels[0].size(); ++r) {
       firsts.push_back(number_or_nan(labels[0][r]));
       seconds.push_back(number_or_nan(labels[1][r]));
     }
+    // The curve's line through its rows with its points as vertices (a turning point
+    // located between two rows is the tip of the drawn curve, not cut off).
+    std::vector<DrawnRow> drawn_rows;
+    for (size_t r = 0; r < rows[0].size(); ++r)
+      drawn_rows.push_back({number_or_nan(rows[0][r]), number_or_nan(rows[1][r]), true});
+    std::vector<DrawnSpecialPoint> drawn_points;
+    for (size_t r = 0; r < labels[0].size(); ++r)
+      drawn_points.push_back({firsts[r], seconds[r], row_index(labels[3][r])});
+    const std::vector<Polyline> curve_lines = branch_drawing(drawn_rows, drawn_points).stable;
     const auto first_texts = distinct_numbers(firsts), second_texts = distinct_numbers(seconds);
     std::vector<SpecialPoint> points;
     for (size_t r = 0; r < labels[0].size(); ++r)
@@ -946,8 +973,17 @@ PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) 
       s << "set label " << quoted(plot.start_label) << " at first " << number_or_nan(rows[0][0])
         << ", first " << number_or_nan(rows[1][0])
         << " right offset -1,0.8 font 'sans,10' tc rgb 'black' front\n";
-    s << "plot " << quoted(plot.curve_csv) << " using " << x << ':' << y
-      << " with linespoints lw 1.6 pt 7 ps 0.45 lc rgb '#1f4e9a' title 'curve (rows)', \\\n"
+    if (!curve_lines.empty())
+      s << line_block("$curve", "the line of " + plot.curve_csv + " through the points of " +
+                                    plot.points_csv,
+                      curve_lines);
+    // The line and the rows' dots apart (the points are vertices of the line, not rows);
+    // the key shows them as one entry.
+    s << "plot keyentry with linespoints lw 1.6 pt 7 ps 0.45 lc rgb '#1f4e9a' title 'curve (rows)', \\\n";
+    if (!curve_lines.empty())
+      s << "     $curve using 1:2 with lines lw 1.6 lc rgb '#1f4e9a' notitle, \\\n";
+    s << "     " << quoted(plot.curve_csv) << " using " << x << ':' << y
+      << " with points pt 7 ps 0.45 lc rgb '#1f4e9a' notitle, \\\n"
       << "     '' every ::0::0 using " << x << ':' << y
       << " with points pt 6 ps 2.2 lw 1.5 lc rgb 'black' title " << quoted("start: " + plot.start_label)
       << markers.keys << "\n" << markers.after << axes.after();

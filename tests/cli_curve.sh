@@ -124,6 +124,29 @@ else
   fail "vicont curve from NS1: $(cat "$work/ns.err")"
 fi
 
+# The fold curve of the loading curve's LP1 turns twice in lambda (TP1, TP2): the figure's
+# line runs through each turning point between the rows either side of it, so that the
+# turns are not cut off (curve.gp's data block $curve).
+if "$vicont" curve --restart "$work/loading:LP1" --param2 omega --from 6 --to 5 \
+    --out "$work/lp-curve" --json >"$work/stdout" 2>"$work/lp.err"; then
+  python3 - "$work/lp-curve" <<'PYTHON' || fail "the fold curve's figure does not run through its turning points"
+import csv, re, sys
+d = sys.argv[1]
+rows = [(float(r["lambda"]), float(r["omega"])) for r in csv.DictReader(open(d + "/curve.csv"))]
+points = [r for r in csv.DictReader(open(d + "/curve_points.csv")) if r["type"] == "turning-point"]
+block = re.search(r"^\$curve << EOD\nx,y\n(.*?)^EOD$", open(d + "/curve.gp").read(), re.M | re.S)
+vertices = [tuple(map(float, line.split(","))) for line in block.group(1).split("\n") if line]
+ok = len(points) >= 2 and len(vertices) == len(rows) + len(list(csv.DictReader(open(d + "/curve_points.csv"))))
+for p in points:
+    at = vertices.index((float(p["lambda"]), float(p["omega"])))
+    row = int(p["after_row"])
+    ok = ok and vertices[at - 1] == rows[row] and vertices[at + 1] == rows[row + 1]
+sys.exit(0 if ok else 1)
+PYTHON
+else
+  fail "vicont curve from LP1: $(cat "$work/lp.err")"
+fi
+
 refused() {
   what=$1
   word=$2

@@ -270,8 +270,16 @@ def curves(pieces, ax=None, *, points=True):
     for c in pieces:
         colour = _CURVE_COLOUR.get(c.kind, "tab:orange")
         style = "--" if c.kind == "period-doubling" else "-"
-        ax.plot(c[c.first], c[c.second], style, color=colour, lw=1.2,
-                label=f"{c.kind} curves" if c.kind not in seen else None)
+        # Through the rows with the codimension-two and turning points as vertices (a
+        # turning point located between two rows is the tip of the line, not cut off).
+        rows = len(c[c.first])
+        lines, _ = _core.branch_drawing(
+            np.asarray(c[c.first], dtype=float).tolist(), np.asarray(c[c.second], dtype=float).tolist(),
+            [True] * rows, [p.first for p in c.points], [p.second for p in c.points],
+            [p.index for p in c.points])
+        for k, line in enumerate(lines):
+            ax.plot(line[:, 0], line[:, 1], style, color=colour, lw=1.2,
+                    label=f"{c.kind} curves" if c.kind not in seen and k == 0 else None)
         seen.add(c.kind)
         if points:
             for p in c.points:
