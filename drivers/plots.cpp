@@ -1169,6 +1169,24 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
     return "#000000";
   };
   const char* exponent_colours[] = {"#1f4e9a", "#27ae60", "#8e44ad", "#d35400"};
+  // A per-point series of points.csv (an exponent, a_e, a_i) as plot items: in its own
+  // colour, or, where the sweep ran in several directions (up and down), one item per
+  // direction in the direction's colour, so that the two branches of a hysteresis loop are
+  // told apart as in the samples' panel and no line joins them.
+  const std::string next_item = ", \\\n     ";
+  const auto per_point_series = [&](const std::string& column, const std::string& axes,
+                                    const std::string& style, const std::string& own_colour) {
+    const std::string axes_words = axes.empty() ? "" : " " + axes;
+    if (plot.directions.size() < 2)
+      return quoted(plot.points_csv) + " using " + x + ':' + quoted(column) + axes_words + ' ' +
+             style + " lc rgb '" + own_colour + "' title " + quoted(column);
+    std::string items;
+    for (const auto& direction : plot.directions)
+      items += (items.empty() ? "" : next_item) + quoted(plot.points_csv) + " using " + x + ':' +
+               of_direction(direction, column) + axes_words + ' ' + style + " lc rgb '" +
+               colour(direction) + "' title " + quoted(column + ", " + direction);
+    return items;
+  };
   // Each panel's data, for its ranges (PanelAxes).
   const std::vector<std::string> autoscale = {"set autoscale xfix\n", "set autoscale y\n",
                                               "set autoscale y2\n"};
@@ -1266,12 +1284,11 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
                         : std::string("unset y2label\nunset y2tics\nset ytics mirror\n"))
         << "plot 0 with lines lw 1 lc rgb '#555555' notitle";
       if (i < plot.exponent_columns.size())
-        s << ", \\\n     " << quoted(plot.points_csv) << " using " << x << ':'
-          << quoted(plot.exponent_columns[i]) << " with linespoints pt 5 ps 0.4 lw 0.8 lc rgb '"
-          << exponent_colours[i % 4] << "' title " << quoted(plot.exponent_columns[i]);
+        s << next_item
+          << per_point_series(plot.exponent_columns[i], "", "with linespoints pt 5 ps 0.4 lw 0.8",
+                              exponent_colours[i % 4]);
       if (energy_axis)
-        s << ", \\\n     " << quoted(plot.points_csv) << " using " << x
-          << ":'a_e' axes x1y2 with points pt 4 ps 0.4 lc rgb '#c0392b' title 'a_e'";
+        s << next_item << per_point_series("a_e", "axes x1y2", "with points pt 4 ps 0.4", "#c0392b");
       s << "\n" << exponents[i].after();
     }
     s << "unset y2label\nunset y2tics\nset ytics nomirror\n";
@@ -1286,8 +1303,7 @@ PlotFiles plot_sweep(const SweepPlot& plot, const std::string& stem) {
       s << "set label 1 '" << (has_rows(plot.directory / plot.impacts_csv) ? "no drawable v_r"
                                                                           : "no impacts: no v_r")
         << "' at graph 0.5, 0.5 center\n";
-    s << "plot " << quoted(plot.points_csv) << " using " << x
-      << ":'a_i' with points pt 5 ps 0.5 lc rgb '#1f4e9a' title 'a_i'";
+    s << "plot " << per_point_series("a_i", "", "with points pt 5 ps 0.5", "#1f4e9a");
     if (impact_raster)
       s << ", \\\n     " << quoted(impacts_file) << ' ' << impact_raster->gnuplot_source()
         << " axes x1y2 notitle, \\\n     keyentry with points pt 7 ps 0.25 lc rgb '#e67e22' "
