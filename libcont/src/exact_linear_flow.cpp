@@ -432,8 +432,9 @@ void ExactLinearFlow::exponential(double tau, Matrix& out) {
 
 void ExactLinearFlow::set_block_columns(int columns) {
   block_columns_ = columns;
+  // The series' terms are sized when a series is built (build): a mode with the closed
+  // form builds none, and a Flow is made for every Lyapunov spectrum and period map.
   for (Expansion* e : {&bracket_, &scratch_}) {
-    for (Matrix& term : e->terms) term.resize(n_ + 3, columns);
     e->base.resize(n_ + 3, columns);
     e->count = 0;
     e->closed = false;
@@ -528,6 +529,7 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
   e.base.leftCols(columns) = W.leftCols(columns);
   e.closed = closed_form_fits(length);
   if (e.closed) return;
+  e.terms[0].resize(n_ + 3, block_columns_);  // no allocation once sized
   e.terms[0].leftCols(columns) = W.leftCols(columns);
   // Terms (M L)^k W / k! until two in a row are below rounding of the largest one. The
   // series is used only if it converges within the storage and no term exceeds the block
@@ -539,6 +541,7 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
   e.count = 0;
   for (int k = 1; k < static_cast<int>(e.terms.size()); ++k) {
     Matrix& term_matrix = e.terms[static_cast<size_t>(k)];
+    term_matrix.resize(n_ + 3, block_columns_);
     multiply(generator_, e.terms[static_cast<size_t>(k - 1)], term_matrix, Operand::Block, columns);
     double* term = term_matrix.data();
     const double scale = length / k;

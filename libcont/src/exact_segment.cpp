@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "libcont/input_error.hpp"
 #include "machine_epsilon.hpp"
@@ -99,6 +100,26 @@ void saltation_from_reset(const SaltationTerms& a) {
   for (int k = 0; k < n; ++k) {
     const double scale = a.c[k] / a.rate;
     for (int i = 0; i < n; ++i) a.s[k * n + i] = a.reset[k * n + i] + a.jump[i] * scale;
+  }
+}
+// The tangent's first `columns` columns (n rows each) and a lifted block's columns 1..
+// (n + 3 rows, the forcing rows zero): into the block where IntoBlock, else back into the
+// tangent. The size fixed where N > 0.
+template <int N, bool IntoBlock>
+void copy_tangent(std::conditional_t<IntoBlock, const double*, double*> tangent,
+                  std::conditional_t<IntoBlock, double*, const double*> block, int columns,
+                  int n) {
+  if constexpr (N > 0) n = N;
+  const int lifted = n + 3;
+  for (int c = 0; c < columns; ++c) {
+    auto* column = tangent + c * n;
+    auto* lifted_column = block + (c + 1) * lifted;
+    if constexpr (IntoBlock) {
+      for (int i = 0; i < n; ++i) lifted_column[i] = column[i];
+      for (int i = n; i < lifted; ++i) lifted_column[i] = 0.0;
+    } else {
+      for (int i = 0; i < n; ++i) column[i] = lifted_column[i];
+    }
   }
 }
 }  // namespace
@@ -524,23 +545,23 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
 }
 
 // Column by column in plain loops: Eigen's copies of dynamic blocks (alignment checks,
-// packets of two) cost more than the few numbers they move, at every segment.
+// packets of two) cost more than the few numbers they move, at every segment; with the
+// state's size fixed for two and four states, where even a plain loop of dynamic length
+// costs more in its set-up than in its copies.
 void ExactSegment::load_tangent(const Matrix& tangent, Matrix& block) const {
-  const Eigen::Index lifted = block.rows();
-  for (int c = 0; c < columns_; ++c) {
-    const double* from = tangent.data() + c * tangent.rows();
-    double* to = block.data() + (c + 1) * lifted;
-    for (int i = 0; i < n_; ++i) to[i] = from[i];
-    for (Eigen::Index i = n_; i < lifted; ++i) to[i] = 0.0;
+  switch (n_) {
+    case 2: return copy_tangent<2, true>(tangent.data(), block.data(), columns_, n_);
+    case 4: return copy_tangent<4, true>(tangent.data(), block.data(), columns_, n_);
+    default: return copy_tangent<0, true>(tangent.data(), block.data(), columns_, n_);
   }
 }
 
 void ExactSegment::store_tangent(const Matrix& block, Matrix& tangent) const {
-  const Eigen::Index lifted = block.rows();
-  for (int c = 0; c < columns_; ++c) {
-    const double* from = block.data() + (c + 1) * lifted;
-    double* to = tangent.data() + c * tangent.rows();
-    for (int i = 0; i < n_; ++i) to[i] = from[i];
+  double* to = tangent.data();
+  switch (n_) {
+    case 2: return copy_tangent<2, false>(to, block.data(), columns_, n_);
+    case 4: return copy_tangent<4, false>(to, block.data(), columns_, n_);
+    default: return copy_tangent<0, false>(to, block.data(), columns_, n_);
   }
 }
 
