@@ -31,12 +31,17 @@ double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
 
 // Whether every entry is finite: x - x is 0 for a finite x and NaN otherwise, so one sum
 // without a branch per entry (Eigen's allFinite tests them one by one; this runs at every
-// scan step).
+// scan step). In four partial sums, which the compiler packs in pairs: the order of the
+// sum does not matter, a NaN survives any.
 bool all_finite(const Matrix& m) {
   const double* entry = m.data();
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < m.size(); ++i) sum += entry[i] - entry[i];
-  return sum == 0.0;
+  const Eigen::Index size = m.size();
+  double sum[4] = {0.0, 0.0, 0.0, 0.0};
+  Eigen::Index i = 0;
+  for (; i + 4 <= size; i += 4)
+    for (int k = 0; k < 4; ++k) sum[k] += entry[i + k] - entry[i + k];
+  for (; i < size; ++i) sum[0] += entry[i] - entry[i];
+  return (sum[0] + sum[1]) + (sum[2] + sum[3]) == 0.0;
 }
 
 // c . z of `size` numbers in index order, the size fixed where Size > 0.
@@ -494,16 +499,15 @@ void ExactSegment::report_monitor(const MonitorRoot& root, int mode, double t0,
                             x, mode);
 }
 
-void ExactSegment::emit_samples(double t0, double t_from, double t_to, int mode,
-                                const SampleGrid& grid, FlowObserver* observer) {
-  if (!observer || grid.step <= 0.0) return;
+void ExactSegment::emit_grid_samples(double t0, double t_from, double t_to, int mode,
+                                     const SampleGrid& grid, FlowObserver& observer) {
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   double k = std::floor((t_from - grid.origin) / grid.step) + 1.0;
   for (double ts = grid.origin + k * grid.step; ts <= t_to;
        k += 1.0, ts = grid.origin + k * grid.step) {
     if (ts <= t_from) continue;
     flow.propagate(ts - t0, block_, sample_);
-    observer->on_sample(ts, sample_.col(0).head(n_), mode);
+    observer.on_sample(ts, sample_.col(0).head(n_), mode);
   }
 }
 

@@ -123,8 +123,14 @@ class ExactSegment {
   // Ends the run: state = the current scan point (block_ at t0), report says why.
   int fail(FlowState& state, double t0, FlowStatus status, std::string message,
            FlowReport& report) const;
+  // The samples of the grid in (t_from, t_to], from the scan point block_ at t0. Inline
+  // where there is no grid (a run without samples calls it at every scan step).
   void emit_samples(double t0, double t_from, double t_to, int mode, const SampleGrid& grid,
-                    FlowObserver* observer);
+                    FlowObserver* observer) {
+    if (observer && grid.step > 0.0) emit_grid_samples(t0, t_from, t_to, mode, grid, *observer);
+  }
+  void emit_grid_samples(double t0, double t_from, double t_to, int mode, const SampleGrid& grid,
+                         FlowObserver& observer);
   // Crosses the whole scan steps from t0 in which EventFreeBound shows that no event
   // can occur (their states are those the scan would have computed: the same cached
   // products), updating t0, block_ and the references.
