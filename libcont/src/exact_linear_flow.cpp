@@ -45,12 +45,14 @@ template <int N>
 void multiply_fixed(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index columns,
                     Operand operand) {
   const double* m = a.data();
-  for (Eigen::Index c = 0; c < columns; ++c) {
-    if (operand == Operand::Block && c > 0)
-      column_product<N, N - 3>(m, in.data() + c * N, out.data() + c * N);
-    else
-      column_product<N, N>(m, in.data() + c * N, out.data() + c * N);
+  const double* from = in.data();
+  double* to = out.data();
+  if (operand == Operand::Square) {
+    for (Eigen::Index c = 0; c < columns; ++c) column_product<N, N>(m, from + c * N, to + c * N);
+    return;
   }
+  if (columns > 0) column_product<N, N>(m, from, to);
+  for (Eigen::Index c = 1; c < columns; ++c) column_product<N, N - 3>(m, from + c * N, to + c * N);
 }
 
 void multiply(const Matrix& a, const Matrix& in, Matrix& out, Operand operand,
