@@ -127,6 +127,30 @@ void copy_tangent(std::conditional_t<IntoBlock, const double*, double*> tangent,
     }
   }
 }
+
+// The coefficient columns and the lifted state lifted_event combines.
+struct LiftedSums {
+  const double* c;           // the event's coefficients
+  const double* rate;        // M^T c
+  const double* magnitudes;  // |M|^T |c|
+  const double* z;
+};
+
+// h = c . z, dh/dt = (M^T c) . z and their terms' magnitudes, with the size fixed where
+// Size > 0 (as lifted_dot: at two or four states a loop of dynamic length costs more in
+// its set-up than in its products).
+template <int Size>
+ExactSegment::LiftedEvent lifted_sums(const LiftedSums& a, int size) {
+  if constexpr (Size > 0) size = Size;
+  ExactSegment::LiftedEvent out;
+  for (int k = 0; k < size; ++k) {
+    out.value += a.c[k] * a.z[k];
+    out.value_terms += std::abs(a.c[k] * a.z[k]);
+    out.rate += a.rate[k] * a.z[k];
+    out.rate_terms += a.magnitudes[k] * std::abs(a.z[k]);
+  }
+  return out;
+}
 }  // namespace
 
 ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& options, int columns)
@@ -186,6 +210,7 @@ void ExactSegment::prepare(int mode, PreparedMode& prepared) {
   Matrix& rates = prepared.rate_coefficients;
   coefficients.resize(n_ + 3, events);
   rates.resize(n_ + 3, events);
+  prepared.rate_magnitudes.resize(n_ + 3, events);
   prepared.monitors.clear();
   for (const int i : options_.extremum_coordinates) prepared.monitors.push_back({true, i});
   prepared.directions.resize(static_cast<size_t>(events));
@@ -197,8 +222,11 @@ void ExactSegment::prepare(int mode, PreparedMode& prepared) {
     // The model's coefficients multiply (1, cos, sin); the lifted state carries s times those.
     coefficients.col(j).tail(3) /= flow.forcing_scale();
     // d/dt (c . z) = c . M z = (M^T c) . z
-    if (prepared.affine_events[k])
+    if (prepared.affine_events[k]) {
       rates.col(j).noalias() = flow.generator().transpose() * coefficients.col(j);
+      prepared.rate_magnitudes.col(j).noalias() =
+          flow.generator().cwiseAbs().transpose() * coefficients.col(j).cwiseAbs();
+    }
     // The gaps whose minima are monitored: as on the CVODE path (cvode_integrator.cpp),
     // the events of kind Impact or ContactStart. Their rate must be linear in z.
     if (options_.gap_minima &&
@@ -582,6 +610,7 @@ int ExactSegment::fail(FlowState& state, double t0, FlowStatus status, std::stri
 int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObserver* observer,
                       const SampleGrid& grid, FlowReport& report) {
   const int mode = state.mode;
+  held_.mode = -1;  // the motion leaves the state held
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.lift(state.t, state.x, block_.col(0));
   load_tangent(state.tangent, block_);
@@ -677,6 +706,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       crossing_.event = found;
       crossing_.t = state.t;
       crossing_.z = point_.col(0);
+      hold(mode, state.t, point_);
       return found;
     }
     emit_samples(t0, reported_to, t1, mode, grid, observer);
@@ -689,6 +719,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       state.t = t_end;
       state.x = block_.col(0).head(n_);
       store_tangent(block_, state.tangent);
+      hold(mode, t_end, block_);
       return kReachedEnd;
     }
     if (report.steps > options_.max_steps) {
@@ -753,6 +784,60 @@ bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& o
   }
   work.crossing_rate = rate;
   return true;
+}
+
+void ExactSegment::hold(int mode, double t, const Matrix& block) {
+  held_.mode = mode;
+  held_.prepared = prepared_;  // the run's mode's
+  held_.revision = system_.revision();
+  held_.t = t;
+  held_.z = block.col(0);
+}
+
+bool ExactSegment::holds(int mode, double t, const Vector& x) const {
+  if (held_.mode != mode || held_.t != t || x.size() != n_ ||
+      held_.revision != system_.revision())
+    return false;
+  const double* z = held_.z.data();
+  for (int i = 0; i < n_; ++i)
+    if (z[i] != x[i]) return false;
+  return true;
+}
+
+bool ExactSegment::lifted_event(int mode, int event, double t, const Vector& x,
+                                LiftedEvent& out) const {
+  if (!holds(mode, t, x)) return false;
+  const PreparedMode& prepared = *held_.prepared;
+  if (event < 0 || event >= prepared.events ||
+      !prepared.affine_events[static_cast<size_t>(event)])
+    return false;
+  const int lifted = n_ + 3;
+  const LiftedSums sums{prepared.event_coefficients.data() + event * lifted,
+                        prepared.rate_coefficients.data() + event * lifted,
+                        prepared.rate_magnitudes.data() + event * lifted, held_.z.data()};
+  switch (lifted) {
+    case 5: out = lifted_sums<5>(sums, lifted); break;
+    case 7: out = lifted_sums<7>(sums, lifted); break;
+    default: out = lifted_sums<0>(sums, lifted);
+  }
+  return true;
+}
+
+void ExactSegment::lift_reset(int mode, double t, const Vector& x_minus, int next_mode,
+                              const Vector& x_plus) {
+  const PreparedMode* next = holds(mode, t, x_minus) ? prepared_for(next_mode) : nullptr;
+  if (!next || x_plus.size() != n_) {
+    held_.mode = -1;
+    return;
+  }
+  // The forcing values in the next mode's scale (a power of two: exact).
+  const double rescale = flows_[static_cast<size_t>(next_mode)].forcing_scale() /
+                         flows_[static_cast<size_t>(mode)].forcing_scale();
+  double* z = held_.z.data();
+  for (int i = 0; i < n_; ++i) z[i] = x_plus[i];
+  for (int i = n_; i < n_ + 3; ++i) z[i] *= rescale;
+  held_.mode = next_mode;
+  held_.prepared = next;
 }
 
 }  // namespace libcont::detail

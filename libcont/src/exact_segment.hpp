@@ -65,6 +65,23 @@ class ExactSegment {
                           ConstVectorRef x_minus, ConstVectorRef x_plus,
                           SaltationWorkspace& work);
 
+  // An affine event's value and rate at a state the exact path holds in lifted form:
+  // where its last run ended (at its crossing or at its end time), or the state a reset
+  // applied there left (lift_reset). They are the model's event function and crossing
+  // rate up to rounding: the lifted forcing values and the model's cos and sin differ at
+  // that level. value_terms = sum |c_i z_i| and rate_terms = sum |c_i| |M_ik z_k| bound
+  // that rounding. False where (mode, t, x) is not that state (compared to the bit, at
+  // the model's revision) or the event is not affine; the caller asks the model then.
+  struct LiftedEvent {
+    double value = 0.0, value_terms = 0.0, rate = 0.0, rate_terms = 0.0;
+  };
+  bool lifted_event(int mode, int event, double t, const Vector& x, LiftedEvent& out) const;
+  // A reset applied at the state lifted_event holds (mode, t, x_minus): the state after
+  // it, x_plus in next_mode with the same forcing values, is the one held from then on
+  // (the due-event checks after an impact). Anywhere else nothing is held.
+  void lift_reset(int mode, double t, const Vector& x_minus, int next_mode,
+                  const Vector& x_plus);
+
  private:
   // A tracked function's value and rate at the start of the current scan interval. The
   // functions are the mode's events (0 .. events - 1), then its monitors.
@@ -149,6 +166,9 @@ class ExactSegment {
     // Events declared affine (AffineModes::affine_event): h = c . z, dh/dt = (M^T c) . z.
     std::vector<char> affine_events;
     Matrix event_coefficients, rate_coefficients;  // (n + 3) x events
+    // |M|^T |c| per affine event: (|M|^T |c|) . |z| = sum |c_i| |M_ik z_k|, the
+    // magnitudes of the terms of its rate (lifted_event).
+    Matrix rate_magnitudes;
     // Monitors: g = c . z, g' = (M^T c) . z, columns of these.
     std::vector<Monitor> monitors;
     Matrix monitor_coefficients, monitor_rates;
@@ -198,6 +218,18 @@ class ExactSegment {
     Vector z;
   } crossing_;
   Vector lifted_rate_;  // M z at the crossing
+  // The state lifted_event holds (mode -1: none), with the model's revision it was
+  // lifted at.
+  struct HeldState {
+    int mode = -1;
+    const PreparedMode* prepared = nullptr;  // the mode's, prepared at `revision`
+    std::uint64_t revision = 0;
+    double t = 0.0;
+    Vector z;
+  } held_;
+  // Holds z = block's state column at t in `mode`, the one the run follows.
+  void hold(int mode, double t, const Matrix& block);
+  bool holds(int mode, double t, const Vector& x) const;
 };
 
 }  // namespace libcont::detail
