@@ -459,7 +459,7 @@ void ExactLinearFlow::field(ConstVectorRef z, VectorRef f) const {
 // Steps that differ from a cached one by rounding of the absolute times they came from
 // (a period t_{k+1} - t_k) reuse it, corrected to second order in the difference: the
 // neglected term is below (w delta)^3 ~ 1e-25.
-bool ExactLinearFlow::near(double tau, double cached) {
+inline bool ExactLinearFlow::near(double tau, double cached) {
   return std::abs(tau - cached) <= 1e-8 * cached;
 }
 

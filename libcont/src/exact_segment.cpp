@@ -258,19 +258,28 @@ void ExactSegment::prepare(int mode, PreparedMode& prepared) {
   prepared.covered = true;
 }
 
-double ExactSegment::value(int mode, int function, double t, const Matrix& block) const {
+// The lifted cases inline, the model's apart: the scan calls these at every scan point.
+inline double ExactSegment::value(int mode, int function, double t, const Matrix& block) const {
   const PreparedMode& p = *prepared_;
   if (function >= p.events) return lifted_dot(p.monitor_coefficients, function - p.events, block);
   if (p.affine_events[static_cast<size_t>(function)])
     return lifted_dot(p.event_coefficients, function, block);
-  return system_.event_function(mode, function, t, block.col(0).head(n_));
+  return model_value(mode, function, t, block);
 }
 
-double ExactSegment::rate(int mode, int function, double t, const Matrix& block) {
+inline double ExactSegment::rate(int mode, int function, double t, const Matrix& block) {
   const PreparedMode& p = *prepared_;
   if (function >= p.events) return lifted_dot(p.monitor_rates, function - p.events, block);
   if (p.affine_events[static_cast<size_t>(function)])
     return lifted_dot(p.rate_coefficients, function, block);
+  return model_rate(mode, function, t, block);
+}
+
+double ExactSegment::model_value(int mode, int function, double t, const Matrix& block) const {
+  return system_.event_function(mode, function, t, block.col(0).head(n_));
+}
+
+double ExactSegment::model_rate(int mode, int function, double t, const Matrix& block) {
   double dh_dt = 0.0;
   jacobians_.event_gradient(mode, function, t, block.col(0).head(n_), gradient_, dh_dt);
   flows_[static_cast<size_t>(mode)].field(block.col(0), field_);

@@ -105,6 +105,9 @@ class ExactSegment {
   // h and dh/dt along the flow at a lifted block's state (column 0).
   double value(int mode, int function, double t, const Matrix& block) const;
   double rate(int mode, int function, double t, const Matrix& block);
+  // The same from the model's event function and gradient (an event not declared affine).
+  double model_value(int mode, int function, double t, const Matrix& block) const;
+  double model_rate(int mode, int function, double t, const Matrix& block);
   // Builds the expansion about block_ over the current interval for at least `columns`.
   void ensure_expansion(int mode, int columns);
   // h at t0 + tau within the current interval (the state from the interval's expansion,
