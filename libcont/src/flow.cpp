@@ -232,7 +232,11 @@ struct Flow::Impl {
     const double rate = lifted_event(state, j, lifted) && lifted_rate_is_clear(lifted)
                             ? lifted.rate
                             : crossing_rate(state, j, rounding);
-    switch (system.event_direction(state.mode, j)) {
+    return passes(system.event_direction(state.mode, j), rate, rounding);
+  }
+  // A rate beyond its rounding level in the event's direction.
+  static bool passes(EventDirection direction, double rate, double rounding) {
+    switch (direction) {
       case EventDirection::Falling: return rate < -rounding;
       case EventDirection::Rising: return rate > rounding;
       case EventDirection::Either: return std::abs(rate) > rounding;
@@ -267,11 +271,15 @@ struct Flow::Impl {
     for (int round = 0; round < 64; ++round) {
       bool fired = false;
       for (int j = 0; j < system.event_count(state.mode) && !fired; ++j) {
-        // Clear of the surface by the lifted value where the exact path holds the state
-        // (where a run ended: a period's start), without the model's event function.
+        // Where the exact path holds the state (a period's start, after an impact), without
+        // the model's event function: not due if the lifted value is clear of the surface
+        // (a period's start), or the lifted rate clear of rounding and not through it (an
+        // impact's rebound; then neither moves_through nor pressed_through holds).
         detail::ExactSegment::LiftedEvent lifted;
         if (lifted_event(state, j, lifted) &&
-            std::abs(lifted.value) > surface_tolerance + kLiftedMargin * lifted.value_terms)
+            (std::abs(lifted.value) > surface_tolerance + kLiftedMargin * lifted.value_terms ||
+             (lifted_rate_is_clear(lifted) &&
+              !passes(system.event_direction(state.mode, j), lifted.rate, 0.0))))
           continue;
         const double h = system.event_function(state.mode, j, state.t, state.x);
         if (std::abs(h) > surface_tolerance) continue;
