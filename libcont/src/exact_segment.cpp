@@ -31,17 +31,22 @@ double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
 
 // Whether every entry is finite: x - x is 0 for a finite x and NaN otherwise, so one sum
 // without a branch per entry (Eigen's allFinite tests them one by one; this runs at every
-// scan step). In four partial sums, which the compiler packs in pairs: the order of the
-// sum does not matter, a NaN survives any.
+// scan step). The order of the sum does not matter: a NaN survives any.
+template <int Size>
+bool sum_is_finite(const double* entry, Eigen::Index size) {
+  if constexpr (Size > 0) size = Size;
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < size; ++i) sum += entry[i] - entry[i];
+  return sum == 0.0;
+}
+
+// With the size fixed for a block of two states, with its two tangent columns or alone.
 bool all_finite(const Matrix& m) {
-  const double* entry = m.data();
-  const Eigen::Index size = m.size();
-  double sum[4] = {0.0, 0.0, 0.0, 0.0};
-  Eigen::Index i = 0;
-  for (; i + 4 <= size; i += 4)
-    for (int k = 0; k < 4; ++k) sum[k] += entry[i + k] - entry[i + k];
-  for (; i < size; ++i) sum[0] += entry[i] - entry[i];
-  return (sum[0] + sum[1]) + (sum[2] + sum[3]) == 0.0;
+  switch (m.size()) {
+    case 15: return sum_is_finite<15>(m.data(), 15);
+    case 5: return sum_is_finite<5>(m.data(), 5);
+    default: return sum_is_finite<0>(m.data(), m.size());
+  }
 }
 
 // c . z of `size` numbers in index order, the size fixed where Size > 0.
