@@ -190,8 +190,12 @@ ExactSegment::PreparedMode* ExactSegment::prepared_for(int mode) {
 bool ExactSegment::covers(int mode) {
   const PreparedMode* found = prepared_for(mode);
   if (!found) return false;
+  // The work arrays fit the mode's functions already where it is the mode covered last,
+  // prepared no later (a period's start, a run after an impact in the same mode).
+  if (found == prepared_ && found->revision == sized_for_) return true;
   const PreparedMode& prepared = *found;
   prepared_ = found;
+  sized_for_ = found->revision;
   const size_t functions = prepared.directions.size();
   references_.resize(functions);
   ends_.resize(functions);

@@ -211,6 +211,7 @@ class ExactSegment {
   int expanded_columns_ = 0;  // columns of the expansion about block_ over this interval
   std::vector<PreparedMode> prepared_modes_;  // per mode
   const PreparedMode* prepared_ = nullptr;    // the mode covers() last accepted
+  std::uint64_t sized_for_ = 0;  // its revision when the work arrays were sized for it
   std::vector<MonitorRoot> roots_;  // found in the current interval
   std::vector<double> bound_values_, bound_rates_;
   double interval_ = 0.0;
