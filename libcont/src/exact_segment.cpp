@@ -63,7 +63,7 @@ double ordered_dot(const double* c, const double* z, Eigen::Index size) {
 // call at every point; with the size fixed for two and four states, where a loop of
 // dynamic length costs more in its set-up than in its five or seven products (the same
 // sums in the same order either way).
-double lifted_dot(const Matrix& coefficients, int column, const Matrix& block) {
+inline double lifted_dot(const Matrix& coefficients, int column, const Matrix& block) {
   const Eigen::Index size = block.rows();
   const double* c = coefficients.data() + column * size;
   const double* z = block.data();
@@ -812,7 +812,7 @@ void ExactSegment::hold(int mode, double t, const Matrix& block) {
   held_.z = block.col(0);
 }
 
-bool ExactSegment::holds(int mode, double t, const Vector& x) const {
+inline bool ExactSegment::holds(int mode, double t, const Vector& x) const {
   if (held_.mode != mode || held_.t != t || x.size() != n_ ||
       held_.revision != system_.revision())
     return false;
