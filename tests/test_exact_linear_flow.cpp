@@ -12,6 +12,7 @@
 #include <functional>
 #include <random>
 
+#include "../libcont/src/exact_segment.hpp"
 #include "libcont/exact_linear_flow.hpp"
 #include "libcont/flow.hpp"
 #include "libcont/input_error.hpp"
@@ -546,4 +547,86 @@ TEST_CASE("Closed-form exponential of a two-state mode matches the series", "[ex
     }
   }
   CHECK(compared > 50);  // 93 of the 400 with this seed
+}
+
+TEST_CASE("The exact path's lifted event values and rates are the model's", "[exact-flow]") {
+  // Where a run of the exact path ends (a crossing, its end time) and where a reset
+  // applied there leaves the motion, Flow's surface checks take an affine event's value
+  // and rate from the lifted state (ExactSegment::lifted_event) instead of the model. They
+  // must be the model's event function and crossing rate to rounding of their terms, in
+  // every mode the trajectory meets (impacts, sticking, soft contacts, two bodies); a
+  // state other than the one held, or a changed model, gets no lifted answer.
+  const auto check_model = [](libcont::HybridSystem& system, const Vector& start) {
+    const int n = system.dimension();
+    libcont::detail::ExactSegment segment(system, FlowOptions{}, 0);
+    libcont::ModelJacobians jacobians(system);
+    Vector dh_dx(n), field(n);
+    FlowState state;
+    state.t = 0.1;
+    state.x = start;
+    state.mode = system.mode_of(state.t, state.x);
+    const auto check_held = [&](const FlowState& at) {
+      int affine = 0;
+      for (int j = 0; j < system.event_count(at.mode); ++j) {
+        libcont::detail::ExactSegment::LiftedEvent lifted;
+        Vector coefficients(n + 3);
+        const bool declared = system.affine_modes()->affine_event(at.mode, j, coefficients);
+        const bool held = segment.lifted_event(at.mode, j, at.t, at.x, lifted);
+        CHECK(held == declared);
+        if (!held) continue;
+        ++affine;
+        const double h = system.event_function(at.mode, j, at.t, at.x);
+        double dh_dt = 0.0;
+        jacobians.event_gradient(at.mode, j, at.t, at.x, dh_dx, dh_dt);
+        system.vector_field(at.mode, at.t, at.x, field);
+        const double rate = dh_dx.dot(field) + dh_dt;
+        INFO("mode " << at.mode << ", event " << j << ", t = " << at.t);
+        CHECK(std::abs(lifted.value - h) <= 1e-12 * lifted.value_terms);
+        CHECK(std::abs(lifted.rate - rate) <= 1e-12 * lifted.rate_terms);
+        CHECK(lifted.value_terms >= std::abs(lifted.value));
+        CHECK(lifted.rate_terms >= std::abs(lifted.rate));
+        // One ulp away in x or t is not the state held.
+        Vector moved = at.x;
+        moved[0] = std::nextafter(moved[0], 1.0);
+        CHECK_FALSE(segment.lifted_event(at.mode, j, at.t, moved, lifted));
+        CHECK_FALSE(segment.lifted_event(at.mode, j, std::nextafter(at.t, 1e9), at.x, lifted));
+      }
+      return affine;
+    };
+    int checked = 0, resets = 0;
+    const double end = state.t + 20.0 * system.forcing_period();
+    for (int segment_count = 0; segment_count < 400 && state.t < end; ++segment_count) {
+      if (!segment.covers(state.mode)) break;
+      libcont::FlowReport report;
+      const int event = segment.run(state, end, false, nullptr, libcont::SampleGrid{}, report);
+      REQUIRE(event != libcont::detail::ExactSegment::kFailed);
+      checked += check_held(state);
+      if (event == libcont::detail::ExactSegment::kReachedEnd) break;
+      const Vector x_minus = state.x;
+      Vector x_plus = state.x;
+      const libcont::EventOutcome outcome = system.apply_event(state.mode, event, state.t, x_plus);
+      segment.lift_reset(state.mode, state.t, x_minus, outcome.next_mode, x_plus);
+      state.x = x_plus;
+      state.mode = outcome.next_mode;
+      if (segment.covers(state.mode) && check_held(state) > 0) ++resets;
+    }
+    CHECK(checked >= 10);
+    CHECK(resets >= 5);
+    // A change of the model: nothing held any more.
+    libcont::detail::ExactSegment::LiftedEvent lifted;
+    system.set_parameter("omega", system.parameters()["omega"] * 1.01);
+    for (int j = 0; j < system.event_count(state.mode); ++j)
+      CHECK_FALSE(segment.lifted_event(state.mode, j, state.t, state.x, lifted));
+  };
+  for (const char* model : {"hard", "soft"}) {
+    INFO("moving base, " << model);
+    MovingBaseOscillator system = stiff_moving_base(model, "3");
+    check_model(system, vec2(0.001, 0.0));
+  }
+  {
+    INFO("two-body, newton");
+    auto system =
+        make_system<systems::TwoBodySystem>({{"contact", "newton"}, {"lambda", "1"}});
+    check_model(system, Vector::Zero(4));
+  }
 }

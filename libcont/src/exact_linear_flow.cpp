@@ -45,12 +45,14 @@ template <int N>
 void multiply_fixed(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index columns,
                     Operand operand) {
   const double* m = a.data();
-  for (Eigen::Index c = 0; c < columns; ++c) {
-    if (operand == Operand::Block && c > 0)
-      column_product<N, N - 3>(m, in.data() + c * N, out.data() + c * N);
-    else
-      column_product<N, N>(m, in.data() + c * N, out.data() + c * N);
+  const double* from = in.data();
+  double* to = out.data();
+  if (operand == Operand::Square) {
+    for (Eigen::Index c = 0; c < columns; ++c) column_product<N, N>(m, from + c * N, to + c * N);
+    return;
   }
+  if (columns > 0) column_product<N, N>(m, from, to);
+  for (Eigen::Index c = 1; c < columns; ++c) column_product<N, N - 3>(m, from + c * N, to + c * N);
 }
 
 void multiply(const Matrix& a, const Matrix& in, Matrix& out, Operand operand,
@@ -432,8 +434,9 @@ void ExactLinearFlow::exponential(double tau, Matrix& out) {
 
 void ExactLinearFlow::set_block_columns(int columns) {
   block_columns_ = columns;
+  // The series' terms are sized when a series is built (build): a mode with the closed
+  // form builds none, and a Flow is made for every Lyapunov spectrum and period map.
   for (Expansion* e : {&bracket_, &scratch_}) {
-    for (Matrix& term : e->terms) term.resize(n_ + 3, columns);
     e->base.resize(n_ + 3, columns);
     e->count = 0;
     e->closed = false;
@@ -456,7 +459,7 @@ void ExactLinearFlow::field(ConstVectorRef z, VectorRef f) const {
 // Steps that differ from a cached one by rounding of the absolute times they came from
 // (a period t_{k+1} - t_k) reuse it, corrected to second order in the difference: the
 // neglected term is below (w delta)^3 ~ 1e-25.
-bool ExactLinearFlow::near(double tau, double cached) {
+inline bool ExactLinearFlow::near(double tau, double cached) {
   return std::abs(tau - cached) <= 1e-8 * cached;
 }
 
@@ -528,6 +531,7 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
   e.base.leftCols(columns) = W.leftCols(columns);
   e.closed = closed_form_fits(length);
   if (e.closed) return;
+  e.terms[0].resize(n_ + 3, block_columns_);  // no allocation once sized
   e.terms[0].leftCols(columns) = W.leftCols(columns);
   // Terms (M L)^k W / k! until two in a row are below rounding of the largest one. The
   // series is used only if it converges within the storage and no term exceeds the block
@@ -539,6 +543,7 @@ void ExactLinearFlow::build(Expansion& e, const Matrix& W, int columns, double l
   e.count = 0;
   for (int k = 1; k < static_cast<int>(e.terms.size()); ++k) {
     Matrix& term_matrix = e.terms[static_cast<size_t>(k)];
+    term_matrix.resize(n_ + 3, block_columns_);
     multiply(generator_, e.terms[static_cast<size_t>(k - 1)], term_matrix, Operand::Block, columns);
     double* term = term_matrix.data();
     const double scale = length / k;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "libcont/input_error.hpp"
 #include "machine_epsilon.hpp"
@@ -30,12 +31,22 @@ double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
 
 // Whether every entry is finite: x - x is 0 for a finite x and NaN otherwise, so one sum
 // without a branch per entry (Eigen's allFinite tests them one by one; this runs at every
-// scan step).
-bool all_finite(const Matrix& m) {
-  const double* entry = m.data();
+// scan step). The order of the sum does not matter: a NaN survives any.
+template <int Size>
+bool sum_is_finite(const double* entry, Eigen::Index size) {
+  if constexpr (Size > 0) size = Size;
   double sum = 0.0;
-  for (Eigen::Index i = 0; i < m.size(); ++i) sum += entry[i] - entry[i];
+  for (Eigen::Index i = 0; i < size; ++i) sum += entry[i] - entry[i];
   return sum == 0.0;
+}
+
+// With the size fixed for a block of two states, with its two tangent columns or alone.
+bool all_finite(const Matrix& m) {
+  switch (m.size()) {
+    case 15: return sum_is_finite<15>(m.data(), 15);
+    case 5: return sum_is_finite<5>(m.data(), 5);
+    default: return sum_is_finite<0>(m.data(), m.size());
+  }
 }
 
 // c . z of `size` numbers in index order, the size fixed where Size > 0.
@@ -52,7 +63,7 @@ double ordered_dot(const double* c, const double* z, Eigen::Index size) {
 // call at every point; with the size fixed for two and four states, where a loop of
 // dynamic length costs more in its set-up than in its five or seven products (the same
 // sums in the same order either way).
-double lifted_dot(const Matrix& coefficients, int column, const Matrix& block) {
+inline double lifted_dot(const Matrix& coefficients, int column, const Matrix& block) {
   const Eigen::Index size = block.rows();
   const double* c = coefficients.data() + column * size;
   const double* z = block.data();
@@ -101,6 +112,50 @@ void saltation_from_reset(const SaltationTerms& a) {
     for (int i = 0; i < n; ++i) a.s[k * n + i] = a.reset[k * n + i] + a.jump[i] * scale;
   }
 }
+// The tangent's first `columns` columns (n rows each) and a lifted block's columns 1..
+// (n + 3 rows, the forcing rows zero): into the block where IntoBlock, else back into the
+// tangent. The size fixed where N > 0.
+template <int N, bool IntoBlock>
+void copy_tangent(std::conditional_t<IntoBlock, const double*, double*> tangent,
+                  std::conditional_t<IntoBlock, double*, const double*> block, int columns,
+                  int n) {
+  if constexpr (N > 0) n = N;
+  const int lifted = n + 3;
+  for (int c = 0; c < columns; ++c) {
+    auto* column = tangent + c * n;
+    auto* lifted_column = block + (c + 1) * lifted;
+    if constexpr (IntoBlock) {
+      for (int i = 0; i < n; ++i) lifted_column[i] = column[i];
+      for (int i = n; i < lifted; ++i) lifted_column[i] = 0.0;
+    } else {
+      for (int i = 0; i < n; ++i) column[i] = lifted_column[i];
+    }
+  }
+}
+
+// The coefficient columns and the lifted state lifted_event combines.
+struct LiftedSums {
+  const double* c;           // the event's coefficients
+  const double* rate;        // M^T c
+  const double* magnitudes;  // |M|^T |c|
+  const double* z;
+};
+
+// h = c . z, dh/dt = (M^T c) . z and their terms' magnitudes, with the size fixed where
+// Size > 0 (as lifted_dot: at two or four states a loop of dynamic length costs more in
+// its set-up than in its products).
+template <int Size>
+ExactSegment::LiftedEvent lifted_sums(const LiftedSums& a, int size) {
+  if constexpr (Size > 0) size = Size;
+  ExactSegment::LiftedEvent out;
+  for (int k = 0; k < size; ++k) {
+    out.value += a.c[k] * a.z[k];
+    out.value_terms += std::abs(a.c[k] * a.z[k]);
+    out.rate += a.rate[k] * a.z[k];
+    out.rate_terms += a.magnitudes[k] * std::abs(a.z[k]);
+  }
+  return out;
+}
 }  // namespace
 
 ExactSegment::ExactSegment(const HybridSystem& system, const FlowOptions& options, int columns)
@@ -135,8 +190,12 @@ ExactSegment::PreparedMode* ExactSegment::prepared_for(int mode) {
 bool ExactSegment::covers(int mode) {
   const PreparedMode* found = prepared_for(mode);
   if (!found) return false;
+  // The work arrays fit the mode's functions already where it is the mode covered last,
+  // prepared no later (a period's start, a run after an impact in the same mode).
+  if (found == prepared_ && found->revision == sized_for_) return true;
   const PreparedMode& prepared = *found;
   prepared_ = found;
+  sized_for_ = found->revision;
   const size_t functions = prepared.directions.size();
   references_.resize(functions);
   ends_.resize(functions);
@@ -160,6 +219,7 @@ void ExactSegment::prepare(int mode, PreparedMode& prepared) {
   Matrix& rates = prepared.rate_coefficients;
   coefficients.resize(n_ + 3, events);
   rates.resize(n_ + 3, events);
+  prepared.rate_magnitudes.resize(n_ + 3, events);
   prepared.monitors.clear();
   for (const int i : options_.extremum_coordinates) prepared.monitors.push_back({true, i});
   prepared.directions.resize(static_cast<size_t>(events));
@@ -171,8 +231,11 @@ void ExactSegment::prepare(int mode, PreparedMode& prepared) {
     // The model's coefficients multiply (1, cos, sin); the lifted state carries s times those.
     coefficients.col(j).tail(3) /= flow.forcing_scale();
     // d/dt (c . z) = c . M z = (M^T c) . z
-    if (prepared.affine_events[k])
+    if (prepared.affine_events[k]) {
       rates.col(j).noalias() = flow.generator().transpose() * coefficients.col(j);
+      prepared.rate_magnitudes.col(j).noalias() =
+          flow.generator().cwiseAbs().transpose() * coefficients.col(j).cwiseAbs();
+    }
     // The gaps whose minima are monitored: as on the CVODE path (cvode_integrator.cpp),
     // the events of kind Impact or ContactStart. Their rate must be linear in z.
     if (options_.gap_minima &&
@@ -204,19 +267,28 @@ void ExactSegment::prepare(int mode, PreparedMode& prepared) {
   prepared.covered = true;
 }
 
-double ExactSegment::value(int mode, int function, double t, const Matrix& block) const {
+// The lifted cases inline, the model's apart: the scan calls these at every scan point.
+inline double ExactSegment::value(int mode, int function, double t, const Matrix& block) const {
   const PreparedMode& p = *prepared_;
   if (function >= p.events) return lifted_dot(p.monitor_coefficients, function - p.events, block);
   if (p.affine_events[static_cast<size_t>(function)])
     return lifted_dot(p.event_coefficients, function, block);
-  return system_.event_function(mode, function, t, block.col(0).head(n_));
+  return model_value(mode, function, t, block);
 }
 
-double ExactSegment::rate(int mode, int function, double t, const Matrix& block) {
+inline double ExactSegment::rate(int mode, int function, double t, const Matrix& block) {
   const PreparedMode& p = *prepared_;
   if (function >= p.events) return lifted_dot(p.monitor_rates, function - p.events, block);
   if (p.affine_events[static_cast<size_t>(function)])
     return lifted_dot(p.rate_coefficients, function, block);
+  return model_rate(mode, function, t, block);
+}
+
+double ExactSegment::model_value(int mode, int function, double t, const Matrix& block) const {
+  return system_.event_function(mode, function, t, block.col(0).head(n_));
+}
+
+double ExactSegment::model_rate(int mode, int function, double t, const Matrix& block) {
   double dh_dt = 0.0;
   jacobians_.event_gradient(mode, function, t, block.col(0).head(n_), gradient_, dh_dt);
   flows_[static_cast<size_t>(mode)].field(block.col(0), field_);
@@ -473,16 +545,15 @@ void ExactSegment::report_monitor(const MonitorRoot& root, int mode, double t0,
                             x, mode);
 }
 
-void ExactSegment::emit_samples(double t0, double t_from, double t_to, int mode,
-                                const SampleGrid& grid, FlowObserver* observer) {
-  if (!observer || grid.step <= 0.0) return;
+void ExactSegment::emit_grid_samples(double t0, double t_from, double t_to, int mode,
+                                     const SampleGrid& grid, FlowObserver& observer) {
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   double k = std::floor((t_from - grid.origin) / grid.step) + 1.0;
   for (double ts = grid.origin + k * grid.step; ts <= t_to;
        k += 1.0, ts = grid.origin + k * grid.step) {
     if (ts <= t_from) continue;
     flow.propagate(ts - t0, block_, sample_);
-    observer->on_sample(ts, sample_.col(0).head(n_), mode);
+    observer.on_sample(ts, sample_.col(0).head(n_), mode);
   }
 }
 
@@ -524,23 +595,23 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
 }
 
 // Column by column in plain loops: Eigen's copies of dynamic blocks (alignment checks,
-// packets of two) cost more than the few numbers they move, at every segment.
+// packets of two) cost more than the few numbers they move, at every segment; with the
+// state's size fixed for two and four states, where even a plain loop of dynamic length
+// costs more in its set-up than in its copies.
 void ExactSegment::load_tangent(const Matrix& tangent, Matrix& block) const {
-  const Eigen::Index lifted = block.rows();
-  for (int c = 0; c < columns_; ++c) {
-    const double* from = tangent.data() + c * tangent.rows();
-    double* to = block.data() + (c + 1) * lifted;
-    for (int i = 0; i < n_; ++i) to[i] = from[i];
-    for (Eigen::Index i = n_; i < lifted; ++i) to[i] = 0.0;
+  switch (n_) {
+    case 2: return copy_tangent<2, true>(tangent.data(), block.data(), columns_, n_);
+    case 4: return copy_tangent<4, true>(tangent.data(), block.data(), columns_, n_);
+    default: return copy_tangent<0, true>(tangent.data(), block.data(), columns_, n_);
   }
 }
 
 void ExactSegment::store_tangent(const Matrix& block, Matrix& tangent) const {
-  const Eigen::Index lifted = block.rows();
-  for (int c = 0; c < columns_; ++c) {
-    const double* from = block.data() + (c + 1) * lifted;
-    double* to = tangent.data() + c * tangent.rows();
-    for (int i = 0; i < n_; ++i) to[i] = from[i];
+  double* to = tangent.data();
+  switch (n_) {
+    case 2: return copy_tangent<2, false>(to, block.data(), columns_, n_);
+    case 4: return copy_tangent<4, false>(to, block.data(), columns_, n_);
+    default: return copy_tangent<0, false>(to, block.data(), columns_, n_);
   }
 }
 
@@ -557,6 +628,7 @@ int ExactSegment::fail(FlowState& state, double t0, FlowStatus status, std::stri
 int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObserver* observer,
                       const SampleGrid& grid, FlowReport& report) {
   const int mode = state.mode;
+  held_.mode = -1;  // the motion leaves the state held
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.lift(state.t, state.x, block_.col(0));
   load_tangent(state.tangent, block_);
@@ -652,6 +724,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       crossing_.event = found;
       crossing_.t = state.t;
       crossing_.z = point_.col(0);
+      hold(mode, state.t, point_);
       return found;
     }
     emit_samples(t0, reported_to, t1, mode, grid, observer);
@@ -664,6 +737,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
       state.t = t_end;
       state.x = block_.col(0).head(n_);
       store_tangent(block_, state.tangent);
+      hold(mode, t_end, block_);
       return kReachedEnd;
     }
     if (report.steps > options_.max_steps) {
@@ -728,6 +802,60 @@ bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& o
   }
   work.crossing_rate = rate;
   return true;
+}
+
+void ExactSegment::hold(int mode, double t, const Matrix& block) {
+  held_.mode = mode;
+  held_.prepared = prepared_;  // the run's mode's
+  held_.revision = system_.revision();
+  held_.t = t;
+  held_.z = block.col(0);
+}
+
+inline bool ExactSegment::holds(int mode, double t, const Vector& x) const {
+  if (held_.mode != mode || held_.t != t || x.size() != n_ ||
+      held_.revision != system_.revision())
+    return false;
+  const double* z = held_.z.data();
+  for (int i = 0; i < n_; ++i)
+    if (z[i] != x[i]) return false;
+  return true;
+}
+
+bool ExactSegment::lifted_event(int mode, int event, double t, const Vector& x,
+                                LiftedEvent& out) const {
+  if (!holds(mode, t, x)) return false;
+  const PreparedMode& prepared = *held_.prepared;
+  if (event < 0 || event >= prepared.events ||
+      !prepared.affine_events[static_cast<size_t>(event)])
+    return false;
+  const int lifted = n_ + 3;
+  const LiftedSums sums{prepared.event_coefficients.data() + event * lifted,
+                        prepared.rate_coefficients.data() + event * lifted,
+                        prepared.rate_magnitudes.data() + event * lifted, held_.z.data()};
+  switch (lifted) {
+    case 5: out = lifted_sums<5>(sums, lifted); break;
+    case 7: out = lifted_sums<7>(sums, lifted); break;
+    default: out = lifted_sums<0>(sums, lifted);
+  }
+  return true;
+}
+
+void ExactSegment::lift_reset(int mode, double t, const Vector& x_minus, int next_mode,
+                              const Vector& x_plus) {
+  const PreparedMode* next = holds(mode, t, x_minus) ? prepared_for(next_mode) : nullptr;
+  if (!next || x_plus.size() != n_) {
+    held_.mode = -1;
+    return;
+  }
+  // The forcing values in the next mode's scale (a power of two: exact).
+  const double rescale = flows_[static_cast<size_t>(next_mode)].forcing_scale() /
+                         flows_[static_cast<size_t>(mode)].forcing_scale();
+  double* z = held_.z.data();
+  for (int i = 0; i < n_; ++i) z[i] = x_plus[i];
+  for (int i = n_; i < n_ + 3; ++i) z[i] *= rescale;
+  held_.mode = next_mode;
+  held_.prepared = next;
 }
 
 }  // namespace libcont::detail

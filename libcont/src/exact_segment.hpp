@@ -65,6 +65,23 @@ class ExactSegment {
                           ConstVectorRef x_minus, ConstVectorRef x_plus,
                           SaltationWorkspace& work);
 
+  // An affine event's value and rate at a state the exact path holds in lifted form:
+  // where its last run ended (at its crossing or at its end time), or the state a reset
+  // applied there left (lift_reset). They are the model's event function and crossing
+  // rate up to rounding: the lifted forcing values and the model's cos and sin differ at
+  // that level. value_terms = sum |c_i z_i| and rate_terms = sum |c_i| |M_ik z_k| bound
+  // that rounding. False where (mode, t, x) is not that state (compared to the bit, at
+  // the model's revision) or the event is not affine; the caller asks the model then.
+  struct LiftedEvent {
+    double value = 0.0, value_terms = 0.0, rate = 0.0, rate_terms = 0.0;
+  };
+  bool lifted_event(int mode, int event, double t, const Vector& x, LiftedEvent& out) const;
+  // A reset applied at the state lifted_event holds (mode, t, x_minus): the state after
+  // it, x_plus in next_mode with the same forcing values, is the one held from then on
+  // (the due-event checks after an impact). Anywhere else nothing is held.
+  void lift_reset(int mode, double t, const Vector& x_minus, int next_mode,
+                  const Vector& x_plus);
+
  private:
   // A tracked function's value and rate at the start of the current scan interval. The
   // functions are the mode's events (0 .. events - 1), then its monitors.
@@ -88,6 +105,9 @@ class ExactSegment {
   // h and dh/dt along the flow at a lifted block's state (column 0).
   double value(int mode, int function, double t, const Matrix& block) const;
   double rate(int mode, int function, double t, const Matrix& block);
+  // The same from the model's event function and gradient (an event not declared affine).
+  double model_value(int mode, int function, double t, const Matrix& block) const;
+  double model_rate(int mode, int function, double t, const Matrix& block);
   // Builds the expansion about block_ over the current interval for at least `columns`.
   void ensure_expansion(int mode, int columns);
   // h at t0 + tau within the current interval (the state from the interval's expansion,
@@ -123,8 +143,14 @@ class ExactSegment {
   // Ends the run: state = the current scan point (block_ at t0), report says why.
   int fail(FlowState& state, double t0, FlowStatus status, std::string message,
            FlowReport& report) const;
+  // The samples of the grid in (t_from, t_to], from the scan point block_ at t0. Inline
+  // where there is no grid (a run without samples calls it at every scan step).
   void emit_samples(double t0, double t_from, double t_to, int mode, const SampleGrid& grid,
-                    FlowObserver* observer);
+                    FlowObserver* observer) {
+    if (observer && grid.step > 0.0) emit_grid_samples(t0, t_from, t_to, mode, grid, *observer);
+  }
+  void emit_grid_samples(double t0, double t_from, double t_to, int mode, const SampleGrid& grid,
+                         FlowObserver& observer);
   // Crosses the whole scan steps from t0 in which EventFreeBound shows that no event
   // can occur (their states are those the scan would have computed: the same cached
   // products), updating t0, block_ and the references.
@@ -143,6 +169,9 @@ class ExactSegment {
     // Events declared affine (AffineModes::affine_event): h = c . z, dh/dt = (M^T c) . z.
     std::vector<char> affine_events;
     Matrix event_coefficients, rate_coefficients;  // (n + 3) x events
+    // |M|^T |c| per affine event: (|M|^T |c|) . |z| = sum |c_i| |M_ik z_k|, the
+    // magnitudes of the terms of its rate (lifted_event).
+    Matrix rate_magnitudes;
     // Monitors: g = c . z, g' = (M^T c) . z, columns of these.
     std::vector<Monitor> monitors;
     Matrix monitor_coefficients, monitor_rates;
@@ -182,6 +211,7 @@ class ExactSegment {
   int expanded_columns_ = 0;  // columns of the expansion about block_ over this interval
   std::vector<PreparedMode> prepared_modes_;  // per mode
   const PreparedMode* prepared_ = nullptr;    // the mode covers() last accepted
+  std::uint64_t sized_for_ = 0;  // its revision when the work arrays were sized for it
   std::vector<MonitorRoot> roots_;  // found in the current interval
   std::vector<double> bound_values_, bound_rates_;
   double interval_ = 0.0;
@@ -192,6 +222,18 @@ class ExactSegment {
     Vector z;
   } crossing_;
   Vector lifted_rate_;  // M z at the crossing
+  // The state lifted_event holds (mode -1: none), with the model's revision it was
+  // lifted at.
+  struct HeldState {
+    int mode = -1;
+    const PreparedMode* prepared = nullptr;  // the mode's, prepared at `revision`
+    std::uint64_t revision = 0;
+    double t = 0.0;
+    Vector z;
+  } held_;
+  // Holds z = block's state column at t in `mode`, the one the run follows.
+  void hold(int mode, double t, const Matrix& block);
+  bool holds(int mode, double t, const Vector& x) const;
 };
 
 }  // namespace libcont::detail

@@ -184,6 +184,7 @@ struct Flow::Impl {
         parameter_jump(*derivatives, parameter, state.mode, j, outcome, state.t, record.x_minus,
                        saltation_work_, parameter_scratch, state.tangent.col(columns - 1));
     }
+    if (exact) exact->lift_reset(state.mode, state.t, record.x_minus, outcome.next_mode, x);
     state.x = x;
     state.mode = outcome.next_mode;
     ++report.events;
@@ -206,14 +207,36 @@ struct Flow::Impl {
     return dh_dx.dot(f_now) + dh_dt;
   }
 
+  // The exact path's lifted value and rate of event j where it holds the state in lifted
+  // form (ExactSegment::lifted_event): false elsewhere.
+  bool lifted_event(const FlowState& state, int j, detail::ExactSegment::LiftedEvent& lifted) {
+    return exact && exact->lifted_event(state.mode, j, state.t, state.x, lifted);
+  }
+  // The lifted value and rate agree with the model's to rounding, about 1e-15 of their
+  // terms; beyond this share of the terms the model's value lies on the same side of a
+  // tolerance, and its rate has the same sign and exceeds its own rounding level.
+  static constexpr double kLiftedMargin = 1e-8;
+  static bool lifted_rate_is_clear(const detail::ExactSegment::LiftedEvent& lifted) {
+    return std::abs(lifted.rate) > kLiftedMargin * lifted.rate_terms;
+  }
+
   // Whether the trajectory passes through event j's surface in the event's direction.
   // A rate that is zero, opposite, or indistinguishable from zero in floating point means
   // a tangential touch (numerical noise on a trajectory that leaves the surface with zero
-  // speed, e.g. a body released from sticking): no event.
+  // speed, e.g. a body released from sticking): no event. Where the exact path holds the
+  // state and the lifted rate is clear of rounding, its sign decides as the model's would
+  // (no model evaluation, with its cos and sin, at every impact).
   bool moves_through(const FlowState& state, int j) {
     double rounding = 0.0;
-    const double rate = crossing_rate(state, j, rounding);
-    switch (system.event_direction(state.mode, j)) {
+    detail::ExactSegment::LiftedEvent lifted;
+    const double rate = lifted_event(state, j, lifted) && lifted_rate_is_clear(lifted)
+                            ? lifted.rate
+                            : crossing_rate(state, j, rounding);
+    return passes(system.event_direction(state.mode, j), rate, rounding);
+  }
+  // A rate beyond its rounding level in the event's direction.
+  static bool passes(EventDirection direction, double rate, double rounding) {
+    switch (direction) {
       case EventDirection::Falling: return rate < -rounding;
       case EventDirection::Rising: return rate > rounding;
       case EventDirection::Either: return std::abs(rate) > rounding;
@@ -224,6 +247,8 @@ struct Flow::Impl {
   // At rest on event j's surface (a rate at rounding level), whether the motion presses
   // through it in the event's direction: the rate a moment later, along the field.
   bool pressed_through(const FlowState& state, int j) {
+    detail::ExactSegment::LiftedEvent lifted;
+    if (lifted_event(state, j, lifted) && lifted_rate_is_clear(lifted)) return false;
     double rounding = 0.0;
     if (std::abs(crossing_rate(state, j, rounding)) > rounding) return false;
     const double period = system.forcing_period();
@@ -246,6 +271,16 @@ struct Flow::Impl {
     for (int round = 0; round < 64; ++round) {
       bool fired = false;
       for (int j = 0; j < system.event_count(state.mode) && !fired; ++j) {
+        // Where the exact path holds the state (a period's start, after an impact), without
+        // the model's event function: not due if the lifted value is clear of the surface
+        // (a period's start), or the lifted rate clear of rounding and not through it (an
+        // impact's rebound; then neither moves_through nor pressed_through holds).
+        detail::ExactSegment::LiftedEvent lifted;
+        if (lifted_event(state, j, lifted) &&
+            (std::abs(lifted.value) > surface_tolerance + kLiftedMargin * lifted.value_terms ||
+             (lifted_rate_is_clear(lifted) &&
+              !passes(system.event_direction(state.mode, j), lifted.rate, 0.0))))
+          continue;
         const double h = system.event_function(state.mode, j, state.t, state.x);
         if (std::abs(h) > surface_tolerance) continue;
         if (!moves_through(state, j) && !(at_start && pressed_through(state, j))) continue;

@@ -17,7 +17,7 @@
 // particular solution, from the closed form of expm(M s) (closed_form_transition); steps
 // longer than a scan step of a mode of three to eight states come from A's
 // eigen-decomposition (eigen_transition.hpp) instead of the scaled and squared series.
-// Nothing allocates once a mode is installed.
+// Nothing allocates once a mode is installed and its first series built.
 #include <array>
 
 #include "libcont/affine_modes.hpp"
