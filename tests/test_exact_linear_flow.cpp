@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <functional>
 #include <random>
 
@@ -629,4 +630,80 @@ TEST_CASE("The exact path's lifted event values and rates are the model's", "[ex
         make_system<systems::TwoBodySystem>({{"contact", "newton"}, {"lambda", "1"}});
     check_model(system, Vector::Zero(4));
   }
+}
+
+TEST_CASE("The exact path's scan with fixed sizes is the general scan to the bit",
+          "[exact-flow]") {
+  // ExactSegment::run takes a scan with its sizes fixed for two-state modes (with two
+  // tangent columns or none); the general scan must give the same segments to the bit:
+  // the same events, times, states, tangents, steps and observed samples and extrema,
+  // along trajectories with impacts, chaos, sticking and soft contacts.
+  struct Recorder : libcont::FlowObserver {
+    std::vector<double> seen;
+    void on_sample(double t, libcont::ConstVectorRef x, int mode) override {
+      seen.insert(seen.end(), {t, x[0], x[1], static_cast<double>(mode)});
+    }
+    void on_extremum(int coordinate, double t, libcont::ConstVectorRef x, int mode) override {
+      seen.insert(seen.end(), {-1.0, static_cast<double>(coordinate), t, x[0], x[1],
+                               static_cast<double>(mode)});
+    }
+  };
+  const auto same_bits = [](const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::equal(a.data(), a.data() + a.size(), b.data(),
+                      [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; });
+  };
+  int segments = 0, events = 0;
+  for (const auto& settings : std::vector<Settings>{
+           {{"model", "hard"}, {"r", "1"}, {"omega", "3"}},
+           {{"model", "hard"}, {"r", "1"}, {"omega", "6"}},
+           {{"model", "hard"}, {"r", "0.3"}, {"omega", "2.5"}},
+           {{"model", "soft"}, {"r", "0.8"}, {"omega", "4"}}}) {
+    for (const int columns : {2, 0}) {
+      for (const bool observed : {false, true}) {
+        auto system = make_system<MovingBaseOscillator>(settings);
+        FlowOptions options;
+        if (observed) options.extremum_coordinates = {0};
+        libcont::detail::ExactSegment sized(system, options, columns);
+        libcont::detail::ExactSegment general(system, options, columns);
+        general.use_sized_kernels(false);
+        const libcont::SampleGrid grid{0.0, observed ? 0.37 : 0.0};
+        FlowState state;
+        state.t = 0.0;
+        state.x = vec2(0.001, 0.0);
+        state.tangent = Matrix::Identity(2, columns);
+        state.mode = system.mode_of(state.t, state.x);
+        const double end = 150.0 * system.forcing_period();
+        bool after_touch = false;
+        for (int k = 0; k < 3000 && state.t < end; ++k) {
+          INFO(settings.begin()->second << " columns " << columns << " segment " << k);
+          REQUIRE(sized.covers(state.mode));
+          REQUIRE(general.covers(state.mode));
+          FlowState a = state, b = state;
+          libcont::FlowReport report_a, report_b;
+          Recorder seen_a, seen_b;
+          const int event_a =
+              sized.run(a, end, after_touch, observed ? &seen_a : nullptr, grid, report_a);
+          const int event_b =
+              general.run(b, end, after_touch, observed ? &seen_b : nullptr, grid, report_b);
+          ++segments;
+          REQUIRE(event_a == event_b);
+          REQUIRE(event_a != libcont::detail::ExactSegment::kFailed);
+          CHECK(std::memcmp(&a.t, &b.t, sizeof a.t) == 0);
+          CHECK(same_bits(a.x, b.x));
+          CHECK(same_bits(a.tangent, b.tangent));
+          CHECK(report_a.steps == report_b.steps);
+          CHECK(seen_a.seen == seen_b.seen);
+          if (event_a == libcont::detail::ExactSegment::kReachedEnd) break;
+          ++events;
+          const libcont::EventOutcome outcome = system.apply_event(a.mode, event_a, a.t, a.x);
+          a.mode = outcome.next_mode;
+          after_touch = false;
+          state = a;
+        }
+      }
+    }
+  }
+  CHECK(segments > 1500);
+  CHECK(events > 1500);
 }

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "event_free_bound.hpp"
+#include "lifted_product.hpp"
 #include "machine_epsilon.hpp"
 #include "libcont/harmonic_phase.hpp"
 #include "libcont/input_error.hpp"
@@ -28,19 +29,6 @@ double max_abs(const Matrix& m, int columns) { return m.leftCols(columns).cwiseA
 // `columns` columns of in and out (all of in's if negative).
 enum class Operand { Block, Square };
 
-// One column, y = a x over the leading `inner` rows and columns of a (the rest of y is
-// zero). Written out: Eigen's product of a fixed square by a block of dynamic width
-// dispatches at run time, which costs more than these 25 to 64 products.
-template <int N, int Inner>
-void column_product(const double* m, const double* x, double* target) {
-  double y[N];
-  for (int i = 0; i < Inner; ++i) y[i] = m[i] * x[0];
-  for (int j = 1; j < Inner; ++j)
-    for (int i = 0; i < Inner; ++i) y[i] += m[j * N + i] * x[j];
-  for (int i = 0; i < Inner; ++i) target[i] = y[i];
-  for (int i = Inner; i < N; ++i) target[i] = 0.0;
-}
-
 template <int N>
 void multiply_fixed(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index columns,
                     Operand operand) {
@@ -48,11 +36,11 @@ void multiply_fixed(const Matrix& a, const Matrix& in, Matrix& out, Eigen::Index
   const double* from = in.data();
   double* to = out.data();
   if (operand == Operand::Square) {
-    for (Eigen::Index c = 0; c < columns; ++c) column_product<N, N>(m, from + c * N, to + c * N);
+    for (Eigen::Index c = 0; c < columns; ++c)
+      detail::column_product<N, N>(m, from + c * N, to + c * N);
     return;
   }
-  if (columns > 0) column_product<N, N>(m, from, to);
-  for (Eigen::Index c = 1; c < columns; ++c) column_product<N, N - 3>(m, from + c * N, to + c * N);
+  detail::block_product<N>(m, from, to, columns);
 }
 
 void multiply(const Matrix& a, const Matrix& in, Matrix& out, Operand operand,
@@ -456,13 +444,6 @@ void ExactLinearFlow::field(ConstVectorRef z, VectorRef f) const {
   f.noalias() = generator_.topRows(n_) * z;
 }
 
-// Steps that differ from a cached one by rounding of the absolute times they came from
-// (a period t_{k+1} - t_k) reuse it, corrected to second order in the difference: the
-// neglected term is below (w delta)^3 ~ 1e-25.
-inline bool ExactLinearFlow::near(double tau, double cached) {
-  return std::abs(tau - cached) <= 1e-8 * cached;
-}
-
 void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
   for (const auto& entry : cache_)
     if (near(tau, entry.tau)) {
@@ -501,7 +482,7 @@ void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
   evaluate(scratch_, tau, out);
 }
 
-void ExactLinearFlow::propagate_repeated(double tau, int steps, const Matrix& in, Matrix& out) {
+const Matrix& ExactLinearFlow::repeated_power(double tau, int steps) {
   if (steps < 1 || steps > max_repeated_steps())
     throw InputError("exact flow: repeated steps out of range");
   if (tau != powers_tau_) {
@@ -514,7 +495,11 @@ void ExactLinearFlow::propagate_repeated(double tau, int steps, const Matrix& in
     next.resize(n_ + 3, n_ + 3);
     multiply(powers_[0], powers_[static_cast<size_t>(powers_ready_ - 1)], next, Operand::Square);
   }
-  multiply(powers_[static_cast<size_t>(steps - 1)], in, out, Operand::Block);
+  return powers_[static_cast<size_t>(steps - 1)];
+}
+
+void ExactLinearFlow::propagate_repeated(double tau, int steps, const Matrix& in, Matrix& out) {
+  multiply(repeated_power(tau, steps), in, out, Operand::Block);
 }
 
 void ExactLinearFlow::expand(const Matrix& W, int columns, double length) {

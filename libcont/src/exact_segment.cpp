@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "libcont/input_error.hpp"
+#include "lifted_product.hpp"
 #include "machine_epsilon.hpp"
 
 namespace libcont::detail {
@@ -72,6 +73,24 @@ inline double lifted_dot(const Matrix& coefficients, int column, const Matrix& b
     case 7: return ordered_dot<7>(c, z, size);
     default: return ordered_dot<0>(c, z, size);
   }
+}
+
+// lifted_dot with the state's size N fixed at compile time (0: lifted_dot's own choice).
+template <int N>
+inline double sized_dot(const Matrix& coefficients, int column, const Matrix& block) {
+  if constexpr (N > 0)
+    return ordered_dot<N + 3>(coefficients.data() + column * (N + 3), block.data(), N + 3);
+  else
+    return lifted_dot(coefficients, column, block);
+}
+
+// all_finite of a block of N + 3 rows and 1 + C columns, the size fixed where N > 0.
+template <int N, int C>
+inline bool block_finite(const Matrix& block) {
+  if constexpr (N > 0)
+    return sum_is_finite<(N + 3) * (1 + C)>(block.data(), (N + 3) * (1 + C));
+  else
+    return all_finite(block);
 }
 
 // The numbers crossing_saltation combines (column-major, n rows or n + 3).
@@ -268,19 +287,22 @@ void ExactSegment::prepare(int mode, PreparedMode& prepared) {
 }
 
 // The lifted cases inline, the model's apart: the scan calls these at every scan point.
+template <int N>
 inline double ExactSegment::value(int mode, int function, double t, const Matrix& block) const {
   const PreparedMode& p = *prepared_;
-  if (function >= p.events) return lifted_dot(p.monitor_coefficients, function - p.events, block);
+  if (function >= p.events)
+    return sized_dot<N>(p.monitor_coefficients, function - p.events, block);
   if (p.affine_events[static_cast<size_t>(function)])
-    return lifted_dot(p.event_coefficients, function, block);
+    return sized_dot<N>(p.event_coefficients, function, block);
   return model_value(mode, function, t, block);
 }
 
+template <int N>
 inline double ExactSegment::rate(int mode, int function, double t, const Matrix& block) {
   const PreparedMode& p = *prepared_;
-  if (function >= p.events) return lifted_dot(p.monitor_rates, function - p.events, block);
+  if (function >= p.events) return sized_dot<N>(p.monitor_rates, function - p.events, block);
   if (p.affine_events[static_cast<size_t>(function)])
-    return lifted_dot(p.rate_coefficients, function, block);
+    return sized_dot<N>(p.rate_coefficients, function, block);
   return model_rate(mode, function, t, block);
 }
 
@@ -557,9 +579,22 @@ void ExactSegment::emit_grid_samples(double t0, double t_from, double t_to, int 
   }
 }
 
+template <int N, int C>
+void ExactSegment::propagate_block(ExactLinearFlow& flow, double tau, const Matrix& in,
+                                   Matrix& out) {
+  if constexpr (N > 0) {
+    if (const Matrix* transition = flow.exact_cached_transition(tau)) {
+      block_product<N + 3>(transition->data(), in.data(), out.data(), 1 + C);
+      return;
+    }
+  }
+  flow.propagate(tau, in, out);
+}
+
+template <int N, int C>
 void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double step,
-                                    const SampleGrid& grid, FlowObserver* observer,
-                                    FlowReport& report) {
+                                     const SampleGrid& grid, FlowObserver* observer,
+                                     FlowReport& report) {
   const int events = prepared_->events;
   for (int j = 0; j < events; ++j) {
     const Reference& ref = references_[static_cast<size_t>(j)];
@@ -580,8 +615,13 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
     ++crossed;
   }
   if (crossed == 0) return;
-  flows_[static_cast<size_t>(mode)].propagate_repeated(step, crossed, block_, next_);
-  if (!all_finite(next_)) return;  // the scan takes these steps again and reports it
+  ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
+  if constexpr (N > 0)
+    block_product<N + 3>(flow.repeated_power(step, crossed).data(), block_.data(), next_.data(),
+                         1 + C);
+  else
+    flow.propagate_repeated(step, crossed, block_, next_);
+  if (!block_finite<N, C>(next_)) return;  // the scan takes these steps again and reports it
   report.steps += crossed;
   emit_samples(t0, t0, t, mode, grid, observer);
   block_.swap(next_);
@@ -589,8 +629,8 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
   expanded_columns_ = 0;
   for (int j = 0; j < events; ++j) {
     Reference& ref = references_[static_cast<size_t>(j)];
-    ref.value = value(mode, j, t0, block_);
-    ref.rate = rate(mode, j, t0, block_);
+    ref.value = value<N>(mode, j, t0, block_);
+    ref.rate = rate<N>(mode, j, t0, block_);
   }
 }
 
@@ -627,6 +667,19 @@ int ExactSegment::fail(FlowState& state, double t0, FlowStatus status, std::stri
 
 int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObserver* observer,
                       const SampleGrid& grid, FlowReport& report) {
+  // The scan with its sizes fixed for a mode of two states, with its two tangent columns
+  // or none (a one-degree-of-freedom oscillator's spectrum and trajectory); the same
+  // arithmetic in the same order as the general scan, without its run-time dispatches.
+  if (sized_kernels_ && n_ == 2 && columns_ == 2)
+    return run_sized<2, 2>(state, t_end, after_touch, observer, grid, report);
+  if (sized_kernels_ && n_ == 2 && columns_ == 0)
+    return run_sized<2, 0>(state, t_end, after_touch, observer, grid, report);
+  return run_sized<0, 0>(state, t_end, after_touch, observer, grid, report);
+}
+
+template <int N, int C>
+int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
+                            FlowObserver* observer, const SampleGrid& grid, FlowReport& report) {
   const int mode = state.mode;
   held_.mode = -1;  // the motion leaves the state held
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
@@ -654,7 +707,7 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
 
   while (true) {
     if (prepared_->bounded && functions == events && options_.skip_event_free_steps) {
-      cross_clear_steps(mode, t0, t_end, step, grid, observer, report);
+      cross_clear_steps<N, C>(mode, t0, t_end, step, grid, observer, report);
       if (report.steps > options_.max_steps)
         return fail(
             state, t0, FlowStatus::TooManySteps,
@@ -667,9 +720,9 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     interval_ = s;
     if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed))
       return fail(state, t0, FlowStatus::Cancelled, "cancelled at t = " + number_text(t0), report);
-    flow.propagate(s, block_, next_);
+    propagate_block<N, C>(flow, s, block_, next_);
     ++report.steps;
-    if (!all_finite(next_))
+    if (!block_finite<N, C>(next_))
       return fail(state, t0, FlowStatus::BadState,
                   "state became non-finite after t = " + number_text(t0), report);
     // The earliest crossing in this interval, over all events.
@@ -677,8 +730,8 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     double found_at = s;
     for (int j = 0; j < events; ++j) {
       Reference& end = ends_[static_cast<size_t>(j)];
-      end.value = value(mode, j, t1, next_);
-      end.rate = rate(mode, j, t1, next_);
+      end.value = value<N>(mode, j, t1, next_);
+      end.rate = rate<N>(mode, j, t1, next_);
       if (!std::isfinite(end.value) || !std::isfinite(end.rate))
         return fail(state, t0, FlowStatus::BadState,
                     "event function " + system_.event_spec(mode, j).name +
@@ -698,8 +751,8 @@ int ExactSegment::run(FlowState& state, double t_end, bool after_touch, FlowObse
     roots_.clear();
     for (int f = events; f < functions; ++f) {
       Reference& end = ends_[static_cast<size_t>(f)];
-      end.value = value(mode, f, t1, next_);
-      end.rate = rate(mode, f, t1, next_);
+      end.value = value<N>(mode, f, t1, next_);
+      end.rate = rate<N>(mode, f, t1, next_);
       // Exactly zero at the scan point: a root there, on the side the motion goes to.
       if (end.value == 0.0 && end.rate != 0.0)
         end.value = std::copysign(std::numeric_limits<double>::min(), end.rate);

@@ -50,6 +50,9 @@ class ExactSegment {
   // report.steps grows by the scan steps taken.
   int run(FlowState& state, double t_end, bool after_touch, FlowObserver* observer,
           const SampleGrid& grid, FlowReport& report);
+  // Whether run takes the scan with its sizes fixed where the mode's size allows (the
+  // default); without, the general scan (the tests compare the two to the bit).
+  void use_sized_kernels(bool use) { sized_kernels_ = use; }
 
   // The saltation matrix of the event at which the last run ended, into work.result (with
   // work.jump and work.crossing_rate, which parameter_jump reads, as saltation_matrix
@@ -102,8 +105,18 @@ class ExactSegment {
     int monitor;
   };
 
-  // h and dh/dt along the flow at a lifted block's state (column 0).
+  // run for a state of N numbers and C tangent columns, fixed at compile time (N = 0:
+  // any, taken at run time).
+  template <int N, int C>
+  int run_sized(FlowState& state, double t_end, bool after_touch, FlowObserver* observer,
+                const SampleGrid& grid, FlowReport& report);
+  // out = expm(M tau) in, by the cached transition with the sizes fixed where N > 0.
+  template <int N, int C>
+  static void propagate_block(ExactLinearFlow& flow, double tau, const Matrix& in, Matrix& out);
+  // h and dh/dt along the flow at a lifted block's state (column 0); N as in run_sized.
+  template <int N = 0>
   double value(int mode, int function, double t, const Matrix& block) const;
+  template <int N = 0>
   double rate(int mode, int function, double t, const Matrix& block);
   // The same from the model's event function and gradient (an event not declared affine).
   double model_value(int mode, int function, double t, const Matrix& block) const;
@@ -154,8 +167,9 @@ class ExactSegment {
   // Crosses the whole scan steps from t0 in which EventFreeBound shows that no event
   // can occur (their states are those the scan would have computed: the same cached
   // products), updating t0, block_ and the references.
+  template <int N, int C>
   void cross_clear_steps(int mode, double& t0, double t_end, double step, const SampleGrid& grid,
-                        FlowObserver* observer, FlowReport& report);
+                         FlowObserver* observer, FlowReport& report);
 
   // What covers() derives from the model for one mode: the events' directions and
   // coefficients, the monitors, the event-free bound. Kept while the model's revision
@@ -203,6 +217,7 @@ class ExactSegment {
   FlowOptions options_;
   int n_;
   int columns_;
+  bool sized_kernels_ = true;
   std::vector<ExactLinearFlow> flows_;
   AffineMode data_;
   Matrix block_, next_, point_, sample_;  // lifted blocks [z | Phi]

@@ -19,6 +19,7 @@
 // eigen-decomposition (eigen_transition.hpp) instead of the scaled and squared series.
 // Nothing allocates once a mode is installed and its first series built.
 #include <array>
+#include <cmath>
 
 #include "libcont/affine_modes.hpp"
 #include "libcont/eigen_transition.hpp"
@@ -57,6 +58,17 @@ class ExactLinearFlow {
   // out = expm(M tau)^steps in, 1 <= steps <= max_repeated_steps(), by one product with a
   // cached power (the steps an event-free stretch crosses at once).
   void propagate_repeated(double tau, int steps, const Matrix& in, Matrix& out);
+  // The power expm(M tau)^steps that propagate_repeated multiplies by (computed as far as
+  // asked for, then kept).
+  const Matrix& repeated_power(double tau, int steps);
+  // The cached expm(M tau) that propagate would multiply by with no correction (a step of
+  // exactly that length), or null where propagate would do anything else: a caller with
+  // the sizes fixed multiplies by it itself (the same products), else calls propagate.
+  const Matrix* exact_cached_transition(double tau) const {
+    for (const auto& entry : cache_)
+      if (near(tau, entry.tau)) return entry.tau == tau ? &entry.matrix : nullptr;
+    return nullptr;
+  }
   static constexpr int kMaxRepeatedSteps = 32;
   static constexpr int max_repeated_steps() { return kMaxRepeatedSteps; }
 
@@ -114,7 +126,10 @@ class ExactLinearFlow {
   void build(Expansion& e, const Matrix& W, int columns, double length);
   void evaluate(Expansion& e, double s, Matrix& out, int columns = -1);
 
-  static bool near(double tau, double cached);
+  // Steps that differ from a cached one by rounding of the absolute times they came from
+  // (a period t_{k+1} - t_k) reuse it, corrected to second order in the difference: the
+  // neglected term is below (w delta)^3 ~ 1e-25.
+  static bool near(double tau, double cached) { return std::abs(tau - cached) <= 1e-8 * cached; }
   // expm(M tau) into out.
   void exponential(double tau, Matrix& out);
 
