@@ -30,6 +30,14 @@ bool crosses(EventDirection direction, double before, double after) {
 
 double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
 
+// Whether h, with value h0 and rate r0 at the start of an interval and h1, r1 at its end,
+// keeps its sign at both ends but turns towards zero in between (d = side h falls, then
+// rises): where a crossing and its return within the interval may hide.
+inline bool turns_towards_zero(double h0, double r0, double h1, double r1) {
+  const double side = sign(h0);
+  return side != 0.0 && sign(h1) == side && side * r0 < 0.0 && side * r1 > 0.0;
+}
+
 // Whether every entry is finite: x - x is 0 for a finite x and NaN otherwise, so one sum
 // without a branch per entry (Eigen's allFinite tests them one by one; this runs at every
 // scan step). The order of the sum does not matter: a NaN survives any.
@@ -403,10 +411,9 @@ ExactSegment::Reference ExactSegment::reference_later(int mode, int function, do
 bool ExactSegment::turning_point(int mode, int function, double t0, const Reference& ref,
                                  double tau1, double h1, double r1, double& at, double& h_turn) {
   // A turning point towards zero: d = side * h falls, then rises.
+  if (!turns_towards_zero(ref.value, ref.rate, h1, r1)) return false;
   const double side = sign(ref.value);
-  if (side == 0.0 || sign(h1) != side) return false;
   const double d0 = side * ref.value, d1 = side * h1, p0 = side * ref.rate, p1 = side * r1;
-  if (!(p0 < 0.0 && p1 > 0.0)) return false;
   // Filter: the cubic Hermite interpolant of d (error ~ (w L)^4 / 384 of d's scale for
   // L w <= 1/2, below 2e-4) keeps well clear of zero: no crossing. Else locate the
   // turning point exactly.
@@ -737,10 +744,14 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
                     "event function " + system_.event_spec(mode, j).name +
                         " or its rate became non-finite after t = " + number_text(t0),
                     report);
-      Bracket bracket{};
-      if (!find_bracket(mode, j, t0, references_[static_cast<size_t>(j)], s, end.value, end.rate,
-                        bracket))
+      // Most scan steps see neither a change of sign nor a turn towards the surface: tested
+      // here, without the call.
+      const Reference& ref = references_[static_cast<size_t>(j)];
+      if (!crosses(prepared_->directions[static_cast<size_t>(j)], ref.value, end.value) &&
+          !turns_towards_zero(ref.value, ref.rate, end.value, end.rate))
         continue;
+      Bracket bracket{};
+      if (!find_bracket(mode, j, t0, ref, s, end.value, end.rate, bracket)) continue;
       const double at = locate(mode, j, t0, bracket);
       if (found < 0 || at < found_at) {
         found = j;
