@@ -444,16 +444,45 @@ void ExactLinearFlow::field(ConstVectorRef z, VectorRef f) const {
   f.noalias() = generator_.topRows(n_) * z;
 }
 
+template <int Lifted, int Columns>
+void ExactLinearFlow::propagate_by(const CachedTransition& entry, double tau, const Matrix& in,
+                                   Matrix& out) {
+  const auto product = [](const Matrix& a, const Matrix& from, Matrix& to) {
+    if constexpr (Lifted > 0)
+      detail::block_product<Lifted>(a.data(), from.data(), to.data(), Columns);
+    else
+      multiply(a, from, to, Operand::Block);
+  };
+  product(entry.matrix, in, out);
+  const double delta = tau - entry.tau;
+  if (delta == 0.0) return;
+  product(generator_, out, first_order_);
+  product(generator_, first_order_, second_order_);
+  const double half_square = 0.5 * delta * delta;
+  const Eigen::Index size = Lifted > 0 ? Lifted * Columns : out.size();
+  double* result = out.data();
+  const double* first = first_order_.data();
+  const double* second = second_order_.data();
+  for (Eigen::Index i = 0; i < size; ++i)
+    result[i] += delta * first[i] + half_square * second[i];
+}
+
+template <int Lifted, int Columns>
+bool ExactLinearFlow::propagate_cached(double tau, const Matrix& in, Matrix& out) {
+  for (const auto& entry : cache_)
+    if (near(tau, entry.tau)) {
+      propagate_by<Lifted, Columns>(entry, tau, in, out);
+      return true;
+    }
+  return false;
+}
+template bool ExactLinearFlow::propagate_cached<5, 1>(double, const Matrix&, Matrix&);
+template bool ExactLinearFlow::propagate_cached<5, 3>(double, const Matrix&, Matrix&);
+
 void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
   for (const auto& entry : cache_)
     if (near(tau, entry.tau)) {
-      multiply(entry.matrix, in, out, Operand::Block);
-      const double delta = tau - entry.tau;
-      if (delta != 0.0) {
-        multiply(generator_, out, first_order_, Operand::Block);
-        multiply(generator_, first_order_, second_order_, Operand::Block);
-        out += delta * first_order_ + (0.5 * delta * delta) * second_order_;
-      }
+      propagate_by<0, 0>(entry, tau, in, out);
       return;
     }
   if (std::any_of(recent_misses_.begin(), recent_misses_.end(),

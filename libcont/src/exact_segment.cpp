@@ -589,12 +589,8 @@ void ExactSegment::emit_grid_samples(double t0, double t_from, double t_to, int 
 template <int N, int C>
 void ExactSegment::propagate_block(ExactLinearFlow& flow, double tau, const Matrix& in,
                                    Matrix& out) {
-  if constexpr (N > 0) {
-    if (const Matrix* transition = flow.exact_cached_transition(tau)) {
-      block_product<N + 3>(transition->data(), in.data(), out.data(), 1 + C);
-      return;
-    }
-  }
+  if constexpr (N > 0)
+    if (flow.propagate_cached<N + 3, 1 + C>(tau, in, out)) return;
   flow.propagate(tau, in, out);
 }
 

@@ -61,14 +61,12 @@ class ExactLinearFlow {
   // The power expm(M tau)^steps that propagate_repeated multiplies by (computed as far as
   // asked for, then kept).
   const Matrix& repeated_power(double tau, int steps);
-  // The cached expm(M tau) that propagate would multiply by with no correction (a step of
-  // exactly that length), or null where propagate would do anything else: a caller with
-  // the sizes fixed multiplies by it itself (the same products), else calls propagate.
-  const Matrix* exact_cached_transition(double tau) const {
-    for (const auto& entry : cache_)
-      if (near(tau, entry.tau)) return entry.tau == tau ? &entry.matrix : nullptr;
-    return nullptr;
-  }
+  // propagate where it takes a cached exponential (a recurring step), with the block's
+  // sizes fixed at compile time: Lifted rows (n + 3), Columns columns; the same products.
+  // False (nothing done) where propagate would do anything else. Instantiated for two
+  // states (exact_linear_flow.cpp).
+  template <int Lifted, int Columns>
+  bool propagate_cached(double tau, const Matrix& in, Matrix& out);
   static constexpr int kMaxRepeatedSteps = 32;
   static constexpr int max_repeated_steps() { return kMaxRepeatedSteps; }
 
@@ -141,6 +139,10 @@ class ExactLinearFlow {
     double tau = -1.0;
     Matrix matrix;
   };
+  // out = expm(M entry.tau) in, corrected to second order in tau - entry.tau; sizes as in
+  // propagate_cached (0: those of in, at run time).
+  template <int Lifted, int Columns>
+  void propagate_by(const CachedTransition& entry, double tau, const Matrix& in, Matrix& out);
 
   int n_ = 0;
   int block_columns_ = 1;
