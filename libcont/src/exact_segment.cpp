@@ -165,6 +165,20 @@ void copy_tangent(std::conditional_t<IntoBlock, const double*, double*> tangent,
   }
 }
 
+// The lifted size n + 3 of a state size N fixed at compile time, or 0 (not fixed).
+template <int N>
+constexpr int kLiftedSize = N > 0 ? N + 3 : 0;
+
+// to = the first `size` numbers from `from` (Size > 0: that many, fixed): a plain loop,
+// cheaper than Eigen's dynamic copy at these sizes (a state or a lifted state per segment).
+template <int Size>
+inline void copy_numbers(const double* from, Vector& to, Eigen::Index size) {
+  if constexpr (Size > 0) size = Size;
+  to.resize(size);
+  double* target = to.data();
+  for (Eigen::Index i = 0; i < size; ++i) target[i] = from[i];
+}
+
 // The coefficient columns and the lifted state lifted_event combines.
 struct LiftedSums {
   const double* c;           // the event's coefficients
@@ -635,10 +649,11 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
   block_.swap(next_);
   t0 = t;
   expanded_columns_ = 0;
+  // A bounded mode's events are all affine: h = c . z, h' = (M^T c) . z.
   for (int j = 0; j < events; ++j) {
     Reference& ref = references_[static_cast<size_t>(j)];
-    ref.value = value<N>(mode, j, t0, block_);
-    ref.rate = rate<N>(mode, j, t0, block_);
+    ref.value = sized_dot<N>(prepared_->event_coefficients, j, block_);
+    ref.rate = sized_dot<N>(prepared_->rate_coefficients, j, block_);
   }
 }
 
@@ -646,7 +661,9 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
 // packets of two) cost more than the few numbers they move, at every segment; with the
 // state's size fixed for two and four states, where even a plain loop of dynamic length
 // costs more in its set-up than in its copies.
+template <int N, int C>
 void ExactSegment::load_tangent(const Matrix& tangent, Matrix& block) const {
+  if constexpr (N > 0) return copy_tangent<N, true>(tangent.data(), block.data(), C, N);
   switch (n_) {
     case 2: return copy_tangent<2, true>(tangent.data(), block.data(), columns_, n_);
     case 4: return copy_tangent<4, true>(tangent.data(), block.data(), columns_, n_);
@@ -654,8 +671,10 @@ void ExactSegment::load_tangent(const Matrix& tangent, Matrix& block) const {
   }
 }
 
+template <int N, int C>
 void ExactSegment::store_tangent(const Matrix& block, Matrix& tangent) const {
   double* to = tangent.data();
+  if constexpr (N > 0) return copy_tangent<N, false>(to, block.data(), C, N);
   switch (n_) {
     case 2: return copy_tangent<2, false>(to, block.data(), columns_, n_);
     case 4: return copy_tangent<4, false>(to, block.data(), columns_, n_);
@@ -692,7 +711,7 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
   held_.mode = -1;  // the motion leaves the state held
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   flow.lift(state.t, state.x, block_.col(0));
-  load_tangent(state.tangent, block_);
+  load_tangent<N, C>(state.tangent, block_);
   double step = flow.scan_step();
   if (options_.max_step > 0.0) step = std::min(step, options_.max_step);
   double t0 = state.t;
@@ -783,13 +802,13 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
       ensure_expansion(mode, 1 + columns_);
       flow.evaluate(found_at, point_);
       state.t = t0 + found_at;
-      state.x = point_.col(0).head(n_);
-      store_tangent(point_, state.tangent);
+      copy_numbers<N>(point_.data(), state.x, n_);
+      store_tangent<N, C>(point_, state.tangent);
       crossing_.mode = mode;
       crossing_.event = found;
       crossing_.t = state.t;
-      crossing_.z = point_.col(0);
-      hold(mode, state.t, point_);
+      copy_numbers<kLiftedSize<N>>(point_.data(), crossing_.z, n_ + 3);
+      hold<N>(mode, state.t, point_);
       return found;
     }
     emit_samples(t0, reported_to, t1, mode, grid, observer);
@@ -800,9 +819,9 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
       references_[static_cast<size_t>(f)] = ends_[static_cast<size_t>(f)];
     if (last) {
       state.t = t_end;
-      state.x = block_.col(0).head(n_);
-      store_tangent(block_, state.tangent);
-      hold(mode, t_end, block_);
+      copy_numbers<N>(block_.data(), state.x, n_);
+      store_tangent<N, C>(block_, state.tangent);
+      hold<N>(mode, t_end, block_);
       return kReachedEnd;
     }
     if (report.steps > options_.max_steps) {
@@ -869,12 +888,13 @@ bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& o
   return true;
 }
 
+template <int N>
 void ExactSegment::hold(int mode, double t, const Matrix& block) {
   held_.mode = mode;
   held_.prepared = prepared_;  // the run's mode's
   held_.revision = system_.revision();
   held_.t = t;
-  held_.z = block.col(0);
+  copy_numbers<kLiftedSize<N>>(block.data(), held_.z, n_ + 3);
 }
 
 inline bool ExactSegment::holds(int mode, double t, const Vector& x) const {

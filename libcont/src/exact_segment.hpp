@@ -151,7 +151,10 @@ class ExactSegment {
   void report_monitor(const MonitorRoot& root, int mode, double t0, FlowObserver& observer);
   // The tangent columns (the first columns_ of `tangent`, n rows) into a lifted block's
   // columns 1.. (zero forcing rows), and back.
+  // N and C as in run_sized (N = 0: n_ and columns_).
+  template <int N = 0, int C = 0>
   void load_tangent(const Matrix& tangent, Matrix& block) const;
+  template <int N = 0, int C = 0>
   void store_tangent(const Matrix& block, Matrix& tangent) const;
   // Ends the run: state = the current scan point (block_ at t0), report says why.
   int fail(FlowState& state, double t0, FlowStatus status, std::string message,
@@ -247,6 +250,8 @@ class ExactSegment {
     Vector z;
   } held_;
   // Holds z = block's state column at t in `mode`, the one the run follows.
+  // N as in run_sized.
+  template <int N = 0>
   void hold(int mode, double t, const Matrix& block);
   bool holds(int mode, double t, const Vector& x) const;
 };
