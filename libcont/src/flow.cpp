@@ -178,8 +178,7 @@ struct Flow::Impl {
                           " crosses its surface with zero rate: saltation matrix undefined");
         return false;
       }
-      tangent_scratch_.noalias() = s * state.tangent;
-      state.tangent.swap(tangent_scratch_);
+      multiply_tangent(s, state.tangent);
       if (parameter >= 0)
         parameter_jump(*derivatives, parameter, state.mode, j, outcome, state.t, record.x_minus,
                        saltation_work_, parameter_scratch, state.tangent.col(columns - 1));
@@ -196,6 +195,23 @@ struct Flow::Impl {
       return false;
     }
     return true;
+  }
+
+  // tangent = s tangent. A 2 x 2 written out (Eigen's dynamic product costs several times
+  // its eight products; with one addition per entry the sums are Eigen's to the bit).
+  void multiply_tangent(const Matrix& s, Matrix& tangent) {
+    if (s.rows() == 2 && s.cols() == 2 && tangent.rows() == 2 && tangent.cols() == 2) {
+      const double* a = s.data();
+      double* t = tangent.data();
+      const double t00 = t[0], t10 = t[1], t01 = t[2], t11 = t[3];
+      t[0] = a[0] * t00 + a[2] * t10;
+      t[1] = a[1] * t00 + a[3] * t10;
+      t[2] = a[0] * t01 + a[2] * t11;
+      t[3] = a[1] * t01 + a[3] * t11;
+      return;
+    }
+    tangent_scratch_.noalias() = s * tangent;
+    tangent.swap(tangent_scratch_);
   }
 
   // d/dt h_j along the current mode's vector field, and the rounding level of that sum.
