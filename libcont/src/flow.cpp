@@ -286,7 +286,8 @@ struct Flow::Impl {
     const double surface_tolerance = 100.0 * options.absolute_tolerance;
     for (int round = 0; round < 64; ++round) {
       bool fired = false;
-      for (int j = 0; j < system.event_count(state.mode) && !fired; ++j) {
+      const int events = system.event_count(state.mode);  // of this round's mode
+      for (int j = 0; j < events && !fired; ++j) {
         // Where the exact path holds the state (a period's start, after an impact), without
         // the model's event function: not due if the lifted value is clear of the surface
         // (a period's start), or the lifted rate clear of rounding and not through it (an

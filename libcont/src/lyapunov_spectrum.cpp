@@ -102,6 +102,7 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   ImpactRecorder recorder(system_);
   Vector log_stretch = Vector::Zero(n);
   const double t_start = state.t;
+  result.poincare_samples.reserve(static_cast<size_t>(options_.periods));
   int done = 0;
   for (int k = 1; k <= options_.periods; ++k) {
     FlowReport step = flow.advance(state, t_start + k * period, &recorder);
