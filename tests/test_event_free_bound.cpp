@@ -165,6 +165,48 @@ TEST_CASE("event-free time: a three-state mode with two event functions") {
   CHECK(outcome.median_share > 0.3);
 }
 
+TEST_CASE("event-free time: Pi from the eigen-decomposition equals the Sylvester solution") {
+  // A sequence of preparations as along a loading curve (the forcing scaled, A kept), then
+  // a new A: Pi must follow both, as the Sylvester equation solved anew gives it.
+  std::mt19937 random(23);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  int decomposed = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = 2 + trial % 7;  // 2 to 8 states: 2 keeps the Sylvester path
+    EventFreeBound bound;
+    for (int dynamics = 0; dynamics < 2; ++dynamics) {
+      AffineMode mode;
+      mode.A.resize(n, n);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) mode.A(i, j) = unit(random);
+      // Diagonally dominant with a negative diagonal: every eigenvalue in the left half-plane.
+      mode.A.diagonal().array() -= mode.A.cwiseAbs().rowwise().sum().maxCoeff() + 0.1;
+      mode.frequency = 0.5 + 2.0 * (unit(random) + 1.0);
+      mode.b0.resize(n), mode.b_cos.resize(n), mode.b_sin.resize(n);
+      for (int i = 0; i < n; ++i)
+        mode.b0[i] = unit(random), mode.b_sin[i] = unit(random), mode.b_cos[i] = unit(random);
+      libcont::EigenTransition eigen;
+      for (const double load : {0.1, 0.5, 0.5, 2.0, 3.0}) {
+        INFO("n = " << n << ", trial " << trial << ", A number " << dynamics << ", load " << load);
+        AffineMode loaded = mode;
+        loaded.b_cos *= load;
+        ExactLinearFlow flow;
+        flow.set_mode(loaded);
+        Matrix coefficients = Matrix::Zero(n + 3, 1);
+        coefficients(0, 0) = 1.0;
+        REQUIRE(bound.prepare(flow.generator(), n, flow.forcing_scale(), coefficients, 1));
+        Matrix reference;
+        REQUIRE(libcont::detail::periodic_particular_solution(flow.generator(), n, reference));
+        const double scale = reference.cwiseAbs().maxCoeff();
+        CHECK((bound.particular() - reference).cwiseAbs().maxCoeff() <= 1e-12 * scale);
+        decomposed += eigen.set_dynamics(mode.A) &&
+                      eigen.set_forcing(flow.generator().block(0, n, n, 3), mode.frequency);
+      }
+    }
+  }
+  CHECK(decomposed > 200);  // most of the 3- to 8-state modes take the eigen path
+}
+
 TEST_CASE("event-free time: no bound where its construction fails") {
   Matrix coefficients(5, 1);
   coefficients.col(0) << 1.0, 0.0, 0.0, 0.0, 0.0;

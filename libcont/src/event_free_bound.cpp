@@ -51,7 +51,7 @@ bool EventFreeBound::prepare(const Matrix& generator, int n, double forcing_scal
   forcing_scale_ = forcing_scale;
   coefficients_ = coefficients.leftCols(events);
   if (n < 1 || n > kLargestDimension || events < 1) return false;
-  if (!periodic_particular_solution(generator, n, particular_)) return false;
+  if (!find_particular(generator, n)) return false;
 
   // Real block-diagonal form A = T D T^-1 (the one the modal tangent uses, shared).
   const Matrix A = generator.topLeftCorner(n, n);
@@ -76,6 +76,19 @@ bool EventFreeBound::prepare(const Matrix& generator, int n, double forcing_scal
   deviation_.resize(n);
   available_ = true;
   return true;
+}
+
+bool EventFreeBound::find_particular(const Matrix& generator, int n) {
+  const auto A = generator.topLeftCorner(n, n);
+  if (decomposed_.rows() != n || decomposed_ != A) {
+    decomposed_ = A;
+    eigen_.set_dynamics(decomposed_);
+  }
+  if (eigen_.set_forcing(generator.block(0, n, n, 3), generator(n + 2, n + 1))) {
+    particular_ = eigen_.particular();
+    return true;
+  }
+  return periodic_particular_solution(generator, n, particular_);
 }
 
 double EventFreeBound::clear_time(const Matrix& z, const double* values, const double* rates,

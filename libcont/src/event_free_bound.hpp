@@ -19,6 +19,7 @@
 // then looks at every step, as before.
 #include <vector>
 
+#include "libcont/eigen_transition.hpp"
 #include "libcont/types.hpp"
 
 namespace libcont::detail {
@@ -37,6 +38,8 @@ class EventFreeBound {
   bool prepare(const Matrix& generator, int n, double forcing_scale, const Matrix& coefficients,
                int events);
   bool available() const { return available_; }
+  // Pi of the last preparation that got that far.
+  const Matrix& particular() const { return particular_; }
 
   // The time from the lifted state z (its first column) within which none of the events
   // changes sign, at most `horizon`; values and rates: the events' h and h' at z.
@@ -44,6 +47,10 @@ class EventFreeBound {
                     double horizon) const;
 
  private:
+  // Pi into particular_: from the eigen-decomposition of A where it serves (kept while A
+  // is unchanged: along a loading curve only the forcing changes, and Pi then costs two
+  // products with V and V^-1), else from the Sylvester equation.
+  bool find_particular(const Matrix& generator, int n);
   // clear_time for n = N (0: n_ at run time).
   template <int N>
   double clear_time_sized(const Matrix& z, const double* values, const double* rates,
@@ -55,6 +62,8 @@ class EventFreeBound {
   double forcing_scale_ = 0.0;
   double alpha_ = 0.0;
   Matrix particular_;           // Pi, n x 3
+  Matrix decomposed_;           // the A that eigen_ holds the decomposition of
+  EigenTransition eigen_;
   Matrix to_modal_;             // T^-1
   Matrix coefficients_;         // c, (n + 3) x events
   std::vector<double> curvature_;  // |(D^2)^T e| per event

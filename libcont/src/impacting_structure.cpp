@@ -255,6 +255,8 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
         d.acceleration[k] = md.acceleration_map * *parts[k];
         d.holding[k] = md.holding_map * *parts[k];
       }
+      d.has_cosine = structure_.frequency > 0.0 && !d.acceleration[1].isZero(0.0);
+      d.has_sine = structure_.frequency > 0.0 && !d.acceleration[2].isZero(0.0);
     }
     md.derivatives.push_back(std::move(d));
   }
@@ -409,10 +411,11 @@ template <int N>
 struct Kernels {
   static int size(int n) { return N > 0 ? N : n; }
 
-  // a = Aq q + Av v + b0 + bc cos + bs sin, and q' = v.
+  // a = Aq q + Av v + b0 + bc cos + bs sin, and q' = v. The state and the field never
+  // overlap (__restrict: without it the compiler tests their overlap at every call).
   static void linear_field(int n, const Matrix& aq, const Matrix& av, const Vector& b0,
                            const Vector& bc, const Vector& bs, double cw, double sw,
-                           const double* x, double* dxdt) {
+                           const double* __restrict x, double* __restrict dxdt) {
     const int m = size(n);
     const double *pq = aq.data(), *pv = av.data();
     for (int i = 0; i < m; ++i) {
@@ -933,13 +936,14 @@ void ImpactingStructure::field_parameter_derivative(int parameter, int mode, dou
   for (int i = 0; i < n; ++i) df_dp[i] = 0.0;
   for (int i = 2 * n; i < 2 * n + internal_count_; ++i) df_dp[i] = 0.0;
   if (forcing_parameters_[parameter].harmonic) {  // no allocation: on the continuation's hot path
-    const double w = structure_.frequency;
-    const auto& a = md.derivatives[parameter].acceleration;
-    const bool cosine = w > 0.0 && !a[1].isZero(0.0), sine = w > 0.0 && !a[2].isZero(0.0);
-    const detail::HarmonicPhase phase =
-        cosine || sine ? detail::harmonic_phase(w, t) : detail::HarmonicPhase{};
-    const double cw = cosine ? phase.cosine : 0.0, sw = sine ? phase.sine : 0.0;
-    for (int i = 0; i < n; ++i) df_dp[n + i] = a[0][i] + a[1][i] * cw + a[2][i] * sw;
+    const ModeData::Derivative& d = md.derivatives[parameter];
+    const detail::HarmonicPhase phase = d.has_cosine || d.has_sine
+                                            ? detail::harmonic_phase(structure_.frequency, t)
+                                            : detail::HarmonicPhase{};
+    const double cw = d.has_cosine ? phase.cosine : 0.0, sw = d.has_sine ? phase.sine : 0.0;
+    const double *a0 = d.acceleration[0].data(), *a1 = d.acceleration[1].data(),
+                 *a2 = d.acceleration[2].data();
+    for (int i = 0; i < n; ++i) df_dp[n + i] = a0[i] + a1[i] * cw + a2[i] * sw;
     return;
   }
   Vector force = Vector::Zero(n);

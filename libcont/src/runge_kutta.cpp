@@ -54,6 +54,14 @@ void combine_stages(const StageCombination& terms, double h, const double* rates
   }
 }
 
+// Whether every entry is finite: y - y is 0 for a finite y and NaN otherwise, so one sum
+// without a test per entry (at every step).
+bool all_finite(const double* y, int size) {
+  double sum = 0.0;
+  for (int i = 0; i < size; ++i) sum += y[i] - y[i];
+  return sum == 0.0;
+}
+
 }  // namespace
 
 ExplicitRungeKutta::ExplicitRungeKutta(int size, Vector absolute_tolerances,
@@ -100,8 +108,7 @@ bool ExplicitRungeKutta::field(double t, const double* y, double* dydt) {
 
 // Towards a root (integrate_to) the step time is u = sigma_0 - sigma, sigma the square root
 // of the local time left to the root, and dt/du = 2 sigma dt/ds (s the local time).
-double ExplicitRungeKutta::rate(double t) const {
-  if (!to_root_) return root_time_ ? 2.0 * t : 1.0;
+double ExplicitRungeKutta::rate_towards_root(double t) const {
   const double sigma = root_span_ - t;
   const double local = local_towards_root(t);
   return 2.0 * sigma * (root_time_ ? 2.0 * local : 1.0);
@@ -163,7 +170,7 @@ bool ExplicitRungeKutta::stages_of_size(double t, const double* y, double h, dou
   }
   combine_stages<N>(solution_terms_, h, rates_.data(), k_.data(), y, y_out, size_);
   if (error) combine_stages<N>(error_terms_, h, rates_.data(), k_.data(), nullptr, error, size_);
-  return Eigen::Map<const Vector>(y_out, size_).allFinite();
+  return all_finite(y_out, size_);
 }
 
 // The stage combinations on vectors of a size fixed at compile time where it is a usual

@@ -83,7 +83,12 @@ class ExplicitRungeKutta {
   double absolute(double local) const { return origin_ + (root_time_ ? local * local : local); }
   double local(double t) const;
   bool field(double t, const double* y, double* dydt);  // dy/dt at the step time t
-  double rate(double t) const;  // dt/du at the step time t
+  // dt/du at the step time t; inline: every stage asks, and mostly outside root time (1).
+  double rate(double t) const {
+    if (!to_root_) return root_time_ ? 2.0 * t : 1.0;
+    return rate_towards_root(t);
+  }
+  double rate_towards_root(double t) const;  // rate() inside integrate_to
   double local_towards_root(double u) const;  // the local time at u inside integrate_to
   double absolute_at(double t) const {  // the absolute time at the step time t
     return absolute(to_root_ ? local_towards_root(t) : t);

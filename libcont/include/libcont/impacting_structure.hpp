@@ -298,6 +298,7 @@ struct ImpactingStructure::ModeData {
   // holding forces, constant, cosine and sine parts.
   struct Derivative {
     Vector acceleration[3], holding[3];
+    bool has_cosine = false, has_sine = false;  // acceleration[1], [2] not zero (w > 0)
   };
   std::vector<Derivative> derivatives;
   // Per contact: the constraint set of its reset (hard contacts only).
