@@ -18,11 +18,11 @@
 
 #include "atomic_file.hpp"
 #include "axis_labels.hpp"
+#include "branch_drawing.hpp"
 #include "cloud_raster.hpp"
 #include "gnuplot_process.hpp"
 #include "libcont/input_error.hpp"
 #include "output.hpp"
-#include "branch_drawing.hpp"
 
 namespace vicont {
 
@@ -738,10 +738,6 @@ std::vector<std::string> distinct_numbers(const std::vector<double>& values) {
   return texts;
 }
 
-}  // namespace
-
-namespace {
-
 // A row index from a CSV cell (-1 where it holds none).
 long row_index(const std::string& cell) {
   const double index = number_or_nan(cell);
@@ -842,12 +838,13 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
     s << preamble(output, 1100, 440 * rows + 60) << "set multiplot layout " << rows
       << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
       << aligned_margins(right_edge_for_key(longest, 1100)) << "set tmargin 2.5\n";
-    // One plot of the branches over the panel's x range, `markers` on it.
     // Each branch's solid and dashed lines (branch_drawing.hpp) as data blocks of the
-    // script, written before the plot that draws them: the rows with the special points
-    // between them, which branch.csv alone does not join.
+    // script, written once per panel before the plots that draw them (the panel and its
+    // zoom): the rows with the special points between them, which branch.csv alone does
+    // not join. Their names by branch, solid then dashed; empty where a style has no line.
+    using BlockNames = std::vector<std::array<std::string, 2>>;
     const auto line_blocks = [&](const Panel& panel) {
-      std::vector<std::array<std::string, 2>> names(plot.branches.size());
+      BlockNames names(plot.branches.size());
       for (size_t b = 0; b < plot.branches.size(); ++b)
         for (const bool stable : {true, false}) {
           const auto& lines = stable ? panel.drawings[b].stable : panel.drawings[b].unstable;
@@ -862,22 +859,26 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
         }
       return names;
     };
-    const auto draw = [&](const Panel& panel, const NumberedMarkers& markers, bool keyed) {
-      const auto blocks = line_blocks(panel);
+    // One plot of the branches' lines over the panel's x range, `markers` on it.
+    const auto draw = [&](const BlockNames& blocks, const NumberedMarkers& markers, bool keyed) {
       s << markers.settings << "plot ";
+      bool first = true;
       for (size_t b = 0; b < plot.branches.size(); ++b)
         for (const bool stable : {true, false}) {
           const BranchCurve& branch = plot.branches[b];
           const std::string stability = stable ? "stable" : "unstable";
           const std::string& block = blocks[b][stable ? 0 : 1];
-          // A style with no line still has its entry in the key.
-          s << (b == 0 && stable ? "" : ", \\\n     ")
+          // A style with no line still has its entry in the key (none in an unkeyed plot).
+          if (block.empty() && !keyed) continue;
+          s << (first ? "" : ", \\\n     ")
             << (block.empty() ? std::string("keyentry") : block + " using 1:2")
             << " with lines lw 1.6" << (stable ? "" : " dt 2") << " lc rgb '"
             << colour_of(b, stable) << "' "
             << (keyed ? "title " + quoted(several ? branch.name + ", " + stability : stability)
                       : std::string("notitle"));
+          first = false;
         }
+      if (first) s << "NaN notitle";  // no line at all: the markers' items follow a comma
       s << markers.keys << "\n" << markers.after;
     };
     for (size_t i = 0; i < panels.size(); ++i) {
@@ -895,7 +896,8 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
       if (panel.zoom)
         s << "set object 1 rectangle from first " << panel.zoom->first << ", graph 0 to first "
           << panel.zoom->second << ", graph 1 behind fc rgb '#ececec' fs solid 1.0 noborder\n";
-      draw(panel, markers, i == 0);
+      const BlockNames blocks = line_blocks(panel);
+      draw(blocks, markers, i == 0);
       s << (panel.zoom ? "unset object 1\n" : "") << panel.axes.after();
       if (panel.zoom) {
         // The zoom on the cluster (shaded above): its branches' rows and points set its
@@ -911,7 +913,7 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
           << y_range_of(ys)
           << "set label 2 'zoom on the shaded interval above' at graph 0.01, graph 0.96 left "
              "font 'sans,9' tc rgb '#555555'\n";
-        draw(panel, numbered_markers(panel.points, lo, hi, false), false);
+        draw(blocks, numbered_markers(panel.points, lo, hi, false), false);
         s << "unset label 2\nset autoscale y\n";
       }
     }
