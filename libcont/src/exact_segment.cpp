@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "finite_sum.hpp"
 #include "libcont/input_error.hpp"
 #include "lifted_product.hpp"
 #include "machine_epsilon.hpp"
@@ -38,23 +39,8 @@ inline bool turns_towards_zero(double h0, double r0, double h1, double r1) {
   return side != 0.0 && sign(h1) == side && side * r0 < 0.0 && side * r1 > 0.0;
 }
 
-// Whether every entry is finite: x - x is 0 for a finite x and NaN otherwise, so one sum
-// without a branch per entry (Eigen's allFinite tests them one by one; this runs at every
-// scan step). The order of the sum does not matter: a NaN survives any, so with the size
-// fixed Eigen sums in packets of two.
-template <int Size>
-bool sum_is_finite(const double* entry, Eigen::Index size) {
-  if constexpr (Size > 0) {
-    const Eigen::Map<const Eigen::Array<double, Size, 1>> a(entry);
-    return (a - a).sum() == 0.0;
-  } else {
-    double sum = 0.0;
-    for (Eigen::Index i = 0; i < size; ++i) sum += entry[i] - entry[i];
-    return sum == 0.0;
-  }
-}
-
-// With the size fixed for a block of two states, with its two tangent columns or alone.
+// Whether every entry is finite (finite_sum.hpp), with the size fixed for a block of two
+// states, with its two tangent columns or alone.
 bool all_finite(const Matrix& m) {
   switch (m.size()) {
     case 15: return sum_is_finite<15>(m.data(), 15);

@@ -9,6 +9,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "finite_sum.hpp"
 #include "libcont/input_error.hpp"
 
 namespace libcont::detail {
@@ -52,14 +53,6 @@ void combine_stages(const StageCombination& terms, double h, const double* rates
     for (size_t m = 0; m < count; ++m) sum += weight(m) * term(m);
     result = sum;
   }
-}
-
-// Whether every entry is finite: y - y is 0 for a finite y and NaN otherwise, so one sum
-// without a test per entry (at every step).
-bool all_finite(const double* y, int size) {
-  double sum = 0.0;
-  for (int i = 0; i < size; ++i) sum += y[i] - y[i];
-  return sum == 0.0;
 }
 
 }  // namespace
@@ -170,7 +163,7 @@ bool ExplicitRungeKutta::stages_of_size(double t, const double* y, double h, dou
   }
   combine_stages<N>(solution_terms_, h, rates_.data(), k_.data(), y, y_out, size_);
   if (error) combine_stages<N>(error_terms_, h, rates_.data(), k_.data(), nullptr, error, size_);
-  return all_finite(y_out, size_);
+  return sum_is_finite(y_out, size_);
 }
 
 // The stage combinations on vectors of a size fixed at compile time where it is a usual
