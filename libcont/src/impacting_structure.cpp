@@ -15,6 +15,19 @@ namespace libcont {
 
 namespace {
 
+// Whether a harmonic part (the coefficients of cos w t or of sin w t) acts: w > 0 and the
+// part not zero. A mode keeps this per part, so that the field and dF/dlambda compute the
+// phase only where some part needs it.
+bool harmonic_part_acts(double w, const Vector& part) { return w > 0.0 && !part.isZero(0.0); }
+
+// (cos w t, sin w t) for the parts that act, 0 for those that do not (no phase computed
+// where neither acts).
+std::pair<double, double> acting_phase(bool cosine, bool sine, double w, double t) {
+  if (!cosine && !sine) return {0.0, 0.0};
+  const detail::HarmonicPhase phase = detail::harmonic_phase(w, t);
+  return {cosine ? phase.cosine : 0.0, sine ? phase.sine : 0.0};
+}
+
 constexpr int max_contacts = 8;
 constexpr int max_modes = 256;
 
@@ -255,8 +268,8 @@ ImpactingStructure::ModeData ImpactingStructure::derive_mode(int mode) const {
         d.acceleration[k] = md.acceleration_map * *parts[k];
         d.holding[k] = md.holding_map * *parts[k];
       }
-      d.has_cosine = structure_.frequency > 0.0 && !d.acceleration[1].isZero(0.0);
-      d.has_sine = structure_.frequency > 0.0 && !d.acceleration[2].isZero(0.0);
+      d.has_cosine = harmonic_part_acts(structure_.frequency, d.acceleration[1]);
+      d.has_sine = harmonic_part_acts(structure_.frequency, d.acceleration[2]);
     }
     md.derivatives.push_back(std::move(d));
   }
@@ -275,8 +288,8 @@ void ImpactingStructure::derive_forces(ModeData& md) const {
   // The stuck surfaces' accelerations, s'' = -w^2 (sine sin + cosine cos).
   md.bc = md.acceleration_map * structure_.cosine_force - w * w * surface_gain * surface_cosine;
   md.bs = md.acceleration_map * structure_.sine_force - w * w * surface_gain * surface_sine;
-  md.has_cosine = w > 0.0 && !md.bc.isZero(0.0);
-  md.has_sine = w > 0.0 && !md.bs.isZero(0.0);
+  md.has_cosine = harmonic_part_acts(w, md.bc);
+  md.has_sine = harmonic_part_acts(w, md.bs);
   // The holding forces' bounds (holding_bound). At the stuck state x_s = project(x, 0)
   // onto these constraints, by the infinity norms: |q_s| <= |q| + |B| (|s| + |W| |q|),
   // |v_s| <= |v| + |B| (|W| |v| + |s'|) (B = M^-1 W' G^-1), |f| <= |f0| + |K| |q_s| +
@@ -484,9 +497,7 @@ void ImpactingStructure::vector_field(int mode, double t, ConstVectorRef x, Vect
   const int n = structure_.size();
   const ModeData& md = modes_[mode];
   const double w = structure_.frequency;
-  const detail::HarmonicPhase phase =
-      md.has_cosine || md.has_sine ? detail::harmonic_phase(w, t) : detail::HarmonicPhase{};
-  const double cw = md.has_cosine ? phase.cosine : 0.0, sw = md.has_sine ? phase.sine : 0.0;
+  const auto [cw, sw] = acting_phase(md.has_cosine, md.has_sine, w, t);
   with_kernels(n, [&](auto kernels) {
     using K = decltype(kernels);
     K::linear_field(n, md.aq, md.av, md.b0, md.bc, md.bs, cw, sw, x.data(), dxdt.data());
@@ -937,10 +948,7 @@ void ImpactingStructure::field_parameter_derivative(int parameter, int mode, dou
   for (int i = 2 * n; i < 2 * n + internal_count_; ++i) df_dp[i] = 0.0;
   if (forcing_parameters_[parameter].harmonic) {  // no allocation: on the continuation's hot path
     const ModeData::Derivative& d = md.derivatives[parameter];
-    const detail::HarmonicPhase phase = d.has_cosine || d.has_sine
-                                            ? detail::harmonic_phase(structure_.frequency, t)
-                                            : detail::HarmonicPhase{};
-    const double cw = d.has_cosine ? phase.cosine : 0.0, sw = d.has_sine ? phase.sine : 0.0;
+    const auto [cw, sw] = acting_phase(d.has_cosine, d.has_sine, structure_.frequency, t);
     const double *a0 = d.acceleration[0].data(), *a1 = d.acceleration[1].data(),
                  *a2 = d.acceleration[2].data();
     for (int i = 0; i < n; ++i) df_dp[n + i] = a0[i] + a1[i] * cw + a2[i] * sw;
