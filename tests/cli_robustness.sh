@@ -87,6 +87,26 @@ check "the branch below min_step keeps its points" "d['points'] > 10 and d['stat
   fail "continue with --min-step 1e-10: $(cat "$work/stderr")"
 check "with --min-step 1e-10 the branch reaches omega = 8 past the fold" \
   "d['last_point']['parameter'] == 8 and sum(p['type'] == 'fold' for p in d['special_points']) == 4"
+# A fold that turns within the corrector's tolerance: the soft moving base at k_s = 2000
+# folds 2.7e-9 in amplitude past its grazing at omega = 1.385257317 (doc/library.md,
+# section 7). The default stops there and names the tolerance it used; with a smaller
+# --corrector-tolerance and --min-step the branch passes the fold, stable before and
+# unstable after it, 1e-7 beyond the grazing, and goes on to omega = 1.3.
+soft="--system moving-base --set model=soft --set ks=2000 --set d=-0.005 --param omega --from 2 --to 1.3"
+"$vicont" continue $soft --json --out "$work/soft-fold" >"$work/stdout" 2>"$work/stderr"
+status=$?
+[ $status -eq 3 ] || fail "soft fold, default tolerance: status $status, expected 3: $(cat "$work/stderr")"
+grep -q -- "with a smaller corrector tolerance (now 1e-09)" "$work/stderr" ||
+  fail "soft fold: the stop reason does not name the corrector tolerance: $(cat "$work/stderr")"
+"$vicont" continue $soft --min-step 1e-13 --corrector-tolerance 1e-12 --json \
+  --out "$work/soft-fold" >"$work/stdout" 2>"$work/stderr" ||
+  fail "soft fold with --corrector-tolerance 1e-12: $(cat "$work/stderr")"
+check "with --corrector-tolerance 1e-12 the branch passes the fold beside the grazing" \
+  "d['last_point']['parameter'] == 1.3 and [p['label'] for p in d['special_points']] == ['GR1', 'LP1', 'LP2'] and 0.8e-7 < d['special_points'][0]['parameter'] - d['special_points'][1]['parameter'] < 1.4e-7 and d['special_points'][1]['stable'] and not d['special_points'][1]['stable_after'] and abs(d['special_points'][2]['parameter'] - 1.807361484) < 1e-8"
+"$vicont" continue $soft --corrector-tolerance 0 >"$work/stdout" 2>"$work/stderr"
+status=$?
+[ $status -eq 2 ] && grep -q -- "corrector-tolerance" "$work/stderr" ||
+  fail "--corrector-tolerance 0: status $status, expected 2 naming the option: $(cat "$work/stderr")"
 for command in basins diagram continue impact; do
   "$vicont" $command --help | grep -q -- "--integrator" || fail "$command has no --integrator"
 done

@@ -440,6 +440,30 @@ TEST_CASE("a branch whose steps stay far below max_step stalls instead of spendi
   CHECK_THROWS_AS(o.validate(), libcont::InputError);
 }
 
+TEST_CASE("steps that grow from near min_step leave a hard spot and do not stall", "[engine]") {
+  // From a step of 1e-14 growing by 1.5 a step, the first 50 steps sum to about 2e-5,
+  // below the stall window's 50 * 1e-4 * 0.1: without the growth rule the run would end
+  // there, 2e-5 along the line (as after a fold passed beside a soft grazing).
+  ContinuationOptions o;
+  o.initial_step = 1e-14;
+  o.min_step = 1e-14;
+  o.max_step = 0.1;
+  o.lambda_max = 1.0;
+  o.max_points = 2000;
+  IdentityLine line;
+  const ContinuationResult r = PseudoArclength(line, o).run(scalar(0.0), 0.0);
+  INFO(r.stop_reason << " (" << r.points.size() << " points)");
+  CHECK(r.status == ContinuationStatus::ReachedBound);
+  CHECK(r.points.back().lambda == 1.0);
+  // Steps that do not grow still stall: the ripple above, whatever its first step.
+  Ripple ripple(1e-6);
+  o.lambda_max = 10.0;
+  o.min_step = 1e-12;
+  o.initial_step = 1e-3;
+  CHECK(PseudoArclength(ripple, o).run(scalar(0.0), 0.0).status ==
+        ContinuationStatus::StepTooSmall);
+}
+
 namespace {
 
 // u = lambda, with a test lambda - 1/2 and no evaluation possible for lambda in (0.45, 0.6):

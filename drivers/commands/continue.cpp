@@ -48,7 +48,7 @@ struct ContinueSettings : ParameterRange {
     add_range_options(options);
     options.add_count("max-points", max_points, 2, "largest number of branch points (default: 2000)",
                       limits::branch_points);
-    steps.add_options(options, "a special point");
+    steps.add_options(options, "a special point", libcont::ContinuationOptions{}.corrector_tolerance);
     options.add_flag("natural", natural,
                      "natural-parameter continuation (stops at folds) instead of pseudo-arclength");
     options.add_flag("stop-at-grazing", stop_at_grazing,

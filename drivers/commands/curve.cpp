@@ -63,7 +63,8 @@ struct CurveSettings {
                        "the other end of the range of p1 (default: the saved run's --to)");
     options.add_count("max-points", max_points, 2, "largest number of curve rows (default: 500)",
                       limits::branch_points);
-    steps.add_options(options, "a codimension-two point");
+    steps.add_options(options, "a codimension-two point",
+                      libcont::OrbitCurveOptions{}.corrector_tolerance);
     integrator.add_option(options);
   }
 };

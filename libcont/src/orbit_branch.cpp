@@ -24,6 +24,7 @@ ContinuationOptions OrbitBranchOptions::continuation() const {
   o.max_step = max_step.value_or(span / 20.0);
   o.min_step = min_step.value_or(span * 1e-8);
   o.locate_tolerance = locate_tolerance.value_or(span * 1e-9);
+  if (corrector_tolerance) o.corrector_tolerance = *corrector_tolerance;
   o.natural = natural;
   o.stop_at_boundary = stop_at_grazing;
   // A grazing's parameter to 1e-10 of the range (finer with locate_tolerance).
@@ -43,7 +44,8 @@ void OrbitBranchOptions::validate() const {
       {"initial_step", initial_step},
       {"max_step", max_step},
       {"min_step", min_step},
-      {"locate_tolerance", locate_tolerance}};
+      {"locate_tolerance", locate_tolerance},
+      {"corrector_tolerance", corrector_tolerance}};
   for (const auto& [name, value] : steps)
     if (value && !(*value > 0.0)) bad(name, "must be positive, not " + number_text(*value));
   if (max_points < 2) bad("max_points", "must be at least 2, not " + std::to_string(max_points));

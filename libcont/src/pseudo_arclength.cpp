@@ -677,6 +677,9 @@ bool PseudoArclength::end_on_valid_range(const BranchPoint& from, double step,
   return true;
 }
 
+// Growth of the step across the stall window that shows the branch leaving a hard spot.
+constexpr double kLeavingGrowth = 1e3;
+
 bool PseudoArclength::stalled(double step, ContinuationResult& result) {
   if (options_.stall_points == 0) return false;
   recent_steps_.push_back(step);
@@ -688,6 +691,9 @@ bool PseudoArclength::stalled(double step, ContinuationResult& result) {
   const double limit = options_.stall_points * options_.stall_fraction * options_.max_step;
   if (static_cast<int>(recent_steps_.size()) < options_.stall_points || recent_length_ >= limit)
     return false;
+  // Steps that grew a thousandfold within the window leave a hard spot behind (a fold
+  // beside a grazing, passed with steps near a small min_step): they do not creep.
+  if (recent_steps_.back() >= kLeavingGrowth * recent_steps_.front()) return false;
   result.status = ContinuationStatus::StepTooSmall;
   result.stop_reason = "the branch stalls: its last " + std::to_string(options_.stall_points) +
                        " steps were on average shorter than " +
@@ -922,11 +928,16 @@ void PseudoArclength::trace(ContinuationResult& result) {
       if (at_min_step) {
         result.status = ContinuationStatus::StepTooSmall;
         // What lies closer than min_step (a fold a few 1e-8 beside a grazing) is often
-        // resolved by a smaller one: the reason names the value.
+        // resolved by a smaller one; a fold that turns within the corrector's tolerance
+        // (absolute for orbits much smaller than 1) needs a smaller tolerance too: the
+        // reason names both values.
         result.stop_reason = "step size below min_step (" + number_text(options_.min_step) +
                              "): the branch cannot be continued at " + options_.parameter_name +
                              " = " + number_text(from.lambda) +
-                             "; a smaller min_step may resolve what lies there";
+                             "; a smaller min_step may resolve what lies there, with a smaller "
+                             "corrector tolerance (now " +
+                             number_text(options_.corrector_tolerance) +
+                             ") where the branch turns within it";
         return;  // the points found so far are kept
       }
       step = std::max(step * options_.step_shrink, options_.min_step);

@@ -120,6 +120,23 @@ def test_bad_branch_inputs_name_the_item():
         libcont.continue_branch(s, "omega", 4.0, 4.5, x0=[1.0, 2.0, 3.0])
     with pytest.raises(TypeError, match="nosuch_option"):
         libcont.continue_branch(s, "omega", 4.0, 4.5, nosuch_option=1)
+    with pytest.raises(libcont.InputError, match="corrector_tolerance"):
+        libcont.continue_branch(s, "omega", 4.0, 4.5, corrector_tolerance=0.0)
+
+
+def test_corrector_tolerance_is_viconts(run_vicont):
+    # The soft moving base folds 2.7e-9 in amplitude past its grazing: only with the
+    # smaller tolerance and min_step does the branch pass the fold (doc/library.md, 7).
+    options = ["--min-step", 1e-13, "--corrector-tolerance", 1e-12]
+    summary, out = run_vicont("continue", "--system", "moving-base", "--set", "model=soft",
+                              "--set", "ks=2000", "--set", "d=-0.005", "--param", "omega",
+                              "--from", 2, "--to", 1.3, *options)
+    s = libcont.system("moving-base", model="soft", ks=2000, d=-0.005)
+    branch = libcont.continue_branch(s, "omega", 2.0, 1.3, min_step=1e-13, corrector_tolerance=1e-12)
+    assert branch.ok and [p.label for p in branch.special_points] == ["GR1", "LP1", "LP2"]
+    assert_same_special_points(branch, summary)
+    assert_same_rows(branch, out)
+    assert not libcont.continue_branch(s, "omega", 2.0, 1.3, min_step=1e-13).ok
 
 
 def test_unknown_labels_and_rows(moving_base_branch):

@@ -33,9 +33,10 @@ class CurvePoint:
                 f"row {self.index}{switches}")
 
 
-def _settings(max_points, initial_step, max_step, min_step, locate_tolerance, integrator):
+def _settings(max_points, initial_step, max_step, min_step, locate_tolerance, integrator,
+              corrector_tolerance=None):
     return _core.CurveSettings(max_points, initial_step, max_step, min_step, locate_tolerance,
-                               integrator)
+                               corrector_tolerance, integrator)
 
 
 class OrbitCurve(ColumnTable):
@@ -77,14 +78,15 @@ class OrbitCurve(ColumnTable):
 
     def switch(self, label, kind, frm=None, to=None, *, p1_from=None, p1_to=None, max_points=500,
                initial_step=None, max_step=None, min_step=None, locate_tolerance=None,
-               integrator="auto", progress=None):
+               corrector_tolerance=None, integrator="auto", progress=None):
         """The curve of `kind` ("fold", "period-doubling", "grazing") issuing from the point
         `label` of this curve, in the same parameters, towards `to` (default: this curve's
         ranges), as vicont curve --restart CURVE:LABEL --kind KIND."""
         index = find_label(self.points, label, "curve")
         return OrbitCurve(_core.switch_curve(
             self._run, index, kind, frm, to, p1_from, p1_to,
-            _settings(max_points, initial_step, max_step, min_step, locate_tolerance, integrator),
+            _settings(max_points, initial_step, max_step, min_step, locate_tolerance, integrator,
+                      corrector_tolerance),
             progress_argument(progress)))
 
     def __repr__(self):
@@ -96,7 +98,7 @@ class OrbitCurve(ColumnTable):
 
 def curve(branch, label, param2, frm, to, *, p1_from=None, p1_to=None, max_points=500,
           initial_step=None, max_step=None, min_step=None, locate_tolerance=None,
-          integrator="auto", progress=None):
+          corrector_tolerance=None, integrator="auto", progress=None):
     """The special point `label` (LPk, PDk, NSk or GRk) of `branch` continued in `param2`
     from its current value within [frm, to], towards `to`, with the branch's parameter free
     within [p1_from, p1_to] (default the branch's range), as vicont curve --restart RUN:LABEL.
@@ -104,5 +106,6 @@ def curve(branch, label, param2, frm, to, *, p1_from=None, p1_to=None, max_point
     special = find_label(branch.special_points, label, "branch")
     return OrbitCurve(_core.trace_curve(
         branch._run, special, param2, frm, to, p1_from, p1_to,
-        _settings(max_points, initial_step, max_step, min_step, locate_tolerance, integrator),
+        _settings(max_points, initial_step, max_step, min_step, locate_tolerance, integrator,
+                  corrector_tolerance),
         progress_argument(progress)))

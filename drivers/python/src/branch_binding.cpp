@@ -142,6 +142,7 @@ libcont::OrbitBranchOptions BranchSettings::options(const std::string& parameter
   o.max_step = positive(max_step, "max_step");
   o.min_step = positive(min_step, "min_step");
   o.locate_tolerance = positive(locate_tolerance, "locate_tolerance");
+  o.corrector_tolerance = positive(corrector_tolerance, "corrector_tolerance");
   o.natural = natural;
   o.stop_at_grazing = stop_at_grazing;
   o.flow = flow_options(integrator);
@@ -153,13 +154,16 @@ void bind_branches(py::module_& m) {
   py::class_<BranchSettings>(m, "BranchSettings")
       .def(py::init([](long max_points, std::optional<double> initial_step,
                        std::optional<double> max_step, std::optional<double> min_step,
-                       std::optional<double> locate_tolerance, bool natural, bool stop_at_grazing,
+                       std::optional<double> locate_tolerance,
+                       std::optional<double> corrector_tolerance, bool natural, bool stop_at_grazing,
                        std::string integrator) {
-             return BranchSettings{max_points, initial_step, max_step, min_step, locate_tolerance,
-                                   natural, stop_at_grazing, std::move(integrator)};
+             return BranchSettings{max_points,          initial_step, max_step,
+                                   min_step,            locate_tolerance, corrector_tolerance,
+                                   natural,             stop_at_grazing,  std::move(integrator)};
            }),
            py::arg("max_points"), py::arg("initial_step"), py::arg("max_step"),
-           py::arg("min_step"), py::arg("locate_tolerance"), py::arg("natural"),
+           py::arg("min_step"), py::arg("locate_tolerance"), py::arg("corrector_tolerance"),
+           py::arg("natural"),
            py::arg("stop_at_grazing"), py::arg("integrator"));
   py::class_<BranchRun>(m, "BranchRun")
       .def("data", &branch_dict)

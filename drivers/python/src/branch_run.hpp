@@ -18,6 +18,7 @@ namespace libcont_python {
 struct BranchSettings {
   long max_points = 2000;
   std::optional<double> initial_step, max_step, min_step, locate_tolerance;
+  std::optional<double> corrector_tolerance;
   bool natural = false;
   bool stop_at_grazing = false;
   std::string integrator = "auto";

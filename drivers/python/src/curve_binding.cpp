@@ -49,6 +49,8 @@ libcont::OrbitCurveOptions curve_options(const ConfiguredSystem& model, const st
   o.max_step = positive(settings.max_step, "max_step");
   o.min_step = positive(settings.min_step, "min_step");
   o.locate_tolerance = positive(settings.locate_tolerance, "locate_tolerance");
+  if (settings.corrector_tolerance)
+    o.corrector_tolerance = *positive(settings.corrector_tolerance, "corrector_tolerance");
   o.flow = flow_options(settings.integrator);
   o.validate();
   return o;
@@ -130,12 +132,15 @@ void bind_curves(py::module_& m) {
   py::class_<CurveSettings>(m, "CurveSettings")
       .def(py::init([](long max_points, std::optional<double> initial_step,
                        std::optional<double> max_step, std::optional<double> min_step,
-                       std::optional<double> locate_tolerance, std::string integrator) {
-             return CurveSettings{max_points, initial_step, max_step, min_step, locate_tolerance,
+                       std::optional<double> locate_tolerance,
+                       std::optional<double> corrector_tolerance, std::string integrator) {
+             return CurveSettings{max_points,       initial_step,        max_step,
+                                  min_step,         locate_tolerance,    corrector_tolerance,
                                   std::move(integrator)};
            }),
            py::arg("max_points"), py::arg("initial_step"), py::arg("max_step"),
-           py::arg("min_step"), py::arg("locate_tolerance"), py::arg("integrator"));
+           py::arg("min_step"), py::arg("locate_tolerance"), py::arg("corrector_tolerance"),
+           py::arg("integrator"));
   py::class_<CurveRun>(m, "CurveRun")
       .def("data", &curve_dict)
       .def_property_readonly("system", [](const CurveRun& r) { return r.model; })

@@ -16,6 +16,7 @@ namespace libcont_python {
 struct CurveSettings {
   long max_points = 500;
   std::optional<double> initial_step, max_step, min_step, locate_tolerance;
+  std::optional<double> corrector_tolerance;
   std::string integrator = "auto";
 };
 

@@ -54,6 +54,11 @@ struct OrbitBranchOptions {
   // |to - from| * 1e-9. A grazing is located to 1e-10 |to - from| in the parameter, or to
   // this if finer.
   std::optional<double> locate_tolerance;
+  // The corrector's tolerance: |F| <= corrector_tolerance (1 + |u|); by default the
+  // engine's (ContinuationOptions). The 1 makes it absolute for orbits much smaller than 1:
+  // a fold that turns within a few 1e-9 of such an orbit's size (beside a soft contact's
+  // grazing) is resolved only with a smaller one, and a smaller min_step.
+  std::optional<double> corrector_tolerance;
   bool natural = false;          // natural-parameter continuation (stops at folds)
   bool stop_at_grazing = false;  // end the branch at its first grazing instead of passing it
   int max_section_moves = 4;

@@ -69,7 +69,8 @@ struct ContinuationOptions {
   // max_step has stalled: it creeps towards a point where its Jacobian is singular that no
   // test function watches (the grazing of a soft contact, where the monodromy's
   // derivatives grow without bound), and would spend max_points getting nowhere. The run
-  // ends there (StepTooSmall, with all points kept). 0: never.
+  // ends there (StepTooSmall, with all points kept). Steps that grew a thousandfold within
+  // the window are no stall: the branch leaves a hard spot it passed. 0: never.
   int stall_points = 50;
   double stall_fraction = 1e-4;
   // Weight of lambda against u in the arclength norm; u of size 1e-3 next to lambda
