@@ -103,6 +103,12 @@ grep -q -- "with a smaller corrector tolerance (now 1e-09)" "$work/stderr" ||
   fail "soft fold with --corrector-tolerance 1e-12: $(cat "$work/stderr")"
 check "with --corrector-tolerance 1e-12 the branch passes the fold beside the grazing" \
   "d['last_point']['parameter'] == 1.3 and [p['label'] for p in d['special_points']] == ['GR1', 'LP1', 'LP2'] and 0.8e-7 < d['special_points'][0]['parameter'] - d['special_points'][1]['parameter'] < 1.4e-7 and d['special_points'][1]['stable'] and not d['special_points'][1]['stable_after'] and abs(d['special_points'][2]['parameter'] - 1.807361484) < 1e-8"
+# Next to the stiff contact's grazing (k_s = 2e5) a step at min_step may land on another
+# part of the branch; such points are refused (they labelled one period doubling 13 times).
+"$vicont" continue --system moving-base --set model=soft --set d=-0.005 --param omega \
+  --from 0.5 --to 2.5 --min-step 1e-13 --json --out "$work/stiff-grazing" >"$work/stdout" 2>"$work/stderr"
+check "at min_step no point farther than the step allows" \
+  "d['status'] == 'failure' and not any(p['type'] == 'period-doubling' for p in d['special_points']) and abs(d['last_point']['parameter'] - 0.8335639335) < 1e-9"
 "$vicont" continue $soft --corrector-tolerance 0 >"$work/stdout" 2>"$work/stderr"
 status=$?
 [ $status -eq 2 ] && grep -q -- "corrector-tolerance" "$work/stderr" ||

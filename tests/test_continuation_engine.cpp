@@ -410,11 +410,14 @@ TEST_CASE("a branch whose steps stay far below max_step stalls instead of spendi
           "[engine]") {
   // Steps of about 1e-6 against max_step 0.1: with stall detection off the run spends its
   // whole budget (2000 points for lambda < 0.01); on, it ends after stall_points such steps,
-  // every point kept and on the branch, with StepTooSmall and a reason saying so.
+  // every point kept and on the branch, with StepTooSmall and a reason saying so. The
+  // corrector resolves the ripple's crests (radius of curvature 1e-10) to 1e-13, so that
+  // no step at min_step lands farther than the step allows.
   ContinuationOptions o;
   o.initial_step = 1e-3;
   o.max_step = 0.1;
   o.min_step = 1e-12;
+  o.corrector_tolerance = 1e-13;
   o.lambda_max = 10.0;
   o.max_points = 2000;
   Ripple problem(1e-6);
@@ -440,6 +443,26 @@ TEST_CASE("a branch whose steps stay far below max_step stalls instead of spendi
   CHECK_THROWS_AS(o.validate(), libcont::InputError);
 }
 
+TEST_CASE("a point at min_step farther than the step allows is refused", "[engine]") {
+  // The ripple's crests (radius of curvature 1e-10) with the corrector at 1e-9: there its
+  // points land up to a thousand min_steps aside on the arclength's hyperplane. Taken,
+  // they walked the branch by jumps (it then stalled 50 points later); refused, the branch
+  // ends at the first crest, below min_step, every point on it.
+  ContinuationOptions o;
+  o.initial_step = 1e-3;
+  o.max_step = 0.1;
+  o.min_step = 1e-12;
+  o.lambda_max = 10.0;
+  Ripple ripple(1e-6);
+  const ContinuationResult r = PseudoArclength(ripple, o).run(scalar(0.0), 0.0);
+  INFO(r.stop_reason << " (" << r.points.size() << " points)");
+  CHECK(r.status == ContinuationStatus::StepTooSmall);
+  CHECK(r.stop_reason.starts_with("step size below min_step"));
+  CHECK(r.points.back().lambda < 2e-6);  // the first crest is at pi / 2 * 1e-6
+  for (const auto& p : r.points)
+    CHECK(std::abs(p.u[0] - 0.01 * std::sin(p.lambda / 1e-6)) <= 1e-8);
+}
+
 TEST_CASE("steps that grow from near min_step leave a hard spot and do not stall", "[engine]") {
   // From a step of 1e-14 growing by 1.5 a step, the first 50 steps sum to about 2e-5,
   // below the stall window's 50 * 1e-4 * 0.1: without the growth rule the run would end
@@ -460,8 +483,9 @@ TEST_CASE("steps that grow from near min_step leave a hard spot and do not stall
   o.lambda_max = 10.0;
   o.min_step = 1e-12;
   o.initial_step = 1e-3;
-  CHECK(PseudoArclength(ripple, o).run(scalar(0.0), 0.0).status ==
-        ContinuationStatus::StepTooSmall);
+  o.corrector_tolerance = 1e-13;
+  CHECK(PseudoArclength(ripple, o).run(scalar(0.0), 0.0).stop_reason.starts_with(
+      "the branch stalls"));
 }
 
 namespace {

@@ -107,7 +107,7 @@ double PseudoArclength::weighted_dot(ConstVectorRef a, ConstVectorRef b) const {
 }
 
 bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchPoint& to,
-                                          double step) const {
+                                          double step, bool at_min_step) const {
   const Eigen::Index m = from.u.size();
   Vector difference(m + 1);
   difference << to.u - from.u, to.lambda - from.lambda;
@@ -115,6 +115,12 @@ bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchP
   const double turn = weighted_dot(from.tangent, to.tangent);  // both unit vectors
   const double min_cosine = std::cos(options_.max_turn_degrees * 3.14159265358979323846 / 180.0);
   const double reach = options_.natural ? std::abs(step / from.tangent[m]) : step;
+  // At min_step a corner of a nonsmooth branch must be passed, where the tangent turns
+  // sharply and the Jacobian's sign may change: only the distance counts. A point farther
+  // than the step allows is another part of the branch that the arclength's hyperplane
+  // cuts as well (next to a stiff contact's grazing, tens of steps aside): taking it
+  // walked the branch back and forth there, crossing one special point again and again.
+  if (at_min_step) return distance <= options_.max_distance_factor * reach;
   // det(dF/du) changes sign at a fold, where the tangent's lambda component does too; if
   // only the determinant did, the step passed a fold onto another branch (or a branch
   // point, which the shortest step then passes).
@@ -899,7 +905,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
     if (!corrected &&
         (end_on_valid_range(from, step, result) || left_range(from, step, result)))
       return;
-    if (corrected && !at_min_step && !plausible_successor(from, next, step)) corrected = false;
+    if (corrected && !plausible_successor(from, next, step, at_min_step)) corrected = false;
     // A contact appeared or vanished inside a step that should have ended short of every
     // Approach test's zero: the trend was not straight (a fold next to a soft grazing) or
     // the step jumped to another part of the branch. A shorter one.

@@ -52,8 +52,8 @@ struct ContinuationOptions {
   bool natural = false;         // natural-parameter continuation (no turning points)
   // Guards against jumping to another branch: a corrected point farther than
   // max_distance_factor * step from the last one, or whose tangent turned by more than
-  // max_turn_degrees, is refused and the step shortened (unless already at min_step,
-  // where a corner of a nonsmooth branch must be passed).
+  // max_turn_degrees, is refused and the step shortened. At min_step only the distance
+  // counts: a corner of a nonsmooth branch, where the tangent turns, must be passed.
   double max_distance_factor = 2.0;
   double max_turn_degrees = 30.0;
   // At a branch point whose distance to a nonsmooth boundary (TestFunction::Kind::Boundary)
@@ -152,7 +152,9 @@ class PseudoArclength {
   bool tangent_at(BranchPoint& point, ConstVectorRef orientation);
   double weighted_norm(ConstVectorRef y) const;
   double weighted_dot(ConstVectorRef a, ConstVectorRef b) const;
-  bool plausible_successor(const BranchPoint& from, const BranchPoint& to, double step) const;
+  // at_min_step: the distance alone (a corner must be passed there).
+  bool plausible_successor(const BranchPoint& from, const BranchPoint& to, double step,
+                           bool at_min_step) const;
   // The Boundary test the step from -> to crossed (the impact signature changed) or came
   // close to (boundary_threshold); -1: none.
   int crossed_boundary(const BranchPoint& from, const BranchPoint& to) const;
