@@ -111,7 +111,7 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   ImpactRecorder recorder(system_);
   Vector log_stretch = Vector::Zero(n);
   const double t_start = state.t;
-  result.poincare_samples.reserve(static_cast<size_t>(options_.periods));
+  result.poincare_samples.resize(n, options_.periods);
   int done = 0;
   for (int k = 1; k <= options_.periods; ++k) {
     FlowReport step = flow.advance(state, t_start + k * period, &recorder);
@@ -122,10 +122,11 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
       break;
     }
     orthonormalise(state.tangent, log_stretch);
-    result.poincare_samples.push_back(state.x);
+    result.poincare_samples.col(k - 1) = state.x;
     done = k;
     if (options_.progress) options_.progress(options_.transient_periods + k, total_periods);
   }
+  result.poincare_samples.conservativeResize(n, done);
   result.final_state = state;
   result.averaging_time = done * period;
   if (done == 0) return result;
@@ -136,7 +137,7 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   result.impacts = recorder.statistics();
   result.impacts_per_period = static_cast<double>(result.impacts.impacts) / done;
   result.energy_per_period = result.impacts.energy_change / done;
-  result.n = detect_period(result.poincare_samples, options_.max_detected_period,
+  result.n = detect_period_in_columns(result.poincare_samples, options_.max_detected_period,
                            options_.period_tolerance);
   if (result.n > 0) {
     const double window_start = state.t - result.n * period;
