@@ -137,14 +137,14 @@ void write_events_csv(const std::filesystem::path& file, const libcont::HybridSy
 }
 
 void write_poincare_csv(const std::filesystem::path& file, const libcont::HybridSystem& system,
-                        const std::vector<libcont::Vector>& samples, double t0, double period) {
+                        const libcont::Matrix& samples, double t0, double period) {
   write_file_atomically(file, [&](std::ostream& out) {
     out << "k,t";
     write_state_header(out, system, "");
     out << '\n';
-    for (size_t k = 0; k < samples.size(); ++k) {
+    for (Eigen::Index k = 0; k < samples.cols(); ++k) {
       out << k + 1 << ',' << number_text(t0 + static_cast<double>(k + 1) * period);
-      write_state(out, samples[k]);
+      write_state(out, samples.col(k));
       out << '\n';
     }
   });

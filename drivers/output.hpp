@@ -40,9 +40,9 @@ void write_time_series_csv(const std::filesystem::path& file, const libcont::Hyb
 void write_events_csv(const std::filesystem::path& file, const libcont::HybridSystem& system,
                       const std::vector<libcont::EventRecord>& events);
 
-// k, t, <state names>: the stroboscopic samples x(t0 + k T).
+// k, t, <state names>: the stroboscopic samples x(t0 + k T), column k - 1 of `samples`.
 void write_poincare_csv(const std::filesystem::path& file, const libcont::HybridSystem& system,
-                        const std::vector<libcont::Vector>& samples, double t0, double period);
+                        const libcont::Matrix& samples, double t0, double period);
 
 // t, relative_velocity: every impact (or contact start) of the averaging phase.
 void write_impacts_csv(const std::filesystem::path& file, const libcont::ImpactStatistics& impacts);

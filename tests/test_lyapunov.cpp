@@ -165,9 +165,9 @@ TEST_CASE("With d = 0 the motion scales with the base amplitude a", "[lyapunov]"
   CHECK(r_small.n == r_large.n);
   CHECK(r_small.p == r_large.p);
   CHECK((r_small.exponents - r_large.exponents).norm() <= 1e-6);
-  REQUIRE(r_small.poincare_samples.size() == r_large.poincare_samples.size());
-  const Vector& last_small = r_small.poincare_samples.back();
-  const Vector& last_large = r_large.poincare_samples.back();
+  REQUIRE(r_small.poincare_samples.cols() == r_large.poincare_samples.cols());
+  const Vector last_small = r_small.poincare_samples.rightCols(1);
+  const Vector last_large = r_large.poincare_samples.rightCols(1);
   CHECK((last_large - 4.0 * last_small).norm() <= 1e-6 * last_large.norm());
 }
 

@@ -7,6 +7,7 @@
 #include "libcont/impact_statistics.hpp"
 #include "test_support.hpp"
 
+using libcont::Matrix;
 using libcont::Vector;
 using test_support::vec2;
 
@@ -69,4 +70,33 @@ TEST_CASE("detect_period reports a non-periodic sequence as 0", "[period]") {
   // Too few samples to decide.
   CHECK(libcont::detect_period({}, 16, 1e-6) == 0);
   CHECK(libcont::detect_period({vec2(1, 1)}, 16, 1e-6) == 0);
+}
+
+TEST_CASE("detect_period_in_columns answers as detect_period on the same samples", "[period]") {
+  const std::vector<Vector> two = {vec2(0.3, -0.1), vec2(-0.2, 0.4)};
+  const std::vector<Vector> three = {vec2(0.3, -0.1), vec2(-0.2, 0.4), vec2(0.1, 0.1)};
+  std::vector<std::vector<Vector>> sequences = {
+      periodic_sequence(two, 200),           periodic_sequence(three, 200),
+      periodic_sequence(two, 200, 1e-8, 1e-3), periodic_sequence(two, 200, 1e-4, 1e-3),
+      periodic_sequence(three, 7),           {vec2(1, 1)},
+      {}};
+  std::vector<Vector> chaotic;
+  double u = 0.123;
+  for (int k = 0; k < 300; ++k) {
+    u = 4 * u * (1 - u);
+    chaotic.push_back(vec2(u, 1 - u));
+  }
+  sequences.push_back(chaotic);
+  int periodic = 0;
+  for (const auto& samples : sequences) {
+    Matrix columns(2, static_cast<Eigen::Index>(samples.size()));
+    for (size_t k = 0; k < samples.size(); ++k)
+      columns.col(static_cast<Eigen::Index>(k)) = samples[k];
+    for (const int max_period : {2, 16}) {
+      const int expected = libcont::detect_period(samples, max_period, 1e-6);
+      CHECK(libcont::detect_period_in_columns(columns, max_period, 1e-6) == expected);
+      if (expected > 0) ++periodic;
+    }
+  }
+  CHECK(periodic >= 4);  // the comparison covers periodic and non-periodic answers
 }

@@ -107,12 +107,13 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
 
   std::vector<std::string> files = {(out / "lyapunov.json").string()};
   nlohmann::ordered_json not_saved = nlohmann::ordered_json::object();
-  const bool poincare_saved = settings.series.wanted("poincare", r.poincare_samples.size());
+  const bool poincare_saved =
+      settings.series.wanted("poincare", static_cast<std::size_t>(r.poincare_samples.cols()));
   if (poincare_saved) {
     write_poincare_csv(out / "poincare.csv", system, r.poincare_samples, averaging_start, period);
     files.push_back((out / "poincare.csv").string());
   } else {
-    not_saved["poincare"] = r.poincare_samples.size();
+    not_saved["poincare"] = r.poincare_samples.cols();
   }
   if (settings.series.wanted("impacts", r.impacts.impact_times.size())) {
     write_impacts_csv(out / "impacts.csv", r.impacts);

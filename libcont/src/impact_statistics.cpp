@@ -54,12 +54,15 @@ VelocitySummary summarize_velocities(const std::vector<double>& velocities) {
   return s;
 }
 
-int detect_period(const std::vector<Vector>& samples, int max_period, double tolerance) {
-  const int count = static_cast<int>(samples.size());
+namespace {
+
+// detect_period over `count` samples, sample(i) the i-th (a vector or a matrix column).
+template <typename Sample>
+int detect_period_of(int count, const Sample& sample, int max_period, double tolerance) {
   if (count < 2) return 0;
   // Tolerance relative to the size of the motion, since amplitudes may be tiny (mm).
   double scale = 0.0;
-  for (const auto& s : samples) scale = std::max(scale, s.cwiseAbs().maxCoeff());
+  for (int i = 0; i < count; ++i) scale = std::max(scale, sample(i).cwiseAbs().maxCoeff());
   scale = std::max(scale, 1e-300);
   for (int n = 1; n <= max_period; ++n) {
     // Compare the last samples over several repetitions of the candidate period.
@@ -67,10 +70,25 @@ int detect_period(const std::vector<Vector>& samples, int max_period, double tol
     if (pairs < n) break;
     bool periodic = true;
     for (int i = count - pairs; i < count && periodic; ++i)
-      periodic = (samples[i] - samples[i - n]).cwiseAbs().maxCoeff() <= tolerance * scale;
+      periodic = (sample(i) - sample(i - n)).cwiseAbs().maxCoeff() <= tolerance * scale;
     if (periodic) return n;
   }
   return 0;
+}
+
+}  // namespace
+
+int detect_period(const std::vector<Vector>& samples, int max_period, double tolerance) {
+  return detect_period_of(
+      static_cast<int>(samples.size()),
+      [&](int i) -> const Vector& { return samples[static_cast<size_t>(i)]; }, max_period,
+      tolerance);
+}
+
+int detect_period_in_columns(const Matrix& samples, int max_period, double tolerance) {
+  return detect_period_of(
+      static_cast<int>(samples.cols()), [&](int i) { return samples.col(i); }, max_period,
+      tolerance);
 }
 
 }  // namespace libcont

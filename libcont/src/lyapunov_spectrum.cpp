@@ -9,38 +9,47 @@ namespace libcont {
 
 namespace {
 
+// Modified Gram-Schmidt of a square tangent of `size` columns (Size > 0: fixed) on fixed
+// storage: q = the orthonormal columns, norms = R's diagonal. False where a column
+// collapses (R_ii zero or not finite); q is then incomplete.
+template <int Size>
+bool gram_schmidt(const double* in, int size, double* q, double* norms) {
+  if constexpr (Size > 0) size = Size;
+  for (int k = 0; k < size * size; ++k) q[k] = in[k];
+  for (int i = 0; i < size; ++i) {
+    double* column = q + i * size;
+    for (int j = 0; j < i; ++j) {
+      const double* previous = q + j * size;
+      double projection = 0.0;
+      for (int k = 0; k < size; ++k) projection += previous[k] * column[k];
+      for (int k = 0; k < size; ++k) column[k] -= projection * previous[k];
+    }
+    double norm2 = 0.0;
+    for (int k = 0; k < size; ++k) norm2 += column[k] * column[k];
+    norms[i] = std::sqrt(norm2);
+    if (!(norms[i] > 0.0) || !std::isfinite(norms[i])) return false;
+    for (int k = 0; k < size; ++k) column[k] /= norms[i];
+  }
+  return true;
+}
+
 // Benettin's step: tangent = Q R, tangent <- Q, log |R_ii| added to log_stretch. Small
 // tangents by modified Gram-Schmidt on fixed storage (no allocation: it runs once per
-// forcing period); Householder where a column collapses (sticking: R_ii = 0 gives the
+// forcing period), with the size fixed for two states (a one-degree-of-freedom
+// oscillator: a loop of dynamic length costs more in its set-up than its dozen
+// products); Householder where a column collapses (sticking: R_ii = 0 gives the
 // exponent -inf) and for larger systems, where its stability is worth its cost.
 void orthonormalise(Matrix& tangent, Vector& log_stretch) {
   const Eigen::Index n = tangent.cols();
   constexpr int kSmall = 8;
   if (n <= kSmall && tangent.rows() == n) {
-    // Plain loops on column-major storage: at these sizes Eigen's dynamic products cost
-    // more than the arithmetic.
     double q[kSmall * kSmall];
     double norms[kSmall];
-    const double* in = tangent.data();
     const int size = static_cast<int>(n);
-    for (int k = 0; k < size * size; ++k) q[k] = in[k];
-    bool collapsed = false;
-    for (int i = 0; i < size && !collapsed; ++i) {
-      double* column = q + i * size;
-      for (int j = 0; j < i; ++j) {
-        const double* previous = q + j * size;
-        double projection = 0.0;
-        for (int k = 0; k < size; ++k) projection += previous[k] * column[k];
-        for (int k = 0; k < size; ++k) column[k] -= projection * previous[k];
-      }
-      double norm2 = 0.0;
-      for (int k = 0; k < size; ++k) norm2 += column[k] * column[k];
-      norms[i] = std::sqrt(norm2);
-      collapsed = !(norms[i] > 0.0) || !std::isfinite(norms[i]);
-      if (!collapsed)
-        for (int k = 0; k < size; ++k) column[k] /= norms[i];
-    }
-    if (!collapsed) {
+    const bool orthonormal = size == 2
+                                 ? gram_schmidt<2>(tangent.data(), size, q, norms)
+                                 : gram_schmidt<0>(tangent.data(), size, q, norms);
+    if (orthonormal) {
       for (Eigen::Index i = 0; i < n; ++i) log_stretch[i] += std::log(norms[i]);
       double* out = tangent.data();
       for (int k = 0; k < size * size; ++k) out[k] = q[k];
@@ -102,7 +111,7 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   ImpactRecorder recorder(system_);
   Vector log_stretch = Vector::Zero(n);
   const double t_start = state.t;
-  result.poincare_samples.reserve(static_cast<size_t>(options_.periods));
+  result.poincare_samples.resize(n, options_.periods);
   int done = 0;
   for (int k = 1; k <= options_.periods; ++k) {
     FlowReport step = flow.advance(state, t_start + k * period, &recorder);
@@ -113,10 +122,11 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
       break;
     }
     orthonormalise(state.tangent, log_stretch);
-    result.poincare_samples.push_back(state.x);
+    result.poincare_samples.col(k - 1) = state.x;
     done = k;
     if (options_.progress) options_.progress(options_.transient_periods + k, total_periods);
   }
+  result.poincare_samples.conservativeResize(n, done);
   result.final_state = state;
   result.averaging_time = done * period;
   if (done == 0) return result;
@@ -127,7 +137,7 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   result.impacts = recorder.statistics();
   result.impacts_per_period = static_cast<double>(result.impacts.impacts) / done;
   result.energy_per_period = result.impacts.energy_change / done;
-  result.n = detect_period(result.poincare_samples, options_.max_detected_period,
+  result.n = detect_period_in_columns(result.poincare_samples, options_.max_detected_period,
                            options_.period_tolerance);
   if (result.n > 0) {
     const double window_start = state.t - result.n * period;

@@ -19,6 +19,15 @@ std::vector<T> last_entries(const std::vector<T>& all, int count) {
   return std::vector<T>(all.end() - static_cast<std::ptrdiff_t>(keep), all.end());
 }
 
+// The last `count` columns of a matrix (all of them if it has fewer), as vectors.
+std::vector<Vector> last_columns(const Matrix& all, int count) {
+  const Eigen::Index keep = std::min<Eigen::Index>(all.cols(), std::max(count, 0));
+  std::vector<Vector> kept;
+  kept.reserve(static_cast<size_t>(keep));
+  for (Eigen::Index j = all.cols() - keep; j < all.cols(); ++j) kept.emplace_back(all.col(j));
+  return kept;
+}
+
 using KeyTuple = std::tuple<int, int, int, int>;
 KeyTuple as_tuple(const SweepPointKey& key) {
   return {static_cast<int>(key.pass), key.initial_condition, key.index, key.second_index};
@@ -237,8 +246,8 @@ SweepPoint Sweep::compute_point(const SweepPointKey& key, ConstVectorRef start) 
   point.impacts_per_period = r.impacts_per_period;
   point.energy_per_period = r.energy_per_period;
   point.velocities = summarize_velocities(r.impacts.impact_velocities);
-  point.averaged_periods = static_cast<int>(r.poincare_samples.size());
-  point.samples = last_entries(r.poincare_samples, options_.kept_samples);
+  point.averaged_periods = static_cast<int>(r.poincare_samples.cols());
+  point.samples = last_columns(r.poincare_samples, options_.kept_samples);
   point.impact_velocities = last_entries(r.impacts.impact_velocities, options_.kept_samples);
   point.final_state = r.final_state.x;
   point.fallbacks = r.report.fallbacks;

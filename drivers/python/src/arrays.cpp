@@ -37,6 +37,15 @@ py::array_t<double> to_matrix(const std::vector<libcont::Vector>& rows, long col
   return a;
 }
 
+py::array_t<double> to_rows(const libcont::Matrix& columns) {
+  py::array_t<double> a({static_cast<py::ssize_t>(columns.cols()),
+                         static_cast<py::ssize_t>(columns.rows())});
+  auto m = a.mutable_unchecked<2>();
+  for (Eigen::Index i = 0; i < columns.cols(); ++i)
+    for (Eigen::Index j = 0; j < columns.rows(); ++j) m(i, j) = columns(j, i);
+  return a;
+}
+
 py::array_t<std::complex<double>> to_complex_array(const std::vector<std::complex<double>>& v) {
   py::array_t<std::complex<double>> a(static_cast<py::ssize_t>(v.size()));
   std::copy(v.begin(), v.end(), a.mutable_data());

@@ -17,6 +17,8 @@ pybind11::array_t<double> to_array(const std::vector<double>& v);
 pybind11::array_t<int> to_array(const std::vector<int>& v);
 // Rows of equal length as a matrix (rows x columns); `columns` for an empty list.
 pybind11::array_t<double> to_matrix(const std::vector<libcont::Vector>& rows, long columns);
+// The columns of a matrix as the rows of an array (columns x rows).
+pybind11::array_t<double> to_rows(const libcont::Matrix& columns);
 pybind11::array_t<std::complex<double>> to_complex_array(
     const std::vector<std::complex<double>>& v);
 pybind11::array_t<std::complex<double>> to_complex_array(const Eigen::VectorXcd& v);

@@ -55,7 +55,7 @@ py::dict lyapunov(const ConfiguredSystem& model, long transient, long periods, l
   d["v_r"] = to_array(r.impacts.impact_velocities);
   d["impact_times"] = to_array(r.impacts.impact_times);
   d["velocity_summary"] = velocity_summary(r.impacts.impact_velocities);
-  d["poincare"] = to_matrix(r.poincare_samples, system->dimension());
+  d["poincare"] = to_rows(r.poincare_samples);
   d["final_state"] = to_array(r.final_state.x);
   d["final_time"] = r.final_state.t;
   d["averaged_periods"] = std::lround(r.averaging_time / period);

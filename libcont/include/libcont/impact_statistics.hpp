@@ -51,5 +51,7 @@ VelocitySummary summarize_velocities(const std::vector<double>& velocities);
 // samples; 0 when none fits (not periodic). p is counted by the caller from the impacts.
 int detect_period(const std::vector<Vector>& poincare_samples, int max_period,
                   double tolerance);
+// The same for samples held as the columns of a matrix (LyapunovResult::poincare_samples).
+int detect_period_in_columns(const Matrix& poincare_samples, int max_period, double tolerance);
 
 }  // namespace libcont

@@ -33,7 +33,9 @@ struct LyapunovResult {
   double impacts_per_period = 0;  // a_i
   double energy_per_period = 0;   // a_e
   ImpactStatistics impacts;       // of the averaging phase
-  std::vector<Vector> poincare_samples;  // x(t0 + kT) over the averaging phase
+  // x(t0 + kT) over the averaging phase, column k - 1 for period k: one block for all
+  // (a Vector per period cost a heap allocation per period).
+  Matrix poincare_samples;
   FlowState final_state;          // last good state
   FlowReport report;
   double averaging_time = 0.0;
