@@ -17,7 +17,7 @@ namespace {
 
 // A strict change of sign in the event's direction (as flow.cpp: a value exactly on the
 // surface is not a side).
-bool crosses(EventDirection direction, double before, double after) {
+inline bool crosses(EventDirection direction, double before, double after) {
   switch (direction) {
     case EventDirection::Falling:
       return before > 0.0 && after < 0.0;
