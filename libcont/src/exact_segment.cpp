@@ -17,7 +17,7 @@ namespace {
 
 // A strict change of sign in the event's direction (as flow.cpp: a value exactly on the
 // surface is not a side).
-bool crosses(EventDirection direction, double before, double after) {
+inline bool crosses(EventDirection direction, double before, double after) {
   switch (direction) {
     case EventDirection::Falling:
       return before > 0.0 && after < 0.0;
@@ -347,22 +347,31 @@ double ExactSegment::rate_at(int mode, int function, double t0, double tau) {
   return rate(mode, function, t0 + tau, point_);
 }
 
+template <int N>
 ExactSegment::Reference ExactSegment::start_reference(int mode, int event, double t0,
                                                       double first_step, bool after_touch) {
   // h and h' with the sums of the magnitudes of their terms (their rounding level). An
   // event declared affine: h = c . z, h' = (M^T c) . z from the lifted state, without the
-  // model's (trigonometric) event function and gradient.
+  // model's (trigonometric) event function and gradient. Eigen's sums on columns of the
+  // lifted size, fixed where N > 0: Eigen reduces a fixed and a dynamic column in the
+  // same order (packets, then the rest), so both give the same bits, and the fixed one
+  // without the set-up of a reduction of dynamic length at every segment's start.
   Reference ref;
   double value_terms = 0.0, rate_terms = 0.0;
-  const auto z = block_.col(0);
+  using Column = Eigen::Matrix<double, (N > 0 ? N + 3 : Eigen::Dynamic), 1>;
+  const Eigen::Index lifted = n_ + 3;
   if (prepared_->affine_events[static_cast<size_t>(event)]) {
-    const auto c = prepared_->event_coefficients.col(event);
-    const auto r = prepared_->rate_coefficients.col(event);
+    const Eigen::Map<const Column> z(block_.data(), lifted);
+    const Eigen::Map<const Column> c(prepared_->event_coefficients.data() + event * lifted,
+                                     lifted);
+    const Eigen::Map<const Column> r(prepared_->rate_coefficients.data() + event * lifted,
+                                     lifted);
     ref.value = c.dot(z);
     ref.rate = r.dot(z);
     value_terms = c.cwiseProduct(z).cwiseAbs().sum();
     rate_terms = r.cwiseProduct(z).cwiseAbs().sum();
   } else {
+    const auto z = block_.col(0);
     ref.value = system_.event_function(mode, event, t0, z.head(n_));
     double dh_dt = 0.0;
     jacobians_.event_gradient(mode, event, t0, z.head(n_), gradient_, dh_dt);
@@ -708,7 +717,7 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
   expanded_columns_ = 0;
   for (int j = 0; j < events; ++j) {
     Reference& ref = references_[static_cast<size_t>(j)];
-    ref = start_reference(mode, j, t0, interval_, after_touch);
+    ref = start_reference<N>(mode, j, t0, interval_, after_touch);
     if (!std::isfinite(ref.value) || !std::isfinite(ref.rate))
       return fail(state, t0, FlowStatus::BadState,
                   "event function " + system_.event_spec(mode, j).name +

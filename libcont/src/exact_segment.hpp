@@ -127,6 +127,8 @@ class ExactSegment {
   // left in point_), and the rate there (after value_at at the same tau).
   double value_at(int mode, int function, double t0, double tau);
   double rate_at(int mode, int function, double t0, double tau);
+  // N as in run_sized.
+  template <int N = 0>
   Reference start_reference(int mode, int event, double t0, double first_step, bool after_touch);
   Reference reference_later(int mode, int function, double t0, double first_step);
   Reference start_monitor_reference(int mode, int function, double t0, double first_step);
