@@ -274,8 +274,14 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
   if (!stiff && uses_runge_kutta(mode)) {
     active_ = nullptr;
     runge_kutta_active_ = true;
+    const int monitors =
+        options_.observe_monitors
+            ? 0
+            : static_cast<int>(mode_context_.extremum_coordinates.size() +
+                               mode_context_.gap_events.size());
     runge_kutta_->start(t, y, initial_step, field, roots, &mode_context_, root_directions_,
-                        mode_context_.events, hint(mode) == ModeIntegration::ExplicitPair);
+                        mode_context_.events, hint(mode) == ModeIntegration::ExplicitPair,
+                        monitors);
     return true;
   }
   runge_kutta_active_ = false;

@@ -13,6 +13,9 @@ StroboscopicMap::StroboscopicMap(const HybridSystem& system, FlowOptions options
   options.gap_minima = true;
   options.tangent = false;
   plain_ = std::make_unique<Flow>(system, options);
+  options.observe_monitors = false;
+  image_ = std::make_unique<Flow>(system, options);
+  options.observe_monitors = true;
   options.tangent = true;
   tangent_ = std::make_unique<Flow>(system, options);
   options.tangent_columns = 1;
@@ -28,13 +31,7 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
   OrbitMeasurer measurer(system_, system_.displacement_coordinates());
   measurer.start(x);
   MapEvaluation result;
-  const double period = system_.forcing_period();
-  for (int k = 1; k <= n && result.report.ok(); ++k) {
-    const FlowReport step = flow.advance(state, phase_ + k * period, &measurer);
-    result.report.status = step.status;
-    result.report.message = step.message;
-    result.report.add_work(step);
-  }
+  advance_periods(flow, state, n, &measurer, result.report);
   result.x = state.x;
   result.mode = state.mode;
   result.measures = measurer.measures();
@@ -45,6 +42,30 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
     if (flow.carries_parameter()) result.parameter_derivative = state.tangent.col(columns);
   }
   return result;
+}
+
+MapEvaluation StroboscopicMap::image(ConstVectorRef x, int n) {
+  FlowState state = image_->initial_state(phase_, x);
+  // An observer that takes nothing: the exact path looks for the monitors only where one
+  // listens, and without them crosses event-free scan steps at once, which moves its path
+  // at rounding level.
+  FlowObserver silent;
+  MapEvaluation result;
+  advance_periods(*image_, state, n, &silent, result.report);
+  result.x = state.x;
+  result.mode = state.mode;
+  return result;
+}
+
+void StroboscopicMap::advance_periods(Flow& flow, FlowState& state, int n, FlowObserver* observer,
+                                      FlowReport& report) const {
+  const double period = system_.forcing_period();
+  for (int k = 1; k <= n && report.ok(); ++k) {
+    const FlowReport step = flow.advance(state, phase_ + k * period, observer);
+    report.status = step.status;
+    report.message = step.message;
+    report.add_work(step);
+  }
 }
 
 bool StroboscopicMap::apply_jacobian(ConstVectorRef x, int n, ConstVectorRef v, Vector& product,

@@ -121,10 +121,11 @@ double ExplicitRungeKutta::step_limit(double t) const {
 
 void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Field f,
                                RootFunctions g, void* context, const std::vector<int>& directions,
-                               int events, bool root_time) {
+                               int events, bool root_time, int monitors) {
   root_time_ = root_time;
   f_ = f;
   events_ = events;
+  monitors_ = monitors;
   g_ = g;
   steps_ = rejected_ = 0;
   previous_step_ = 0.0;
@@ -234,9 +235,27 @@ bool ExplicitRungeKutta::interpolate_local(double t, double* y) {
   return stages(t0_, y0_.data(), t - t0_, y, nullptr);
 }
 
+bool ExplicitRungeKutta::changes_sign(size_t i) const {
+  const auto k = static_cast<Eigen::Index>(i);
+  const double a = g_reference_[k], b = g_end_[k];
+  // A function at zero at the reference counts from the side it moves to.
+  const bool rises = a < 0.0 && b >= 0.0 && directions_[i] >= 0;
+  const bool falls = a > 0.0 && b <= 0.0 && directions_[i] <= 0;
+  return rises || falls;
+}
+
 // The earliest root in (t_reference_, t1_] of a function that changes sign in its
 // direction there, located to rounding in time and taken on the far side; root_info_
 // marks every function with a root at that time.
+//
+// Monitors that start() asked to locate only beside another root are left alone in a
+// step where nothing else changes sign. Their roots change nothing of the steps (each is
+// returned inside an accepted step, which goes on unchanged after it), and the state at
+// the step's end and the reference after it are the same; what a root does change is
+// where the search of the functions after it begins, and so the last bits of an event's
+// time. A step that holds another root therefore locates its monitors as always. (An
+// event that crosses and comes back within one step is seen by neither search, unless a
+// monitor's root happens to fall between the two crossings.)
 bool ExplicitRungeKutta::find_root(double& t_root) {
   // On the scale of the absolute time, which an event's time is rounded to anyway: a root
   // located finer than that would be found again from its far side.
@@ -245,14 +264,14 @@ bool ExplicitRungeKutta::find_root(double& t_root) {
   std::fill(root_info_.begin(), root_info_.end(), 0);
   std::vector<double>& found = root_times_;
   found.assign(directions_.size(), std::numeric_limits<double>::infinity());
+  bool skip_monitors = monitors_ > 0;
+  for (size_t i = 0; i < directions_.size() && skip_monitors; ++i)
+    skip_monitors = skippable_monitor(i) || !changes_sign(i);
   bool any = false;
   for (size_t i = 0; i < directions_.size(); ++i) {
+    if ((skip_monitors && skippable_monitor(i)) || !changes_sign(i)) continue;
     const auto k = static_cast<Eigen::Index>(i);
     const double a = g_reference_[k], b = g_end_[k];
-    // A function at zero at the reference counts from the side it moves to.
-    const bool rises = a < 0.0 && b >= 0.0 && directions_[i] >= 0;
-    const bool falls = a > 0.0 && b <= 0.0 && directions_[i] <= 0;
-    if (!rises && !falls) continue;
     // Illinois: the regula falsi that halves the value kept twice in a row.
     double lo = t_reference_, hi = t1_, g_lo = a, g_hi = b;
     int kept = 0;

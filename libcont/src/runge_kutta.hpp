@@ -58,9 +58,13 @@ class ExplicitRungeKutta {
   // field. Smooth in s, the stages then cost the singularity nothing; in t the tangent's
   // first step had an error growing like h^(3/2) (a first step of 1e-11 s, each next one
   // 1.1 times longer: a third of a contact's steps). Times seen from outside stay t.
+  // monitors > 0: the `monitors` functions right after the events are located only in a
+  // step where another function (an event, a turning point) changes sign too, for a
+  // caller that wants the path and not their roots (find_root says why the path stays the
+  // same to the bit).
   void start(double t, const double* y, double step_guess, Field f, RootFunctions g,
              void* context, const std::vector<int>& directions, int events,
-             bool root_time = false);
+             bool root_time = false, int monitors = 0);
 
   enum class Result { Step, StopTime, Root, Failure };
   // One step towards t_stop (never beyond it), or the next root inside the last one.
@@ -103,6 +107,12 @@ class ExplicitRungeKutta {
   double error_norm(const double* y0, const double* y1, const double* error) const;
   double initial_step(const Vector& f) const;  // f at the start
   bool find_root(double& t_root);
+  // Whether function i changes sign in its direction from the reference to the step's end.
+  bool changes_sign(size_t i) const;
+  // Whether function i is a monitor that this step may leave unlocated.
+  bool skippable_monitor(size_t i) const {
+    return static_cast<int>(i) >= events_ && static_cast<int>(i) < events_ + monitors_;
+  }
   bool controlled_step(double& t, Vector& y, const Vector& f, double& h, double t_stop);
   bool integrate_to(double t_root, Vector& y);
 
@@ -115,6 +125,9 @@ class ExplicitRungeKutta {
   void* context_ = nullptr;
   std::vector<int> directions_;
   int events_ = 0;  // the leading root functions that are events
+  // The functions after the events that are monitors located only beside another root
+  // (start(): monitors); 0: every function is located wherever it changes sign.
+  int monitors_ = 0;
   bool root_time_ = false;  // local times are s = sqrt(t - origin_), not t - origin_
   // Inside integrate_to: step times are u = sqrt(root_end_ - t0_) - sqrt(root_end_ - t), t the
   // local time, from 0 to root_span_ = sqrt(root_end_ - t0_).
