@@ -78,20 +78,33 @@ bool field(void* data, double t, const double* in, double* out) {
   return true;
 }
 
-void roots(void* data, double t, const double* y, double* gout) {
+// which (ExplicitRungeKutta::RootFunctions): all functions, all but the monitors, or one;
+// an event alone costs its function without the field that the others need.
+void roots(void* data, double t, const double* y, double* gout, int which) {
   auto& c = *static_cast<ModeContext*>(data);
   Eigen::Map<const Vector> x(y, c.n);
+  if (which >= 0 && which < c.events) {
+    gout[which] = c.system->event_function(c.mode, which, t, x);
+    return;
+  }
   for (int j = 0; j < c.events; ++j) gout[j] = c.system->event_function(c.mode, j, t, x);
   double* out = gout + c.events;
-  if (!c.extremum_coordinates.empty() || !c.gap_events.empty() || !c.guarded_events.empty())
+  const bool monitors = which != ExplicitRungeKutta::kWithoutMonitors;
+  if ((monitors && (!c.extremum_coordinates.empty() || !c.gap_events.empty())) ||
+      !c.guarded_events.empty())
     c.system->vector_field(c.mode, t, x, c.field);
-  for (const int i : c.extremum_coordinates) *out++ = c.field[i];
-  for (const auto* events : {&c.gap_events, &c.guarded_events})
-    for (const int j : *events) {
-      double dh_dt = 0.0;
-      c.jacobians.event_gradient(c.mode, j, t, x, c.gradient, dh_dt);
-      *out++ = c.gradient.dot(c.field) + dh_dt;  // dh/dt along the flow
-    }
+  const auto rate = [&](int j) {  // dh/dt along the flow
+    double dh_dt = 0.0;
+    c.jacobians.event_gradient(c.mode, j, t, x, c.gradient, dh_dt);
+    return c.gradient.dot(c.field) + dh_dt;
+  };
+  if (monitors) {
+    for (const int i : c.extremum_coordinates) *out++ = c.field[i];
+    for (const int j : c.gap_events) *out++ = rate(j);
+  } else {
+    out += c.extremum_coordinates.size() + c.gap_events.size();
+  }
+  for (const int j : c.guarded_events) *out++ = rate(j);
 }
 
 int right_hand_side(double t, N_Vector y, N_Vector ydot, void* data) {
@@ -99,7 +112,7 @@ int right_hand_side(double t, N_Vector y, N_Vector ydot, void* data) {
 }
 
 int root_functions(double t, N_Vector y, double* gout, void* data) {
-  roots(data, t, N_VGetArrayPointer(y), gout);
+  roots(data, t, N_VGetArrayPointer(y), gout, ExplicitRungeKutta::kAllRoots);
   return 0;
 }
 

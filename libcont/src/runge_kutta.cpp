@@ -141,8 +141,9 @@ void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Fie
   const auto roots = static_cast<Eigen::Index>(directions_.size());
   for (Vector* v : {&g_reference_, &g_end_, &g_mid_}) v->setZero(roots);
   root_info_.assign(directions_.size(), 0);
-  if (roots > 0) g_(context_, t, y1_.data(), g_end_.data());
+  if (roots > 0) g_(context_, t, y1_.data(), g_end_.data(), kAllRoots);
   g_reference_ = g_end_;
+  reference_monitors_known_ = end_monitors_known_ = true;
   // 0: estimated at the first step.
   h_ = step_guess > 0.0 ? (root_time_ ? std::sqrt(step_guess) : step_guess) : 0.0;
 }
@@ -244,6 +245,19 @@ bool ExplicitRungeKutta::changes_sign(size_t i) const {
   return rises || falls;
 }
 
+void ExplicitRungeKutta::roots_at_step_end() {
+  end_monitors_known_ = monitors_ == 0;
+  roots(t1_, y1_.data(), g_end_.data(), end_monitors_known_ ? kAllRoots : kWithoutMonitors);
+}
+
+// A reference without the monitors is the step's start (a root inside the step evaluates
+// them all), where the previous step's end left it: the same values as if evaluated then.
+void ExplicitRungeKutta::complete_monitors() {
+  if (!reference_monitors_known_) roots(t0_, y0_.data(), g_reference_.data());
+  if (!end_monitors_known_) roots(t1_, y1_.data(), g_end_.data());
+  reference_monitors_known_ = end_monitors_known_ = true;
+}
+
 // The earliest root in (t_reference_, t1_] of a function that changes sign in its
 // direction there, located to rounding in time and taken on the far side; root_info_
 // marks every function with a root at that time.
@@ -267,6 +281,7 @@ bool ExplicitRungeKutta::find_root(double& t_root) {
   bool skip_monitors = monitors_ > 0;
   for (size_t i = 0; i < directions_.size() && skip_monitors; ++i)
     skip_monitors = skippable_monitor(i) || !changes_sign(i);
+  if (monitors_ > 0 && !skip_monitors) complete_monitors();
   bool any = false;
   for (size_t i = 0; i < directions_.size(); ++i) {
     if ((skip_monitors && skippable_monitor(i)) || !changes_sign(i)) continue;
@@ -294,7 +309,7 @@ bool ExplicitRungeKutta::find_root(double& t_root) {
         nudged = false;
       }
       if (!interpolate_local(t, scratch_root_.data())) return false;
-      roots(t, scratch_root_.data(), g_mid_.data());
+      roots(t, scratch_root_.data(), g_mid_.data(), static_cast<int>(i));
       const double g = g_mid_[k];
       if ((g < 0.0) == (a < 0.0) && g != 0.0) {
         lo = t;
@@ -409,6 +424,7 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_rea
 ExplicitRungeKutta::Result ExplicitRungeKutta::step_local(double t_stop, double& t_reached) {
   const auto roots_at_end = [&](Result fallback) {
     g_reference_ = g_end_;
+    reference_monitors_known_ = end_monitors_known_;
     t_reference_ = t1_;
     returned_ = y1_;
     t_reached = t1_;
@@ -425,6 +441,7 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step_local(double t_stop, double&
     if (at_event ? !integrate_to(t_root, returned_) : !interpolate_local(t_root, returned_.data()))
       return false;
     roots(t_root, returned_.data(), g_reference_.data());
+    reference_monitors_known_ = true;
     t_reference_ = t_root;
     inside_step_ = true;
     return true;
@@ -465,7 +482,7 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step_local(double t_stop, double&
   t0_ = t_start;
   f0_ = f_start_;
   if (!directions_.empty()) {
-    roots(t1_, y1_.data(), g_end_.data());
+    roots_at_step_end();
     double t_root = 0.0;
     if (root_inside(t_root)) {
       t_reached = t_root;

@@ -38,9 +38,12 @@ struct StageCombination {
 
 class ExplicitRungeKutta {
  public:
-  // f: dy/dt, false where it is not finite; g: the root functions.
+  // f: dy/dt, false where it is not finite; g: the root functions, those asked for by
+  // `which`: kAllRoots, kWithoutMonitors (all but the monitors of start()), or the index of
+  // one function. Those not asked for may be left as they are.
   using Field = bool (*)(void* context, double t, const double* y, double* dydt);
-  using RootFunctions = void (*)(void* context, double t, const double* y, double* g);
+  using RootFunctions = void (*)(void* context, double t, const double* y, double* g, int which);
+  static constexpr int kAllRoots = -1, kWithoutMonitors = -2;
 
   ExplicitRungeKutta(int size, Vector absolute_tolerances, double relative_tolerance,
                      double max_step);
@@ -97,7 +100,14 @@ class ExplicitRungeKutta {
   double absolute_at(double t) const {  // the absolute time at the step time t
     return absolute(to_root_ ? local_towards_root(t) : t);
   }
-  void roots(double t, const double* y, double* g) { g_(context_, absolute(t), y, g); }
+  void roots(double t, const double* y, double* g, int which = kAllRoots) {
+    g_(context_, absolute(t), y, g, which);
+  }
+  // The functions at the step's end: without the monitors where they are located only
+  // beside another root (end_monitors_known_ says whether g_end_ holds them).
+  void roots_at_step_end();
+  // Completes the monitors' values at the reference and at the step's end.
+  void complete_monitors();
   double step_limit(double t) const;
   bool interpolate_local(double t, double* y);
   Result step_local(double t_stop, double& t_reached);
@@ -148,6 +158,9 @@ class ExplicitRungeKutta {
   // and at the step's end; whether a root remains to be looked for in (reference, t1].
   double t_reference_ = 0.0;
   Vector g_reference_, g_end_, g_mid_;
+  // Whether the monitors' values in g_reference_ and g_end_ are current (always without
+  // monitors_; else they are evaluated only for a step that holds another root).
+  bool reference_monitors_known_ = true, end_monitors_known_ = true;
   bool inside_step_ = false;  // a root was returned inside [t0, t1]: check the rest first
   std::vector<int> root_info_;
   std::vector<double> root_times_;
