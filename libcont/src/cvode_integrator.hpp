@@ -47,6 +47,9 @@ struct ModeContext {
   const ParameterDerivatives* derivatives;
   int mode = 0;
   int n = 0;
+  // The state's leading coordinates whose rates are the next ones (q' = v), whose rows of
+  // D_x f are [0, I, 0] (AnalyticJacobians::kinematic_rows).
+  int kinematic_rows = 0;
   bool tangent = false;
   int columns = 0;  // integrated columns: the tangent's k, then dx/dp if carried
   // The model's id of the parameter p whose dx/dp is the last column (derivatives is then
