@@ -331,7 +331,7 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
     active_ = nullptr;
     runge_kutta_active_ = true;
     const int monitors =
-        options_.observe_monitors
+        monitor_roots_wanted_
             ? 0
             : static_cast<int>(mode_context_.extremum_coordinates.size() +
                                mode_context_.gap_events.size());

@@ -13,9 +13,6 @@ StroboscopicMap::StroboscopicMap(const HybridSystem& system, FlowOptions options
   options.gap_minima = true;
   options.tangent = false;
   plain_ = std::make_unique<Flow>(system, options);
-  options.observe_monitors = false;
-  image_ = std::make_unique<Flow>(system, options);
-  options.observe_monitors = true;
   options.tangent = true;
   tangent_ = std::make_unique<Flow>(system, options);
   options.tangent_columns = 1;
@@ -44,14 +41,24 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
   return result;
 }
 
+namespace {
+// The image's observer: it takes nothing and wants no monitor roots, but is there: the
+// exact path looks for the monitors only where an observer listens, and without them
+// crosses event-free scan steps at once, which moves its path at rounding level.
+class PathOnly : public FlowObserver {
+ public:
+  bool wants_monitor_roots() const override { return false; }
+};
+}  // namespace
+
+// On the plain map's own flow: the exact path's caches (expansions, decompositions) then
+// see the same history as with iterate alone, and its results depend on that history at
+// rounding level.
 MapEvaluation StroboscopicMap::image(ConstVectorRef x, int n) {
-  FlowState state = image_->initial_state(phase_, x);
-  // An observer that takes nothing: the exact path looks for the monitors only where one
-  // listens, and without them crosses event-free scan steps at once, which moves its path
-  // at rounding level.
-  FlowObserver silent;
+  FlowState state = plain_->initial_state(phase_, x);
+  PathOnly path_only;
   MapEvaluation result;
-  advance_periods(*image_, state, n, &silent, result.report);
+  advance_periods(*plain_, state, n, &path_only, result.report);
   result.x = state.x;
   result.mode = state.mode;
   return result;

@@ -63,12 +63,6 @@ struct FlowOptions {
   std::vector<int> extremum_coordinates;  // local extrema of these x_i (where dx_i/dt = 0)
   bool gap_minima = false;  // local minima of the gap functions (events of kind Impact or
                             // ContactStart), the test function of grazing
-  // false: the path is wanted and not the monitors' roots (a map's image alone). The
-  // explicit pair then locates its monitors only in a step that holds another root too,
-  // which leaves every step and state as with true (runge_kutta.cpp, find_root), and the
-  // observer hears of the others no more. CVODE's steps and the exact path's scan depend
-  // on the monitors and keep them.
-  bool observe_monitors = true;
   // Set from another thread to end the run at its next step or event (status Cancelled,
   // the state the last good one): how a front end interrupts a long computation. None:
   // the run is not interruptible. Read only, never changed by the flow.
@@ -107,6 +101,12 @@ class FlowObserver {
   virtual void on_extremum(int /*coordinate*/, double /*t*/, ConstVectorRef /*x*/, int /*mode*/) {}
   virtual void on_gap_minimum(int /*event*/, double /*t*/, double /*gap*/, ConstVectorRef /*x*/,
                               int /*mode*/) {}
+  // false: the path is wanted and not the monitors' roots (a map's image alone). The
+  // explicit pair then locates its monitors only in a step that holds another root too,
+  // which leaves every step and state as with true (runge_kutta.cpp, find_root), and this
+  // observer hears of the others no more. CVODE's steps and the exact path's scan depend
+  // on the monitors and keep them.
+  virtual bool wants_monitor_roots() const { return true; }
 };
 
 struct SampleGrid {

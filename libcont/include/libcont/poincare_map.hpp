@@ -33,7 +33,7 @@ class StroboscopicMap {
   MapEvaluation iterate(ConstVectorRef x, int n, bool with_jacobian = true);
   // P^n(x) alone (x, mode and report; no measures, impacts or Jacobian): the same to the
   // bit as iterate(x, n, false), with less work where the explicit pair integrates
-  // (FlowOptions::observe_monitors). For the corrector's residuals.
+  // (FlowObserver::wants_monitor_roots). For the corrector's residuals.
   MapEvaluation image(ConstVectorRef x, int n);
   // The tangent-flow product D P^n(x) v (one tangent column integrated along the path),
   // for matrix-free eigenvalue solvers. False (with report) if the flow fails.
@@ -53,7 +53,7 @@ class StroboscopicMap {
   void advance_periods(Flow& flow, FlowState& state, int n, FlowObserver* observer,
                        FlowReport& report) const;
 
-  std::unique_ptr<Flow> plain_, tangent_, product_, image_;
+  std::unique_ptr<Flow> plain_, tangent_, product_;
 };
 
 // The trajectory through x at t = from, followed forward to the first t = to (mod nT)
