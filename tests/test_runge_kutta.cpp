@@ -217,7 +217,7 @@ bool opening_field(void*, double t, const double* y, double* dydt) {
   dydt[1] = y[0];
   return true;
 }
-void no_roots(void*, double, const double*, double*) {}
+void no_roots(void*, double, const double*, double*, int) {}
 
 }  // namespace
 
@@ -303,7 +303,7 @@ bool closing_gap_field(void*, double, const double* y, double* dydt) {
   dydt[2] = y[1];
   return true;
 }
-void gap(void*, double, const double* y, double* g) { g[0] = y[0]; }
+void gap(void*, double, const double* y, double* g, int) { g[0] = y[0]; }
 
 }  // namespace
 

@@ -49,6 +49,55 @@ void tangent_product(const Matrix& jacobian, const double* phi, double* dphi, in
   }
 }
 
+// The same product where the Jacobian's first m rows are [0, I, 0]
+// (AnalyticJacobians::kinematic_rows): those rows of dphi are the next m rows of phi, and
+// the others are summed as tangent_product sums them. The copies equal the sums those
+// rows would give (0 phi_k added, 1 phi_k once) except in the sign of a zero. N and M:
+// n and m if fixed at compile time, else Eigen::Dynamic.
+template <int N, int M>
+void kinematic_tangent_product(const Matrix& jacobian, const double* phi, double* dphi, int n,
+                               int m, int columns) {
+  constexpr int kLower = N == Eigen::Dynamic ? Eigen::Dynamic : N - M;
+  using Lower = Eigen::Matrix<double, kLower, 1>;
+  const int lower = n - m;
+  for (int j = 0; j < columns; ++j) {
+    const double* p = phi + static_cast<Eigen::Index>(j) * n;
+    double* d = dphi + static_cast<Eigen::Index>(j) * n;
+    for (int i = 0; i < m; ++i) d[i] = p[m + i];
+    const auto rows = [&](int k) {
+      return Eigen::Map<const Lower>(jacobian.data() + static_cast<Eigen::Index>(k) * n + m, lower);
+    };
+    Eigen::Map<Lower> out(d + m, lower);
+    if constexpr (N == Eigen::Dynamic) {  // in place: no temporary to allocate
+      out = rows(0) * p[0];
+      for (int k = 1; k < n; ++k) out += rows(k) * p[k];
+    } else {
+      Lower sum = rows(0) * p[0];
+      for (int k = 1; k < N; ++k) sum += rows(k) * p[k];
+      out = sum;
+    }
+  }
+}
+
+// dphi = J phi by the cheapest of the two products above.
+void tangent_flow_product(const ModeContext& c, const double* phi, double* dphi) {
+  const int n = c.n, m = c.kinematic_rows;
+  if (m > 0) {
+    if (n == 4 && m == 2) return kinematic_tangent_product<4, 2>(c.jacobian, phi, dphi, n, m, c.columns);
+    if (n == 2 && m == 1) return kinematic_tangent_product<2, 1>(c.jacobian, phi, dphi, n, m, c.columns);
+    if (n == 6 && m == 3) return kinematic_tangent_product<6, 3>(c.jacobian, phi, dphi, n, m, c.columns);
+    return kinematic_tangent_product<Eigen::Dynamic, Eigen::Dynamic>(c.jacobian, phi, dphi, n, m,
+                                                                     c.columns);
+  }
+  switch (n) {
+    case 2: return tangent_product<2>(c.jacobian, phi, dphi, n, c.columns);
+    case 3: return tangent_product<3>(c.jacobian, phi, dphi, n, c.columns);
+    case 4: return tangent_product<4>(c.jacobian, phi, dphi, n, c.columns);
+    case 6: return tangent_product<6>(c.jacobian, phi, dphi, n, c.columns);
+    default: return tangent_product<Eigen::Dynamic>(c.jacobian, phi, dphi, n, c.columns);
+  }
+}
+
 // The model's right-hand side and root functions on raw arrays, for CVODE's callbacks
 // and for the explicit Runge-Kutta pair alike. They never throw into C: models report
 // trouble through non-finite values, which both integrators treat as a recoverable
@@ -61,15 +110,8 @@ bool field(void* data, double t, const double* in, double* out) {
   if (!dxdt.allFinite()) return false;
   if (c.tangent) {
     c.jacobians.state_jacobian(c.mode, t, x, c.jacobian);
-    const double* phi = in + c.n;
     double* dphi = out + c.n;
-    switch (c.n) {
-      case 2: tangent_product<2>(c.jacobian, phi, dphi, c.n, c.columns); break;
-      case 3: tangent_product<3>(c.jacobian, phi, dphi, c.n, c.columns); break;
-      case 4: tangent_product<4>(c.jacobian, phi, dphi, c.n, c.columns); break;
-      case 6: tangent_product<6>(c.jacobian, phi, dphi, c.n, c.columns); break;
-      default: tangent_product<Eigen::Dynamic>(c.jacobian, phi, dphi, c.n, c.columns);
-    }
+    tangent_flow_product(c, in + c.n, dphi);
     if (c.parameter >= 0) {  // (dx/dp)' = D_x f dx/dp + D_p f
       c.derivatives->field_parameter_derivative(c.parameter, c.mode, t, x, c.df_dp);
       Eigen::Map<Vector>(dphi + static_cast<Eigen::Index>(c.columns - 1) * c.n, c.n) += c.df_dp;
@@ -78,20 +120,33 @@ bool field(void* data, double t, const double* in, double* out) {
   return true;
 }
 
-void roots(void* data, double t, const double* y, double* gout) {
+// which (ExplicitRungeKutta::RootFunctions): all functions, all but the monitors, or one;
+// an event alone costs its function without the field that the others need.
+void roots(void* data, double t, const double* y, double* gout, int which) {
   auto& c = *static_cast<ModeContext*>(data);
   Eigen::Map<const Vector> x(y, c.n);
+  if (which >= 0 && which < c.events) {
+    gout[which] = c.system->event_function(c.mode, which, t, x);
+    return;
+  }
   for (int j = 0; j < c.events; ++j) gout[j] = c.system->event_function(c.mode, j, t, x);
   double* out = gout + c.events;
-  if (!c.extremum_coordinates.empty() || !c.gap_events.empty() || !c.guarded_events.empty())
+  const bool monitors = which != ExplicitRungeKutta::kWithoutMonitors;
+  if ((monitors && (!c.extremum_coordinates.empty() || !c.gap_events.empty())) ||
+      !c.guarded_events.empty())
     c.system->vector_field(c.mode, t, x, c.field);
-  for (const int i : c.extremum_coordinates) *out++ = c.field[i];
-  for (const auto* events : {&c.gap_events, &c.guarded_events})
-    for (const int j : *events) {
-      double dh_dt = 0.0;
-      c.jacobians.event_gradient(c.mode, j, t, x, c.gradient, dh_dt);
-      *out++ = c.gradient.dot(c.field) + dh_dt;  // dh/dt along the flow
-    }
+  const auto rate = [&](int j) {  // dh/dt along the flow
+    double dh_dt = 0.0;
+    c.jacobians.event_gradient(c.mode, j, t, x, c.gradient, dh_dt);
+    return c.gradient.dot(c.field) + dh_dt;
+  };
+  if (monitors) {
+    for (const int i : c.extremum_coordinates) *out++ = c.field[i];
+    for (const int j : c.gap_events) *out++ = rate(j);
+  } else {
+    out += c.extremum_coordinates.size() + c.gap_events.size();
+  }
+  for (const int j : c.guarded_events) *out++ = rate(j);
 }
 
 int right_hand_side(double t, N_Vector y, N_Vector ydot, void* data) {
@@ -99,7 +154,7 @@ int right_hand_side(double t, N_Vector y, N_Vector ydot, void* data) {
 }
 
 int root_functions(double t, N_Vector y, double* gout, void* data) {
-  roots(data, t, N_VGetArrayPointer(y), gout);
+  roots(data, t, N_VGetArrayPointer(y), gout, ExplicitRungeKutta::kAllRoots);
   return 0;
 }
 
@@ -136,6 +191,7 @@ CvodeIntegrator::CvodeIntegrator(const HybridSystem& system, const FlowOptions& 
   for (int i = 0; i < size_; ++i)
     tol[i] = i < n ? options.absolute_tolerance : options.tangent_absolute_tolerance;
   mode_context_.n = n;
+  mode_context_.kinematic_rows = mode_context_.jacobians.kinematic_rows();
   mode_context_.tangent = options.tangent;
   mode_context_.columns = columns;
   mode_context_.parameter = parameter;
@@ -274,8 +330,14 @@ bool CvodeIntegrator::start(double t, const double* y, int mode, double initial_
   if (!stiff && uses_runge_kutta(mode)) {
     active_ = nullptr;
     runge_kutta_active_ = true;
+    const int monitors =
+        monitor_roots_wanted_
+            ? 0
+            : static_cast<int>(mode_context_.extremum_coordinates.size() +
+                               mode_context_.gap_events.size());
     runge_kutta_->start(t, y, initial_step, field, roots, &mode_context_, root_directions_,
-                        mode_context_.events, hint(mode) == ModeIntegration::ExplicitPair);
+                        mode_context_.events, hint(mode) == ModeIntegration::ExplicitPair,
+                        monitors);
     return true;
   }
   runge_kutta_active_ = false;

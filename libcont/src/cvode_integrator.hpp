@@ -47,6 +47,9 @@ struct ModeContext {
   const ParameterDerivatives* derivatives;
   int mode = 0;
   int n = 0;
+  // The state's leading coordinates whose rates are the next ones (q' = v), whose rows of
+  // D_x f are [0, I, 0] (AnalyticJacobians::kinematic_rows).
+  int kinematic_rows = 0;
   bool tangent = false;
   int columns = 0;  // integrated columns: the tangent's k, then dx/dp if carried
   // The model's id of the parameter p whose dx/dp is the last column (derivatives is then
@@ -83,6 +86,10 @@ class CvodeIntegrator {
   // step. Throws nothing; returns false with message().
   // stiff: BDF whatever the mode and method (the fallback after a failed step).
   bool start(double t, const double* y, int mode, double initial_step = 0.0, bool stiff = false);
+  // For the starts that follow: whether every monitor root is wanted, or (false) the path
+  // alone, where the explicit pair locates its monitors only beside another root
+  // (FlowObserver::wants_monitor_roots).
+  void set_monitor_roots_wanted(bool wanted) { monitor_roots_wanted_ = wanted; }
   // Whether BDF integrates now (no fallback beyond it).
   bool on_stiff_integrator() const { return active_ == &bdf_; }
   // One internal step towards t_stop (never beyond it). Returns the CVODE flag.
@@ -125,6 +132,7 @@ class CvodeIntegrator {
   Instance* active_ = nullptr;
   std::unique_ptr<ExplicitRungeKutta> runge_kutta_;
   bool runge_kutta_active_ = false;
+  bool monitor_roots_wanted_ = true;
   ModeContext mode_context_;
   std::vector<int> root_directions_, root_info_;
   std::vector<Root> roots_;

@@ -408,6 +408,7 @@ struct Flow::Impl {
     int window_steps = 0;
     double window_start = state.t;
     if (!fire_due_events(state, observer, report, true)) return report;
+    integrator.set_monitor_roots_wanted(!observer || observer->wants_monitor_roots());
     EventHistory history;
     long exact_steps = 0;
     bool after_touch = false;

@@ -155,18 +155,22 @@ bool PeriodicOrbitProblem::measure(ConstVectorRef u, double lambda, OrbitMeasure
 
 bool PeriodicOrbitProblem::plain_pass(ConstVectorRef u, MapEvaluation& pass) {
   pass = map_.iterate(u, period_, false);
+  return count_plain(pass);
+}
+
+bool PeriodicOrbitProblem::plain_map(ConstVectorRef u, Vector& image) {
+  MapEvaluation pass = map_.image(u, period_);
+  if (!count_plain(pass)) return false;
+  image = std::move(pass.x);
+  return true;
+}
+
+bool PeriodicOrbitProblem::count_plain(const MapEvaluation& pass) {
   ++statistics_.plain_maps;
   statistics_.steps += pass.report.steps;
   if (pass.ok()) return true;
   failure_ = pass.report.message;
   return false;
-}
-
-bool PeriodicOrbitProblem::plain_map(ConstVectorRef u, Vector& image) {
-  MapEvaluation pass;
-  if (!plain_pass(u, pass)) return false;
-  image = std::move(pass.x);
-  return true;
 }
 
 std::vector<TestFunction> PeriodicOrbitProblem::test_functions() const {

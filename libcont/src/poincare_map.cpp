@@ -28,13 +28,7 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
   OrbitMeasurer measurer(system_, system_.displacement_coordinates());
   measurer.start(x);
   MapEvaluation result;
-  const double period = system_.forcing_period();
-  for (int k = 1; k <= n && result.report.ok(); ++k) {
-    const FlowReport step = flow.advance(state, phase_ + k * period, &measurer);
-    result.report.status = step.status;
-    result.report.message = step.message;
-    result.report.add_work(step);
-  }
+  advance_periods(flow, state, n, &measurer, result.report);
   result.x = state.x;
   result.mode = state.mode;
   result.measures = measurer.measures();
@@ -45,6 +39,40 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
     if (flow.carries_parameter()) result.parameter_derivative = state.tangent.col(columns);
   }
   return result;
+}
+
+namespace {
+// The image's observer: it takes nothing and wants no monitor roots, but is there: the
+// exact path looks for the monitors only where an observer listens, and without them
+// crosses event-free scan steps at once, which moves its path at rounding level.
+class PathOnly : public FlowObserver {
+ public:
+  bool wants_monitor_roots() const override { return false; }
+};
+}  // namespace
+
+// On the plain map's own flow: the exact path's caches (expansions, decompositions) then
+// see the same history as with iterate alone, and its results depend on that history at
+// rounding level.
+MapEvaluation StroboscopicMap::image(ConstVectorRef x, int n) {
+  FlowState state = plain_->initial_state(phase_, x);
+  PathOnly path_only;
+  MapEvaluation result;
+  advance_periods(*plain_, state, n, &path_only, result.report);
+  result.x = state.x;
+  result.mode = state.mode;
+  return result;
+}
+
+void StroboscopicMap::advance_periods(Flow& flow, FlowState& state, int n, FlowObserver* observer,
+                                      FlowReport& report) const {
+  const double period = system_.forcing_period();
+  for (int k = 1; k <= n && report.ok(); ++k) {
+    const FlowReport step = flow.advance(state, phase_ + k * period, observer);
+    report.status = step.status;
+    report.message = step.message;
+    report.add_work(step);
+  }
 }
 
 bool StroboscopicMap::apply_jacobian(ConstVectorRef x, int n, ConstVectorRef v, Vector& product,

@@ -121,10 +121,11 @@ double ExplicitRungeKutta::step_limit(double t) const {
 
 void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Field f,
                                RootFunctions g, void* context, const std::vector<int>& directions,
-                               int events, bool root_time) {
+                               int events, bool root_time, int monitors) {
   root_time_ = root_time;
   f_ = f;
   events_ = events;
+  monitors_ = monitors;
   g_ = g;
   steps_ = rejected_ = 0;
   previous_step_ = 0.0;
@@ -140,8 +141,9 @@ void ExplicitRungeKutta::start(double t, const double* y, double step_guess, Fie
   const auto roots = static_cast<Eigen::Index>(directions_.size());
   for (Vector* v : {&g_reference_, &g_end_, &g_mid_}) v->setZero(roots);
   root_info_.assign(directions_.size(), 0);
-  if (roots > 0) g_(context_, t, y1_.data(), g_end_.data());
+  if (roots > 0) g_(context_, t, y1_.data(), g_end_.data(), kAllRoots);
   g_reference_ = g_end_;
+  reference_monitors_known_ = end_monitors_known_ = true;
   // 0: estimated at the first step.
   h_ = step_guess > 0.0 ? (root_time_ ? std::sqrt(step_guess) : step_guess) : 0.0;
 }
@@ -234,9 +236,40 @@ bool ExplicitRungeKutta::interpolate_local(double t, double* y) {
   return stages(t0_, y0_.data(), t - t0_, y, nullptr);
 }
 
+bool ExplicitRungeKutta::changes_sign(size_t i) const {
+  const auto k = static_cast<Eigen::Index>(i);
+  const double a = g_reference_[k], b = g_end_[k];
+  // A function at zero at the reference counts from the side it moves to.
+  const bool rises = a < 0.0 && b >= 0.0 && directions_[i] >= 0;
+  const bool falls = a > 0.0 && b <= 0.0 && directions_[i] <= 0;
+  return rises || falls;
+}
+
+void ExplicitRungeKutta::roots_at_step_end() {
+  end_monitors_known_ = monitors_ == 0;
+  roots(t1_, y1_.data(), g_end_.data(), end_monitors_known_ ? kAllRoots : kWithoutMonitors);
+}
+
+// A reference without the monitors is the step's start (a root inside the step evaluates
+// them all), where the previous step's end left it: the same values as if evaluated then.
+void ExplicitRungeKutta::complete_monitors() {
+  if (!reference_monitors_known_) roots(t0_, y0_.data(), g_reference_.data());
+  if (!end_monitors_known_) roots(t1_, y1_.data(), g_end_.data());
+  reference_monitors_known_ = end_monitors_known_ = true;
+}
+
 // The earliest root in (t_reference_, t1_] of a function that changes sign in its
 // direction there, located to rounding in time and taken on the far side; root_info_
 // marks every function with a root at that time.
+//
+// Monitors that start() asked to locate only beside another root are left alone in a
+// step where nothing else changes sign. Their roots change nothing of the steps (each is
+// returned inside an accepted step, which goes on unchanged after it), and the state at
+// the step's end and the reference after it are the same; what a root does change is
+// where the search of the functions after it begins, and so the last bits of an event's
+// time. A step that holds another root therefore locates its monitors as always. (An
+// event that crosses and comes back within one step is seen by neither search, unless a
+// monitor's root happens to fall between the two crossings.)
 bool ExplicitRungeKutta::find_root(double& t_root) {
   // On the scale of the absolute time, which an event's time is rounded to anyway: a root
   // located finer than that would be found again from its far side.
@@ -245,14 +278,15 @@ bool ExplicitRungeKutta::find_root(double& t_root) {
   std::fill(root_info_.begin(), root_info_.end(), 0);
   std::vector<double>& found = root_times_;
   found.assign(directions_.size(), std::numeric_limits<double>::infinity());
+  bool skip_monitors = monitors_ > 0;
+  for (size_t i = 0; i < directions_.size() && skip_monitors; ++i)
+    skip_monitors = skippable_monitor(i) || !changes_sign(i);
+  if (monitors_ > 0 && !skip_monitors) complete_monitors();
   bool any = false;
   for (size_t i = 0; i < directions_.size(); ++i) {
+    if ((skip_monitors && skippable_monitor(i)) || !changes_sign(i)) continue;
     const auto k = static_cast<Eigen::Index>(i);
     const double a = g_reference_[k], b = g_end_[k];
-    // A function at zero at the reference counts from the side it moves to.
-    const bool rises = a < 0.0 && b >= 0.0 && directions_[i] >= 0;
-    const bool falls = a > 0.0 && b <= 0.0 && directions_[i] <= 0;
-    if (!rises && !falls) continue;
     // Illinois: the regula falsi that halves the value kept twice in a row.
     double lo = t_reference_, hi = t1_, g_lo = a, g_hi = b;
     int kept = 0;
@@ -275,7 +309,7 @@ bool ExplicitRungeKutta::find_root(double& t_root) {
         nudged = false;
       }
       if (!interpolate_local(t, scratch_root_.data())) return false;
-      roots(t, scratch_root_.data(), g_mid_.data());
+      roots(t, scratch_root_.data(), g_mid_.data(), static_cast<int>(i));
       const double g = g_mid_[k];
       if ((g < 0.0) == (a < 0.0) && g != 0.0) {
         lo = t;
@@ -390,6 +424,7 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_rea
 ExplicitRungeKutta::Result ExplicitRungeKutta::step_local(double t_stop, double& t_reached) {
   const auto roots_at_end = [&](Result fallback) {
     g_reference_ = g_end_;
+    reference_monitors_known_ = end_monitors_known_;
     t_reference_ = t1_;
     returned_ = y1_;
     t_reached = t1_;
@@ -406,6 +441,7 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step_local(double t_stop, double&
     if (at_event ? !integrate_to(t_root, returned_) : !interpolate_local(t_root, returned_.data()))
       return false;
     roots(t_root, returned_.data(), g_reference_.data());
+    reference_monitors_known_ = true;
     t_reference_ = t_root;
     inside_step_ = true;
     return true;
@@ -446,7 +482,7 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step_local(double t_stop, double&
   t0_ = t_start;
   f0_ = f_start_;
   if (!directions_.empty()) {
-    roots(t1_, y1_.data(), g_end_.data());
+    roots_at_step_end();
     double t_root = 0.0;
     if (root_inside(t_root)) {
       t_reached = t_root;

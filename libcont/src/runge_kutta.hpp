@@ -38,9 +38,12 @@ struct StageCombination {
 
 class ExplicitRungeKutta {
  public:
-  // f: dy/dt, false where it is not finite; g: the root functions.
+  // f: dy/dt, false where it is not finite; g: the root functions, those asked for by
+  // `which`: kAllRoots, kWithoutMonitors (all but the monitors of start()), or the index of
+  // one function. Those not asked for may be left as they are.
   using Field = bool (*)(void* context, double t, const double* y, double* dydt);
-  using RootFunctions = void (*)(void* context, double t, const double* y, double* g);
+  using RootFunctions = void (*)(void* context, double t, const double* y, double* g, int which);
+  static constexpr int kAllRoots = -1, kWithoutMonitors = -2;
 
   ExplicitRungeKutta(int size, Vector absolute_tolerances, double relative_tolerance,
                      double max_step);
@@ -58,9 +61,13 @@ class ExplicitRungeKutta {
   // field. Smooth in s, the stages then cost the singularity nothing; in t the tangent's
   // first step had an error growing like h^(3/2) (a first step of 1e-11 s, each next one
   // 1.1 times longer: a third of a contact's steps). Times seen from outside stay t.
+  // monitors > 0: the `monitors` functions right after the events are located only in a
+  // step where another function (an event, a turning point) changes sign too, for a
+  // caller that wants the path and not their roots (find_root says why the path stays the
+  // same to the bit).
   void start(double t, const double* y, double step_guess, Field f, RootFunctions g,
              void* context, const std::vector<int>& directions, int events,
-             bool root_time = false);
+             bool root_time = false, int monitors = 0);
 
   enum class Result { Step, StopTime, Root, Failure };
   // One step towards t_stop (never beyond it), or the next root inside the last one.
@@ -93,7 +100,14 @@ class ExplicitRungeKutta {
   double absolute_at(double t) const {  // the absolute time at the step time t
     return absolute(to_root_ ? local_towards_root(t) : t);
   }
-  void roots(double t, const double* y, double* g) { g_(context_, absolute(t), y, g); }
+  void roots(double t, const double* y, double* g, int which = kAllRoots) {
+    g_(context_, absolute(t), y, g, which);
+  }
+  // The functions at the step's end: without the monitors where they are located only
+  // beside another root (end_monitors_known_ says whether g_end_ holds them).
+  void roots_at_step_end();
+  // Completes the monitors' values at the reference and at the step's end.
+  void complete_monitors();
   double step_limit(double t) const;
   bool interpolate_local(double t, double* y);
   Result step_local(double t_stop, double& t_reached);
@@ -103,6 +117,12 @@ class ExplicitRungeKutta {
   double error_norm(const double* y0, const double* y1, const double* error) const;
   double initial_step(const Vector& f) const;  // f at the start
   bool find_root(double& t_root);
+  // Whether function i changes sign in its direction from the reference to the step's end.
+  bool changes_sign(size_t i) const;
+  // Whether function i is a monitor that this step may leave unlocated.
+  bool skippable_monitor(size_t i) const {
+    return static_cast<int>(i) >= events_ && static_cast<int>(i) < events_ + monitors_;
+  }
   bool controlled_step(double& t, Vector& y, const Vector& f, double& h, double t_stop);
   bool integrate_to(double t_root, Vector& y);
 
@@ -115,6 +135,9 @@ class ExplicitRungeKutta {
   void* context_ = nullptr;
   std::vector<int> directions_;
   int events_ = 0;  // the leading root functions that are events
+  // The functions after the events that are monitors located only beside another root
+  // (start(): monitors); 0: every function is located wherever it changes sign.
+  int monitors_ = 0;
   bool root_time_ = false;  // local times are s = sqrt(t - origin_), not t - origin_
   // Inside integrate_to: step times are u = sqrt(root_end_ - t0_) - sqrt(root_end_ - t), t the
   // local time, from 0 to root_span_ = sqrt(root_end_ - t0_).
@@ -135,6 +158,9 @@ class ExplicitRungeKutta {
   // and at the step's end; whether a root remains to be looked for in (reference, t1].
   double t_reference_ = 0.0;
   Vector g_reference_, g_end_, g_mid_;
+  // Whether the monitors' values in g_reference_ and g_end_ are current (always without
+  // monitors_; else they are evaluated only for a step that holds another root).
+  bool reference_monitors_known_ = true, end_monitors_known_ = true;
   bool inside_step_ = false;  // a root was returned inside [t0, t1]: check the rest first
   std::vector<int> root_info_;
   std::vector<double> root_times_;

@@ -101,6 +101,12 @@ class FlowObserver {
   virtual void on_extremum(int /*coordinate*/, double /*t*/, ConstVectorRef /*x*/, int /*mode*/) {}
   virtual void on_gap_minimum(int /*event*/, double /*t*/, double /*gap*/, ConstVectorRef /*x*/,
                               int /*mode*/) {}
+  // false: the path is wanted and not the monitors' roots (a map's image alone). The
+  // explicit pair then locates its monitors only in a step that holds another root too,
+  // which leaves every step and state as with true (runge_kutta.cpp, find_root), and this
+  // observer hears of the others no more. CVODE's steps and the exact path's scan depend
+  // on the monitors and keep them.
+  virtual bool wants_monitor_roots() const { return true; }
 };
 
 struct SampleGrid {

@@ -119,6 +119,8 @@ class ImpactingStructure : public HybridSystem,
 
   // Analytic, but for the holding force of a mode that is not affine (differences).
   bool state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const override;
+  // q' = v: the structure's coordinates, then their velocities.
+  int kinematic_rows() const override { return structure_.size(); }
   bool event_gradient(int mode, int event, double t, ConstVectorRef x, VectorRef dh_dx,
                       double& dh_dt) const override;
   bool reset_jacobian(int mode, int event, const EventOutcome& outcome, double t,

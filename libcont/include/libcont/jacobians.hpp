@@ -39,6 +39,10 @@ class AnalyticJacobians {
                                            ConstVectorRef /*x*/) const {
     return std::nullopt;
   }
+  // m > 0 where the state begins with m coordinates whose rates are the next m components
+  // (q' = v), in every mode: the first m rows of the state_jacobian given are [0, I, 0],
+  // which the tangent flow then copies instead of multiplying out. 0: not so.
+  virtual int kinematic_rows() const { return 0; }
 };
 
 // Central differences, with the step cbrt(eps) (1 + |value|) that balances truncation
@@ -78,6 +82,7 @@ class ModelJacobians {
   }
   // The model's, else the trace of state_jacobian.
   double divergence(int mode, double t, ConstVectorRef x) const;
+  int kinematic_rows() const { return analytic_ ? analytic_->kinematic_rows() : 0; }
 
   const HybridSystem& system() const { return *system_; }
 

@@ -137,7 +137,9 @@ class PeriodicOrbitProblem : public ZeroProblem {
   // The Boundary test's value: the grazing distance of the approach nearest to grazing.
   double grazing_distance_of(const OrbitMeasures& measures) const;
   bool plain_pass(ConstVectorRef u, MapEvaluation& pass);  // P^n(u), counted
-  bool plain_map(ConstVectorRef u, Vector& image);  // P^n(u) at the current lambda
+  // P^n(u) at the current lambda, the image alone (StroboscopicMap::image), counted.
+  bool plain_map(ConstVectorRef u, Vector& image);
+  bool count_plain(const MapEvaluation& pass);  // its work; false (failure_) if it failed
   // Counts a map with the tangent flow and keeps its monodromy and measures.
   bool take_jacobians(const MapEvaluation& e);
   Eigen::Index clearance_column() const;

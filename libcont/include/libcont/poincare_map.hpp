@@ -31,6 +31,10 @@ class StroboscopicMap {
   ~StroboscopicMap();
 
   MapEvaluation iterate(ConstVectorRef x, int n, bool with_jacobian = true);
+  // P^n(x) alone (x, mode and report; no measures, impacts or Jacobian): the same to the
+  // bit as iterate(x, n, false), with less work where the explicit pair integrates
+  // (FlowObserver::wants_monitor_roots). For the corrector's residuals.
+  MapEvaluation image(ConstVectorRef x, int n);
   // The tangent-flow product D P^n(x) v (one tangent column integrated along the path),
   // for matrix-free eigenvalue solvers. False (with report) if the flow fails.
   bool apply_jacobian(ConstVectorRef x, int n, ConstVectorRef v, Vector& product,
@@ -45,6 +49,10 @@ class StroboscopicMap {
  private:
   const HybridSystem& system_;
   double phase_;
+  // Advances state by n periods, adding up the work in report; stops at a failure.
+  void advance_periods(Flow& flow, FlowState& state, int n, FlowObserver* observer,
+                       FlowReport& report) const;
+
   std::unique_ptr<Flow> plain_, tangent_, product_;
 };
 
