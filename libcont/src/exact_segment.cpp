@@ -711,8 +711,16 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
   if (options_.max_step > 0.0) step = std::min(step, options_.max_step);
   double t0 = state.t;
   const int events = prepared_->events;
-  // Monitors are only looked for where someone listens (as on the CVODE path).
-  const int functions = events + (observer ? static_cast<int>(prepared_->monitors.size()) : 0);
+  // Monitors are only looked for where someone listens (as on the CVODE path), and their
+  // roots only located where the observer wants them (FlowObserver::wants_monitor_roots).
+  // Not locating them leaves the path to the bit: the scan's steps are kept as with the
+  // monitors (`scanned`: no event-free steps crossed at once), the events are tested
+  // before the monitors in each step, and a monitor's root splits no step and restarts no
+  // scan; its expansion of the block (one column, the step's interval) is the one an
+  // event's test builds alike, and the samples split at its roots are the same samples.
+  const bool scanned = observer && !prepared_->monitors.empty();
+  const bool located = observer && observer->wants_monitor_roots();
+  const int functions = events + (located ? static_cast<int>(prepared_->monitors.size()) : 0);
   interval_ = std::min(step, t_end - t0);
   expanded_columns_ = 0;
   for (int j = 0; j < events; ++j) {
@@ -728,7 +736,7 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
     references_[static_cast<size_t>(f)] = start_monitor_reference(mode, f, t0, interval_);
 
   while (true) {
-    if (prepared_->bounded && functions == events && options_.skip_event_free_steps) {
+    if (prepared_->bounded && !scanned && options_.skip_event_free_steps) {
       cross_clear_steps<N, C>(mode, t0, t_end, step, grid, observer, report);
       if (report.steps > options_.max_steps)
         return fail(

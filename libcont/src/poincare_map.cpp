@@ -43,8 +43,9 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
 
 namespace {
 // The image's observer: it takes nothing and wants no monitor roots, but is there: the
-// exact path looks for the monitors only where an observer listens, and without them
-// crosses event-free scan steps at once, which moves its path at rounding level.
+// exact path scans as with monitors only where an observer listens (it then keeps the
+// scan and skips the roots), and without one crosses event-free scan steps at once, which
+// moves its path at rounding level.
 class PathOnly : public FlowObserver {
  public:
   bool wants_monitor_roots() const override { return false; }

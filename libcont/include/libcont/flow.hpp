@@ -104,8 +104,9 @@ class FlowObserver {
   // false: the path is wanted and not the monitors' roots (a map's image alone). The
   // explicit pair then locates its monitors only in a step that holds another root too,
   // which leaves every step and state as with true (runge_kutta.cpp, find_root), and this
-  // observer hears of the others no more. CVODE's steps and the exact path's scan depend
-  // on the monitors and keep them.
+  // observer hears of the others no more. The exact path keeps its scan as with true and
+  // does not locate the monitors' roots, which leaves its path the same (exact_segment.cpp,
+  // run_sized). CVODE's steps depend on the monitors: it keeps them.
   virtual bool wants_monitor_roots() const { return true; }
 };
 
