@@ -1,9 +1,11 @@
 // StroboscopicMap::image, the map's image without its measures, against the full map
 // (iterate without the tangent): the same state to the bit, on the explicit pair (where
-// its monitors are located only in a step that holds an event), on CVODE and on the exact
-// path (where they are kept). On CVODE and on the exact path the monitors move the path:
-// a map that dropped them there would differ, which the checks below show, so that the
-// comparison fails if the rule of FlowObserver::wants_monitor_roots were wrong there.
+// its monitors are located only in a step that holds an event), on CVODE (where they are
+// kept) and on the exact path (where the scan is kept and their roots are not located).
+// On CVODE and on the exact path the monitors move the path: a map that dropped them
+// there (on the exact path: a scan without them) would differ, which the checks below
+// show, so that the comparison fails if the rule of FlowObserver::wants_monitor_roots
+// were wrong there.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -153,5 +155,92 @@ TEST_CASE("the map's image equals the full map's on the exact path (moving base,
     for (const Vector& x : points)
       moved += bare_image(system, monitored, x, 1) != StroboscopicMap(system).image(x, 1).x;
   }
+  CHECK(moved > 0);
+}
+
+namespace {
+
+// Hears the monitors' roots, or says it wants none; takes nothing else.
+struct MonitorListener : libcont::FlowObserver {
+  bool wanted = true;
+  long roots = 0;
+  void on_extremum(int, double, libcont::ConstVectorRef, int) override { ++roots; }
+  void on_gap_minimum(int, double, double, libcont::ConstVectorRef, int) override { ++roots; }
+  bool wants_monitor_roots() const override { return wanted; }
+};
+
+struct PathRun {
+  Vector x;
+  long steps = 0, events = 0;
+  int mode = -1;
+};
+
+// `periods` periods from x by a flow of its own with `observer` (null: none).
+PathRun run_path(const libcont::HybridSystem& system, const FlowOptions& options, const Vector& x,
+                 int periods, libcont::FlowObserver* observer) {
+  libcont::Flow flow(system, options);
+  libcont::FlowState state = flow.initial_state(0.0, x);
+  const auto report = flow.advance(state, periods * system.forcing_period(), observer);
+  REQUIRE(report.ok());
+  return {state.x, report.steps, report.events, state.mode};
+}
+
+}  // namespace
+
+TEST_CASE("the map's image equals the full map's on the exact path over many parameters "
+          "(hard stop r = 0.8, r = 0.5 with sticking, soft contact)",
+          "[map_image]") {
+  // The two-body system's free flights on the exact path: the first test above.
+  struct Case {
+    const char* model;
+    const char* r;
+    const char* d;
+    std::vector<const char*> omegas;
+  };
+  const std::vector<Case> cases = {
+      {"hard", "0.8", "0.01", {"1.5", "2.0", "2.6", "3.3", "4.0", "5.5", "7.1", "9.0"}},
+      {"hard", "0.5", "0", {"2.0", "3.0", "4.5", "6.0"}},
+      {"soft", "0.8", "0.01", {"1.5", "2.6", "4.0", "7.1"}}};
+  for (const Case& c : cases)
+    for (const char* omega : c.omegas) {
+      CAPTURE(c.model, c.r, c.d, omega);
+      auto system = make_system<systems::MovingBaseOscillator>(
+          {{"model", c.model}, {"r", c.r}, {"d", c.d}, {"omega", omega}});
+      check_images(system, {}, section_points(system, {}, 4, 61), 1);
+      check_images(system, {}, section_points(system, {}, 2, 62), 3);
+    }
+}
+
+TEST_CASE("the exact path without the monitors' roots takes the scan of the path with them",
+          "[map_image]") {
+  // An observer that wants no roots: the same state, steps and events to the bit as one
+  // that hears them all, over runs where roots are found; while no observer at all (the
+  // scan crossing event-free steps at once) moves the state, so that a scan changed by
+  // the missing monitors would show here.
+  long roots = 0;
+  int moved = 0;
+  for (const char* model : {"hard", "soft"})
+    for (const char* omega : {"2.0", "2.6", "4.0", "7.1"}) {
+      CAPTURE(model, omega);
+      auto system = make_system<systems::MovingBaseOscillator>(
+          {{"model", model}, {"r", "0.8"}, {"omega", omega}});
+      FlowOptions monitored;  // as the map's flow
+      monitored.extremum_coordinates = system.displacement_coordinates();
+      monitored.gap_minima = true;
+      for (const Vector& x : section_points(system, {}, 3, 71)) {
+        MonitorListener hearing, deaf;
+        deaf.wanted = false;
+        const PathRun with = run_path(system, monitored, x, 5, &hearing);
+        const PathRun without = run_path(system, monitored, x, 5, &deaf);
+        REQUIRE(deaf.roots == 0);
+        roots += hearing.roots;
+        REQUIRE(without.mode == with.mode);
+        REQUIRE(without.steps == with.steps);
+        REQUIRE(without.events == with.events);
+        for (Eigen::Index i = 0; i < x.size(); ++i) REQUIRE(without.x[i] == with.x[i]);
+        moved += run_path(system, monitored, x, 5, nullptr).x != with.x;
+      }
+    }
+  CHECK(roots > 0);
   CHECK(moved > 0);
 }
