@@ -53,6 +53,7 @@ struct Flow::Impl {
   int parameter;    // the model's id of p (FlowOptions::parameter_column), or -1
   std::vector<double> packed, sample;
   std::vector<double> event_values;  // h_j at the last accepted point
+  std::vector<double> step_end_values;  // h_j at the end of the step being checked
   Vector f_now, dh_dx;
   // The exact path for modes the model declares affine (with the monitors tracked on the
   // exact solution); absent where it is switched off.
@@ -338,14 +339,17 @@ struct Flow::Impl {
   // its far side, where CVODE itself would have returned it. Returns the event or -1.
   int missed_crossing(double t_before, FlowState& state) {
     int found = -1;
+    step_end_values.resize(event_values.size());
     for (size_t j = 0; j < event_values.size() && found < 0; ++j) {
       const int event = static_cast<int>(j);
-      const double after = system.event_function(state.mode, event, state.t, state.x);
-      if (crosses(system.event_direction(state.mode, event), event_values[j], after))
+      step_end_values[j] = system.event_function(state.mode, event, state.t, state.x);
+      if (crosses(system.event_direction(state.mode, event), event_values[j], step_end_values[j]))
         found = event;
     }
     if (found < 0) {
-      record_event_values(state);
+      // All of the mode's values at the step's end (the mode is the one recorded at the
+      // integrator's start): what record_event_values would compute again.
+      event_values.swap(step_end_values);
       return -1;
     }
     const EventDirection direction = system.event_direction(state.mode, found);
