@@ -112,15 +112,16 @@ bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchP
   Vector difference(m + 1);
   difference << to.u - from.u, to.lambda - from.lambda;
   const double distance = weighted_norm(difference);
-  const double turn = weighted_dot(from.tangent, to.tangent);  // both unit vectors
-  const double min_cosine = std::cos(options_.max_turn_degrees * 3.14159265358979323846 / 180.0);
   const double reach = options_.natural ? std::abs(step / from.tangent[m]) : step;
+  const bool near = distance <= options_.max_distance_factor * reach;
   // At min_step a corner of a nonsmooth branch must be passed, where the tangent turns
   // sharply and the Jacobian's sign may change: only the distance counts. A point farther
   // than the step allows is another part of the branch that the arclength's hyperplane
   // cuts as well (next to a stiff contact's grazing, tens of steps aside): taking it
   // walked the branch back and forth there, crossing one special point again and again.
-  if (at_min_step) return distance <= options_.max_distance_factor * reach;
+  if (at_min_step) return near;
+  const double turn = weighted_dot(from.tangent, to.tangent);  // both unit vectors
+  const double min_cosine = std::cos(options_.max_turn_degrees * 3.14159265358979323846 / 180.0);
   // det(dF/du) changes sign at a fold, where the tangent's lambda component does too; if
   // only the determinant did, the step passed a fold onto another branch (or a branch
   // point, which the shortest step then passes).
@@ -137,7 +138,7 @@ bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchP
       off_prediction.norm() <= options_.max_distance_factor * std::abs(along) *
                                        from.tangent.head(m).norm() +
                                    0.1 * state_scale;
-  return distance <= options_.max_distance_factor * reach && turn >= min_cosine &&
+  return near && turn >= min_cosine &&
          (fold_crossed || !jacobian_flipped) && state_continues;
 }
 
