@@ -11,6 +11,8 @@
 #include <cmath>
 
 #include "libcont/flow.hpp"
+#include "libcont/orbit_measures.hpp"
+#include "libcont/poincare_map.hpp"
 #include "systems/moving_base.hpp"
 #include "test_support.hpp"
 
@@ -140,4 +142,78 @@ TEST_CASE("Hard moving base, r = 0.5, eta = 3: a release is not followed by phan
   INFO(phantom << " of " << impacts << " impacts come within 1e-6 s of a release with an "
                << "approach speed below stick_velocity");
   CHECK(phantom == 0);
+}
+
+TEST_CASE("Hard moving base, r = 0.5, eta = 3: the orbit's contacts do not depend on its section",
+          "[sticking]") {
+  // The settled orbit (z = 16/4: after each release two flights, then a chattering
+  // sequence that ends in sticking, once in four forcing periods), measured over one pass
+  // of four periods from sections all round it: in the sticking phase (the
+  // flow may start in flight from a state on the base to rounding and stick again at once),
+  // in flight, and inside the chattering sequence (the pass then ends with impacts that go
+  // on into the sticking that opens it). Every pass has the same impact count, one landing
+  // (the contact signature: the impacts from a release to the sticking are counted as one
+  // sequence) and one approach to grazing, the sequence's first impact.
+  // Counted as they fall, the section inside the sequence splits it in two (two landings,
+  // its later impacts among the approaches), and the sticking resumed at the start is
+  // one impact more: as a continuation moves its section, the impact-signature test
+  // changed value at every such move and labelled grazings that are none.
+  auto system = make_system<MovingBaseOscillator>({{"r", "0.5"}, {"omega", "3"}, {"d", "0"}});
+  const double period = system.forcing_period();
+  Flow flow(system);
+  FlowState state = flow.initial_state(0.0, vec2(0.0, 0.0));
+  REQUIRE(flow.advance(state, 60 * period).ok());
+  // Where the sequence lies: its first impact and its sticking, as phases of the period.
+  Recorder events;
+  FlowState probe = state;
+  constexpr int n = 4;
+  const double span = n * period;
+  REQUIRE(flow.advance(probe, (60 + 2 * n) * period, &events).ok());
+  double first_impact = -1.0, sticking = -1.0, release = -1.0;
+  for (const auto& e : events.events) {
+    if (e.kind == EventKind::StickEnd) release = e.t;
+    if (e.kind == EventKind::Impact && release >= 0.0 && first_impact < release) first_impact = e.t;
+    if (e.kind == EventKind::StickStart && first_impact > release && release >= 0.0) {
+      sticking = e.t;
+      break;
+    }
+  }
+  REQUIRE(sticking > first_impact);
+  REQUIRE(sticking - first_impact < span);
+  const auto phase_of = [&](double t) { return std::fmod(t, span) / span; };
+  const double sequence_from = phase_of(first_impact), sequence_to = phase_of(sticking);
+  const auto inside = [&](double phase) {
+    return sequence_from < sequence_to ? phase > sequence_from && phase < sequence_to
+                                       : phase > sequence_from || phase < sequence_to;
+  };
+  libcont::StroboscopicMap map(system);
+  std::vector<int> impacts, landings;
+  std::vector<double> first_speeds;
+  std::vector<size_t> approaches;
+  int stuck_starts = 0, inside_sequence = 0;
+  constexpr int sections = 240;
+  for (int k = 0; k < sections; ++k) {
+    REQUIRE(flow.advance(state, 60.0 * period + static_cast<double>(k) / sections * span).ok());
+    map.set_phase(state.t);
+    const libcont::MapEvaluation pass = map.iterate(state.x, n, false);
+    REQUIRE(pass.ok());
+    const auto& m = pass.measures;
+    CHECK(m.sticks);
+    impacts.push_back(pass.impacts);
+    landings.push_back(libcont::contact_signature(m));
+    approaches.push_back(m.approaches.size());
+    if (!m.approaches.empty()) first_speeds.push_back(m.approaches.front().value);
+    stuck_starts += state.mode != 0;
+    inside_sequence += inside(phase_of(state.t));
+  }
+  CHECK(stuck_starts > 0);     // some sections lie in the sticking phase
+  CHECK(inside_sequence > 0);  // and some inside the chattering sequence
+  CHECK(*std::min_element(impacts.begin(), impacts.end()) ==
+        *std::max_element(impacts.begin(), impacts.end()));
+  CHECK(impacts.front() == 16);
+  CHECK(std::count(landings.begin(), landings.end(), 1) == sections);
+  CHECK(std::count(approaches.begin(), approaches.end(), size_t{1}) == sections);
+  REQUIRE(first_speeds.size() == static_cast<size_t>(sections));
+  const auto [slow, fast] = std::minmax_element(first_speeds.begin(), first_speeds.end());
+  CHECK(*slow == Approx(*fast).epsilon(1e-6));
 }

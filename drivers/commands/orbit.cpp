@@ -185,6 +185,7 @@ class OrbitCommand : public SystemCommand {
     if (trajectory.points().back().t < state.t) trajectory.add_point(state);
     summary.work.add_work(report);
     if (!report.ok()) summary.health.report = report;
+    measurer.finish();
     summary.measures = measurer.measures();
     write_time_series_csv(out_ / "orbit.csv", system, trajectory.points());
     summary.files.push_back((out_ / "orbit.csv").string());

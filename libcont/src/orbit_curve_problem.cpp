@@ -125,7 +125,8 @@ bool OrbitCurveProblem::evaluate(ConstVectorRef u, double lambda, Vector& residu
     approach_ = nearest_grazing(measures_, grazing_scales(measures_, forcing_period));
   approach_slope_ = Vector::Zero(m + 1);
   const auto approach_change = [&](const MapEvaluation& e) {
-    if (e.measures.impacts != measures_.impacts) return std::numeric_limits<double>::infinity();
+    if (contact_signature(e.measures) != contact_signature(measures_))
+      return std::numeric_limits<double>::infinity();
     if (!approach_) return 0.0;
     const auto a = approach_in(e.measures);
     return a ? std::abs(a->value - approach_->value) / approach_->value
@@ -217,7 +218,7 @@ std::vector<TestFunction> OrbitCurveProblem::test_functions() const {
 Vector OrbitCurveProblem::test_values(ConstVectorRef u, double lambda) {
   const Vector own = own_test_values(u, lambda);
   Vector values(own.size() + 2);
-  values << own, static_cast<double>(measures_.impacts), grazing_distance_of(measures_);
+  values << own, static_cast<double>(contact_signature(measures_)), grazing_distance_of(measures_);
   return values;
 }
 

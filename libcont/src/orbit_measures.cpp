@@ -1,5 +1,6 @@
 #include "libcont/orbit_measures.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "libcont/grazing.hpp"
@@ -25,6 +26,16 @@ void OrbitMeasurer::include(ConstVectorRef x) {
 
 void OrbitMeasurer::start(ConstVectorRef x) { include(x); }
 
+size_t OrbitMeasurer::drop_later_impacts() {
+  auto& a = measures_.approaches;
+  size_t first = chatter_start_;
+  while (first < a.size() && a[first].type != ContactApproach::Type::Impact) ++first;
+  for (size_t i = a.size(); i > first + 1; --i)
+    if (a[i - 1].type == ContactApproach::Type::Impact)
+      a.erase(a.begin() + static_cast<std::ptrdiff_t>(i - 1));
+  return first;
+}
+
 void OrbitMeasurer::on_event(const EventRecord& e) {
   include(e.x_minus);
   include(e.x_plus);
@@ -41,22 +52,62 @@ void OrbitMeasurer::on_event(const EventRecord& e) {
           {ContactApproach::Type::Impact, e.t, speed,
            gap_acceleration(system_, e.mode_before, e.event, e.t, e.x_minus)});
   }
+  if (e.kind == EventKind::Impact) ++open_impacts_;
   if (e.kind == EventKind::StickEnd) {
     chatter_start_ = measures_.approaches.size();
     release_time_ = e.t;
+    released_ = true;
+    stuck_ = false;
+    open_impacts_ = 0;
   }
   if (e.kind == EventKind::StickStart) {
     measures_.sticks = true;
     // A chattering sequence ended in sticking: its later impacts are ever slower by the
     // restitution law, not approaches to grazing. Its first impact stays one.
-    auto& a = measures_.approaches;
-    size_t first = chatter_start_;
-    while (first < a.size() && a[first].type != ContactApproach::Type::Impact) ++first;
-    for (size_t i = a.size(); i > first + 1; --i)
-      if (a[i - 1].type == ContactApproach::Type::Impact)
-        a.erase(a.begin() + static_cast<std::ptrdiff_t>(i - 1));
+    // Its later impacts and the sticking after a first impact are chatter.
+    const auto& a = measures_.approaches;
+    const size_t first = drop_later_impacts();
+    if (first < a.size()) measures_.chatter_impacts += open_impacts_;
+    if (!released_ && !head_sticks_) {
+      head_sticks_ = true;
+      head_landing_ = first < a.size() ? static_cast<std::ptrdiff_t>(first) : -1;
+    }
     chatter_start_ = a.size();
+    open_impacts_ = 0;
+    stuck_ = true;
   }
+}
+
+void OrbitMeasurer::finish() {
+  // A periodic orbit's pass ends where it starts: impacts still open at its end (after its
+  // last release) go on into the sequence that opens the pass. Where that one ends in
+  // sticking, both are one chattering sequence, whose first impact is the end's first: the
+  // end's later impacts and the opening's first impact (or its sticking) are chatter.
+  if (finished_) return;
+  finished_ = true;
+  if (!head_sticks_ || !released_) return;
+  if (stuck_ && head_landing_ < 0) {
+    // The pass ends stuck, so it starts stuck; the shooting's state lies on the surface
+    // only to rounding, and the flow starts stuck only exactly on it. Whether it starts
+    // in flight and sticks again at once depends on that rounding: no contact.
+    --measures_.impacts;
+    return;
+  }
+  if (open_impacts_ == 0) return;
+  drop_later_impacts();
+  if (head_landing_ >= 0) measures_.approaches.erase(measures_.approaches.begin() + head_landing_);
+  measures_.chatter_impacts += open_impacts_;
+}
+
+int contact_signature(const OrbitMeasures& measures) {
+  return measures.impacts - measures.chatter_impacts;
+}
+
+double slowest_grazing_impact(const OrbitMeasures& measures) {
+  double slowest = measures.slowest_contact_entry;
+  for (const ContactApproach& a : measures.approaches)
+    if (a.type == ContactApproach::Type::Impact) slowest = std::min(slowest, a.value);
+  return slowest;
 }
 
 void OrbitMeasurer::on_extremum(int, double, ConstVectorRef x, int) { include(x); }

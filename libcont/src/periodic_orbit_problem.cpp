@@ -85,7 +85,7 @@ bool PeriodicOrbitProblem::evaluate(ConstVectorRef u, double lambda, Vector& res
   MapEvaluation forward;
   for (int shorter = 0;; ++shorter) {
     if (!set_lambda(lambda + h) || !plain_pass(u, forward)) return false;
-    if (forward.measures.impacts == measures_.impacts || shorter == 6) break;
+    if (contact_signature(forward.measures) == contact_signature(measures_) || shorter == 6) break;
     h *= 0.1;
   }
   if (!set_lambda(lambda)) return false;
@@ -194,7 +194,7 @@ Vector PeriodicOrbitProblem::test_values(ConstVectorRef, double) {
   const GrazingScales scales = grazing_scales(measures_, system_.forcing_period());
   const double entry = measures_.slowest_contact_entry / scales.speed;
   Vector values(6);
-  values << flip.real(), torus.real(), static_cast<double>(measures_.impacts), distance,
+  values << flip.real(), torus.real(), static_cast<double>(contact_signature(measures_)), distance,
       measures_.contact_gap / scales.length, entry * entry;
   return values;
 }
@@ -331,7 +331,7 @@ bool PeriodicOrbitProblem::grazing_at(ConstVectorRef u, double lambda) {
     extent = std::max(extent, measures_.maximum[static_cast<Eigen::Index>(k)] -
                                   measures_.minimum[static_cast<Eigen::Index>(k)]);
   const double speed = extent / system_.forcing_period();
-  const bool slow_impact = measures_.slowest_impact <= grazing_tolerance * speed;
+  const bool slow_impact = slowest_grazing_impact(measures_) <= grazing_tolerance * speed;
   const bool touching = std::abs(measures_.minimum_gap) <= grazing_tolerance * extent;
   return slow_impact || touching;
 }

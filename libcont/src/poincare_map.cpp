@@ -31,6 +31,7 @@ MapEvaluation StroboscopicMap::iterate(ConstVectorRef x, int n, bool with_jacobi
   advance_periods(flow, state, n, &measurer, result.report);
   result.x = state.x;
   result.mode = state.mode;
+  measurer.finish();
   result.measures = measurer.measures();
   result.impacts = result.measures.impacts;
   if (with_jacobian) {

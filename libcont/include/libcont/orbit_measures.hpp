@@ -6,6 +6,7 @@
 // all events (section_placement.hpp). Extrema come from the flow's monitors
 // (FlowOptions::extremum_coordinates, gap_minima) and from the states just before and
 // after events, so no sampling error enters.
+#include <cstddef>
 #include <limits>
 #include <vector>
 
@@ -30,6 +31,10 @@ struct OrbitMeasures {
   std::vector<int> coordinates;  // measured displacement coordinates
   Vector minimum, maximum;       // per measured coordinate
   int impacts = 0;               // hard impacts, chattering ends, soft-contact entries
+  // Of those, the impacts of chattering sequences that end in sticking, after each
+  // sequence's first (its later impacts and the sticking itself): their number is where the
+  // sticking criterion cuts an infinite sequence short, not a contact of the orbit.
+  int chatter_impacts = 0;
   double slowest_impact = std::numeric_limits<double>::infinity();  // min |v_r| at impact
   double minimum_gap = std::numeric_limits<double>::infinity();     // min over gap minima
   // The smallest gap minimum before a soft contact's surface (a flight that turns back
@@ -47,6 +52,16 @@ struct OrbitMeasures {
   double semi_amplitude(size_t k) const { return 0.5 * (maximum[k] - minimum[k]); }
 };
 
+// The orbit's contacts as a count that changes only where a contact appears or vanishes:
+// its impacts with each chattering sequence that ends in sticking counted once. A change of
+// it marks a nonsmooth point of a branch (the impact-signature test).
+int contact_signature(const OrbitMeasures& measures);
+
+// The slowest impact that can graze: of the impacts among the approaches (a chattering
+// sequence that ends in sticking by its first impact only) and the soft contacts' entries.
+// The later impacts of such a sequence are ever slower by the restitution law alone.
+double slowest_grazing_impact(const OrbitMeasures& measures);
+
 // Flow observer filling OrbitMeasures; include the starting state with start().
 class OrbitMeasurer : public FlowObserver {
  public:
@@ -56,15 +71,27 @@ class OrbitMeasurer : public FlowObserver {
   void on_extremum(int coordinate, double t, ConstVectorRef x, int mode) override;
   void on_gap_minimum(int event, double t, double gap, ConstVectorRef x, int mode) override;
   void on_sample(double t, ConstVectorRef x, int mode) override;
+  // After the pass of a periodic orbit (its end joined to its start): a chattering
+  // sequence that the pass's start cuts is counted as one. Call once, after the flow.
+  void finish();
   const OrbitMeasures& measures() const { return measures_; }
 
  private:
   void include(ConstVectorRef x);
+  // Drops the impacts after the first of the sequence since chatter_start_ from the
+  // approaches; the first's index (the approaches' size if there is none).
+  size_t drop_later_impacts();
   const HybridSystem& system_;
   const ImpactMeasures& impact_;  // the model's, looked up once
   OrbitMeasures measures_;
   size_t chatter_start_ = 0;  // approaches before it belong to earlier impact sequences
   double release_time_ = -std::numeric_limits<double>::infinity();  // the last StickEnd
+  bool released_ = false;          // a StickEnd seen
+  bool stuck_ = false;             // the last of StickStart and StickEnd was a StickStart
+  int open_impacts_ = 0;           // impacts since the last sticking or release
+  bool head_sticks_ = false;       // the sequence that opens the pass ends in sticking
+  std::ptrdiff_t head_landing_ = -1;  // that sequence's first impact among the approaches
+  bool finished_ = false;
 };
 
 }  // namespace libcont
