@@ -118,6 +118,18 @@ check "the branch traced back finds the same grazing and folds to 1e-8" \
   --from 0.5 --to 2.5 --min-step 1e-13 --json --out "$work/stiff-grazing" >"$work/stdout" 2>"$work/stderr"
 check "at min_step no point farther than the step allows" \
   "d['status'] == 'failure' and not any(p['type'] == 'period-doubling' for p in d['special_points']) and d['special_points'][0]['type'] == 'grazing' and abs(d['last_point']['parameter'] - d['special_points'][0]['parameter']) < 1e-8"
+# A branch of chattering orbits that stick (the platform's mould on its rigid block, one
+# release and one chattering sequence per period, z = 13/1 to 15/1 by where the sticking
+# criterion cuts the sequence): no contact appears or vanishes from omega = 100 to 250, as
+# a brute-force sweep of the range confirms. Counted as they fell, the sequence's impacts
+# changed with the section's place and the rounding of the start, and labelled 17
+# impact-signature points and 10 grazings; corrections inside such a bracket that went
+# astray were taken as its ends (two "grazings" at omega = 750 and 12347).
+"$vicont" continue --system platform --set contact=newton --param omega --from 100 --to 250 \
+  --json --out "$work/platform-sticking" >"$work/stdout" 2>"$work/stderr" ||
+  fail "platform, sticking mould: $(cat "$work/stderr")"
+check "a sticking orbit's chattering makes no special point" \
+  "d['last_point']['parameter'] == 250 and d['special_points'] == []"
 "$vicont" continue $soft --corrector-tolerance 0 >"$work/stdout" 2>"$work/stderr"
 status=$?
 [ $status -eq 2 ] && grep -q -- "corrector-tolerance" "$work/stderr" ||

@@ -428,7 +428,10 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
       sigma = b;
     }
     BranchPoint mid;
-    if (!correct_along(from, sigma, mid)) break;
+    // A correction that lands farther away than its step allows has left this stretch of
+    // the branch (or gone far astray, where a step of the bracket crosses a chattering
+    // orbit's sticking): it is no end of the bracket, which then keeps its width.
+    if (!correct_along(from, sigma, mid) || !plausible_successor(from, mid, sigma, true)) break;
     const double f_mid = test_value(mid, test);
     fb = f_mid;
     const bool same_as_lo = value_change ? f_mid == test_value(from, test)
