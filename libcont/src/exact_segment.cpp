@@ -667,10 +667,15 @@ ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, doubl
   const int events = p.events;
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   const Matrix* transition = flow.cached_transition(step);
-  // The scan point (the block [z | Phi]), the step's end, and the events' values and rates
-  // at the scan point, all in locals.
-  double z[kSize], next[kSize], value[kScanEvents], rate[kScanEvents];
-  std::copy_n(block_.data(), kSize, z);
+  // The scan point (the block [z | Phi]) and the step's end in block_'s and next_'s
+  // storage, exchanged by their pointers as the scan moves on (block_ and next_ follow at
+  // the end); the events' values and rates at the scan point in locals.
+  double* z = block_.data();
+  double* next = next_.data();
+  const auto settle = [&] {
+    if (z != block_.data()) block_.swap(next_);
+  };
+  double value[kScanEvents], rate[kScanEvents];
   bool bounded = clear_steps;  // the clear steps from this scan point
   for (int j = 0; j < events; ++j) {
     const Reference& ref = references_[static_cast<size_t>(j)];
@@ -696,7 +701,7 @@ ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, doubl
         // Not finite: the scan takes these steps again and reports it.
         if (sum_is_finite<kSize>(next, kSize)) {
           report.steps += crossed;
-          std::copy_n(next, kSize, z);
+          std::swap(z, next);
           t0 = t;
           moved = true;
           at_scan_point();
@@ -714,7 +719,7 @@ ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, doubl
       break;
     }
     if (last || !transition) {  // the general transition, for the general scan
-      std::copy_n(z, kSize, block_.data());
+      settle();
       propagate_block<2, C>(flow, s, block_, next_);
       ++report.steps;
       break;
@@ -731,11 +736,8 @@ ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, doubl
               !crosses(p.directions[static_cast<size_t>(j)], value[j], end_value[j]) &&
               !turns_towards_zero(value[j], rate[j], end_value[j], end_rate[j]);
     }
-    if (!quiet) {
-      std::copy_n(next, kSize, next_.data());
-      break;
-    }
-    std::copy_n(next, kSize, z);
+    if (!quiet) break;
+    std::swap(z, next);
     t0 += s;
     moved = true;
     std::copy_n(end_value, events, value);
@@ -746,8 +748,8 @@ ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, doubl
     }
     bounded = clear_steps;
   }
+  settle();
   if (moved) {
-    std::copy_n(z, kSize, block_.data());
     expanded_columns_ = 0;
     for (int j = 0; j < events; ++j) references_[static_cast<size_t>(j)] = {0.0, value[j], rate[j]};
   }
