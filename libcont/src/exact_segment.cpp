@@ -626,6 +626,7 @@ template <int N, int C>
 void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double step,
                                      const SampleGrid& grid, FlowObserver* observer,
                                      FlowReport& report) {
+  if (!(t_end - t0 > step)) return;  // before the run's last step: no whole step to cross
   const int events = prepared_->events;
   for (int j = 0; j < events; ++j) {
     const Reference& ref = references_[static_cast<size_t>(j)];
@@ -692,7 +693,8 @@ ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, doubl
   bool moved = false;  // the scan point moved: its references are those at scan points
   ScanStop stop = ScanStop::Examine;
   while (true) {
-    if (bounded) {
+    // Before the run's last step there is no whole step to cross: no bound needed.
+    if (bounded && t_end - t0 > step) {
       double t = t0;
       const int crossed = whole_steps_within(
           p.bound.clear_time_two_states(z, value, rate, t_end - t0), step, t_end, t);
@@ -707,10 +709,10 @@ ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, doubl
           at_scan_point();
         }
       }
-      if (report.steps > options_.max_steps) {
-        stop = ScanStop::TooManySteps;
-        break;
-      }
+    }
+    if (bounded && report.steps > options_.max_steps) {
+      stop = ScanStop::TooManySteps;
+      break;
     }
     last = t_end - t0 <= step;
     s = last ? t_end - t0 : step;
