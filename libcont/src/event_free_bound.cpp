@@ -11,9 +11,6 @@
 namespace libcont::detail {
 
 namespace {
-// Larger modes pay more for the decomposition than skipped scan steps save, and their
-// eigenvector matrices are more often ill-conditioned.
-constexpr int kLargestDimension = 16;
 // T's condition number above which the bound would be too loose to skip anything (and
 // its rounding would matter).
 constexpr double kWorstCondition = 1e8;
@@ -73,7 +70,6 @@ bool EventFreeBound::prepare(const Matrix& generator, int n, double forcing_scal
     curvature_[static_cast<size_t>(j)] = (D2t * e).norm();
     harmonic_[static_cast<size_t>(j)] = w * w * forcing_scale * std::hypot(k[1], k[2]);
   }
-  deviation_.resize(n);
   available_ = true;
   return true;
 }
@@ -96,54 +92,8 @@ double EventFreeBound::clear_time(const Matrix& z, const double* values, const d
   if (!available_) return 0.0;
   // A one-degree-of-freedom oscillator with its size fixed (loops unrolled: a third of the
   // instructions).
-  return n_ == 2 ? clear_time_sized<2>(z, values, rates, horizon)
-                 : clear_time_sized<0>(z, values, rates, horizon);
-}
-
-template <int N>
-double EventFreeBound::clear_time_sized(const Matrix& z, const double* values,
-                                        const double* rates, double horizon) const {
-  // Plain loops over the small sizes (n <= 16): this runs at every scan step that looks at
-  // the events.
-  const double* state = z.data();
-  const double* pi = particular_.data();
-  const int n = N > 0 ? N : n_;
-  double* deviation = deviation_.data();
-  for (int i = 0; i < n; ++i)
-    deviation[i] = state[i] - (pi[i] * state[n] + pi[n + i] * state[n + 1] +
-                               pi[2 * n + i] * state[n + 2]);
-  const double* modal = to_modal_.data();
-  double size2 = 0.0;
-  for (int i = 0; i < n; ++i) {
-    double u = 0.0;
-    for (int j = 0; j < n; ++j) u += modal[j * n + i] * deviation[j];
-    size2 += u * u;
-  }
-  const double growth = alpha_ > 0.0 ? std::exp(alpha_ * horizon) : 1.0;
-  const double size = std::sqrt(size2) * growth;
-  const int lifted = n + 3;
-  double clear = horizon;
-  for (size_t j = 0; j < curvature_.size(); ++j) {
-    // Distance from the surface less what rounding in h could hide.
-    const double* c = coefficients_.data() + j * static_cast<size_t>(lifted);
-    double terms = 0.0;
-    for (int i = 0; i < lifted; ++i) terms += std::abs(c[i] * state[i]);
-    const double distance = std::abs(values[j]) - 64.0 * kEpsilon * terms;
-    if (!(distance > 0.0)) return 0.0;
-    const double away = values[j] > 0.0 ? rates[j] : -rates[j];
-    // Curvature bound, widened by a rounding margin of its own.
-    const double B = (curvature_[j] * size + harmonic_[j]) * (1.0 + 1e-9);
-    // The positive root of distance + away s - B s^2 / 2, in the form without cancellation.
-    const double root = std::sqrt(away * away + 2.0 * B * distance);
-    double s = horizon;
-    if (away < 0.0)
-      s = 2.0 * distance / (root - away);
-    else if (B > 0.0)
-      s = (away + root) / B;
-    if (!std::isfinite(s)) return 0.0;
-    clear = std::min(clear, s);
-  }
-  return clear;
+  return n_ == 2 ? clear_time_sized<2>(z.data(), values, rates, horizon)
+                 : clear_time_sized<0>(z.data(), values, rates, horizon);
 }
 
 }  // namespace libcont::detail

@@ -17,10 +17,13 @@
 // the positive root of that parabola. Modes without such a decomposition (A defective or
 // ill-conditioned, A in resonance with w, large n) get no bound (clear time 0): the scan
 // then looks at every step, as before.
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "libcont/eigen_transition.hpp"
 #include "libcont/types.hpp"
+#include "machine_epsilon.hpp"
 
 namespace libcont::detail {
 
@@ -45,15 +48,26 @@ class EventFreeBound {
   // changes sign, at most `horizon`; values and rates: the events' h and h' at z.
   double clear_time(const Matrix& z, const double* values, const double* rates,
                     double horizon) const;
+  // clear_time for a mode of two states (available() and n = 2) from the lifted state's
+  // five numbers: inline, so that the two-state scan (exact_segment.cpp) keeps its state
+  // and references in locals across it.
+  double clear_time_two_states(const double* z, const double* values, const double* rates,
+                               double horizon) const {
+    return clear_time_sized<2>(z, values, rates, horizon);
+  }
 
  private:
   // Pi into particular_: from the eigen-decomposition of A where it serves (kept while A
   // is unchanged: along a loading curve only the forcing changes, and Pi then costs two
   // products with V and V^-1), else from the Sylvester equation.
   bool find_particular(const Matrix& generator, int n);
-  // clear_time for n = N (0: n_ at run time).
+  // Larger modes pay more for the decomposition than skipped scan steps save, and their
+  // eigenvector matrices are more often ill-conditioned.
+  static constexpr int kLargestDimension = 16;
+
+  // clear_time for n = N (0: n_ at run time) from the lifted state's numbers.
   template <int N>
-  double clear_time_sized(const Matrix& z, const double* values, const double* rates,
+  double clear_time_sized(const double* state, const double* values, const double* rates,
                           double horizon) const;
 
   bool available_ = false;
@@ -68,7 +82,51 @@ class EventFreeBound {
   Matrix coefficients_;         // c, (n + 3) x events
   std::vector<double> curvature_;  // |(D^2)^T e| per event
   std::vector<double> harmonic_;   // w^2 s |(k_cos, k_sin)| per event
-  mutable Vector deviation_;
 };
+
+template <int N>
+inline double EventFreeBound::clear_time_sized(const double* state, const double* values,
+                                               const double* rates, double horizon) const {
+  // Plain loops over the small sizes (n <= 16): this runs at every scan step that looks at
+  // the events.
+  const double* pi = particular_.data();
+  const int n = N > 0 ? N : n_;
+  double deviation[N > 0 ? N : kLargestDimension];
+  for (int i = 0; i < n; ++i)
+    deviation[i] = state[i] - (pi[i] * state[n] + pi[n + i] * state[n + 1] +
+                               pi[2 * n + i] * state[n + 2]);
+  const double* modal = to_modal_.data();
+  double size2 = 0.0;
+  for (int i = 0; i < n; ++i) {
+    double u = 0.0;
+    for (int j = 0; j < n; ++j) u += modal[j * n + i] * deviation[j];
+    size2 += u * u;
+  }
+  const double growth = alpha_ > 0.0 ? std::exp(alpha_ * horizon) : 1.0;
+  const double size = std::sqrt(size2) * growth;
+  const int lifted = n + 3;
+  double clear = horizon;
+  for (size_t j = 0; j < curvature_.size(); ++j) {
+    // Distance from the surface less what rounding in h could hide.
+    const double* c = coefficients_.data() + j * static_cast<size_t>(lifted);
+    double terms = 0.0;
+    for (int i = 0; i < lifted; ++i) terms += std::abs(c[i] * state[i]);
+    const double distance = std::abs(values[j]) - 64.0 * kEpsilon * terms;
+    if (!(distance > 0.0)) return 0.0;
+    const double away = values[j] > 0.0 ? rates[j] : -rates[j];
+    // Curvature bound, widened by a rounding margin of its own.
+    const double B = (curvature_[j] * size + harmonic_[j]) * (1.0 + 1e-9);
+    // The positive root of distance + away s - B s^2 / 2, in the form without cancellation.
+    const double root = std::sqrt(away * away + 2.0 * B * distance);
+    double s = horizon;
+    if (away < 0.0)
+      s = 2.0 * distance / (root - away);
+    else if (B > 0.0)
+      s = (away + root) / B;
+    if (!std::isfinite(s)) return 0.0;
+    clear = std::min(clear, s);
+  }
+  return clear;
+}
 
 }  // namespace libcont::detail

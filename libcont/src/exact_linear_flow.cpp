@@ -484,6 +484,13 @@ bool ExactLinearFlow::propagate_cached(double tau, const Matrix& in, Matrix& out
 template bool ExactLinearFlow::propagate_cached<5, 1>(double, const Matrix&, Matrix&);
 template bool ExactLinearFlow::propagate_cached<5, 3>(double, const Matrix&, Matrix&);
 
+const Matrix* ExactLinearFlow::cached_transition(double tau) const {
+  // The entry propagate_cached would take: the first near one.
+  for (const auto& entry : cache_)
+    if (near(tau, entry.tau)) return entry.tau == tau ? &entry.matrix : nullptr;
+  return nullptr;
+}
+
 void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
   for (const auto& entry : cache_)
     if (near(tau, entry.tau)) {

@@ -92,6 +92,19 @@ inline bool block_finite(const Matrix& block) {
     return all_finite(block);
 }
 
+// The whole scan steps from t inside the clear time, and never the run's last step: that
+// one is scanned; at most as many as the cached powers reach. t advances over them on the
+// scan's time grid (step by step), so that the scan goes on from the same points.
+inline int whole_steps_within(double clear, double step, double t_end, double& t) {
+  int crossed = 0;
+  while (crossed < ExactLinearFlow::max_repeated_steps() && (crossed + 1) * step <= clear &&
+         t_end - t > step) {
+    t += step;
+    ++crossed;
+  }
+  return crossed;
+}
+
 // The numbers crossing_saltation combines (column-major, n rows or n + 3).
 struct SaltationTerms {
   int n;
@@ -276,9 +289,10 @@ void ExactSegment::prepare(int mode, PreparedMode& prepared) {
       prepared.monitors.push_back({false, j});
     }
   }
+  prepared.affine = std::all_of(prepared.affine_events.begin(), prepared.affine_events.end(),
+                                [](char a) { return a; });
   prepared.bounded =
-      std::all_of(prepared.affine_events.begin(), prepared.affine_events.end(),
-                  [](char a) { return a; }) &&
+      prepared.affine &&
       prepared.bound.prepare(flow.generator(), n_, flow.forcing_scale(), coefficients, events);
   // The monitors: x_i' = (M z)_i, a row of M; the gap's rate (M^T c) . z. Their rates
   // are one more product with M^T.
@@ -612,6 +626,7 @@ template <int N, int C>
 void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double step,
                                      const SampleGrid& grid, FlowObserver* observer,
                                      FlowReport& report) {
+  if (!(t_end - t0 > step)) return;  // before the run's last step: no whole step to cross
   const int events = prepared_->events;
   for (int j = 0; j < events; ++j) {
     const Reference& ref = references_[static_cast<size_t>(j)];
@@ -621,16 +636,8 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
   }
   const double clear = prepared_->bound.clear_time(
       block_, bound_values_.data(), bound_rates_.data(), t_end - t0);
-  // Whole steps inside the clear time, and never the run's last step: that one is scanned.
-  // The time grid is the scan's (t0 advanced step by step), so that the scan goes on from
-  // the same points.
-  int crossed = 0;
   double t = t0;
-  while (crossed < ExactLinearFlow::max_repeated_steps() && (crossed + 1) * step <= clear &&
-         t_end - t > step) {
-    t += step;
-    ++crossed;
-  }
+  const int crossed = whole_steps_within(clear, step, t_end, t);
   if (crossed == 0) return;
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   if constexpr (N > 0)
@@ -650,6 +657,105 @@ void ExactSegment::cross_clear_steps(int mode, double& t0, double t_end, double 
     ref.value = sized_dot<N>(prepared_->event_coefficients, j, block_);
     ref.rate = sized_dot<N>(prepared_->rate_coefficients, j, block_);
   }
+}
+
+template <int C>
+ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, double t_end,
+                                                     double step, bool clear_steps,
+                                                     FlowReport& report, double& s, bool& last) {
+  constexpr int kLifted = 5, kSize = kLifted * (1 + C);
+  const PreparedMode& p = *prepared_;
+  const int events = p.events;
+  ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
+  const Matrix* transition = flow.cached_transition(step);
+  // The scan point (the block [z | Phi]) and the step's end in block_'s and next_'s
+  // storage, exchanged by their pointers as the scan moves on (block_ and next_ follow at
+  // the end); the events' values and rates at the scan point in locals.
+  double* z = block_.data();
+  double* next = next_.data();
+  const auto settle = [&] {
+    if (z != block_.data()) block_.swap(next_);
+  };
+  double value[kScanEvents], rate[kScanEvents];
+  bool bounded = clear_steps;  // the clear steps from this scan point
+  for (int j = 0; j < events; ++j) {
+    const Reference& ref = references_[static_cast<size_t>(j)];
+    if (ref.time != 0.0) bounded = false;  // a start on a surface: its side shows later
+    value[j] = ref.value;
+    rate[j] = ref.rate;
+  }
+  const auto at_scan_point = [&] {
+    for (int j = 0; j < events; ++j) {
+      value[j] = ordered_dot<kLifted>(p.event_coefficients.data() + j * kLifted, z, kLifted);
+      rate[j] = ordered_dot<kLifted>(p.rate_coefficients.data() + j * kLifted, z, kLifted);
+    }
+  };
+  bool moved = false;  // the scan point moved: its references are those at scan points
+  ScanStop stop = ScanStop::Examine;
+  while (true) {
+    // Before the run's last step there is no whole step to cross: no bound needed.
+    if (bounded && t_end - t0 > step) {
+      double t = t0;
+      const int crossed = whole_steps_within(
+          p.bound.clear_time_two_states(z, value, rate, t_end - t0), step, t_end, t);
+      if (crossed > 0) {
+        block_product<kLifted>(flow.repeated_power(step, crossed).data(), z, next, 1 + C);
+        // Not finite: the scan takes these steps again and reports it.
+        if (sum_is_finite<kSize>(next, kSize)) {
+          report.steps += crossed;
+          std::swap(z, next);
+          t0 = t;
+          moved = true;
+          at_scan_point();
+        }
+      }
+    }
+    if (bounded && report.steps > options_.max_steps) {
+      stop = ScanStop::TooManySteps;
+      break;
+    }
+    last = t_end - t0 <= step;
+    s = last ? t_end - t0 : step;
+    if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) {
+      stop = ScanStop::Cancelled;
+      break;
+    }
+    if (last || !transition) {  // the general transition, for the general scan
+      settle();
+      propagate_block<2, C>(flow, s, block_, next_);
+      ++report.steps;
+      break;
+    }
+    block_product<kLifted>(transition->data(), z, next, 1 + C);
+    ++report.steps;
+    // A quiet step: finite, and no event changes sign or turns towards its surface.
+    bool quiet = sum_is_finite<kSize>(next, kSize);
+    double end_value[kScanEvents], end_rate[kScanEvents];
+    for (int j = 0; j < events && quiet; ++j) {
+      end_value[j] = ordered_dot<kLifted>(p.event_coefficients.data() + j * kLifted, next, kLifted);
+      end_rate[j] = ordered_dot<kLifted>(p.rate_coefficients.data() + j * kLifted, next, kLifted);
+      quiet = std::isfinite(end_value[j]) && std::isfinite(end_rate[j]) &&
+              !crosses(p.directions[static_cast<size_t>(j)], value[j], end_value[j]) &&
+              !turns_towards_zero(value[j], rate[j], end_value[j], end_rate[j]);
+    }
+    if (!quiet) break;
+    std::swap(z, next);
+    t0 += s;
+    moved = true;
+    std::copy_n(end_value, events, value);
+    std::copy_n(end_rate, events, rate);
+    if (report.steps > options_.max_steps) {
+      stop = ScanStop::TooManySteps;
+      break;
+    }
+    bounded = clear_steps;
+  }
+  settle();
+  if (moved) {
+    expanded_columns_ = 0;
+    for (int j = 0; j < events; ++j) references_[static_cast<size_t>(j)] = {0.0, value[j], rate[j]};
+  }
+  return stop;
 }
 
 // Column by column in plain loops: Eigen's copies of dynamic blocks (alignment checks,
@@ -735,23 +841,46 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
   for (int f = events; f < functions; ++f)
     references_[static_cast<size_t>(f)] = start_monitor_reference(mode, f, t0, interval_);
 
+  const bool clear_steps = prepared_->bounded && !scanned && options_.skip_event_free_steps;
+  // A mode of two states with nothing but its affine events to look at: the scan in locals
+  // up to the steps that need the general one.
+  const bool two_state_scan = N == 2 && functions == events && prepared_->affine &&
+                              events <= kScanEvents && !(observer && grid.step > 0.0);
+  const auto too_many_steps = [&] {
+    return fail(state, t0, FlowStatus::TooManySteps,
+                std::to_string(report.steps) + " steps without reaching t = " + number_text(t_end),
+                report);
+  };
+  const auto cancelled = [&] {
+    return fail(state, t0, FlowStatus::Cancelled, "cancelled at t = " + number_text(t0), report);
+  };
   while (true) {
-    if (prepared_->bounded && !scanned && options_.skip_event_free_steps) {
-      cross_clear_steps<N, C>(mode, t0, t_end, step, grid, observer, report);
-      if (report.steps > options_.max_steps)
-        return fail(
-            state, t0, FlowStatus::TooManySteps,
-            std::to_string(report.steps) + " steps without reaching t = " + number_text(t_end),
-            report);
+    bool last = false;
+    double s = 0.0;
+    bool taken = false;  // the step from t0 is taken into next_
+    if constexpr (N == 2) {
+      if (two_state_scan) {
+        const ScanStop stop =
+            scan_two_states<C>(mode, t0, t_end, step, clear_steps, report, s, last);
+        if (stop == ScanStop::TooManySteps) return too_many_steps();
+        if (stop == ScanStop::Cancelled) return cancelled();
+        taken = true;
+      }
     }
-    const bool last = t_end - t0 <= step;
-    const double s = last ? t_end - t0 : step;
+    if (!taken) {
+      if (clear_steps) {
+        cross_clear_steps<N, C>(mode, t0, t_end, step, grid, observer, report);
+        if (report.steps > options_.max_steps) return too_many_steps();
+      }
+      last = t_end - t0 <= step;
+      s = last ? t_end - t0 : step;
+      if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed))
+        return cancelled();
+      propagate_block<N, C>(flow, s, block_, next_);
+      ++report.steps;
+    }
     const double t1 = last ? t_end : t0 + s;
     interval_ = s;
-    if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed))
-      return fail(state, t0, FlowStatus::Cancelled, "cancelled at t = " + number_text(t0), report);
-    propagate_block<N, C>(flow, s, block_, next_);
-    ++report.steps;
     if (!block_finite<N, C>(next_))
       return fail(state, t0, FlowStatus::BadState,
                   "state became non-finite after t = " + number_text(t0), report);
@@ -827,12 +956,7 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
       hold<N>(mode, t_end, block_);
       return kReachedEnd;
     }
-    if (report.steps > options_.max_steps) {
-      return fail(
-          state, t0, FlowStatus::TooManySteps,
-          std::to_string(report.steps) + " steps without reaching t = " + number_text(t_end),
-          report);
-    }
+    if (report.steps > options_.max_steps) return too_many_steps();
   }
 }
 

@@ -175,6 +175,23 @@ class ExactSegment {
   template <int N, int C>
   void cross_clear_steps(int mode, double& t0, double t_end, double step, const SampleGrid& grid,
                          FlowObserver* observer, FlowReport& report);
+  // How scan_two_states stopped: at a step for the general scan to examine (next_ holds
+  // its end), or for the general scan to fail.
+  enum class ScanStop { Examine, TooManySteps, Cancelled };
+  // The largest number of events scan_two_states keeps in locals.
+  static constexpr int kScanEvents = 4;
+  // The scan of a mode of two states with C tangent columns, whose events are all affine,
+  // with no monitors or samples to report: the event-free stretches (clear_steps: as
+  // cross_clear_steps) and the scan steps by the cached transition in which no event
+  // changes sign or turns towards its surface, with the block and the events' values and
+  // rates in locals from step to step. Stops at the first step that needs more (a
+  // change of sign, a turn, the run's last step, a step without its cached transition,
+  // anything not finite), with that step taken (interval s from t0, `last` whether it
+  // ends the run) into next_ and counted; block_, t0 and the references are the scan's
+  // at its start. The same products in the same order as the general scan.
+  template <int C>
+  ScanStop scan_two_states(int mode, double& t0, double t_end, double step, bool clear_steps,
+                           FlowReport& report, double& s, bool& last);
 
   // What covers() derives from the model for one mode: the events' directions and
   // coefficients, the monitors, the event-free bound. Kept while the model's revision
@@ -197,6 +214,7 @@ class ExactSegment {
     std::vector<EventDirection> directions;  // of the tracked functions: events, monitors
     EventFreeBound bound;  // for its events when all are affine
     bool bounded = false;  // the bound exists
+    bool affine = false;   // all its events are declared affine
     // The events' affine resets, R = (R_x, r / s) with s the forcing scale (R z = x+), by
     // event and outcome kind as the flow meets them.
     struct Reset {

@@ -67,6 +67,10 @@ class ExactLinearFlow {
   // states (exact_linear_flow.cpp).
   template <int Lifted, int Columns>
   bool propagate_cached(double tau, const Matrix& in, Matrix& out);
+  // The cached expm(M tau) by which propagate_cached multiplies where tau is the very step
+  // it was cached for (no second-order correction), else null: the two-state scan of the
+  // exact path multiplies its own block by it.
+  const Matrix* cached_transition(double tau) const;
   static constexpr int kMaxRepeatedSteps = 32;
   static constexpr int max_repeated_steps() { return kMaxRepeatedSteps; }
 
