@@ -1441,14 +1441,17 @@ PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem) {
       s << curves(true) << "\n";
       if (!plot.labels.empty()) s << "unset label\n";
       // (b) lambda_1 on a scale symmetric about 0. -inf (sticking collapsed the tangent
-      // space: the most stable motion there is) is drawn at the scale's end; a cell without
-      // an exponent (failed) is NaN, left transparent over a grey ground.
+      // space: the most stable motion there is) and values beyond the bound are drawn at
+      // the scale's ends; a cell without an exponent (failed) is NaN, left transparent over
+      // a grey ground.
       std::ostringstream bound;
       bound.precision(17);
       bound << (plot.exponent_bound > 0.0 && std::isfinite(plot.exponent_bound)
                     ? plot.exponent_bound
                     : 1.0);
-      s << "set title " << quoted(prefix + "largest Lyapunov exponent lambda_1 (grey: none)")
+      s << "set title "
+        << quoted(prefix + "largest Lyapunov exponent lambda_1 (grey: none" +
+                  (plot.exponent_clipped ? "; beyond the scale: its end colours)" : ")"))
         << "\n"
         << "set palette defined (-1 '#2166ac', 0 'white', 1 '#b2182b')\n"
         << "set palette maxcolors 0\nset cbrange [-" << bound.str() << ':' << bound.str()
@@ -1458,7 +1461,9 @@ PlotFiles plot_sweep_map(const SweepMapPlot& plot, const std::string& stem) {
         << "plot "
         << cells(layer, "strcol('regime') eq 'failed' ? NaN : strcol('lambda_1') eq '-inf' ? -" +
                             bound.str() + " : strcol('lambda_1') eq 'inf' ? " + bound.str() +
-                            " : abs(column('lambda_1')) <= 1e307 ? column('lambda_1') : NaN")
+                            " : abs(column('lambda_1')) <= 1e307 ? (column('lambda_1') < -" +
+                            bound.str() + " ? -" + bound.str() + " : column('lambda_1') > " +
+                            bound.str() + " ? " + bound.str() + " : column('lambda_1')) : NaN")
         << curves(false) << "\nunset object 1\nunset cblabel\n";
     }
     s << "unset multiplot\n";

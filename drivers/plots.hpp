@@ -177,7 +177,8 @@ struct PlaneLabel {
 // (a) every cell filled with the colour of its class: a colour per z = p/n (in `classes`
 // order), chaotic dark grey, non-periodic light grey, failed black, with a key naming the
 // classes; (b) the largest Lyapunov exponent lambda_1, blue below 0, white at 0, red above,
-// on the scale [-exponent_bound, exponent_bound]; cells without one (failed) grey. The
+// on the scale [-exponent_bound, exponent_bound] (cells beyond it in the end colours);
+// cells without one (failed) grey. The
 // cells are drawn as an image (a box per cell when one axis has a single value), over the
 // box of the grid's cells; `curves` on top of both panels, `labels` on top of panel (a).
 struct SweepMapClass {
@@ -197,6 +198,7 @@ struct SweepMapPlot {
   std::vector<SweepMapClass> classes;  // class k is the value k of the `class` column
   std::vector<SweepMapLayer> layers;
   double exponent_bound = 1.0;
+  bool exponent_clipped = false;  // some lambda_1 beyond the bound: drawn at the scale's end
   std::vector<PlaneCurve> curves;
   std::vector<PlaneLabel> labels;
   std::string title;

@@ -46,12 +46,22 @@ GridMap grid_map(const std::vector<libcont::SweepPoint>& points) {
   // Periodic z by n, then p, with their cell counts.
   std::map<std::pair<int, int>, long> periodic;
   long regimes[4] = {0, 0, 0, 0};  // by SweepRegime
+  std::vector<double> sizes;  // |lambda_1| of the cells with a finite one
+  double largest_positive = 0.0;
   for (const auto* cell : map.cells) {
     const auto regime = cell->regime();
     ++regimes[static_cast<int>(regime)];
     if (regime == libcont::SweepRegime::Periodic) ++periodic[{cell->n, cell->p}];
-    const double size = std::abs(cell->largest_exponent());
-    if (std::isfinite(size)) map.largest_exponent_size = std::max(map.largest_exponent_size, size);
+    const double exponent = cell->largest_exponent();
+    if (std::isfinite(exponent)) sizes.push_back(std::abs(exponent));
+    if (exponent > 0.0) largest_positive = std::max(largest_positive, exponent);
+  }
+  if (!sizes.empty()) {
+    const auto at =
+        sizes.begin() + static_cast<std::ptrdiff_t>(0.9 * static_cast<double>(sizes.size() - 1));
+    std::nth_element(sizes.begin(), at, sizes.end());
+    map.exponent_scale = std::max(*at, largest_positive);
+    map.exponent_clipped = *std::max_element(sizes.begin(), sizes.end()) > map.exponent_scale;
   }
   // Too many z for the colours: the most frequent keep a class of their own (ties to the
   // smaller n, p), the rest share one.
@@ -145,7 +155,8 @@ SweepMapPlot sweep_map_plot(const std::filesystem::path& directory, const std::s
     }
     plot.layers.push_back({name, layer.first_cell, layer.cells});
   }
-  plot.exponent_bound = map.largest_exponent_size;
+  plot.exponent_bound = map.exponent_scale;
+  plot.exponent_clipped = map.exponent_clipped;
   plot.title = std::move(title);
   return plot;
 }

@@ -45,9 +45,13 @@ struct GridMap {
   std::vector<const libcont::SweepPoint*> cells;  // by layer, then row (p2), then p1 upwards
   std::vector<int> cell_class;                    // index into `classes`, per cell
   std::vector<GridLayer> layers;
-  // The largest |lambda_1| over the cells that have a finite one (0 if none): the
-  // colour scale of the exponent map.
-  double largest_exponent_size = 0.0;
+  // The colour scale of the exponent map, [-exponent_scale, exponent_scale]: the largest
+  // positive lambda_1, and at least the |lambda_1| that 90 % of the cells with a finite one
+  // stay within (0 if none). A few strongly damped cells (a multiplier near 0, where a
+  // chattering sequence ends in sticking) would otherwise stretch it tenfold and leave
+  // the chaotic cells white. `exponent_clipped`: some cell lies beyond it.
+  double exponent_scale = 0.0;
+  bool exponent_clipped = false;
 };
 
 // As many periodic classes as a map has distinct colours for.
