@@ -34,7 +34,9 @@ void print_note(const std::string& text) {
 std::string duration_text(double seconds) {
   const long s = std::lround(std::max(seconds, 0.0));
   char buffer[48];
-  if (s < 60)
+  if (seconds < 9.95)  // a short run as "0 s" said nothing
+    std::snprintf(buffer, sizeof buffer, "%.1f s", std::max(seconds, 0.0));
+  else if (s < 60)
     std::snprintf(buffer, sizeof buffer, "%ld s", s);
   else if (s < 3600)
     std::snprintf(buffer, sizeof buffer, "%ld min %02ld s", s / 60, s % 60);

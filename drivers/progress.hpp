@@ -66,7 +66,7 @@ class Progress {
   std::thread thread_;
 };
 
-// "12 s", "4 min 05 s", "2 h 03 min": a duration for people.
+// "0.3 s", "12 s", "4 min 05 s", "2 h 03 min": a duration for people.
 std::string duration_text(double seconds);
 
 }  // namespace vicont
