@@ -394,6 +394,10 @@ const double* CvodeIntegrator::solution() const {
   return runge_kutta_active_ ? runge_kutta_->solution() : N_VGetArrayPointer(y_.get());
 }
 
+const double* CvodeIntegrator::event_values() const {
+  return runge_kutta_active_ ? runge_kutta_->event_values() : nullptr;
+}
+
 const std::vector<Root>& CvodeIntegrator::roots_found() {
   roots_.clear();
   const int count = static_cast<int>(root_directions_.size());

@@ -340,9 +340,13 @@ struct Flow::Impl {
   int missed_crossing(double t_before, FlowState& state) {
     int found = -1;
     step_end_values.resize(event_values.size());
+    // The explicit pair's own values where it gives them: the same functions of the same
+    // mode, time and state.
+    const double* known = integrator.event_values();
     for (size_t j = 0; j < event_values.size() && found < 0; ++j) {
       const int event = static_cast<int>(j);
-      step_end_values[j] = system.event_function(state.mode, event, state.t, state.x);
+      step_end_values[j] =
+          known ? known[j] : system.event_function(state.mode, event, state.t, state.x);
       if (crosses(system.event_direction(state.mode, event), event_values[j], step_end_values[j]))
         found = event;
     }
