@@ -9,6 +9,7 @@
 #include "cvode_integrator.hpp"
 #include "exact_parameter_column.hpp"
 #include "exact_segment.hpp"
+#include "finite_sum.hpp"
 #include "machine_epsilon.hpp"
 #include "modal_tangent.hpp"
 #include "libcont/input_error.hpp"
@@ -470,7 +471,7 @@ struct Flow::Impl {
                       "at t = " + number_text(state.t) + ": " + integrator.message());
         if (cancelled()) return cancel_report(report, state);
         const double* y = integrator.solution();
-        if (!Eigen::Map<const Vector>(y, integrator.size()).allFinite())
+        if (!detail::sum_is_finite(y, integrator.size()))
           return fail(report, FlowStatus::BadState,
                       "state became non-finite after t = " + number_text(state.t));
         if (++window_steps == kStallLimit) {
