@@ -45,6 +45,30 @@ TEST_CASE("Forcing by rotation: cos and sin of w t to rounding over 10^5 periods
   }
 }
 
+TEST_CASE("Forcing by rotation: the whole number nearest the argument, as std::nearbyint",
+          "[harmonic-phase]") {
+  using libcont::detail::nearest_whole;
+  std::mt19937_64 random(3);
+  // Arguments from tiny to the split's range (2^49 / 16 = 2^45 and beyond), both signs.
+  std::uniform_real_distribution<double> exponent(-8.0, 50.0), unit(-1.0, 1.0);
+  for (int k = 0; k < 200000; ++k) {
+    const double x = unit(random) * std::exp2(exponent(random));
+    CAPTURE(x);
+    REQUIRE(nearest_whole(x) == std::nearbyint(x));  // +0 and -0 compare equal
+  }
+  // Ties go to the even neighbour, as nearbyint's default rounding; whole numbers stay.
+  for (const double x : {0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 1e6 + 0.5, 1125899906842625.5,
+                         -1125899906842624.5, 3.0, -7.0, 0.0, 0.49999999999999994}) {
+    CAPTURE(x);
+    CHECK(nearest_whole(x) == std::nearbyint(x));
+  }
+  // Beyond 2^51 a number as large (harmonic_phase then takes std::cos and std::sin).
+  for (const double x : {std::exp2(51.0), -std::exp2(52.0) * 1.25, 1e300})
+    CHECK(std::abs(nearest_whole(x)) >= std::exp2(49.0));
+  CHECK(std::isnan(nearest_whole(NAN)));
+  CHECK(!(std::abs(nearest_whole(INFINITY)) < std::exp2(49.0)));
+}
+
 TEST_CASE("Forcing by rotation: the same t gives the same bits, whatever came before",
           "[harmonic-phase]") {
   const double w = 6.0;

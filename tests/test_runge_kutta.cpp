@@ -334,3 +334,58 @@ TEST_CASE("Runge-Kutta pair: the state at an event ending a sqrt-singular field"
   CHECK(std::abs(pair.solution()[2] - exact2) <= 1e-9);
   CHECK(pair.steps() <= 72);
 }
+
+namespace {
+
+// y'' = -y and two events depending on the time and the state.
+bool oscillator_field(void*, double, const double* y, double* dydt) {
+  dydt[0] = y[1];
+  dydt[1] = -y[0];
+  return true;
+}
+void oscillator_events(void*, double t, const double* y, double* g, int) {
+  g[0] = y[0] - 0.3 * std::cos(2.0 * t);
+  g[1] = y[1] + 1e-3 * t;
+}
+
+}  // namespace
+
+TEST_CASE("Runge-Kutta pair: the event values it reports are the functions at its state",
+          "[flow][runge-kutta]") {
+  // The flow's crossing check takes them instead of evaluating the events again: they must
+  // be the functions at the returned state and reported time, to the bit, and be withheld
+  // at a stop time (reported as given, not as the pair's own time). In t and in root time,
+  // from a start away from 0 (the pair counts its times from there).
+  using Result = libcont::detail::ExplicitRungeKutta::Result;
+  for (const bool root_time : {false, true}) {
+    CAPTURE(root_time);
+    libcont::detail::ExplicitRungeKutta pair(2, Vector::Constant(2, 1e-13), 1e-11, 0.1);
+    const Vector y0 = vec2(1.0, 0.0);
+    const double start = 3.7, end = start + 7.3;
+    pair.start(start, y0.data(), 1e-3, oscillator_field, oscillator_events, nullptr, {0, 0}, 2,
+               root_time);
+    double t = start;
+    int roots = 0, steps = 0;
+    Result result = Result::Step;
+    while (result != Result::StopTime) {
+      result = pair.step(end, t);
+      REQUIRE(result != Result::Failure);
+      if (result == Result::StopTime) {
+        CHECK(pair.event_values() == nullptr);
+        break;
+      }
+      roots += result == Result::Root;
+      ++steps;
+      const double* known = pair.event_values();
+      REQUIRE(known != nullptr);
+      double g[2];
+      oscillator_events(nullptr, t, pair.solution(), g, 0);
+      CAPTURE(t);
+      REQUIRE(known[0] == g[0]);
+      REQUIRE(known[1] == g[1]);
+    }
+    CHECK(t == end);
+    CHECK(roots >= 4);
+    CHECK(steps > roots);
+  }
+}

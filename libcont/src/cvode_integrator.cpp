@@ -106,14 +106,17 @@ bool field(void* data, double t, const double* in, double* out) {
   auto& c = *static_cast<ModeContext*>(data);
   Eigen::Map<const Vector> x(in, c.n);
   Eigen::Map<Vector> dxdt(out, c.n);
-  c.system->vector_field(c.mode, t, x, dxdt);
+  const bool fused =
+      c.tangent && c.jacobians.field_and_derivatives(c.mode, t, x, dxdt, c.jacobian, c.parameter,
+                                                     c.df_dp);
+  if (!fused) c.system->vector_field(c.mode, t, x, dxdt);
   if (!dxdt.allFinite()) return false;
   if (c.tangent) {
-    c.jacobians.state_jacobian(c.mode, t, x, c.jacobian);
+    if (!fused) c.jacobians.state_jacobian(c.mode, t, x, c.jacobian);
     double* dphi = out + c.n;
     tangent_flow_product(c, in + c.n, dphi);
     if (c.parameter >= 0) {  // (dx/dp)' = D_x f dx/dp + D_p f
-      c.derivatives->field_parameter_derivative(c.parameter, c.mode, t, x, c.df_dp);
+      if (!fused) c.derivatives->field_parameter_derivative(c.parameter, c.mode, t, x, c.df_dp);
       Eigen::Map<Vector>(dphi + static_cast<Eigen::Index>(c.columns - 1) * c.n, c.n) += c.df_dp;
     }
   }
@@ -389,6 +392,10 @@ bool CvodeIntegrator::interpolate(double t, double* y_out) {
 
 const double* CvodeIntegrator::solution() const {
   return runge_kutta_active_ ? runge_kutta_->solution() : N_VGetArrayPointer(y_.get());
+}
+
+const double* CvodeIntegrator::event_values() const {
+  return runge_kutta_active_ ? runge_kutta_->event_values() : nullptr;
 }
 
 const std::vector<Root>& CvodeIntegrator::roots_found() {

@@ -97,6 +97,10 @@ class CvodeIntegrator {
   // Dense output of the last step at t (within it).
   bool interpolate(double t, double* y_out);
   const double* solution() const;
+  // The mode's event functions at solution() and the time the last step returned, where
+  // the integrator evaluated them there itself (the explicit pair,
+  // ExplicitRungeKutta::event_values); null otherwise.
+  const double* event_values() const;
   // The roots found by the last step that returned CV_ROOT_RETURN, events first.
   const std::vector<Root>& roots_found();
   long total_steps() const { return steps_before_ + current_steps(); }

@@ -9,6 +9,7 @@
 #include "cvode_integrator.hpp"
 #include "exact_parameter_column.hpp"
 #include "exact_segment.hpp"
+#include "finite_sum.hpp"
 #include "machine_epsilon.hpp"
 #include "modal_tangent.hpp"
 #include "libcont/input_error.hpp"
@@ -340,9 +341,13 @@ struct Flow::Impl {
   int missed_crossing(double t_before, FlowState& state) {
     int found = -1;
     step_end_values.resize(event_values.size());
+    // The explicit pair's own values where it gives them: the same functions of the same
+    // mode, time and state.
+    const double* known = integrator.event_values();
     for (size_t j = 0; j < event_values.size() && found < 0; ++j) {
       const int event = static_cast<int>(j);
-      step_end_values[j] = system.event_function(state.mode, event, state.t, state.x);
+      step_end_values[j] =
+          known ? known[j] : system.event_function(state.mode, event, state.t, state.x);
       if (crosses(system.event_direction(state.mode, event), event_values[j], step_end_values[j]))
         found = event;
     }
@@ -466,7 +471,7 @@ struct Flow::Impl {
                       "at t = " + number_text(state.t) + ": " + integrator.message());
         if (cancelled()) return cancel_report(report, state);
         const double* y = integrator.solution();
-        if (!Eigen::Map<const Vector>(y, integrator.size()).allFinite())
+        if (!detail::sum_is_finite(y, integrator.size()))
           return fail(report, FlowStatus::BadState,
                       "state became non-finite after t = " + number_text(state.t));
         if (++window_steps == kStallLimit) {

@@ -20,12 +20,15 @@ namespace {
 // phase only where some part needs it.
 bool harmonic_part_acts(double w, const Vector& part) { return w > 0.0 && !part.isZero(0.0); }
 
-// (cos w t, sin w t) for the parts that act, 0 for those that do not (no phase computed
-// where neither acts).
+// (cos w t, sin w t) of `phase` for the parts that act, 0 for those that do not.
+std::pair<double, double> acting_parts(bool cosine, bool sine, detail::HarmonicPhase phase) {
+  return {cosine ? phase.cosine : 0.0, sine ? phase.sine : 0.0};
+}
+
+// The same at time t, no phase computed where neither part acts.
 std::pair<double, double> acting_phase(bool cosine, bool sine, double w, double t) {
   if (!cosine && !sine) return {0.0, 0.0};
-  const detail::HarmonicPhase phase = detail::harmonic_phase(w, t);
-  return {cosine ? phase.cosine : 0.0, sine ? phase.sine : 0.0};
+  return acting_parts(cosine, sine, detail::harmonic_phase(w, t));
 }
 
 constexpr int max_contacts = 8;
@@ -493,23 +496,39 @@ void with_kernels(int n, Call call) {
 
 }  // namespace
 
-void ImpactingStructure::vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const {
+template <bool Field, bool Jacobian>
+void ImpactingStructure::smooth_part(const ModeData& md, double t, std::pair<double, double> phase,
+                                     const double* x, double* dxdt, double* jac,
+                                     Eigen::Index stride) const {
   const int n = structure_.size();
-  const ModeData& md = modes_[mode];
   const double w = structure_.frequency;
-  const auto [cw, sw] = acting_phase(md.has_cosine, md.has_sine, w, t);
   with_kernels(n, [&](auto kernels) {
     using K = decltype(kernels);
-    K::linear_field(n, md.aq, md.av, md.b0, md.bc, md.bs, cw, sw, x.data(), dxdt.data());
+    if constexpr (Field)
+      K::linear_field(n, md.aq, md.av, md.b0, md.bc, md.bs, phase.first, phase.second, x, dxdt);
+    if constexpr (Jacobian) K::linear_jacobian(n, md.aq, md.av, jac, stride);
     for (std::size_t m = 0; m < md.soft.size(); ++m) {
       const auto& c = contacts_[md.soft[m]];
       double wq = 0.0, wv = 0.0;
-      K::project(n, c.normal.data(), x.data(), wq, wv);
-      const double force = c.force(c.surface.position(w, t) - wq, c.surface.velocity(w, t) - wv);
+      K::project(n, c.normal.data(), x, wq, wv);
+      const double delta = c.surface.position(w, t) - wq, rate = c.surface.velocity(w, t) - wv;
       const double* gain = md.contact_acceleration[m].data();
-      for (int i = 0; i < K::size(n); ++i) dxdt[n + i] += gain[i] * force;
+      if constexpr (Field) {
+        const double force = c.force(delta, rate);
+        for (int i = 0; i < K::size(n); ++i) dxdt[n + i] += gain[i] * force;
+      }
+      if constexpr (Jacobian)
+        K::contact_jacobian(n, gain, c.normal.data(), c.force_slope(delta, rate),
+                            c.damping_slope(delta, rate), jac, stride);
     }
   });
+}
+
+void ImpactingStructure::vector_field(int mode, double t, ConstVectorRef x, VectorRef dxdt) const {
+  const int n = structure_.size();
+  const ModeData& md = modes_[mode];
+  smooth_part<true, false>(md, t, acting_phase(md.has_cosine, md.has_sine, structure_.frequency, t),
+                           x.data(), dxdt.data(), nullptr, 0);
   // Laws with regimes: the force of the regime along w, and the internal rates.
   for (std::size_t m = 0; m < md.with_regimes.size(); ++m) {
     const int j = md.with_regimes[m];
@@ -526,23 +545,31 @@ void ImpactingStructure::vector_field(int mode, double t, ConstVectorRef x, Vect
   }
 }
 
+bool ImpactingStructure::field_and_derivatives(int mode, double t, ConstVectorRef x,
+                                               VectorRef dxdt, MatrixRef jac, int parameter,
+                                               VectorRef df_dp) const {
+  const ModeData& md = modes_[mode];
+  if (!md.with_regimes.empty() || internal_count_ > 0 || has_additional_force()) return false;
+  const bool harmonic = parameter >= 0 && forcing_parameters_[parameter].harmonic;
+  const ModeData::Derivative* d = harmonic ? &md.derivatives[parameter] : nullptr;
+  // The phase once for the field and D_p f: harmonic_phase is a function of t alone, so
+  // each gets the numbers its own call would.
+  const bool phase_needed = md.has_cosine || md.has_sine || (d && (d->has_cosine || d->has_sine));
+  const detail::HarmonicPhase phase =
+      phase_needed ? detail::harmonic_phase(structure_.frequency, t) : detail::HarmonicPhase{};
+  smooth_part<true, true>(md, t, acting_parts(md.has_cosine, md.has_sine, phase), x.data(),
+                          dxdt.data(), jac.data(), jac.outerStride());
+  if (d)
+    harmonic_derivative(md, parameter, acting_parts(d->has_cosine, d->has_sine, phase), df_dp);
+  else if (parameter >= 0)
+    field_parameter_derivative(parameter, mode, t, x, df_dp);
+  return true;
+}
+
 bool ImpactingStructure::state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const {
   const int n = structure_.size();
   const ModeData& md = modes_[mode];
-  const double w = structure_.frequency;
-  with_kernels(n, [&](auto kernels) {
-    using K = decltype(kernels);
-    K::linear_jacobian(n, md.aq, md.av, jac.data(), jac.outerStride());
-    for (std::size_t m = 0; m < md.soft.size(); ++m) {
-      const auto& c = contacts_[md.soft[m]];
-      double wq = 0.0, wv = 0.0;
-      K::project(n, c.normal.data(), x.data(), wq, wv);
-      const double delta = c.surface.position(w, t) - wq, rate = c.surface.velocity(w, t) - wv;
-      K::contact_jacobian(n, md.contact_acceleration[m].data(), c.normal.data(),
-                          c.force_slope(delta, rate), c.damping_slope(delta, rate), jac.data(),
-                          jac.outerStride());
-    }
-  });
+  smooth_part<false, true>(md, t, {}, x.data(), nullptr, jac.data(), jac.outerStride());
   if (internal_count_ > 0) {
     jac.topRightCorner(2 * n, internal_count_).setZero();
     jac.bottomRows(internal_count_).setZero();
@@ -940,20 +967,34 @@ int ImpactingStructure::derivative_parameter(std::string_view name) const {
   return -1;
 }
 
+void ImpactingStructure::harmonic_derivative(const ModeData& md, int parameter,
+                                              std::pair<double, double> phase,
+                                              VectorRef df_dp) const {
+  const int n = structure_.size();
+  const ModeData::Derivative& d = md.derivatives[parameter];
+  const auto [cw, sw] = phase;
+  const double *a0 = d.acceleration[0].data(), *a1 = d.acceleration[1].data(),
+               *a2 = d.acceleration[2].data();
+  double* out = df_dp.data();
+  with_kernels(n, [&](auto kernels) {  // a size fixed at compile time: a few stores
+    const int m = decltype(kernels)::size(n);
+    for (int i = 0; i < m; ++i) out[i] = 0.0;
+    for (int i = 0; i < m; ++i) out[m + i] = a0[i] + a1[i] * cw + a2[i] * sw;
+  });
+  for (int i = 2 * n; i < 2 * n + internal_count_; ++i) out[i] = 0.0;
+}
+
 void ImpactingStructure::field_parameter_derivative(int parameter, int mode, double t,
                                                     ConstVectorRef x, VectorRef df_dp) const {
   const int n = structure_.size();
   const ModeData& md = modes_[mode];
-  for (int i = 0; i < n; ++i) df_dp[i] = 0.0;
-  for (int i = 2 * n; i < 2 * n + internal_count_; ++i) df_dp[i] = 0.0;
   if (forcing_parameters_[parameter].harmonic) {  // no allocation: on the continuation's hot path
     const ModeData::Derivative& d = md.derivatives[parameter];
-    const auto [cw, sw] = acting_phase(d.has_cosine, d.has_sine, structure_.frequency, t);
-    const double *a0 = d.acceleration[0].data(), *a1 = d.acceleration[1].data(),
-                 *a2 = d.acceleration[2].data();
-    for (int i = 0; i < n; ++i) df_dp[n + i] = a0[i] + a1[i] * cw + a2[i] * sw;
+    harmonic_derivative(md, parameter,
+                        acting_phase(d.has_cosine, d.has_sine, structure_.frequency, t), df_dp);
     return;
   }
+  df_dp.setZero();
   Vector force = Vector::Zero(n);
   force_parameter_derivative(parameter, t, x.head(n), x.segment(n, n), force);
   df_dp.segment(n, n) = md.acceleration_map * force;

@@ -418,6 +418,8 @@ ExplicitRungeKutta::Result ExplicitRungeKutta::step(double t_stop, double& t_rea
   double reached = 0.0;
   const Result result = step_local(stop, reached);
   t_reached = reached >= stop ? t_stop : absolute(reached);
+  // g_reference_ holds the functions at the returned state, evaluated at absolute(reached).
+  event_values_known_ = result != Result::Failure && reached < stop && !directions_.empty();
   return result;
 }
 

@@ -75,6 +75,11 @@ class ExplicitRungeKutta {
   // The solution at t inside the last step.
   bool interpolate(double t, double* y);
   const double* solution() const { return returned_.data(); }
+  // The events' root functions (the first `events` of start()) at solution() and the time
+  // the last Step or Root result reported, as the pair evaluated them there for its own
+  // sign tests; null where it did not (a stop time, reported as given rather than as the
+  // pair's own time, which may differ from it in its last bits).
+  const double* event_values() const { return event_values_known_ ? g_reference_.data() : nullptr; }
   // Nonzero for the functions with a root at the time the last Root result returned.
   const std::vector<int>& root_info() const { return root_info_; }
   long steps() const { return steps_; }  // accepted since start()
@@ -162,6 +167,7 @@ class ExplicitRungeKutta {
   // monitors_; else they are evaluated only for a step that holds another root).
   bool reference_monitors_known_ = true, end_monitors_known_ = true;
   bool inside_step_ = false;  // a root was returned inside [t0, t1]: check the rest first
+  bool event_values_known_ = false;  // event_values(): g_reference_ at the reported state
   std::vector<int> root_info_;
   std::vector<double> root_times_;
   long steps_ = 0, rejected_ = 0;

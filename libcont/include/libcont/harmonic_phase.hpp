@@ -32,6 +32,15 @@ inline HarmonicPhase small_rotation(double r) {
   return {c, s};
 }
 
+// x rounded to the nearest whole number, ties to even, as std::nearbyint in the default
+// rounding, for |x| < 2^51 (beyond it a number as large, which harmonic_phase's range check
+// turns away): x + 1.5 2^52 has no bits below 1, and taking 1.5 2^52 away again is exact.
+// Inline, where nearbyint is a call into the maths library at every stage.
+inline double nearest_whole(double x) {
+  constexpr double kShift = 6755399441055744.0;  // 1.5 2^52
+  return (x + kShift) - kShift;
+}
+
 // cos(w t) and sin(w t). The last result is kept too: a right-hand side with the tangent
 // asks for the forcing at the same time twice (the field and its derivative in a
 // parameter).
@@ -44,7 +53,7 @@ inline HarmonicPhase harmonic_phase(double w, double t) {
   thread_local Last last;
   if (t == last.t && w == last.w) return last.phase;
   const double x = w * t;
-  const double k = std::nearbyint(x * (1.0 / kStep));
+  const double k = nearest_whole(x * (1.0 / kStep));
   if (!(std::abs(k) < 9007199254740992.0 * kStep))  // beyond 2^49 or not finite
     return {std::cos(x), std::sin(x)};
   const double r = x - k * kStep;  // exact: x and k d agree in their leading bits

@@ -29,6 +29,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libcont/affine_modes.hpp"
@@ -119,6 +120,10 @@ class ImpactingStructure : public HybridSystem,
 
   // Analytic, but for the holding force of a mode that is not affine (differences).
   bool state_jacobian(int mode, double t, ConstVectorRef x, MatrixRef jac) const override;
+  // Modes without laws with regimes and without additional force: the linear forces and
+  // the closed soft contacts' penetrations shared by the field and D_x f, the phase by D_p f.
+  bool field_and_derivatives(int mode, double t, ConstVectorRef x, VectorRef dxdt,
+                             MatrixRef jac, int parameter, VectorRef df_dp) const override;
   // q' = v: the structure's coordinates, then their velocities.
   int kinematic_rows() const override { return structure_.size(); }
   bool event_gradient(int mode, int event, double t, ConstVectorRef x, VectorRef dh_dx,
@@ -239,6 +244,15 @@ class ImpactingStructure : public HybridSystem,
   // the rebound r of the impacting contact (the set's last) when restitution = r > 0.
   void project(const Projection& p, double restitution, double t, VectorRef x) const;
   ModeData derive_mode(int mode) const;
+  // The linear forces and the closed soft contacts: their part of the field (Field) and of
+  // D_x f (Jacobian, into jac with column stride `stride`), the forcing's phase (cos w t,
+  // sin w t) given as the mode's harmonic parts need it.
+  template <bool Field, bool Jacobian>
+  void smooth_part(const ModeData& md, double t, std::pair<double, double> phase, const double* x,
+                   double* dxdt, double* jac, Eigen::Index stride) const;
+  // D_p f of a parameter with a harmonic derivative at the phase its parts need.
+  void harmonic_derivative(const ModeData& md, int parameter, std::pair<double, double> phase,
+                           VectorRef df_dp) const;
   void derive_forces(ModeData& md) const;  // the parts the forces f0, f_cos, f_sin enter
 
   LinearStructure structure_;

@@ -39,6 +39,17 @@ class AnalyticJacobians {
                                            ConstVectorRef /*x*/) const {
     return std::nullopt;
   }
+  // The field f, D_x f and, for parameter >= 0 (an id of the model's ParameterDerivatives),
+  // D_p f at one point in one call: the tangent flow's right-hand side asks for all of them
+  // at every stage, and a model whose field and derivatives share terms (a contact's
+  // penetration, the forcing's phase) computes those once. The same numbers as
+  // vector_field, state_jacobian and field_parameter_derivative. False: not given for this
+  // mode (those are then asked for one by one).
+  virtual bool field_and_derivatives(int /*mode*/, double /*t*/, ConstVectorRef /*x*/,
+                                     VectorRef /*dxdt*/, MatrixRef /*jac*/, int /*parameter*/,
+                                     VectorRef /*df_dp*/) const {
+    return false;
+  }
   // m > 0 where the state begins with m coordinates whose rates are the next m components
   // (q' = v), in every mode: the first m rows of the state_jacobian given are [0, I, 0],
   // which the tangent flow then copies instead of multiplying out. 0: not so.
@@ -79,6 +90,11 @@ class ModelJacobians {
     if (!analytic_ ||
         !analytic_->reset_jacobian(mode, event, outcome, t, x_minus, dg_dx, dg_dt))
       difference_reset_jacobian(*system_, mode, event, t, x_minus, dg_dx, dg_dt);
+  }
+  // The model's fused evaluation (AnalyticJacobians::field_and_derivatives), where given.
+  bool field_and_derivatives(int mode, double t, ConstVectorRef x, VectorRef dxdt,
+                             MatrixRef jac, int parameter, VectorRef df_dp) const {
+    return analytic_ && analytic_->field_and_derivatives(mode, t, x, dxdt, jac, parameter, df_dp);
   }
   // The model's, else the trace of state_jacobian.
   double divergence(int mode, double t, ConstVectorRef x) const;
