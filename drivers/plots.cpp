@@ -1533,6 +1533,7 @@ PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
 PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
   return render(plot.directory, stem, [&](const std::string& output) {
     const std::string p = quoted(plot.parameter), x = quoted(plot.coordinate);
+    const std::string marked = plot.coordinate + "@t0";  // the special points' column
     // One curve per branch (rows of other branches are NaN, which breaks the line), the
     // key entry on the first only.
     const auto branches = [&](const std::string& column, const std::string& condition,
@@ -1541,6 +1542,16 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
              " using " + p + ":(column('branch') == b && " + condition + " ? column(" +
              quoted(column) + ") : NaN) with lines " + style + " title (b == 0 ? " +
              quoted(title) + " : '')";
+    };
+    // One curve per branch b and lap k, the orbit at t = kT, where the samples are taken:
+    // one iteration over c = b laps + k (a plot's iterations do not nest).
+    const auto laps = [&](const std::string& condition, const std::string& style,
+                          const std::string& title) {
+      const std::string n = std::to_string(plot.laps);
+      return "for [c=0:" + std::to_string(plot.branches * plot.laps - 1) + "] " +
+             quoted(plot.stroboscopic_csv) + " using " + p + ":(column('branch') == c / " + n +
+             " && column('k') == c % " + n + " && " + condition + " ? column(" + x +
+             ") : NaN) with lines " + style + " title (c == 0 ? " + quoted(title) + " : '')";
     };
     const std::vector<std::string> autoscale = {"set autoscale xfix\n", "set autoscale y\n"};
     const auto panel_axes = [&](const std::vector<std::pair<std::string, std::string>>& sources) {
@@ -1552,9 +1563,9 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
       }
       return axes;
     };
-    const PanelAxes section = panel_axes({{plot.branches_csv, plot.coordinate},
+    const PanelAxes section = panel_axes({{plot.stroboscopic_csv, plot.coordinate},
                                           {plot.samples_csv, plot.coordinate},
-                                          {plot.specials_csv, plot.coordinate}});
+                                          {plot.specials_csv, marked}});
     const PanelAxes largest = panel_axes({{plot.branches_csv, "largest_exponent"},
                                           {plot.integration_csv, "lambda_1"}});
     // The special points numbered over the x range of the samples and branches, which
@@ -1562,7 +1573,7 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
     // and are numbered once.
     std::vector<SpecialPoint> points;
     const auto specials = csv_columns(plot.directory / plot.specials_csv,
-                                      {plot.parameter, plot.coordinate, "type", "n"});
+                                      {plot.parameter, marked, "type", "n"});
     const Extent& ex = section.axes[0].second;
     const Extent& ey = section.axes[1].second;
     const double x_same = 1e-6 * (ex.drawn.hi - ex.drawn.lo), y_same = 1e-4 * (ey.drawn.hi - ey.drawn.lo);
@@ -1607,11 +1618,11 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
     const auto section_plot = [&](std::ostream& s, const NumberedMarkers& numbered) {
       s << numbered.settings << "plot ";
       if (plot.branches > 0)
-        s << branches(plot.coordinate, "column('stable') > 0", "lw 2 lc rgb '#1f4e9a'",
-                      "stable periodic orbits (continuation)")
+        s << laps("column('stable') > 0", "lw 2 lc rgb '#1f4e9a'",
+                  "stable periodic orbits (continuation)")
           << ", \\\n     "
-          << branches(plot.coordinate, "column('stable') == 0", "lw 1.2 dt 2 lc rgb '#c0392b'",
-                      "unstable periodic orbits")
+          << laps("column('stable') == 0", "lw 1.2 dt 2 lc rgb '#c0392b'",
+                  "unstable periodic orbits")
           << ", \\\n     ";
       s << quoted(plot.samples_csv) << " using " << p << ':' << x
         << " with points pt 7 ps 0.3 lc rgb 'black' title 'direct integration (Poincare samples)'";
@@ -1632,7 +1643,7 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
     if (zoom) {
       // Its y range from the rows and samples within the zoom's x range.
       std::vector<double> ys;
-      for (const auto& csv : {plot.branches_csv, plot.samples_csv}) {
+      for (const auto& csv : {plot.stroboscopic_csv, plot.samples_csv}) {
         const auto rows = csv_columns(plot.directory / csv, {plot.parameter, plot.coordinate});
         for (size_t r = 0; r < rows[0].size(); ++r) {
           const double px = number_or_nan(rows[0][r]);

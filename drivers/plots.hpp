@@ -227,10 +227,14 @@ PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem);
 // the branches and from the Lyapunov spectrum where integrated.
 struct DiagramPlot {
   std::filesystem::path directory;
-  std::string branches_csv, specials_csv, integration_csv, samples_csv;
+  // branches_csv: a row per branch point (its largest exponent); stroboscopic_csv: a row
+  // per branch point and lap k, the orbit at t = kT (mod nT), drawn in panel (a) over the
+  // samples (taken at t = kT too); specials_csv: their state at t = 0 in COORDINATE@t0.
+  std::string branches_csv, stroboscopic_csv, specials_csv, integration_csv, samples_csv;
   std::string parameter;
   std::string coordinate;  // section coordinate drawn in panel (a)
   int branches = 0;        // branch ids 0 .. branches-1 in branches_csv
+  int laps = 1;            // the largest n: laps 0 .. laps-1 in stroboscopic_csv
   std::string title;
 };
 PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem);

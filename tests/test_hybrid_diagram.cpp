@@ -235,3 +235,55 @@ TEST_CASE("hybrid diagram: a z = 2/4 branch that runs into its birth period doub
   CHECK(first.lost_by == "period-doubling");
   CHECK(std::abs(first.stable_until - pd->lambda) < 1e-5);
 }
+
+TEST_CASE("hybrid diagram: the branches' orbits at t = kT, where the integration samples them",
+          "[diagram]") {
+  // A branch point lies on its own section, which continuation moves off the orbit's
+  // events; the integration's Poincare samples lie on t = kT. The branch's stroboscopic
+  // states are its orbit there: each column of the n is a point of the orbit's n-fold
+  // stroboscopic map, and where the branch starts they are the samples it was found from.
+  HybridDiagramOptions o;
+  o.parameter = "omega";
+  o.from = 3.4;
+  o.to = 4.4;  // z = 1/2, stable throughout; its section moves off t = 0 on the way
+  o.steps = 3;
+  o.initial_state = vec2(0.0, 0.0);
+  o.lyapunov.transient_periods = 400;
+  o.lyapunov.periods = 100;
+  o.kept_samples = 4;
+  const HybridDiagramResult d = HybridDiagram(hard_r1_factory(), o).compute();
+  REQUIRE_FALSE(d.branches.empty());
+  const auto& b = d.branches.front();
+  REQUIRE(b.n == 2);
+  REQUIRE(b.stroboscopic.size() == b.branch.points.size());
+  REQUIRE(b.special_stroboscopic.size() == b.branch.special_points.size());
+  REQUIRE(!d.integration.empty());
+  const auto& found = d.integration.front();
+  REQUIRE(found.parameter == 3.4);
+  REQUIRE(found.samples.size() == 4);
+  auto system = hard_r1_factory()();
+  int moved_sections = 0;
+  for (size_t k = 0; k < b.branch.points.size(); ++k) {
+    const auto& point = b.branch.points[k];
+    const libcont::Matrix& states = b.stroboscopic[k];
+    REQUIRE(states.cols() == 2);
+    REQUIRE(states.allFinite());
+    system->set_parameter("omega", point.lambda);
+    const double period = system->forcing_period();
+    moved_sections += std::abs(std::remainder(point.chart, 2.0 * period)) > 1e-3 * period;
+    // Column k is column 0 carried over k forcing periods from t = 0, and the orbit closes.
+    libcont::StroboscopicMap map(*system);
+    const auto one = map.iterate(states.col(0), 1, false), two = map.iterate(states.col(0), 2, false);
+    REQUIRE((one.ok() && two.ok()));
+    const double size = states.col(0).norm();
+    CHECK((one.x - states.col(1)).norm() <= 1e-8 * size);
+    CHECK((two.x - states.col(0)).norm() <= 1e-8 * size);
+  }
+  CHECK(moved_sections > 0);  // the branch's sections are not all at t = 0
+  // Where the branch was found, its two stroboscopic points are the last samples.
+  const libcont::Matrix& first = b.stroboscopic.front();
+  for (const auto& sample : found.samples) {
+    const double nearest = std::min((first.col(0) - sample).norm(), (first.col(1) - sample).norm());
+    CHECK(nearest <= 1e-8 * sample.norm());
+  }
+}

@@ -96,13 +96,12 @@ double period_at(const libcont::SystemFactory& factory, const std::string& param
 
 // The point data (PeriodicOrbitProblem::point_data_names), the section's phase (the
 // point's chart: continuation moves the section off the orbit's events) and the state on
-// it, of a branch point or special point.
+// it, of a branch point or special point (no line end).
 void write_orbit_columns(std::ostream& out, const libcont::Vector& data, double section_phase,
                          const libcont::Vector& u) {
   for (Eigen::Index i = 0; i < data.size(); ++i) out << ',' << number_text(data[i]);
   out << ',' << number_text(section_phase);
   for (Eigen::Index i = 0; i < u.size(); ++i) out << ',' << number_text(u[i]);
-  out << '\n';
 }
 
 void write_diagram_files(const std::filesystem::path& out, const libcont::HybridSystem& system,
@@ -111,15 +110,17 @@ void write_diagram_files(const std::filesystem::path& out, const libcont::Hybrid
   write_sweep_csv_files(out, integration_files, system, o.parameter, d.integration);
   std::vector<std::string> data_names;
   if (!d.branches.empty()) data_names = d.branches.front().data_names;
-  const auto header = [&](std::ostream& s, const std::string& middle) {
+  const auto header = [&](std::ostream& s, const std::string& middle, const std::string& also) {
     s << "branch,n," << middle;
     for (const auto& name : data_names) s << ',' << name;
     s << ",section_phase";
     for (const auto& name : system.state_names()) s << ',' << name;
+    for (const auto& name : system.state_names())
+      if (!also.empty()) s << ',' << name << also;
     s << '\n';
   };
   write_file_atomically(out / "diagram_branches.csv", [&](std::ostream& s) {
-    header(s, "index," + o.parameter + ",stable,largest_exponent");
+    header(s, "index," + o.parameter + ",stable,largest_exponent", "");
     for (size_t id = 0; id < d.branches.size(); ++id) {
       const auto& b = d.branches[id];
       const auto radius = std::find(b.data_names.begin(), b.data_names.end(), "spectral_radius") -
@@ -131,17 +132,58 @@ void write_diagram_files(const std::filesystem::path& out, const libcont::Hybrid
         s << id << ',' << b.n << ',' << k << ',' << number_text(point.lambda) << ','
           << (b.stable(point) ? 1 : 0) << ',' << number_text(exponent);
         write_orbit_columns(s, point.data, point.chart, point.u);
+        s << '\n';
       }
     }
   });
   write_file_atomically(out / "diagram_special_points.csv", [&](std::ostream& s) {
-    header(s, "type," + o.parameter);
-    for (size_t id = 0; id < d.branches.size(); ++id)
-      for (const auto& special : d.branches[id].branch.special_points) {
-        s << id << ',' << d.branches[id].n << ',' << special.type_name() << ','
-          << number_text(special.lambda);
+    // The state at t = 0 (mod nT) too: where the figure marks the point, on the branch's
+    // curves through the Poincare samples (diagram_stroboscopic.csv).
+    header(s, "type," + o.parameter, "@t0");
+    for (size_t id = 0; id < d.branches.size(); ++id) {
+      const auto& b = d.branches[id];
+      for (size_t k = 0; k < b.branch.special_points.size(); ++k) {
+        const auto& special = b.branch.special_points[k];
+        s << id << ',' << b.n << ',' << special.type_name() << ',' << number_text(special.lambda);
         write_orbit_columns(s, special.data, special.chart, special.u);
+        for (Eigen::Index i = 0; i < b.special_stroboscopic[k].rows(); ++i)
+          s << ',' << number_text(b.special_stroboscopic[k](i, 0));
+        s << '\n';
       }
+    }
+  });
+  // The orbits at t = kT (mod nT), a row per lap k; each special point after its branch
+  // point, twice (stable as that point, then the other way), so that the stable and the
+  // unstable curves both run to it (split at the branch points only, each stopped short).
+  write_file_atomically(out / "diagram_stroboscopic.csv", [&](std::ostream& s) {
+    s << "branch,n,index," << o.parameter << ",stable,k,special";
+    for (const auto& name : system.state_names()) s << ',' << name;
+    s << '\n';
+    for (size_t id = 0; id < d.branches.size(); ++id) {
+      const auto& b = d.branches[id];
+      const auto row = [&](size_t index, double lambda, int stable, Eigen::Index lap,
+                           const std::string& special, const libcont::Matrix& states) {
+        s << id << ',' << b.n << ',' << index << ',' << number_text(lambda) << ',' << stable << ','
+          << lap << ',' << special;
+        for (Eigen::Index i = 0; i < states.rows(); ++i) s << ',' << number_text(states(i, lap));
+        s << '\n';
+      };
+      const auto& specials = b.branch.special_points;
+      // Lap by lap, so that each curve's rows follow each other (others' rows break it).
+      for (Eigen::Index lap = 0; lap < b.n; ++lap) {
+        size_t next = 0;  // the next special point
+        for (size_t k = 0; k < b.branch.points.size(); ++k) {
+          const auto& point = b.branch.points[k];
+          const int stable = b.stable(point) ? 1 : 0;
+          row(k, point.lambda, stable, lap, "", b.stroboscopic[k]);
+          // The stability of the point before first: each curve's rows stay consecutive.
+          for (; next < specials.size() && specials[next].after_point <= static_cast<int>(k); ++next)
+            for (const int side : {stable, 1 - stable})
+              row(k, specials[next].lambda, side, lap, specials[next].type_name(),
+                  b.special_stroboscopic[next]);
+        }
+      }
+    }
   });
 }
 
@@ -247,19 +289,28 @@ std::string render_text(const DiagramSummary& summary) {
          << rounded_text(band.to) << ": largest lambda_1 " << rounded_text(band.largest_exponent)
          << '\n';
   text << "files       " << summary.out.string()
-       << "/{diagram_branches.csv, diagram_special_points.csv, diagram_integration.csv, "
-          "diagram_samples.csv, diagram_impacts.csv, diagram.png, diagram.gp, diagram.json}\n";
+       << "/{diagram_branches.csv, diagram_special_points.csv, diagram_stroboscopic.csv, "
+          "diagram_integration.csv, diagram_samples.csv, diagram_impacts.csv, diagram.png, "
+          "diagram.gp, diagram.json}\n";
   return text.str();
 }
 
 // diagram.json and the data files of write_diagram_files.
 std::vector<std::string> diagram_files(const std::filesystem::path& out) {
   std::vector<std::string> files = {(out / "diagram.json").string()};
-  for (const char* name : {"diagram_branches.csv", "diagram_special_points.csv"})
+  for (const char* name :
+       {"diagram_branches.csv", "diagram_special_points.csv", "diagram_stroboscopic.csv"})
     files.push_back((out / name).string());
   for (const auto& name : {integration_files.points, integration_files.samples, integration_files.impacts})
     files.push_back((out / name).string());
   return files;
+}
+
+// The largest n of the branches (1 without any).
+int longest_period(const libcont::HybridDiagramResult& d) {
+  int n = 1;
+  for (const auto& b : d.branches) n = std::max(n, b.n);
+  return n;
 }
 
 // diagram.png: branches over the integration points' samples, exponents below.
@@ -270,9 +321,10 @@ void draw_diagram(DiagramSummary& summary) {
   const std::string coordinate = names[static_cast<size_t>(displacement.empty() ? 0 : displacement.front())];
   summary.health.add_plot(summary.files, [&] {
     return plot_diagram(
-        DiagramPlot{summary.out, "diagram_branches.csv", "diagram_special_points.csv",
-                    integration_files.points, integration_files.samples, o.parameter, coordinate,
-                    static_cast<int>(summary.result.branches.size()),
+        DiagramPlot{summary.out, "diagram_branches.csv", "diagram_stroboscopic.csv",
+                    "diagram_special_points.csv", integration_files.points,
+                    integration_files.samples, o.parameter, coordinate,
+                    static_cast<int>(summary.result.branches.size()), longest_period(summary.result),
                     "hybrid diagram of " + summary.system.name() + ": " + o.parameter + " from " +
                         rounded_text(o.from) + " to " + rounded_text(o.to)},
         "diagram");

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "libcont/floquet.hpp"
 #include "libcont/orbit_merge.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/poincare_map.hpp"
+#include "libcont/section_placement.hpp"
 
 namespace libcont {
 
@@ -42,6 +44,27 @@ Vector on_section_zero(HybridSystem& system, const std::string& parameter,
   Vector x = point.u;
   follow_to_section(system, flow, point.u, point.chart, 0.0, x, n);
   return x;
+}
+
+// The z = p/n orbit through u on the section t = chart (mod nT) at lambda, at t = 0, T,
+// ..., (n - 1) T (mod nT), a column each: forward to the next t = 0 (mod nT), then one
+// forcing period at a time. Columns from a failed flow on are NaN.
+Matrix stroboscopic_states(HybridSystem& system, const std::string& parameter,
+                           const FlowOptions& options, const Vector& u, double lambda,
+                           double chart, int n) {
+  system.set_parameter(parameter, lambda);
+  const double period = system.forcing_period();
+  FlowOptions plain = options;
+  plain.tangent = false;
+  Flow flow(system, plain);
+  FlowState state = flow.initial_state(chart, u);
+  const double first = chart + forward_shift(chart, 0.0, n * period);
+  Matrix states = Matrix::Constant(u.size(), n, std::numeric_limits<double>::quiet_NaN());
+  for (int k = 0; k < n; ++k) {
+    if (flow.advance(state, first + k * period).status != FlowStatus::Success) break;
+    states.col(k) = state.x;
+  }
+  return states;
 }
 
 }  // namespace
@@ -86,6 +109,12 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
                      locate_orbit_merge(*system, options_.parameter, options_.shooting.flow, n,
                                         b.branch, c),
                      options_.parameter, n);
+  for (const auto& p : b.branch.points)
+    b.stroboscopic.push_back(stroboscopic_states(*system, options_.parameter,
+                                                 options_.shooting.flow, p.u, p.lambda, p.chart, n));
+  for (const auto& p : b.branch.special_points)
+    b.special_stroboscopic.push_back(stroboscopic_states(
+        *system, options_.parameter, options_.shooting.flow, p.u, p.lambda, p.chart, n));
   const bool merged = b.branch.status == ContinuationStatus::LeftFamily;
   b.stable_until = start;
   b.last_stable_state = orbit.x;

@@ -56,6 +56,12 @@ struct DiagramBranch {
   std::string lost_by;
   Vector last_stable_state;   // the orbit at its last stable branch point, on t = 0 (mod T)
   ContinuationResult branch;  // every point (stable and unstable) and special point
+  // Per branch point and per special point: the orbit at t = 0, T, ..., (n - 1) T (mod
+  // nT), a column each, where the integration's Poincare samples lie. A branch point
+  // lies on its own section, which continuation moves off the orbit's events
+  // (section_placement.hpp): drawn on it, a branch jumps where the section moves and
+  // misses the samples it stands for. NaN where the flow fails.
+  std::vector<Matrix> stroboscopic, special_stroboscopic;
   std::vector<std::string> data_names;  // of BranchPoint::data (PeriodicOrbitProblem)
   bool stable(const BranchPoint& point) const;  // spectral radius < 1
 };
