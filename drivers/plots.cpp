@@ -968,8 +968,9 @@ PlotFiles plot_curve_plane(const CurvePlanePlot& plot, const std::string& stem) 
       << quoted(axis_label(plot.second)) << "\n"
       << axes.settings({"set autoscale x\n", "set autoscale y\n"})
       // The key below: its entries are long, and beside the plane they would narrow it.
+      // One line of height more: without it the key touches the x axis label.
       << "set offsets 0, 0, graph 0.06, graph 0.06\nset tmargin 4\n"
-      << "set key outside below center vertical maxrows 4\n" << markers.settings;
+      << "set key outside below center vertical maxrows 4 height 1\n" << markers.settings;
     if (!rows[0].empty() && std::isfinite(number_or_nan(rows[0][0])) &&
         std::isfinite(number_or_nan(rows[1][0])))
       s << "set label " << quoted(plot.start_label) << " at first " << number_or_nan(rows[0][0])
