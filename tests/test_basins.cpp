@@ -2,11 +2,13 @@
 // eta = 2.6, where the period-1 orbit (stable up to its period doubling near 2.65) coexists
 // with a z = 3/3 orbit that the start at rest (0, 0) reaches.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "libcont/basins.hpp"
 #include "libcont/floquet.hpp"
+#include "libcont/flow.hpp"
 #include "libcont/shooting.hpp"
 #include "systems/moving_base.hpp"
 #include "test_support.hpp"
@@ -109,4 +111,55 @@ TEST_CASE("basins progress: every cell counted once, from any thread", "[basins]
   Basins(factory(), o).compute();
   REQUIRE(seen.size() == 9);
   for (size_t i = 0; i < seen.size(); ++i) CHECK(seen[i] == static_cast<int>(i) + 1);
+}
+
+TEST_CASE("basins: a cell still settling onto a weakly stable orbit is integrated further",
+          "[basins]") {
+  // At omega = 3.3, r = 0.9 the z = 1/2 orbit has a multiplier near -1 (lambda_1 = -0.006):
+  // after 200 transient periods its cells are not periodic to 1e-6, and while they converge
+  // they repeat after four periods sooner than after two. Settled further, they are the
+  // z = 1/2 orbit that a long direct integration from the same state reaches.
+  const Settings weak = {{"model", "hard"}, {"r", "0.9"}, {"omega", "3.3"}};
+  const libcont::SystemFactory make = [&] {
+    return std::make_unique<MovingBaseOscillator>(make_system<MovingBaseOscillator>(weak));
+  };
+  BasinOptions o;
+  o.x = {0, 0.014, 0.016, 3};
+  o.y = {1, -0.001, 0.001, 3};
+  o.transient_periods = 200;
+  const BasinResult settled = Basins(make, o).compute();
+  const auto& middle = settled.cells[4];  // (0.015, 0)
+  REQUIRE((middle.i == 1 && middle.j == 1));
+  REQUIRE(middle.attractor >= 0);
+  const auto& half = settled.attractors[static_cast<size_t>(middle.attractor)];
+  CHECK(half.p == 1);
+  CHECK(half.n == 2);
+  CHECK(settled.settling == 0);
+  CHECK(settled.non_periodic == 0);
+  for (const auto& cell : settled.cells)
+    if (cell.attractor == middle.attractor) CHECK(cell.settled_after > 0);
+  // The long integration (5000 periods) from the middle cell's state: z = 1/2, and its
+  // section points are the attractor's.
+  auto system = make();
+  const double period = system->forcing_period();
+  libcont::Flow flow(*system);
+  libcont::FlowState state = flow.initial_state(0.0, vec2(0.015, 0.0));
+  REQUIRE(flow.advance(state, 5000 * period).ok());
+  const libcont::Vector x0 = state.x;
+  REQUIRE(flow.advance(state, 5001 * period).ok());
+  const libcont::Vector x1 = state.x;
+  REQUIRE(flow.advance(state, 5002 * period).ok());
+  CHECK((state.x - x0).norm() <= 1e-8 * x0.norm());
+  CHECK((x1 - x0).norm() > 1e-3 * x0.norm());
+  for (const auto& x : {x0, x1}) {
+    double nearest = 1e300;
+    for (const auto& p : half.points) nearest = std::min(nearest, (p - x).norm());
+    CHECK(nearest <= 1e-5 * x.norm());
+  }
+  // Without settling the same cells are non-periodic, and said to be still settling.
+  o.settle_periods = 0;
+  const BasinResult unsettled = Basins(make, o).compute();
+  CHECK(unsettled.cells[4].attractor == BasinCell::non_periodic);
+  CHECK(unsettled.cells[4].settling);
+  CHECK(unsettled.settling == half.cells);
 }

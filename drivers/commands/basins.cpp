@@ -119,6 +119,20 @@ struct BasinsSummary {
   }
 };
 
+// The cells that settled past the transient (BasinCell::settled_after) and the longest.
+struct Settling {
+  int cells = 0, most_periods = 0;
+};
+Settling settling_of(const libcont::BasinResult& r) {
+  Settling s;
+  for (const auto& cell : r.cells)
+    if (cell.settled_after > 0 && !cell.settling) {
+      ++s.cells;
+      s.most_periods = std::max(s.most_periods, cell.settled_after);
+    }
+  return s;
+}
+
 nlohmann::ordered_json render_json(const BasinsSummary& summary) {
   const libcont::HybridSystem& system = summary.system;
   const libcont::BasinOptions& o = summary.options;
@@ -147,6 +161,11 @@ nlohmann::ordered_json render_json(const BasinsSummary& summary) {
   s["attractors"] = attractors;
   s["non_periodic_cells"] = r.non_periodic;
   s["failed_cells"] = r.failed;
+  const Settling settling = settling_of(r);
+  s["settle_periods"] = o.settle_periods;
+  s["settled_cells"] = settling.cells;
+  s["most_settle_periods"] = settling.most_periods;
+  s["settling_cells"] = r.settling;
   s["fallbacks"] = fallbacks_json(summary.fallbacks(), "cells");
   return s;
 }
@@ -166,8 +185,17 @@ std::string render_text(const BasinsSummary& summary) {
   for (size_t a = 0; a < r.attractors.size(); ++a)
     text << "            " << attractor_label(r.attractors[a], a) << ": " << r.attractors[a].cells
          << " cells\n";
-  text << "other       " << r.non_periodic << " non-periodic, " << r.failed << " failed cells\n"
-       << fallbacks_text(summary.fallbacks(), "cell") << "files       " << summary.out.string()
+  text << "other       " << r.non_periodic << " non-periodic, " << r.failed << " failed cells\n";
+  const Settling settling = settling_of(r);
+  if (settling.cells > 0)
+    text << "settling    " << settling.cells << " cells took up to " << settling.most_periods
+         << " periods more to settle";
+  if (r.settling > 0)
+    text << (settling.cells > 0 ? "; " : "settling    ") << r.settling
+         << " non-periodic cells were still settling after " << o.settle_periods
+         << " periods more (raise --transient or --settle-periods)";
+  if (settling.cells > 0 || r.settling > 0) text << '\n';
+  text << fallbacks_text(summary.fallbacks(), "cell") << "files       " << summary.out.string()
        << "/{basins.csv, attractors.csv, basins.png, basins.gp, basins.json}\n";
   return text.str();
 }
@@ -207,6 +235,11 @@ class BasinsCommand : public SystemCommand {
                        limits::periods);
     options_.add_count("max-period", max_period_, 1, "largest n tried for z = p/n (default: 16)",
                        limits::detected_period);
+    options_.add_count("settle-periods", settle_periods_, 0,
+                       "forcing periods more, at most, for a cell still settling after the "
+                       "transient onto an orbit whose multipliers lie near the unit circle "
+                       "(default: 10000; 0: none)",
+                       limits::periods);
     options_.add_count("threads", threads_, 1, "threads (default: 1)", limits::threads);
     integrator_.add_option(options_);
     finish_options("print the summary as one JSON object");
@@ -246,6 +279,7 @@ class BasinsCommand : public SystemCommand {
                                 number_text(limits::grid_points));
     o.transient_periods = transient_;
     o.max_period = max_period_;
+    o.settle_periods = settle_periods_;
     o.threads = threads_;
     o.flow = integrator_.flow();
     refuse_cells_inside_contacts(system, o);
@@ -279,7 +313,7 @@ class BasinsCommand : public SystemCommand {
 
  private:
   std::string x_text_, y_text_;
-  int transient_ = 500, max_period_ = 16, threads_ = 1;
+  int transient_ = 500, max_period_ = 16, settle_periods_ = 10000, threads_ = 1;
   IntegratorChoice integrator_;
 };
 

@@ -72,13 +72,47 @@ Basins::Outcome Basins::compute_cell(int i, int j) const {
   FlowState state = flow.initial_state(options_.phase, x0);
   FlowReport report = flow.advance(state, options_.phase + options_.transient_periods * period);
   FlowReport work = report;  // the whole cell's, for its fallbacks
-  // Enough section samples for detect_period to tell n = max_period from 2 n.
-  std::vector<Vector> samples{state.x};
+  // Enough section samples for detect_period to tell n = max_period from 2 n (p is read
+  // from the impacts of the last window's last n periods).
+  std::vector<Vector> samples;
   ImpactRecorder impacts(*system);
-  for (int k = 0; k < 3 * options_.max_period && report.ok(); ++k) {
-    report = flow.advance(state, state.t + period, &impacts);
+  const auto sample = [&] {
+    samples.assign(1, state.x);
+    for (int k = 0; k < 3 * options_.max_period && report.ok(); ++k) {
+      report = flow.advance(state, state.t + period, &impacts);
+      work.add_work(report);
+      samples.push_back(state.x);
+    }
+  };
+  sample();
+  int n = detect_period(samples, options_.max_period, options_.period_tolerance);
+  // Settling: the samples nearly repeat after fewer periods than found (none found yet,
+  // or a proper divisor of n: a multiplier near -1 makes a z = p/m orbit repeat after 2m
+  // sooner than after m while it converges). Integrated further while they come nearer.
+  const auto nearest_shorter = [&](int found, const std::vector<Vector>& of) {
+    double nearest = std::numeric_limits<double>::infinity();
+    for (int m = 1; m <= (found == 0 ? options_.max_period : found - 1); ++m)
+      if (found == 0 || found % m == 0)
+        nearest = std::min(nearest, periodicity_residual(of, m, options_.max_period));
+    return nearest;
+  };
+  const int window = std::max(options_.transient_periods, 100);
+  std::vector<Vector> previous;
+  while (report.ok() && nearest_shorter(n, samples) <= options_.nearly_periodic) {
+    if (cell.settled_after + window > options_.settle_periods) {
+      cell.settling = n == 0;
+      break;
+    }
+    const int unsampled = std::max(window - 3 * options_.max_period, 0);
+    report = flow.advance(state, state.t + unsampled * period);
     work.add_work(report);
-    samples.push_back(state.x);
+    cell.settled_after += unsampled + 3 * options_.max_period;
+    previous = samples;
+    sample();
+    n = detect_period(samples, options_.max_period, options_.period_tolerance);
+    // Not coming nearer to a shorter period than the one now found: not settling (a
+    // torus), or settled on n.
+    if (!(nearest_shorter(n, samples) < 0.7 * nearest_shorter(n, previous))) break;
   }
   cell.status = report.status;
   cell.fallbacks = work.fallbacks;
@@ -88,7 +122,7 @@ Basins::Outcome Basins::compute_cell(int i, int j) const {
     cell.attractor = BasinCell::failed;
     return out;
   }
-  cell.n = detect_period(samples, options_.max_period, options_.period_tolerance);
+  cell.n = n;
   if (cell.n == 0) return out;
   const double window_start = state.t - cell.n * period;
   const auto& times = impacts.statistics().impact_times;
@@ -133,6 +167,7 @@ BasinResult Basins::compute() const {
     } else if (cell.n == 0) {
       cell.attractor = BasinCell::non_periodic;
       ++result.non_periodic;
+      result.settling += cell.settling ? 1 : 0;
     } else {
       const auto known = std::find_if(result.attractors.begin(), result.attractors.end(),
                                        [&](const BasinAttractor& a) {

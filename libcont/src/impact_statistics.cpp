@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace libcont {
 
@@ -56,22 +57,39 @@ VelocitySummary summarize_velocities(const std::vector<double>& velocities) {
 
 namespace {
 
+// The motion's size: the largest |x| over the samples (tolerances are relative to it,
+// since amplitudes may be tiny, mm).
+template <typename Sample>
+double size_of(int count, const Sample& sample) {
+  double scale = 0.0;
+  for (int i = 0; i < count; ++i) scale = std::max(scale, sample(i).cwiseAbs().maxCoeff());
+  return std::max(scale, 1e-300);
+}
+
+// The largest |x_i - x_{i-n}| over the last samples, several repetitions of the candidate
+// period n (it stops once above `stop_above`); infinity when there are too few samples.
+template <typename Sample>
+double residual_of(int count, const Sample& sample, int n, int max_period,
+                   double stop_above = std::numeric_limits<double>::infinity()) {
+  const int pairs = std::min(count - n, std::max(2 * n, max_period));
+  if (pairs < n) return std::numeric_limits<double>::infinity();
+  double largest = 0.0;
+  for (int i = count - pairs; i < count && largest <= stop_above; ++i) {
+    const double difference = (sample(i) - sample(i - n)).cwiseAbs().maxCoeff();
+    if (!(difference <= largest)) largest = difference;  // a NaN too: no period
+  }
+  return largest;
+}
+
 // detect_period over `count` samples, sample(i) the i-th (a vector or a matrix column).
 template <typename Sample>
 int detect_period_of(int count, const Sample& sample, int max_period, double tolerance) {
   if (count < 2) return 0;
-  // Tolerance relative to the size of the motion, since amplitudes may be tiny (mm).
-  double scale = 0.0;
-  for (int i = 0; i < count; ++i) scale = std::max(scale, sample(i).cwiseAbs().maxCoeff());
-  scale = std::max(scale, 1e-300);
+  const double allowed = tolerance * size_of(count, sample);
   for (int n = 1; n <= max_period; ++n) {
-    // Compare the last samples over several repetitions of the candidate period.
-    const int pairs = std::min(count - n, std::max(2 * n, max_period));
-    if (pairs < n) break;
-    bool periodic = true;
-    for (int i = count - pairs; i < count && periodic; ++i)
-      periodic = (sample(i) - sample(i - n)).cwiseAbs().maxCoeff() <= tolerance * scale;
-    if (periodic) return n;
+    const double residual = residual_of(count, sample, n, max_period, allowed);
+    if (std::isinf(residual)) break;
+    if (residual <= allowed) return n;
   }
   return 0;
 }
@@ -83,6 +101,13 @@ int detect_period(const std::vector<Vector>& samples, int max_period, double tol
       static_cast<int>(samples.size()),
       [&](int i) -> const Vector& { return samples[static_cast<size_t>(i)]; }, max_period,
       tolerance);
+}
+
+double periodicity_residual(const std::vector<Vector>& samples, int n, int max_period) {
+  const auto count = static_cast<int>(samples.size());
+  const auto sample = [&](int i) -> const Vector& { return samples[static_cast<size_t>(i)]; };
+  if (count < 2 || n < 1) return std::numeric_limits<double>::infinity();
+  return residual_of(count, sample, n, max_period) / size_of(count, sample);
 }
 
 int detect_period_in_columns(const Matrix& samples, int max_period, double tolerance) {

@@ -33,6 +33,14 @@ struct BasinOptions {
   int transient_periods = 500; // forcing periods before the motion is classified
   int max_period = 16;         // largest n tried for z = p/n
   double period_tolerance = 1e-6;  // detect_period's, relative to the size of the motion
+  // A motion that repeats within `nearly_periodic` of its size after the transient, but
+  // not within period_tolerance, is still settling onto an orbit whose multipliers lie
+  // near the unit circle (it converges like |mu|^k): it is integrated further, a
+  // transient (at least 100 periods) at a time, while the samples come closer to
+  // repeating, up to `settle_periods` periods more in all. 0: classified after the
+  // transient, as it stands.
+  double nearly_periodic = 1e-2;
+  int settle_periods = 10000;
   // Two periodic motions of the same z are one attractor when every section point of
   // one lies within this distance of a point of the other, relative to the size of the
   // motion (max |x| over the points).
@@ -61,6 +69,8 @@ struct BasinCell {
   int p = 0, n = 0;
   FlowStatus status = FlowStatus::Success;
   Vector final_state;          // on the section after the transient and the sampling
+  int settled_after = 0;       // periods integrated past the transient to settle
+  bool settling = false;       // still settling when the settle periods ran out
   // Steps retried on BDF (FlowReport::fallbacks) and the time of the first, NaN if none.
   long fallbacks = 0;
   double first_fallback_time = std::numeric_limits<double>::quiet_NaN();
@@ -70,6 +80,9 @@ struct BasinResult {
   std::vector<BasinCell> cells;  // row by row: j (y) outer, i (x) inner
   std::vector<BasinAttractor> attractors;
   int non_periodic = 0, failed = 0;
+  // Of the non-periodic cells, those still settling (BasinCell::settling): more transient
+  // periods would classify them.
+  int settling = 0;
 };
 
 class Basins {

@@ -51,6 +51,10 @@ VelocitySummary summarize_velocities(const std::vector<double>& velocities);
 // samples; 0 when none fits (not periodic). p is counted by the caller from the impacts.
 int detect_period(const std::vector<Vector>& poincare_samples, int max_period,
                   double tolerance);
+// How nearly the samples repeat after n periods: the largest |x_{k+n} - x_k| that
+// detect_period compares for n, relative to the motion's size (detect_period finds the
+// smallest n where it is <= tolerance); infinity with too few samples.
+double periodicity_residual(const std::vector<Vector>& poincare_samples, int n, int max_period);
 // The same for samples held as the columns of a matrix (LyapunovResult::poincare_samples).
 int detect_period_in_columns(const Matrix& poincare_samples, int max_period, double tolerance);
 
