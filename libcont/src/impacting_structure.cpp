@@ -10,6 +10,7 @@
 
 #include "libcont/harmonic_phase.hpp"
 #include "libcont/input_error.hpp"
+#include "single_column_product.hpp"
 
 namespace libcont {
 
@@ -790,14 +791,21 @@ void ImpactingStructure::project(const Projection& p, double restitution, double
                                  VectorRef x) const {
   const int n = structure_.size(), s = static_cast<int>(p.set.size());
   const double w = structure_.frequency;
-  ContactVector missing(s), approach(s);  // s - W q = -g, and W v - s'
-  for (int k = 0; k < s; ++k) {
-    missing[k] = -gap(p.set[k], t, x);
-    approach[k] = gap_rate(p.set[k], t, x);
+  if (s == 1) {  // a single contact: the same bits in plain loops
+    const double missing = -gap(p.set[0], t, x);
+    const double approach = gap_rate(p.set[0], t, x) * (1.0 + restitution);
+    detail::add_single_column(n, p.gain.data(), missing, 1.0, x.data());
+    detail::add_single_column(n, p.gain.data(), approach, -1.0, x.data() + n);
+  } else {
+    ContactVector missing(s), approach(s);  // s - W q = -g, and W v - s'
+    for (int k = 0; k < s; ++k) {
+      missing[k] = -gap(p.set[k], t, x);
+      approach[k] = gap_rate(p.set[k], t, x);
+    }
+    approach[s - 1] *= 1.0 + restitution;
+    x.head(n).noalias() += p.gain * missing;
+    x.segment(n, n).noalias() -= p.gain * approach;
   }
-  approach[s - 1] *= 1.0 + restitution;
-  x.head(n).noalias() += p.gain * missing;
-  x.segment(n, n).noalias() -= p.gain * approach;
   // Each gap closed exactly (a rounding-level correction): a short flight of a chattering
   // sequence then starts on the right side of the surface.
   for (int k = 0; k < s; ++k) {
