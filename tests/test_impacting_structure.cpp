@@ -318,6 +318,41 @@ TEST_CASE("Event directions answered alone are those of the events' specificatio
   for (const auto& entry : systems::catalogue()) check_all(*systems::make_system(entry.name), false);
 }
 
+TEST_CASE("An impact's numbers in one call are the impact measures' to the bit", "[structure]") {
+  // ImpactingStructure::impact_change (the impact recorder's direct call) against
+  // relative_velocity and kinetic_energy through the model's ImpactMeasures interface, on
+  // random states and times for every mode and event: fixed and moving stops, hard and
+  // soft contacts, a law with regimes, and every catalogue model declared as a structure.
+  std::mt19937 random(29);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  int compared = 0;
+  const auto check_all = [&](const libcont::HybridSystem& system) {
+    const auto* structure = dynamic_cast<const libcont::ImpactingStructure*>(&system);
+    if (!structure) return;
+    const libcont::ImpactMeasures& measures = *system.impact_measures();
+    const int d = system.dimension();
+    for (int mode = 0; mode < system.mode_count(); ++mode)
+      for (int event = 0; event < system.event_count(mode); ++event)
+        for (int trial = 0; trial < 20; ++trial) {
+          Vector x_minus(d), x_plus(d);
+          for (int i = 0; i < d; ++i) x_minus[i] = normal(random), x_plus[i] = normal(random);
+          const double t = 3.0 * normal(random);
+          const auto change = structure->impact_change(mode, event, t, x_minus, x_plus);
+          const double velocity = measures.relative_velocity(mode, event, t, x_minus);
+          const double energy =
+              measures.kinetic_energy(t, x_plus) - measures.kinetic_energy(t, x_minus);
+          INFO(system.name() << " mode " << mode << " event " << event);
+          REQUIRE(std::memcmp(&change.velocity, &velocity, sizeof(double)) == 0);
+          REQUIRE(std::memcmp(&change.energy_change, &energy, sizeof(double)) == 0);
+          ++compared;
+        }
+  };
+  for (bool hard : {true, false}) check_all(TwoStops(hard));
+  check_all(DamperAndStop(true));
+  for (const auto& entry : systems::catalogue()) check_all(*systems::make_system(entry.name));
+  CHECK(compared >= 1000);
+}
+
 TEST_CASE("Affine resets agree with the model's reset and its Jacobian", "[structure]") {
   // AffineModes::affine_reset (the exact path forms the saltation matrix from it) against
   // apply_event on random states and times, and against reset_jacobian: for every affine

@@ -409,6 +409,10 @@ double ImpactingStructure::gap(int contact, double t, ConstVectorRef x) const {
 }
 
 double ImpactingStructure::gap_rate(int contact, double t, ConstVectorRef x) const {
+  return gap_rate_of(contact, t, x.data());
+}
+
+double ImpactingStructure::gap_rate_of(int contact, double t, const double* x) const {
   const int n = structure_.size();
   const auto& c = contacts_[contact];
   double wv = 0.0;
@@ -1034,6 +1038,15 @@ double ImpactingStructure::relative_velocity(int mode, int event, double t, Cons
   if (const auto* law = contacts_[j].regimes())
     return law->approach_velocity(regime(mode, j), law_inputs(j, t, x));
   return gap_rate(j, t, x);
+}
+
+ImpactingStructure::ImpactChange ImpactingStructure::impact_change(int mode, int event, double t,
+                                                                   const Vector& x_minus,
+                                                                   const Vector& x_plus) const {
+  const int j = modes_[mode].events[event].contact;
+  const double velocity = contacts_[j].regimes() ? relative_velocity(mode, event, t, x_minus)
+                                                 : gap_rate_of(j, t, x_minus.data());
+  return {velocity, kinetic_energy(t, x_plus) - kinetic_energy(t, x_minus)};
 }
 
 std::optional<double> ImpactingStructure::divergence(int mode, double t, ConstVectorRef x) const {
