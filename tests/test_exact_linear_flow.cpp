@@ -632,6 +632,71 @@ TEST_CASE("The exact path's lifted event values and rates are the model's", "[ex
   }
 }
 
+TEST_CASE("The exact path's crossing saltation is the model's", "[exact-flow]") {
+  // At a crossing a run of the exact path ended at, the flow takes the saltation matrix
+  // from the lifted state and the event's affine reset (ExactSegment::crossing_saltation):
+  // it must be the one saltation_matrix forms from the model's Jacobians, to rounding, at
+  // impacts (the mode kept) and where the motion sticks or leaves (the mode changes), for
+  // two and four states; a
+  // state one ulp away, or a second call for the same crossing, gets none.
+  const auto check_model = [](libcont::HybridSystem& system, const Vector& start,
+                              int least_changes) {
+    const int n = system.dimension();
+    libcont::detail::ExactSegment segment(system, FlowOptions{}, n);
+    FlowState state;
+    state.t = 0.1;
+    state.x = start;
+    state.mode = system.mode_of(state.t, state.x);
+    state.tangent = Matrix::Identity(n, n);
+    libcont::SaltationWorkspace work;
+    int kept = 0, changed = 0;
+    const double end = state.t + 40.0 * system.forcing_period();
+    for (int segment_count = 0; segment_count < 2000 && state.t < end; ++segment_count) {
+      if (!segment.covers(state.mode)) break;
+      libcont::FlowReport report;
+      const int event = segment.run(state, end, false, nullptr, libcont::SampleGrid{}, report);
+      REQUIRE(event != libcont::detail::ExactSegment::kFailed);
+      if (event == libcont::detail::ExactSegment::kReachedEnd) break;
+      const Vector x_minus = state.x;
+      Vector x_plus = state.x;
+      const libcont::EventOutcome outcome = system.apply_event(state.mode, event, state.t, x_plus);
+      const Matrix model = libcont::saltation_matrix(system, state.mode, event, outcome, state.t,
+                                                     x_minus, x_plus);
+      if (segment_count % 5 == 0) {  // one ulp away: not the crossing (and it is used up)
+        Vector moved = x_minus;
+        moved[n - 1] = std::nextafter(moved[n - 1], 1.0);
+        CHECK_FALSE(segment.crossing_saltation(state.mode, event, outcome, state.t, moved,
+                                               x_plus, work));
+      } else if (segment.crossing_saltation(state.mode, event, outcome, state.t, x_minus,
+                                            x_plus, work)) {
+        INFO("mode " << state.mode << " -> " << outcome.next_mode << ", t = " << state.t);
+        CHECK((work.result - model).cwiseAbs().maxCoeff() <=
+              1e-9 * (1.0 + model.cwiseAbs().maxCoeff()));
+        (outcome.next_mode == state.mode ? kept : changed) += 1;
+        CHECK_FALSE(segment.crossing_saltation(state.mode, event, outcome, state.t, x_minus,
+                                               x_plus, work));
+      }
+      segment.lift_reset(state.mode, state.t, x_minus, outcome.next_mode, x_plus);
+      state.x = x_plus;
+      state.mode = outcome.next_mode;
+    }
+    CHECK(kept >= 10);
+    CHECK(changed >= least_changes);
+  };
+  for (const char* r : {"1", "0.3"}) {
+    INFO("moving base, hard, r = " << r);
+    MovingBaseOscillator system = stiff_moving_base("hard", "3");
+    system.set_parameter("r", std::atof(r));
+    check_model(system, vec2(0.001, 0.0), r[0] == '1' ? 0 : 2);
+  }
+  {
+    INFO("two-body, newton");
+    auto system =
+        make_system<systems::TwoBodySystem>({{"contact", "newton"}, {"lambda", "1"}});
+    check_model(system, Vector::Zero(4), 0);
+  }
+}
+
 TEST_CASE("The exact path's scan with fixed sizes is the general scan to the bit",
           "[exact-flow]") {
   // ExactSegment::run takes a scan with its sizes fixed for two-state modes (with two

@@ -178,6 +178,14 @@ inline void copy_numbers(const double* from, Vector& to, Eigen::Index size) {
   for (Eigen::Index i = 0; i < size; ++i) target[i] = from[i];
 }
 
+// Whether the first `size` numbers of a and b compare equal (as Eigen's `==`: -0 equals
+// +0, NaN nothing), in a plain loop.
+inline bool equal_numbers(const double* a, const double* b, int size) {
+  for (int i = 0; i < size; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 // The coefficient columns and the lifted state lifted_event combines.
 struct LiftedSums {
   const double* c;           // the event's coefficients
@@ -939,6 +947,7 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
       crossing_.mode = mode;
       crossing_.event = found;
       crossing_.t = state.t;
+      crossing_.revision = system_.revision();
       copy_numbers<kLiftedSize<N>>(point_.data(), crossing_.z, n_ + 3);
       hold<N>(mode, state.t, point_);
       return found;
@@ -976,13 +985,16 @@ bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& o
                                       ConstVectorRef x_minus, ConstVectorRef x_plus,
                                       SaltationWorkspace& work) {
   const bool at_crossing = crossing_.mode == mode && crossing_.event == event &&
-                           crossing_.t == t && crossing_.z.head(n_) == x_minus;
+                           crossing_.t == t && x_minus.size() == n_ &&
+                           equal_numbers(crossing_.z.data(), x_minus.data(), n_);
   crossing_.mode = -1;  // one event per crossing
   if (!at_crossing) return false;
-  PreparedMode* before = prepared_for(mode);
-  if (!before || !before->affine_events[static_cast<size_t>(event)] ||
-      !prepared_for(outcome.next_mode))
-    return false;
+  // The run that found the crossing prepared its mode at the crossing's revision; an
+  // impact stays in it.
+  const bool current = crossing_.revision == system_.revision();
+  PreparedMode* before = current ? &prepared_modes_[static_cast<size_t>(mode)] : prepared_for(mode);
+  if (!before || !before->affine_events[static_cast<size_t>(event)]) return false;
+  if (!(current && outcome.next_mode == mode) && !prepared_for(outcome.next_mode)) return false;
   const Matrix* reset = lifted_reset(mode, *before, event, outcome.kind);
   if (!reset) return false;
   const ExactLinearFlow& from = flows_[static_cast<size_t>(mode)];
@@ -1028,10 +1040,7 @@ inline bool ExactSegment::holds(int mode, double t, const Vector& x) const {
   if (held_.mode != mode || held_.t != t || x.size() != n_ ||
       held_.revision != system_.revision())
     return false;
-  const double* z = held_.z.data();
-  for (int i = 0; i < n_; ++i)
-    if (z[i] != x[i]) return false;
-  return true;
+  return equal_numbers(held_.z.data(), x.data(), n_);
 }
 
 bool ExactSegment::lifted_event(int mode, int event, double t, const Vector& x,

@@ -257,6 +257,7 @@ class ExactSegment {
   struct Crossing {
     int mode = -1, event = -1;
     double t = 0.0;
+    std::uint64_t revision = 0;  // the model's, when the run found the crossing
     Vector z;
   } crossing_;
   Vector lifted_rate_;  // M z at the crossing

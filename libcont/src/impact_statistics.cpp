@@ -4,7 +4,14 @@
 #include <cmath>
 #include <limits>
 
+#include "libcont/impacting_structure.hpp"
+
 namespace libcont {
+
+ImpactRecorder::ImpactRecorder(const HybridSystem& system, FlowObserver* next)
+    : impact_(impact_measures_or_zero(system)),
+      structure_(dynamic_cast<const ImpactingStructure*>(&system)),
+      next_(next) {}
 
 void ImpactRecorder::on_event(const EventRecord& e) {
   switch (e.kind) {
@@ -13,6 +20,13 @@ void ImpactRecorder::on_event(const EventRecord& e) {
       // A hard impact (or the last one of a chattering sequence): energy after - before.
       ++stats_.impacts;
       stats_.impact_times.push_back(e.t);
+      if (structure_) {
+        const auto change =
+            structure_->impact_change(e.mode_before, e.event, e.t, e.x_minus, e.x_plus);
+        stats_.impact_velocities.push_back(change.velocity);
+        stats_.energy_change += change.energy_change;
+        break;
+      }
       stats_.impact_velocities.push_back(
           impact_.relative_velocity(e.mode_before, e.event, e.t, e.x_minus));
       stats_.energy_change +=

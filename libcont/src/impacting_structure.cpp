@@ -10,6 +10,7 @@
 
 #include "libcont/harmonic_phase.hpp"
 #include "libcont/input_error.hpp"
+#include "single_column_product.hpp"
 
 namespace libcont {
 
@@ -411,6 +412,10 @@ double ImpactingStructure::gap(int contact, double t, ConstVectorRef x) const {
 }
 
 double ImpactingStructure::gap_rate(int contact, double t, ConstVectorRef x) const {
+  return gap_rate_of(contact, t, x.data());
+}
+
+double ImpactingStructure::gap_rate_of(int contact, double t, const double* x) const {
   const int n = structure_.size();
   const auto& c = contacts_[contact];
   double wv = 0.0;
@@ -817,14 +822,21 @@ void ImpactingStructure::project(const Projection& p, double restitution, double
                                  VectorRef x) const {
   const int n = structure_.size(), s = static_cast<int>(p.set.size());
   const double w = structure_.frequency;
-  ContactVector missing(s), approach(s);  // s - W q = -g, and W v - s'
-  for (int k = 0; k < s; ++k) {
-    missing[k] = -gap(p.set[k], t, x);
-    approach[k] = gap_rate(p.set[k], t, x);
+  if (s == 1) {  // a single contact: the same bits in plain loops
+    const double missing = -gap(p.set[0], t, x);
+    const double approach = gap_rate(p.set[0], t, x) * (1.0 + restitution);
+    detail::add_single_column(n, p.gain.data(), missing, 1.0, x.data());
+    detail::add_single_column(n, p.gain.data(), approach, -1.0, x.data() + n);
+  } else {
+    ContactVector missing(s), approach(s);  // s - W q = -g, and W v - s'
+    for (int k = 0; k < s; ++k) {
+      missing[k] = -gap(p.set[k], t, x);
+      approach[k] = gap_rate(p.set[k], t, x);
+    }
+    approach[s - 1] *= 1.0 + restitution;
+    x.head(n).noalias() += p.gain * missing;
+    x.segment(n, n).noalias() -= p.gain * approach;
   }
-  approach[s - 1] *= 1.0 + restitution;
-  x.head(n).noalias() += p.gain * missing;
-  x.segment(n, n).noalias() -= p.gain * approach;
   // Each gap closed exactly (a rounding-level correction): a short flight of a chattering
   // sequence then starts on the right side of the surface.
   for (int k = 0; k < s; ++k) {
@@ -1067,6 +1079,15 @@ double ImpactingStructure::relative_velocity(int mode, int event, double t, Cons
   if (const auto* law = contacts_[j].regimes())
     return law->approach_velocity(regime(mode, j), law_inputs(j, t, x));
   return gap_rate(j, t, x);
+}
+
+ImpactingStructure::ImpactChange ImpactingStructure::impact_change(int mode, int event, double t,
+                                                                   const Vector& x_minus,
+                                                                   const Vector& x_plus) const {
+  const int j = modes_[mode].events[event].contact;
+  const double velocity = contacts_[j].regimes() ? relative_velocity(mode, event, t, x_minus)
+                                                 : gap_rate_of(j, t, x_minus.data());
+  return {velocity, kinetic_energy(t, x_plus) - kinetic_energy(t, x_minus)};
 }
 
 std::optional<double> ImpactingStructure::divergence(int mode, double t, ConstVectorRef x) const {

@@ -10,6 +10,8 @@
 
 namespace libcont {
 
+class ImpactingStructure;
+
 struct ImpactStatistics {
   long impacts = 0;
   double energy_change = 0.0;  // summed over all impacts / contacts
@@ -21,8 +23,7 @@ struct ImpactStatistics {
 // An observer that fills ImpactStatistics; chain it with another observer if needed.
 class ImpactRecorder : public FlowObserver {
  public:
-  explicit ImpactRecorder(const HybridSystem& system, FlowObserver* next = nullptr)
-      : impact_(impact_measures_or_zero(system)), next_(next) {}
+  explicit ImpactRecorder(const HybridSystem& system, FlowObserver* next = nullptr);
   void on_event(const EventRecord& event) override;
   void on_sample(double t, ConstVectorRef x, int mode) override {
     if (next_) next_->on_sample(t, x, mode);
@@ -32,6 +33,9 @@ class ImpactRecorder : public FlowObserver {
 
  private:
   const ImpactMeasures& impact_;  // the model's, looked up once
+  // The model where it is a declared structure (its impacts' numbers in one direct call),
+  // else null.
+  const ImpactingStructure* structure_;
   FlowObserver* next_;
   ImpactStatistics stats_;
   double contact_entry_energy_ = 0.0;

@@ -157,8 +157,18 @@ class ImpactingStructure : public HybridSystem,
 
   // Kinetic energy of the coordinates that some contact involves.
   double kinetic_energy(double t, ConstVectorRef x) const override;
-  // The event's contact's gap rate; a law with regimes gives its approach velocity.
-  double relative_velocity(int mode, int event, double t, ConstVectorRef x) const override;
+  // The event's contact's gap rate; a law with regimes gives its approach velocity. Final:
+  // impact_change takes the gap rate itself.
+  double relative_velocity(int mode, int event, double t, ConstVectorRef x) const final;
+  // What an impact recorder takes from an impact: the relative velocity just before it and
+  // the kinetic energy after it minus before, as relative_velocity and kinetic_energy (a
+  // derived model's where it has its own) give them, in one call instead of three through
+  // the ImpactMeasures interface, the gap rate on the state's numbers.
+  struct ImpactChange {
+    double velocity, energy_change;
+  };
+  ImpactChange impact_change(int mode, int event, double t, const Vector& x_minus,
+                             const Vector& x_plus) const;
 
   // The sum of the closed contacts' forces (a law with regimes: its regime's), the largest
   // penetration (a law with regimes: the depth it reports).
@@ -226,6 +236,7 @@ class ImpactingStructure : public HybridSystem,
                                           ConstVectorRef v, VectorRef df_dp) const;
 
  private:
+  double gap_rate_of(int contact, double t, const double* x) const;  // gap_rate, on numbers
   struct ModeData;
   // Force-space terms of the mode's linear part evaluated at (t, q, v), without the
   // nonlinear contacts and the additional force, and with them.
