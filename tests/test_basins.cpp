@@ -96,6 +96,12 @@ TEST_CASE("basins reject bad axes naming them", "[basins]") {
   o = grid(1);
   o.y.steps = 0;
   CHECK_THROWS_WITH(Basins(factory(), o), Catch::Contains("y axis steps"));
+  o = grid(1);
+  o.settle_periods = -1;
+  CHECK_THROWS_WITH(Basins(factory(), o), Catch::Contains("settle periods"));
+  o = grid(1);
+  o.nearly_periodic = std::nan("");
+  CHECK_THROWS_WITH(Basins(factory(), o), Catch::Contains("nearly_periodic"));
 }
 
 TEST_CASE("basins progress: every cell counted once, from any thread", "[basins]") {

@@ -42,6 +42,9 @@ Basins::Basins(SystemFactory factory, BasinOptions options)
                      names[static_cast<size_t>(options_.x.coordinate)] + "'");
   if (options_.transient_periods < 0) throw InputError("basins: transient periods must be >= 0");
   if (options_.max_period < 1) throw InputError("basins: max period must be >= 1");
+  if (options_.settle_periods < 0) throw InputError("basins: settle periods must be >= 0");
+  if (!(options_.nearly_periodic >= 0.0))
+    throw InputError("basins: nearly_periodic must be >= 0");
   if (options_.threads < 1) throw InputError("basins: threads must be >= 1");
   base_state_ = options_.base_state.size() ? options_.base_state : system->default_initial_state();
   if (base_state_.size() != dimension)
