@@ -22,6 +22,26 @@ def test_basins_are_viconts(run_vicont):
         [(a["p"], a["n"], a["cells"]) for a in summary["attractors"]]
 
 
+def test_settling_cells_are_viconts(run_vicont):
+    # The weakly stable z = 1/2 orbit at omega = 3.3, r = 0.9 (doc/sweeps.md): its cells
+    # settle past the transient, the same in both, and without settling they are not periodic.
+    args = ("--set", "omega=3.3", "--set", "r=0.9", "--x", "x:0.014:0.016:3",
+            "--y", "v:-0.001:0.001:3", "--transient", 200)
+    summary, _ = run_vicont("basins", *args)
+    s = libcont.system("moving-base", omega=3.3, r=0.9)
+    grid = dict(x=("x", 0.014, 0.016, 3), y=("v", -0.001, 0.001, 3), transient=200)
+    ba = libcont.basins(s, **grid)
+    assert int((ba.settled_after > 0).sum()) == summary["settled_cells"] > 0
+    assert int(ba.settled_after.max()) == summary["most_settle_periods"]
+    assert ba.settling == summary["settling_cells"] == 0
+    assert (ba.p[1, 1], ba.n[1, 1]) == (1, 2)
+    unsettled = libcont.basins(s, **grid, settle_periods=0)
+    assert unsettled.attractor[1, 1] == unsettled.NON_PERIODIC
+    assert unsettled.settling == summary["settled_cells"]
+    with pytest.raises(libcont.InputError, match="settle_periods"):
+        libcont.basins(s, **grid, settle_periods=-1)
+
+
 def test_bad_axes():
     s = libcont.system("moving-base")
     with pytest.raises(libcont.InputError, match="'q' is not a state coordinate"):

@@ -43,7 +43,8 @@ libcont::BasinAxis axis_from(const py::tuple& t, const std::vector<std::string>&
 }
 
 py::dict basins(const ConfiguredSystem& model, const py::tuple& x, const py::tuple& y,
-                long transient, long max_period, long threads, const py::object& base_state,
+                long transient, long max_period, long settle_periods, long threads,
+                const py::object& base_state,
                 const std::string& integrator, const py::object& progress) {
   const auto probe = model.make();
   const auto names = probe->state_names();
@@ -55,6 +56,7 @@ py::dict basins(const ConfiguredSystem& model, const py::tuple& x, const py::tup
                               std::to_string(o.y.steps) + " cells; at most 1e6");
   o.transient_periods = count(transient, 0, "transient", limits::periods);
   o.max_period = count(max_period, 1, "max_period", limits::detected_period);
+  o.settle_periods = count(settle_periods, 0, "settle_periods", limits::periods);
   o.threads = count(threads, 1, "threads", limits::threads);
   o.base_state = state_from(base_state, probe->dimension(), "base_state");
   o.flow = flow_options(integrator);
@@ -75,7 +77,7 @@ py::dict basins(const ConfiguredSystem& model, const py::tuple& x, const py::tup
   call.run([&] { r = runner.compute(); });
 
   py::array_t<int> attractor({o.y.steps, o.x.steps}), p({o.y.steps, o.x.steps}),
-      n({o.y.steps, o.x.steps});
+      n({o.y.steps, o.x.steps}), settled_after({o.y.steps, o.x.steps});
   std::vector<std::string> status(r.cells.size());
   std::vector<libcont::Vector> finals;
   for (size_t k = 0; k < r.cells.size(); ++k) {
@@ -83,6 +85,7 @@ py::dict basins(const ConfiguredSystem& model, const py::tuple& x, const py::tup
     attractor.mutable_at(c.j, c.i) = c.attractor;
     p.mutable_at(c.j, c.i) = c.p;
     n.mutable_at(c.j, c.i) = c.n;
+    settled_after.mutable_at(c.j, c.i) = c.settled_after;
     status[k] = libcont::to_string(c.status);
     finals.push_back(c.final_state);
   }
@@ -109,7 +112,9 @@ py::dict basins(const ConfiguredSystem& model, const py::tuple& x, const py::tup
   d["status"] = status;
   d["final_states"] = to_matrix(finals, probe->dimension());
   d["attractors"] = attractors;
+  d["settled_after"] = settled_after;
   d["non_periodic"] = r.non_periodic;
+  d["settling"] = r.settling;
   d["failed"] = r.failed;
   d["state_names"] = names;
   return d;
@@ -119,7 +124,7 @@ py::dict basins(const ConfiguredSystem& model, const py::tuple& x, const py::tup
 
 void bind_basins(py::module_& m) {
   m.def("basins", &basins, py::arg("system"), py::arg("x"), py::arg("y"), py::arg("transient"),
-        py::arg("max_period"), py::arg("threads"), py::arg("base_state"), py::arg("integrator"),
+        py::arg("max_period"), py::arg("settle_periods"), py::arg("threads"), py::arg("base_state"), py::arg("integrator"),
         py::arg("progress"));
 }
 
