@@ -1534,7 +1534,6 @@ PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
 PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
   return render(plot.directory, stem, [&](const std::string& output) {
     const std::string p = quoted(plot.parameter), x = quoted(plot.coordinate);
-    const std::string marked = plot.coordinate + "@t0";  // the special points' column
     // One curve per branch (rows of other branches are NaN, which breaks the line), the
     // key entry on the first only.
     const auto branches = [&](const std::string& column, const std::string& condition,
@@ -1565,20 +1564,21 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
       return axes;
     };
     const PanelAxes section = panel_axes({{plot.stroboscopic_csv, plot.coordinate},
-                                          {plot.samples_csv, plot.coordinate},
-                                          {plot.specials_csv, marked}});
+                                          {plot.samples_csv, plot.coordinate}});
     const PanelAxes largest = panel_axes({{plot.branches_csv, "largest_exponent"},
                                           {plot.integration_csv, "lambda_1"}});
     // The special points numbered over the x range of the samples and branches, which
     // the panels share. A branch that closes on itself is traced round more than once: its points repeat,
-    // and are numbered once.
+    // and are numbered once. Each is marked where its orbit is at t = 0, on its branch's
+    // curves: its rows of the stroboscopic file at lap 0 (written twice, numbered once).
     std::vector<SpecialPoint> points;
-    const auto specials = csv_columns(plot.directory / plot.specials_csv,
-                                      {plot.parameter, marked, "type", "n"});
+    const auto specials = csv_columns(plot.directory / plot.stroboscopic_csv,
+                                      {plot.parameter, plot.coordinate, "special", "n", "k"});
     const Extent& ex = section.axes[0].second;
     const Extent& ey = section.axes[1].second;
     const double x_same = 1e-6 * (ex.drawn.hi - ex.drawn.lo), y_same = 1e-4 * (ey.drawn.hi - ey.drawn.lo);
     for (size_t r = 0; r < specials[0].size(); ++r) {
+      if (specials[2][r].empty() || specials[4][r] != "0") continue;
       // The short names of continue's labels (LP, PD, NS, GR), so that the key stays narrow.
       const std::string& type = specials[2][r];
       const std::string name = type == "fold"              ? "LP"

@@ -229,8 +229,8 @@ struct DiagramPlot {
   std::filesystem::path directory;
   // branches_csv: a row per branch point (its largest exponent); stroboscopic_csv: a row
   // per branch point and lap k, the orbit at t = kT (mod nT), drawn in panel (a) over the
-  // samples (taken at t = kT too); specials_csv: their state at t = 0 in COORDINATE@t0.
-  std::string branches_csv, stroboscopic_csv, specials_csv, integration_csv, samples_csv;
+  // samples (taken at t = kT too), with the special points' rows (column `special`).
+  std::string branches_csv, stroboscopic_csv, integration_csv, samples_csv;
   std::string parameter;
   std::string coordinate;  // section coordinate drawn in panel (a)
   int branches = 0;        // branch ids 0 .. branches-1 in branches_csv

@@ -110,17 +110,15 @@ void write_diagram_files(const std::filesystem::path& out, const libcont::Hybrid
   write_sweep_csv_files(out, integration_files, system, o.parameter, d.integration);
   std::vector<std::string> data_names;
   if (!d.branches.empty()) data_names = d.branches.front().data_names;
-  const auto header = [&](std::ostream& s, const std::string& middle, const std::string& also) {
+  const auto header = [&](std::ostream& s, const std::string& middle) {
     s << "branch,n," << middle;
     for (const auto& name : data_names) s << ',' << name;
     s << ",section_phase";
     for (const auto& name : system.state_names()) s << ',' << name;
-    for (const auto& name : system.state_names())
-      if (!also.empty()) s << ',' << name << also;
     s << '\n';
   };
   write_file_atomically(out / "diagram_branches.csv", [&](std::ostream& s) {
-    header(s, "index," + o.parameter + ",stable,largest_exponent", "");
+    header(s, "index," + o.parameter + ",stable,largest_exponent");
     for (size_t id = 0; id < d.branches.size(); ++id) {
       const auto& b = d.branches[id];
       const auto radius = std::find(b.data_names.begin(), b.data_names.end(), "spectral_radius") -
@@ -137,20 +135,14 @@ void write_diagram_files(const std::filesystem::path& out, const libcont::Hybrid
     }
   });
   write_file_atomically(out / "diagram_special_points.csv", [&](std::ostream& s) {
-    // The state at t = 0 (mod nT) too: where the figure marks the point, on the branch's
-    // curves through the Poincare samples (diagram_stroboscopic.csv).
-    header(s, "type," + o.parameter, "@t0");
-    for (size_t id = 0; id < d.branches.size(); ++id) {
-      const auto& b = d.branches[id];
-      for (size_t k = 0; k < b.branch.special_points.size(); ++k) {
-        const auto& special = b.branch.special_points[k];
-        s << id << ',' << b.n << ',' << special.type_name() << ',' << number_text(special.lambda);
+    header(s, "type," + o.parameter);
+    for (size_t id = 0; id < d.branches.size(); ++id)
+      for (const auto& special : d.branches[id].branch.special_points) {
+        s << id << ',' << d.branches[id].n << ',' << special.type_name() << ','
+          << number_text(special.lambda);
         write_orbit_columns(s, special.data, special.chart, special.u);
-        for (Eigen::Index i = 0; i < b.special_stroboscopic[k].rows(); ++i)
-          s << ',' << number_text(b.special_stroboscopic[k](i, 0));
         s << '\n';
       }
-    }
   });
   // The orbits at t = kT (mod nT), a row per lap k; each special point after its branch
   // point, twice (stable as that point, then the other way), so that the stable and the
@@ -322,7 +314,7 @@ void draw_diagram(DiagramSummary& summary) {
   summary.health.add_plot(summary.files, [&] {
     return plot_diagram(
         DiagramPlot{summary.out, "diagram_branches.csv", "diagram_stroboscopic.csv",
-                    "diagram_special_points.csv", integration_files.points,
+                    integration_files.points,
                     integration_files.samples, o.parameter, coordinate,
                     static_cast<int>(summary.result.branches.size()), longest_period(summary.result),
                     "hybrid diagram of " + summary.system.name() + ": " + o.parameter + " from " +

@@ -35,17 +35,6 @@ bool changes_stability(SpecialPointType type) {
          type == SpecialPointType::NeimarkSacker;
 }
 
-// The point of a z = p/n orbit on the section t = 0 (mod nT), where the sweep's
-// integration starts, from a branch point on its own section (its chart: continuation
-// moves the section off the orbit's events). The point itself if the flow fails.
-Vector on_section_zero(HybridSystem& system, const std::string& parameter,
-                       const FlowOptions& flow, const BranchPoint& point, int n) {
-  system.set_parameter(parameter, point.lambda);
-  Vector x = point.u;
-  follow_to_section(system, flow, point.u, point.chart, 0.0, x, n);
-  return x;
-}
-
 // The z = p/n orbit through u on the section t = chart (mod nT) at lambda, at t = 0, T,
 // ..., (n - 1) T (mod nT), a column each: forward to the next t = 0 (mod nT), then one
 // forcing period at a time. Columns from a failed flow on are NaN.
@@ -132,7 +121,10 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
     return b;
   }
   const BranchPoint& last = points[static_cast<size_t>(last_stable)];
-  b.last_stable_state = on_section_zero(*system, options_.parameter, options_.shooting.flow, last, n);
+  // On t = 0 (mod nT), where the integration goes on from it (the point itself where the
+  // flow failed).
+  const auto strobe = b.stroboscopic[static_cast<size_t>(last_stable)].col(0);
+  b.last_stable_state = strobe.allFinite() ? Vector(strobe) : last.u;
   b.stable_until = last.lambda;
   if (last_stable + 1 == static_cast<int>(points.size()) && !merged) {
     const double end = options_.to;

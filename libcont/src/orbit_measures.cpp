@@ -56,7 +56,6 @@ void OrbitMeasurer::on_event(const EventRecord& e) {
   if (e.kind == EventKind::StickEnd) {
     chatter_start_ = measures_.approaches.size();
     release_time_ = e.t;
-    released_ = true;
     stuck_ = false;
     open_impacts_ = 0;
   }
@@ -64,11 +63,12 @@ void OrbitMeasurer::on_event(const EventRecord& e) {
     measures_.sticks = true;
     // A chattering sequence ended in sticking: its later impacts are ever slower by the
     // restitution law, not approaches to grazing. Its first impact stays one.
-    // Its later impacts and the sticking after a first impact are chatter.
+    // Its later impacts and the sticking after a first impact are chatter (none without
+    // a first impact).
     const auto& a = measures_.approaches;
     const size_t first = drop_later_impacts();
-    if (first < a.size()) measures_.chatter_impacts += open_impacts_;
-    if (!released_ && !head_sticks_) {
+    measures_.chatter_impacts += open_impacts_;
+    if (!released() && !head_sticks_) {
       head_sticks_ = true;
       head_landing_ = first < a.size() ? static_cast<std::ptrdiff_t>(first) : -1;
     }
@@ -83,9 +83,7 @@ void OrbitMeasurer::finish() {
   // last release) go on into the sequence that opens the pass. Where that one ends in
   // sticking, both are one chattering sequence, whose first impact is the end's first: the
   // end's later impacts and the opening's first impact (or its sticking) are chatter.
-  if (finished_) return;
-  finished_ = true;
-  if (!head_sticks_ || !released_) return;
+  if (!head_sticks_ || !released()) return;
   if (stuck_ && head_landing_ < 0) {
     // The pass ends stuck, so it starts stuck; the shooting's state lies on the surface
     // only to rounding, and the flow starts stuck only exactly on it. Whether it starts

@@ -81,17 +81,18 @@ class OrbitMeasurer : public FlowObserver {
   // Drops the impacts after the first of the sequence since chatter_start_ from the
   // approaches; the first's index (the approaches' size if there is none).
   size_t drop_later_impacts();
+  bool released() const {  // a StickEnd seen in this pass
+    return release_time_ > -std::numeric_limits<double>::infinity();
+  }
   const HybridSystem& system_;
   const ImpactMeasures& impact_;  // the model's, looked up once
   OrbitMeasures measures_;
   size_t chatter_start_ = 0;  // approaches before it belong to earlier impact sequences
   double release_time_ = -std::numeric_limits<double>::infinity();  // the last StickEnd
-  bool released_ = false;          // a StickEnd seen
   bool stuck_ = false;             // the last of StickStart and StickEnd was a StickStart
   int open_impacts_ = 0;           // impacts since the last sticking or release
   bool head_sticks_ = false;       // the sequence that opens the pass ends in sticking
   std::ptrdiff_t head_landing_ = -1;  // that sequence's first impact among the approaches
-  bool finished_ = false;
 };
 
 }  // namespace libcont
