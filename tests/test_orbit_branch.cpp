@@ -379,3 +379,63 @@ TEST_CASE("Workflow: a doubled branch that runs into the grazing it was born fro
   libcont::StroboscopicMap map(*system, {}, end.chart);
   CHECK(libcont::minimal_period(map, end.u, 2) == 1);
 }
+
+TEST_CASE("Workflow: a doubled branch whose step passes its birth ends there, not at a fold",
+          "[continuation][workflow]") {
+  // The cantilever beam (set 1, e = 0.05): the z = 8/2 orbit at omega = 0.53 lies on a
+  // bubble of period-2 orbits between two period doublings of the z = 4/1 orbit. Near
+  // each end the branch is a parabola in omega whose halves are the same orbits started a
+  // period apart; the steps pass its tip instead of landing on it. Without a test of the
+  // half-lap difference the tip was labelled a fold and the branch traced the bubble again
+  // backwards, up to max_points.
+  auto system = systems::make_system("cantilever-2dof");
+  system->set_parameter("e", 0.05);
+
+  // The z = 4/1 orbit's own branch locates its period doublings (regular sign changes).
+  system->set_parameter("omega", 0.515);
+  libcont::OrbitSearchOptions one;
+  one.period = 1;
+  const OrbitBranch parent = libcont::trace_orbit_branch(
+      *system, libcont::find_periodic_orbit(*system, one), {"omega", 0.515, 0.546});
+  REQUIRE(parent.ok());
+  std::vector<double> doublings;
+  for (const auto& s : parent.special_points)
+    if (s.type == SpecialPointType::PeriodDoubling) doublings.push_back(s.lambda);
+  REQUIRE(doublings.size() >= 2);
+  const double low_birth = doublings.front(), high_birth = doublings.back();
+  INFO("births " << low_birth << ", " << high_birth);
+  CHECK(std::abs(low_birth - 0.5187834) < 1e-6);
+  CHECK(std::abs(high_birth - 0.5437833) < 1e-6);
+
+  system->set_parameter("omega", 0.53);
+  libcont::OrbitSearchOptions two;
+  two.period = 2;
+  const libcont::OrbitSearchResult orbit = libcont::find_periodic_orbit(*system, two);
+  REQUIRE(orbit.found());
+  REQUIRE(orbit.period == 2);
+  struct Case {
+    double to, max_step, birth;
+  };
+  for (const Case c : {Case{0.56, 0.0, high_birth}, Case{0.56, 0.0025, high_birth},
+                       Case{0.56, 0.005, high_birth}, Case{0.5, 0.0, low_birth}}) {
+    INFO("to " << c.to << ", max step " << c.max_step);
+    OrbitBranchOptions options("omega", 0.53, c.to);
+    if (c.max_step > 0.0) options.max_step = c.max_step;
+    const OrbitBranch doubled = libcont::trace_orbit_branch(*system, orbit, options);
+    INFO("stop: " << doubled.stop_reason);
+    REQUIRE(doubled.ok());
+    CHECK(doubled.status == ContinuationStatus::LeftFamily);
+    CHECK(doubled.stop_reason.find("on the orbit of period 1, at its period doubling") !=
+          std::string::npos);
+    REQUIRE_FALSE(doubled.special_points.empty());
+    const libcont::SpecialPoint& end = doubled.special_points.back();
+    CHECK(end.type == SpecialPointType::PeriodDoubling);
+    CHECK(std::abs(end.lambda - c.birth) <= 1e-8);
+    // No fold at the tip, and every row on the near side of it: the bubble is traced once.
+    for (const auto& s : doubled.special_points)
+      if (s.type == SpecialPointType::Fold) CHECK(std::abs(s.lambda - c.birth) > 1e-5);
+    for (const auto& row : doubled.points)
+      CHECK((row.lambda - c.birth) * (c.to - 0.53) <= 1e-12);
+    CHECK(doubled.points.size() < 400);
+  }
+}

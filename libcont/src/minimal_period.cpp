@@ -5,11 +5,16 @@
 
 namespace libcont {
 
-int minimal_period(StroboscopicMap& map, ConstVectorRef x, int n, double tolerance) {
+int minimal_period(StroboscopicMap& map, ConstVectorRef x, int n, double tolerance,
+                   Vector* half_lap) {
   const double scale = std::max(x.norm(), std::numeric_limits<double>::min());
+  if (half_lap) half_lap->resize(0);
   const auto closes_after = [&](int d) {
     const MapEvaluation e = map.iterate(x, d, false);
-    return e.ok() && (e.x - x).norm() <= tolerance * scale;
+    if (!e.ok()) return false;
+    const Vector difference = e.x - x;
+    if (half_lap && 2 * d == n) *half_lap = difference;
+    return difference.norm() <= tolerance * scale;
   };
   const auto prime = [](int q) {
     for (int f = 2; f * f <= q; ++f)
@@ -30,6 +35,11 @@ int minimal_period(StroboscopicMap& map, ConstVectorRef x, int n, double toleran
     }
   }
   return m;
+}
+
+bool laps_swapped(const Vector& before, const Vector& after) {
+  if (before.size() == 0 || before.size() != after.size()) return false;
+  return before.dot(after) < -0.5 * before.norm() * after.norm();
 }
 
 }  // namespace libcont

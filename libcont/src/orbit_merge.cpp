@@ -20,16 +20,38 @@ OrbitMerge locate_orbit_merge(HybridSystem& system, const std::string& parameter
   const BranchPoint& last = branch.points.back();
   system.set_parameter(parameter, beyond.lambda);
   StroboscopicMap map(system, flow, beyond.chart);
-  merge.period = minimal_period(map, beyond.u, n);
-  if (merge.period == n) return merge;
+  Vector after;
+  merge.period = minimal_period(map, beyond.u, n, 1e-6, &after);
+  bool passed = false;
+  if (merge.period == n) {
+    // The step may have passed the orbit of half the period instead of landing on it.
+    if (n % 2 != 0 || last.chart != beyond.chart) return merge;
+    system.set_parameter(parameter, last.lambda);
+    Vector before;
+    minimal_period(map, last.u, n, 1e-6, &before);
+    if (!laps_swapped(before, after)) return merge;
+    merge.period = n / 2;
+    passed = true;
+  }
 
-  // The shorter orbit's branch from the point beyond back to the last point's parameter.
+  // The shorter orbit's branch from the point beyond back to the last point's parameter;
+  // or, where the step passed it, on towards the tip the branch turned at, which lies
+  // beyond both points in the way the branch was going, within a step.
   PeriodicOrbitProblem shorter(system, parameter, merge.period, flow, beyond.chart);
   options.lambda_min = std::min(last.lambda, beyond.lambda);
   options.lambda_max = std::max(last.lambda, beyond.lambda);
   options.direction = last.lambda < beyond.lambda ? -1 : +1;
-  options.initial_step =
-      std::min(options.initial_step, 0.25 * std::abs(beyond.lambda - last.lambda));
+  if (passed) {
+    const bool upwards = last.tangent.size() > 0 && last.tangent(last.tangent.size() - 1) > 0.0;
+    const double reach = std::abs(beyond.lambda - last.lambda) + options.max_step;
+    if (upwards)
+      options.lambda_max += reach;
+    else
+      options.lambda_min -= reach;
+    options.direction = upwards ? +1 : -1;
+  }
+  options.initial_step = std::min(
+      options.initial_step, 0.25 * (options.lambda_max - options.lambda_min));
   options.min_step = std::min(options.min_step, options.initial_step);
   options.max_step = std::max(options.max_step, options.initial_step);
   options.progress = {};

@@ -270,33 +270,55 @@ bool PeriodicOrbitProblem::recenter(Vector& u, double lambda, ConstVectorRef dat
 }
 
 int PeriodicOrbitProblem::minimal_period_of(const BranchPoint& point) {
-  if (last_period_.period > 0 && last_period_.lambda == point.lambda)
-    return last_period_.period;  // the same orbit, possibly on a moved section
+  return period_of(point).period;
+}
+
+const PeriodicOrbitProblem::PeriodOf& PeriodicOrbitProblem::period_of(const BranchPoint& point) {
+  // The period is the orbit's, whatever the section; the half-lap difference is taken on
+  // the point's own section (only an even period has one).
+  const bool needs_section = period_ % 2 == 0;
+  for (const PeriodOf& known : periods_of_)
+    if (known.period > 0 && known.lambda == point.lambda &&
+        (!needs_section || known.chart == point.chart))
+      return known;
   // The engine goes on from the point it converged to (recenter follows the orbit at the
   // system's current parameter): section and parameter are put back afterwards.
   const double phase = map_.phase();
   const double lambda = system_.parameters()[parameter_];
-  int period = period_;
+  newest_period_ = 1 - newest_period_;
+  PeriodOf& entry = periods_of_[static_cast<size_t>(newest_period_)];
+  entry = {point.lambda, point.chart, period_, Vector()};
   if (set_lambda(point.lambda)) {
     set_phase(point.chart);
-    period = minimal_period(map_, point.u, period_);
+    entry.period = minimal_period(map_, point.u, period_, 1e-6, &entry.half_lap);
     set_phase(phase);
     set_lambda(lambda);
   }
-  last_period_ = {point.lambda, period};
-  return period;
+  return entry;
 }
 
 bool PeriodicOrbitProblem::same_family(const BranchPoint& from, const BranchPoint& to,
                                        std::string& why) {
   if (period_ == 1) return true;
-  const int shorter = minimal_period_of(to);
-  if (shorter == period_ || minimal_period_of(from) < period_) return true;
-  why = "at " + parameter_ + " = " + number_text(to.lambda) + " the step reached an orbit that " +
-        "closes after " + std::to_string(shorter) + " of the branch's " +
-        std::to_string(period_) + " forcing periods: the branch met the orbit of period " +
-        std::to_string(shorter) + " (traversed " + std::to_string(period_ / shorter) +
-        " times), where it ends";
+  const PeriodOf& reached = period_of(to);
+  const int shorter = reached.period;
+  if (shorter < period_) {
+    if (period_of(from).period < period_) return true;
+    why = "at " + parameter_ + " = " + number_text(to.lambda) + " the step reached an orbit that " +
+          "closes after " + std::to_string(shorter) + " of the branch's " +
+          std::to_string(period_) + " forcing periods: the branch met the orbit of period " +
+          std::to_string(shorter) + " (traversed " + std::to_string(period_ / shorter) +
+          " times), where it ends";
+    return false;
+  }
+  if (period_ % 2 != 0 || from.chart != to.chart) return true;
+  const Vector after = reached.half_lap;  // period_of(from) may take its place
+  if (!laps_swapped(period_of(from).half_lap, after)) return true;
+  why = "between " + parameter_ + " = " + number_text(from.lambda) + " and " +
+        number_text(to.lambda) + " the step passed the orbit of period " +
+        std::to_string(period_ / 2) + ": the orbit's halves swapped, and beyond it the " +
+        "branch would trace its orbits again, started " + std::to_string(period_ / 2) +
+        " periods later; it ends there";
   return false;
 }
 

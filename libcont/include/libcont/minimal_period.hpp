@@ -12,6 +12,18 @@ namespace libcont {
 // The fewest forcing periods d, a divisor of n, after which the orbit through x on the
 // map's section closes: |P^d(x) - x| <= tolerance |x|. n if it closes after no proper
 // divisor of n, or if a map fails.
-int minimal_period(StroboscopicMap& map, ConstVectorRef x, int n, double tolerance = 1e-6);
+// half_lap, if given, receives P^{n/2}(x) - x for an even n (the first map tried; empty
+// for an odd n or a failed map).
+int minimal_period(StroboscopicMap& map, ConstVectorRef x, int n, double tolerance = 1e-6,
+                   Vector* half_lap = nullptr);
+
+// A branch of z = p/n orbits (n even) born at a period doubling of the orbit of period
+// n/2 is, near its birth, a parabola in the parameter whose two halves are the same
+// orbits started n/2 periods apart. A step of pseudo-arclength that passes the tip lands
+// on the other half and would trace the family again backwards, its tip labelled a fold.
+// Across the tip the half-lap difference P^{n/2}(x) - x on one section turns to its
+// opposite; a regular step turns it little. True when the differences of two
+// consecutive points (of minimal_period's half_lap) point opposite ways, within 60 degrees.
+bool laps_swapped(const Vector& before, const Vector& after);
 
 }  // namespace libcont

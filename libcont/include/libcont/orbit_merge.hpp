@@ -5,7 +5,9 @@
 // where a multiplier -1 of the d-orbit is a +1 of the branch's n-period map, touching
 // without a sign change. It is located on the d-orbit's own branch, continued from the
 // point beyond the end back towards the branch's last point: there the multiplier -1 is a
-// regular sign change.
+// regular sign change. A step that passed the point (laps_swapped, minimal_period.hpp)
+// ends the branch too; the point then lies beyond both ends of the step, and the shorter
+// orbit's branch is continued on towards it.
 #include <optional>
 #include <string>
 

@@ -20,6 +20,7 @@
 // recenter_clearance periods of it, it moves to the middle of the orbit's longest
 // event-free stretch (section_placement.hpp), so that the fixed point stays a smooth
 // function of lambda. Each branch point records its section's phase as its chart.
+#include <array>
 #include <string>
 
 #include "libcont/floquet.hpp"
@@ -127,10 +128,17 @@ class PeriodicOrbitProblem : public ZeroProblem {
 
  private:
   bool set_lambda(double lambda);
+  // A point's minimal period and half-lap difference (minimal_period), on its section.
   struct PeriodOf {
-    double lambda = 0.0;
+    double lambda = 0.0, chart = 0.0;
     int period = 0;
-  } last_period_;
+    Vector half_lap;
+  };
+  // The last two computed are kept: a step's `from` is the step before's `to`, possibly
+  // on a moved section.
+  const PeriodOf& period_of(const BranchPoint& point);
+  std::array<PeriodOf, 2> periods_of_;
+  int newest_period_ = 0;
   // The step of a difference in lambda: forwards, or backwards where forwards leaves the
   // parameter's valid range.
   double difference_step(double lambda);
