@@ -15,6 +15,7 @@
 #include "libcont/pseudo_arclength.hpp"
 #include "libcont/flow.hpp"
 #include "libcont/shooting.hpp"
+#include "systems/catalogue.hpp"
 #include "systems/moving_base.hpp"
 #include "moving_base_cases.hpp"
 #include "test_support.hpp"
@@ -174,11 +175,33 @@ TEST_CASE("hybrid diagram, eta 2 to 5: period-1 branch, its loss of stability, c
     const libcont::Vector beyond = settle(period4->stable_until + 2e-4);
     CHECK((beyond - period4->last_stable_state).norm() > 0.2 * before.norm());
   }
+  // At 3.4 integration settles on the z = 1/2 orbit, stable up to its period doubling at
+  // 4.62916. Its family is the z = 2/2 branch found at 2.7, which regains its stability
+  // past its special points: that branch is not continued again, and its stretch from 3.4
+  // is recorded on it. (Had the branch ended before, the orbit would start a branch of its
+  // own, with the same stretch.)
   const auto period2 = branch_found_at(3.4, 2);
-  REQUIRE(period2 != d.branches.end());
-  CHECK(period2->p == 1);
-  CHECK(period2->lost_by == "period-doubling");
-  CHECK(std::abs(period2->stable_until - 4.62916) < 1e-5);
+  const auto earlier = branch_found_at(2.7, 2);
+  REQUIRE(earlier != d.branches.end());
+  if (period2 != d.branches.end()) {
+    CHECK(period2->p == 1);
+    CHECK(period2->lost_by == "period-doubling");
+    CHECK(std::abs(period2->stable_until - 4.62916) < 1e-5);
+  } else {
+    REQUIRE(earlier->rejoined.size() == 1);
+    const auto& again = earlier->rejoined.front();
+    CHECK(again.at == Approx(3.4).margin(1e-12));
+    CHECK(again.lost_by == "period-doubling");
+    CHECK(std::abs(again.stable_until - 4.62916) < 1e-5);
+    // The branch passes 3.4 between two stable points.
+    bool passes = false;
+    const auto& points = earlier->branch.points;
+    for (size_t k = 0; k + 1 < points.size(); ++k)
+      if ((points[k].lambda - 3.4) * (points[k + 1].lambda - 3.4) <= 0 &&
+          earlier->stable(points[k]) && earlier->stable(points[k + 1]))
+        passes = true;
+    CHECK(passes);
+  }
 }
 
 TEST_CASE("hybrid diagram: a z = 2/4 branch that runs into its birth period doubling ends there",
@@ -286,4 +309,72 @@ TEST_CASE("hybrid diagram: the branches' orbits at t = kT, where the integration
     const double nearest = std::min((first.col(0) - sample).norm(), (first.col(1) - sample).norm());
     CHECK(nearest <= 1e-8 * sample.norm());
   }
+}
+
+TEST_CASE("hybrid diagram: an orbit settled on again is not continued again",
+          "[diagram][long]") {
+  // The cantilever beam (set 1, e = 0.05), omega 0.5 to 0.56 on 13 grid values: the z = 4/1
+  // orbit loses and regains its stability at four pairs of period doublings, and between
+  // them the z = 8/2 orbits form a bubble with four pairs of folds. Integration settles on
+  // one or the other at 10 grid values; each family is continued once, and the stable
+  // stretches it is settled on again are recorded on its branch. Their ends are those
+  // located on branches continued anew from each of those grid values (the diagram before
+  // it looked for known branches), to the location tolerance.
+  HybridDiagramOptions o;
+  o.parameter = "omega";
+  o.from = 0.5;
+  o.to = 0.56;
+  o.steps = 13;
+  o.lyapunov.transient_periods = 300;
+  o.lyapunov.periods = 300;
+  o.kept_samples = 10;
+  o.continuation.initial_step = 0.0006;
+  o.continuation.max_step = 0.003;
+  o.continuation.min_step = 6e-10;
+  o.continuation.locate_tolerance = 6e-11;
+  const libcont::SystemFactory beam = [] {
+    auto system = systems::make_system("cantilever-2dof");
+    system->set_parameter("e", 0.05);
+    return system;
+  };
+  const HybridDiagramResult d = HybridDiagram(beam, o).compute();
+  CHECK(d.failed == 0);
+  std::ostringstream text;
+  for (const auto& b : d.branches) {
+    text << "n = " << b.n << " found at " << b.found_at << " (" << b.branch.points.size()
+         << " points), stable until " << b.stable_until << " (" << b.lost_by << ");";
+    for (const auto& r : b.rejoined)
+      text << " again at " << r.at << " until " << r.stable_until << " (" << r.lost_by << ");";
+    text << "\n";
+  }
+  INFO(text.str());
+  // No two branches of one period stand for the same orbit at a grid value.
+  REQUIRE(d.branches.size() == 3);
+  struct Stretch {
+    double at, until;
+    const char* by;
+  };
+  const auto check_rejoins = [](const libcont::DiagramBranch& b, const std::vector<Stretch>& expected) {
+    REQUIRE(b.rejoined.size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      CHECK(std::abs(b.rejoined[i].at - expected[i].at) < 1e-12);
+      CHECK(b.rejoined[i].lost_by == expected[i].by);
+      CHECK(std::abs(b.rejoined[i].stable_until - expected[i].until) < 1e-7);
+    }
+  };
+  const auto& period1 = d.branches[0];
+  CHECK(period1.n == 1);
+  CHECK(period1.found_at == 0.5);
+  check_rejoins(period1, {{0.515, 0.5187834, "period-doubling"},
+                          {0.545, 0.54894343, "period-doubling"},
+                          {0.555, 0.56, "range end"}});
+  const auto& bubble = d.branches[1];
+  CHECK(bubble.n == 2);
+  CHECK(std::abs(bubble.found_at - 0.52) < 1e-12);
+  check_rejoins(bubble, {{0.525, 0.5262453, "fold"},
+                         {0.53, 0.53800007, "fold"},
+                         {0.54, 0.54364118, "fold"}});
+  // The bubble is traced once, from 0.52 to where it ends on the z = 4/1 orbit.
+  CHECK(bubble.branch.status == libcont::ContinuationStatus::LeftFamily);
+  CHECK(bubble.branch.points.size() < 400);
 }

@@ -235,11 +235,15 @@ nlohmann::ordered_json render_json(const DiagramSummary& summary) {
     nlohmann::ordered_json specials = nlohmann::ordered_json::array();
     for (const auto& special : b.branch.special_points)
       specials.push_back({{"type", special.type_name()}, {o.parameter, special.lambda}});
+    nlohmann::ordered_json rejoined = nlohmann::ordered_json::array();
+    for (const auto& r : b.rejoined)
+      rejoined.push_back({{"at", r.at}, {"stable_until", r.stable_until}, {"lost_by", r.lost_by}});
     branches.push_back({{"n", b.n},
                         {"p", b.p},
                         {"found_at", b.found_at},
                         {"stable_until", b.stable_until},
                         {"lost_by", b.lost_by},
+                        {"rejoined", rejoined},
                         {"points", b.branch.points.size()},
                         {"special_points", specials},
                         {"stop_reason", b.branch.stop_reason}});
@@ -269,11 +273,15 @@ std::string render_text(const DiagramSummary& summary) {
        << o.lyapunov.transient_periods << " transient + " << o.lyapunov.periods
        << " averaged periods)\n"
        << "branches    " << d.branches.size() << '\n';
-  for (const auto& b : d.branches)
+  for (const auto& b : d.branches) {
     text << "            n = " << b.n << " (p = " << b.p << ") found at " << rounded_text(b.found_at)
          << ", stable until " << rounded_text(b.stable_until, 8) << " (" << b.lost_by << "), "
          << b.branch.points.size() << " points, " << b.branch.special_points.size()
          << " special points\n";
+    for (const auto& r : b.rejoined)
+      text << "              settled on again at " << rounded_text(r.at) << ", stable until "
+           << rounded_text(r.stable_until, 8) << " (" << r.lost_by << ")\n";
+  }
   text << "integrated  " << d.integration.size() << " points, " << d.failed << " failed\n"
        << fallbacks_text(points_fallbacks(d.integration, o.parameter), "point");
   for (const auto& band : summary.bands)

@@ -56,6 +56,88 @@ Matrix stroboscopic_states(HybridSystem& system, const std::string& parameter,
   return states;
 }
 
+// Where a stable stretch of a branch ends, walking its points from `first` by `step` (+1
+// or -1 in point order) while they are stable and the parameter moves in the sweep's
+// direction (a fold ends it too).
+struct StretchEnd {
+  int last = -1;  // the last stable point; -1: `first` is not stable
+  double until = 0.0;
+  std::string lost_by;
+};
+
+StretchEnd end_of_stable_stretch(const DiagramBranch& b, int first, int step, double direction,
+                                 double range_end) {
+  const auto& points = b.branch.points;
+  const int size = static_cast<int>(points.size());
+  StretchEnd end;
+  for (int k = first; k >= 0 && k < size; k += step) {
+    if (!b.stable(points[static_cast<size_t>(k)])) break;
+    if (k != first && (points[static_cast<size_t>(k)].lambda -
+                       points[static_cast<size_t>(k - step)].lambda) * direction < 0)
+      break;
+    end.last = k;
+  }
+  if (end.last < 0) {
+    end.lost_by = "stability lost";
+    return end;
+  }
+  end.until = points[static_cast<size_t>(end.last)].lambda;
+  const int next = end.last + step;
+  const bool merged = b.branch.status == ContinuationStatus::LeftFamily;
+  if (next < 0 || (next >= size && !merged)) {
+    end.lost_by = std::abs(end.until - range_end) <= 1e-9 * (1.0 + std::abs(range_end))
+                      ? "range end"
+                      : "branch ended";
+    return end;
+  }
+  // The special point located inside the step where stability was lost, if any: one that
+  // changes stability first, else whatever was found there (a grazing, say).
+  const int after = std::min(end.last, next);
+  const SpecialPoint* cause = nullptr;
+  for (const auto& special : b.branch.special_points)
+    if (special.after_point == after &&
+        (!cause || (changes_stability(special.type) && !changes_stability(cause->type))))
+      cause = &special;
+  end.lost_by = cause ? cause->type_name() : "stability lost";
+  if (cause) end.until = cause->lambda;
+  return end;
+}
+
+// A stable stretch of an earlier branch of period n through the orbit x (on t = 0 mod T)
+// at the parameter value `value`: the branch and the pair of consecutive stable points
+// around `value` whose stroboscopic states, interpolated there, come within twice the
+// pair's own distance of x in one of the n laps (a curved branch strays from its chords),
+// and from which `converges_to_x` (the shooting at `value`) reaches x itself.
+struct StretchHit {
+  int branch = -1, point = -1;  // the pair is (point, point + 1)
+};
+
+StretchHit stable_stretch_through(const std::vector<DiagramBranch>& branches, int n,
+                                  double value, const Vector& x,
+                                  const std::function<bool(const Vector&)>& converges_to_x) {
+  for (size_t b = 0; b < branches.size(); ++b) {
+    const DiagramBranch& branch = branches[b];
+    if (branch.n != n) continue;
+    const auto& points = branch.branch.points;
+    for (size_t k = 0; k + 1 < points.size(); ++k) {
+      const double l0 = points[k].lambda, l1 = points[k + 1].lambda;
+      if (l0 == l1 || (value - l0) * (value - l1) > 0) continue;
+      if (!branch.stable(points[k]) || !branch.stable(points[k + 1])) continue;
+      const Matrix& s0 = branch.stroboscopic[k];
+      const Matrix& s1 = branch.stroboscopic[k + 1];
+      const double w = (value - l0) / (l1 - l0);
+      for (Eigen::Index j = 0; j < s0.cols(); ++j) {
+        const Vector at = (1.0 - w) * s0.col(j) + w * s1.col(j);
+        if (!at.allFinite()) continue;
+        const double reach = 2.0 * (s1.col(j) - s0.col(j)).norm() + 1e-6 * (1.0 + x.norm());
+        if ((at - x).norm() <= reach && converges_to_x(at))
+          return {static_cast<int>(b), static_cast<int>(k)};
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 bool DiagramBranch::stable(const BranchPoint& point) const {
@@ -104,43 +186,17 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
   for (const auto& p : b.branch.special_points)
     b.special_stroboscopic.push_back(stroboscopic_states(
         *system, options_.parameter, options_.shooting.flow, p.u, p.lambda, p.chart, n));
-  const bool merged = b.branch.status == ContinuationStatus::LeftFamily;
   b.stable_until = start;
   b.last_stable_state = orbit.x;
-  const auto& points = b.branch.points;
-  // The stable stretch from the start: it ends where the orbit turns unstable or the
-  // branch turns back (a fold).
-  int last_stable = -1;
-  for (size_t k = 0; k < points.size(); ++k) {
-    if (!b.stable(points[k])) break;
-    if (k > 0 && (points[k].lambda - points[k - 1].lambda) * direction < 0) break;
-    last_stable = static_cast<int>(k);
-  }
-  if (last_stable < 0) {
-    b.lost_by = "stability lost";
-    return b;
-  }
-  const BranchPoint& last = points[static_cast<size_t>(last_stable)];
+  const StretchEnd end = end_of_stable_stretch(b, 0, +1, direction, options_.to);
+  b.lost_by = end.lost_by;
+  if (end.last < 0) return b;
   // On t = 0 (mod nT), where the integration goes on from it (the point itself where the
   // flow failed).
-  const auto strobe = b.stroboscopic[static_cast<size_t>(last_stable)].col(0);
-  b.last_stable_state = strobe.allFinite() ? Vector(strobe) : last.u;
-  b.stable_until = last.lambda;
-  if (last_stable + 1 == static_cast<int>(points.size()) && !merged) {
-    const double end = options_.to;
-    b.lost_by = std::abs(last.lambda - end) <= 1e-9 * (1.0 + std::abs(end)) ? "range end"
-                                                                              : "branch ended";
-    return b;
-  }
-  // The special point located inside the step where stability was lost, if any: one that
-  // changes stability first, else whatever was found there (a grazing, say).
-  const SpecialPoint* cause = nullptr;
-  for (const auto& special : b.branch.special_points)
-    if (special.after_point == last_stable &&
-        (!cause || (changes_stability(special.type) && !changes_stability(cause->type))))
-      cause = &special;
-  b.lost_by = cause ? cause->type_name() : "stability lost";
-  if (cause) b.stable_until = cause->lambda;
+  const auto strobe = b.stroboscopic[static_cast<size_t>(end.last)].col(0);
+  b.last_stable_state =
+      strobe.allFinite() ? Vector(strobe) : b.branch.points[static_cast<size_t>(end.last)].u;
+  b.stable_until = end.until;
   return b;
 }
 
@@ -172,14 +228,38 @@ HybridDiagramResult HybridDiagram::compute() const {
     Shooting shooting(*system, n, options_.shooting);
     const ShootingResult orbit = shooting.solve(state);
     if (!orbit.converged || !floquet_multipliers(orbit.monodromy).stable) continue;
-    DiagramBranch branch = follow_branch(orbit, n, value);
+    double stable_until = 0.0;
+    const auto converges_to_orbit = [&](const Vector& guess) {
+      const ShootingResult from_branch = shooting.solve(guess);
+      return from_branch.converged &&
+             (from_branch.x - orbit.x).norm() <= 1e-6 * (1.0 + orbit.x.norm());
+    };
+    const StretchHit hit =
+        stable_stretch_through(result.branches, n, value, orbit.x, converges_to_orbit);
+    if (hit.branch >= 0) {
+      // An orbit of a branch already continued: its stable stretch from here stands for
+      // the grid points on it.
+      DiagramBranch& known = result.branches[static_cast<size_t>(hit.branch)];
+      const auto& points = known.branch.points;
+      const size_t k0 = static_cast<size_t>(hit.point);
+      const int step = (points[k0 + 1].lambda - points[k0].lambda) * direction > 0 ? +1 : -1;
+      const StretchEnd end =
+          end_of_stable_stretch(known, hit.point + (step > 0 ? 1 : 0), step, direction, options_.to);
+      stable_until = end.until;
+      const auto strobe = known.stroboscopic[static_cast<size_t>(end.last)].col(0);
+      state = strobe.allFinite() ? Vector(strobe) : points[static_cast<size_t>(end.last)].u;
+      known.rejoined.push_back({value, end.until, end.lost_by});
+    } else {
+      DiagramBranch branch = follow_branch(orbit, n, value);
+      stable_until = branch.stable_until;
+      state = branch.last_stable_state;
+      result.branches.push_back(std::move(branch));
+    }
     // Integration resumes past the stable stretch, from the orbit where it was last stable.
     while (k + 1 < steps &&
-           (integrator_.parameter_value(index_at(k + 1)) - branch.stable_until) * direction <= 0)
+           (integrator_.parameter_value(index_at(k + 1)) - stable_until) * direction <= 0)
       ++k;
     if (options_.progress) options_.progress(k + 1, steps);
-    state = branch.last_stable_state;
-    result.branches.push_back(std::move(branch));
   }
   return result;
 }

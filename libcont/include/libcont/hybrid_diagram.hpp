@@ -14,6 +14,10 @@
 // there, and may find the next stable orbit (the doubled one after a period doubling) or
 // a chaotic band. A branch that runs back through the period doubling where it was born
 // (and would go on as the shorter orbit traversed twice) ends there, at that doubling.
+// Where integration settles on a stable orbit that lies on a branch already continued
+// (which regained its stability past a special point, or was found further on before),
+// that branch is not continued again: the grid points on its stable stretch from there
+// are skipped as well, and the stretch is recorded on the branch (DiagramBranch::rejoined).
 //
 // Sequential by nature (each step starts where the last ended): no thread pool.
 #include <functional>
@@ -64,6 +68,14 @@ struct DiagramBranch {
   std::vector<Matrix> stroboscopic, special_stroboscopic;
   std::vector<std::string> data_names;  // of BranchPoint::data (PeriodicOrbitProblem)
   bool stable(const BranchPoint& point) const;  // spectral radius < 1
+  // Later stable stretches where integration settled on this branch's orbits again: the
+  // grid value it settled at, and where the stretch ended and why (as stable_until and
+  // lost_by).
+  struct Rejoin {
+    double at = 0.0, stable_until = 0.0;
+    std::string lost_by;
+  };
+  std::vector<Rejoin> rejoined;
 };
 
 struct HybridDiagramResult {
