@@ -606,8 +606,19 @@ struct NumberedMarkers {
   std::string keys;      // key entries appended to the plot command (", keyentry ...")
   std::string after;     // after the plot command
 };
+// How many numbered points a key beside a panel `panel_height` pixels high (margins
+// included) has room for, with `other_entries` entries of its own and the line that refers
+// to the CSV for the rest: a row of 10 point sans takes some 16 pixels of the panel's
+// height, less its margins of about 70. A longer key would spill into the panel in a second
+// column.
+size_t keyed_points_beside(int panel_height, size_t other_entries) {
+  const size_t rows = static_cast<size_t>(std::max(0, panel_height - 70) / 16);
+  return rows > other_entries + 1 ? rows - other_entries - 1 : 0;
+}
+
+// At most `keyed_limit` points are named in the key: more would not fit beside the panel.
 NumberedMarkers numbered_markers(const std::vector<SpecialPoint>& points, double x_lo,
-                                 double x_hi, bool keyed) {
+                                 double x_hi, bool keyed, size_t keyed_limit = 30) {
   NumberedMarkers m;
   std::ostringstream s;
   s.precision(17);
@@ -641,8 +652,7 @@ NumberedMarkers numbered_markers(const std::vector<SpecialPoint>& points, double
   }
   m.settings = s.str();
   if (!along.empty()) m.after = "unset arrow\nunset label\n";
-  // The key names at most kKeyed points: more would not fit beside the panel.
-  constexpr size_t kKeyed = 30;
+  const size_t kKeyed = keyed_limit;
   if (keyed) {
     for (size_t k = 0; k < points.size() && k < kKeyed; ++k)
       m.keys += ", \\\n     keyentry with points pt 6 ps 1.0 lc rgb " + quoted(points[k].colour) +
@@ -891,7 +901,8 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
         << "set ylabel " << quoted(axis_label(panel.column)) << "\n";
       const auto range = marker_range(ex, 0.02);
       const NumberedMarkers markers =
-          range ? numbered_markers(panel.points, range->first, range->second, i == 0)
+          range ? numbered_markers(panel.points, range->first, range->second, i == 0,
+                                   keyed_points_beside(440, 2 * plot.branches.size()))
                 : NumberedMarkers{};
       if (panel.zoom)
         s << "set object 1 rectangle from first " << panel.zoom->first << ", graph 0 to first "
@@ -1600,8 +1611,6 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
     const auto texts = distinct_numbers(values);
     for (size_t k = 0; k < points.size(); ++k) points[k].legend += texts[k];
     const auto range = plot.branches > 0 ? marker_range(ex, 0.0) : std::nullopt;
-    const NumberedMarkers markers =
-        range ? numbered_markers(points, range->first, range->second, true) : NumberedMarkers{};
     // Where the special points crowd, a panel between the two zooms on their cluster.
     std::optional<std::pair<double, double>> zoom;
     if (range) {
@@ -1609,6 +1618,12 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
       for (const auto& point : points) at.push_back(point.x);
       zoom = cluster_of(at, range->first, range->second);
     }
+    const int height = zoom ? 1250 : 900, panels = zoom ? 3 : 2;
+    // The key beside the top panel: its three curves, then the points.
+    const NumberedMarkers markers =
+        range ? numbered_markers(points, range->first, range->second, true,
+                                 keyed_points_beside(height / panels, 3))
+              : NumberedMarkers{};
     // The key's longest title, of the curves' (as below) or of the numbered points'.
     size_t longest = std::string(plot.branches > 0 ? "ln|mu_1| / (n T) on the branches (Floquet)"
                                                    : "direct integration (Poincare samples)")
@@ -1631,7 +1646,7 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
     };
     std::ostringstream s;
     s.precision(17);
-    s << preamble(output, 1100, zoom ? 1250 : 900) << "set multiplot layout " << (zoom ? 3 : 2)
+    s << preamble(output, 1100, height) << "set multiplot layout " << panels
       << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
       << aligned_margins(right_edge_for_key(longest, 1100))
       << "set tmargin 2.5\nunset xlabel\n" << section.settings(autoscale)

@@ -4,7 +4,8 @@
 # runs under gnuplot and redraws NAME.png byte for byte (and the PDF with format='pdf');
 # axes carry the model's units; the special points of the two-body Hertz loading curve
 # (five within 0.003 in lambda) are numbered markers whose numbers never overlap, the key
-# lists one numbered entry per special point, and a zoom panel shows their cluster; a
+# lists one numbered entry per special point, and a zoom panel shows their cluster; a key
+# with more points than fit in one column beside its panel names the first ones; a
 # sweep's Lyapunov exponents get a panel each with the zero line; a large cloud of samples
 # is drawn as an image of its panel's pixels; an unknown format is refused naming it; --format none
 # writes the scripts and no figure, and each script draws its figure afterwards.
@@ -92,6 +93,29 @@ if "zoom on the shaded interval" not in gp:
 if "set xlabel 'lambda [-]'" not in gp or "set ylabel 'max x1 [m]'" not in gp:
     no("axes not labelled with units (lambda [-], max x1 [m])")
 sys.exit(0 if ok else 1)
+PYTHON
+
+# A branch with more special points than its key has room for (the cantilever beam's
+# z = 4/1 orbit over omega 0.5 to 1.5: 48): the key beside the top panel (440 pixels with
+# its margins, some 23 rows of 10 point sans) names the first ones and refers to the CSV
+# for the rest, in one column; a second column would spill over the panel.
+"$vicont" continue --system cantilever-2dof --set e=0.05 --param omega --from 0.5 --to 1.5 \
+  --format none --out "$work/many" --json >"$work/stdout" 2>"$work/err" ||
+  fail "cantilever branch: exit status $? ($(cat "$work/err"))"
+python3 - "$work/stdout" "$work/many/branch.gp" <<'PYTHON' || fail "cantilever branch: the key does not fit"
+import json, re, sys
+n = len(json.load(open(sys.argv[1]))["special_points"])
+gp = open(sys.argv[2]).read()
+keys = [int(k) for k in re.findall(r"keyentry with points .* title '(\d+)  ", gp)]
+rest = re.findall(r"title '(\d+) to (\d+): see the special points'' CSV'", gp)
+if n <= 23:
+    sys.exit("only %d special points: not the case this test is about" % n)
+if keys != list(range(1, len(keys) + 1)) or not keys:
+    sys.exit("key entries %s, expected 1..k" % keys)
+if len(keys) + 2 + 1 > 23:
+    sys.exit("%d numbered entries, two curves and the CSV line exceed 23 rows" % len(keys))
+if rest != [(str(len(keys) + 1), str(n))]:
+    sys.exit("the rest's line %s, expected %d to %d" % (rest, len(keys) + 1, n))
 PYTHON
 
 # A period-doubling run: the doubled branch in the parent's figure, its points numbered on.
