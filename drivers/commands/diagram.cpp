@@ -64,11 +64,7 @@ struct DiagramSettings : ParameterRange {
 
   libcont::HybridDiagramOptions diagram(const libcont::HybridSystem& system) const {
     require_range();
-    const double span = std::abs(*to - *from);
-    libcont::HybridDiagramOptions o;
-    o.parameter = parameter;
-    o.from = *from;
-    o.to = *to;
+    auto o = libcont::HybridDiagramOptions::for_range(parameter, *from, *to, initial_step, max_step);
     o.steps = steps;
     o.initial_state = system.default_initial_state();
     o.lyapunov.transient_periods = transient;
@@ -77,12 +73,6 @@ struct DiagramSettings : ParameterRange {
     o.lyapunov.flow = integrator.flow();
     o.shooting.flow = integrator.flow();
     o.kept_samples = samples;
-    // Nonsmooth branches end at corners (grazing) where the step must shrink far below
-    // the span: the same scale-free limits as `vicont continue`.
-    o.continuation.max_step = max_step.value_or(span / 20.0);
-    o.continuation.initial_step = std::min(initial_step.value_or(span / 100.0), o.continuation.max_step);
-    o.continuation.min_step = span * 1e-8;
-    o.continuation.locate_tolerance = span * 1e-9;
     return o;
   }
 };

@@ -140,6 +140,25 @@ StretchHit stable_stretch_through(const std::vector<DiagramBranch>& branches, in
 
 }  // namespace
 
+HybridDiagramOptions HybridDiagramOptions::for_range(std::string parameter, double from,
+                                                     double to, std::optional<double> initial_step,
+                                                     std::optional<double> max_step) {
+  const double span = std::abs(to - from);
+  HybridDiagramOptions o;
+  o.parameter = std::move(parameter);
+  o.from = from;
+  o.to = to;
+  o.steps = 61;
+  o.lyapunov.transient_periods = 500;
+  o.lyapunov.periods = 500;
+  o.kept_samples = 50;
+  o.continuation.max_step = max_step.value_or(span / 20.0);
+  o.continuation.initial_step = std::min(initial_step.value_or(span / 100.0), o.continuation.max_step);
+  o.continuation.min_step = span * 1e-8;
+  o.continuation.locate_tolerance = span * 1e-9;
+  return o;
+}
+
 bool DiagramBranch::stable(const BranchPoint& point) const {
   const auto it = std::find(data_names.begin(), data_names.end(), "spectral_radius");
   return it != data_names.end() && point.data[it - data_names.begin()] < 1.0;

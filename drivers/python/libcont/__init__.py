@@ -17,6 +17,7 @@ its progress to an optional callable `progress(dict)`, called on the calling thr
     continue_branch  points, special_points, parameter (at the last row), section_moves
     (and restarts, switches)
     sweep            points (done), total, parameter (of the last point done)
+    diagram          points (integration grid values passed), total
     basins           cells (started), total
     parameter_map    lines_done, lines, branches, curves
 
@@ -36,6 +37,7 @@ from .branch import Branch, SpecialPoint, continue_branch
 from .curve import CurvePoint, OrbitCurve, curve
 from .parameter_map import ParameterMap, parameter_map
 from .sweep import SweepResult, sweep
+from .diagram import DiagramBranch, DiagramResult, diagram
 from .basins import BasinsResult, basins
 from .impact import ImpactResult, impact
 
@@ -46,7 +48,7 @@ __all__ = [
     "Events", "Trajectory", "simulate",
     "LyapunovResult", "lyapunov", "OrbitResult", "orbit", "Branch", "SpecialPoint",
     "continue_branch", "CurvePoint", "OrbitCurve", "curve", "ParameterMap", "parameter_map",
-    "SweepResult", "sweep", "BasinsResult", "basins", "ImpactResult", "impact",
+    "SweepResult", "sweep", "DiagramBranch", "DiagramResult", "diagram", "BasinsResult", "basins", "ImpactResult", "impact",
 ]
 
 # Plotting helpers on matplotlib, where that module and matplotlib are there.

@@ -13,6 +13,7 @@ void bind_branches(pybind11::module_& m);
 void bind_curves(pybind11::module_& m);
 void bind_parameter_map(pybind11::module_& m);
 void bind_sweep(pybind11::module_& m);
+void bind_diagram(pybind11::module_& m);
 void bind_basins(pybind11::module_& m);
 void bind_impact(pybind11::module_& m);
 void bind_branch_drawing(pybind11::module_& m);

@@ -17,6 +17,7 @@ PYBIND11_MODULE(_core, m) {
   libcont_python::bind_curves(m);
   libcont_python::bind_parameter_map(m);
   libcont_python::bind_sweep(m);
+  libcont_python::bind_diagram(m);
   libcont_python::bind_basins(m);
   libcont_python::bind_impact(m);
   libcont_python::bind_branch_drawing(m);

@@ -21,6 +21,7 @@
 //
 // Sequential by nature (each step starts where the last ended): no thread pool.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,15 @@
 namespace libcont {
 
 struct HybridDiagramOptions {
+  // The options of `vicont diagram` over [from, to]: 61 grid values, 500 transient and 500
+  // averaged periods, 50 kept samples, and branches with the scale-free steps of `vicont
+  // continue` (initial |to - from| / 100, at most max_step; max |to - from| / 20; min
+  // |to - from| * 1e-8; special points located to |to - from| * 1e-9): nonsmooth branches
+  // end at corners (grazing) where the step must shrink far below the span.
+  static HybridDiagramOptions for_range(std::string parameter, double from, double to,
+                                        std::optional<double> initial_step = {},
+                                        std::optional<double> max_step = {});
+
   std::string parameter;
   double from = 0.0, to = 0.0;
   int steps = 101;             // integration grid, both ends included
