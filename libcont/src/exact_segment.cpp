@@ -1059,6 +1059,7 @@ bool ExactSegment::lifted_event(int mode, int event, double t, const Vector& x,
     case 7: out = lifted_sums<7>(sums, lifted); break;
     default: out = lifted_sums<0>(sums, lifted);
   }
+  out.direction = prepared.directions[static_cast<size_t>(event)];
   return true;
 }
 

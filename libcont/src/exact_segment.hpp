@@ -77,6 +77,7 @@ class ExactSegment {
   // the model's revision) or the event is not affine; the caller asks the model then.
   struct LiftedEvent {
     double value = 0.0, value_terms = 0.0, rate = 0.0, rate_terms = 0.0;
+    EventDirection direction = EventDirection::Either;  // the event's, as the model gives it
   };
   bool lifted_event(int mode, int event, double t, const Vector& x, LiftedEvent& out) const;
   // A reset applied at the state lifted_event holds (mode, t, x_minus): the state after

@@ -246,11 +246,11 @@ struct Flow::Impl {
   // state and the lifted rate is clear of rounding, its sign decides as the model's would
   // (no model evaluation, with its cos and sin, at every impact).
   bool moves_through(const FlowState& state, int j) {
-    double rounding = 0.0;
     detail::ExactSegment::LiftedEvent lifted;
-    const double rate = lifted_event(state, j, lifted) && lifted_rate_is_clear(lifted)
-                            ? lifted.rate
-                            : crossing_rate(state, j, rounding);
+    if (lifted_event(state, j, lifted) && lifted_rate_is_clear(lifted))
+      return passes(lifted.direction, lifted.rate, 0.0);
+    double rounding = 0.0;
+    const double rate = crossing_rate(state, j, rounding);
     return passes(system.event_direction(state.mode, j), rate, rounding);
   }
   // A rate beyond its rounding level in the event's direction.
@@ -299,7 +299,7 @@ struct Flow::Impl {
         if (lifted_event(state, j, lifted) &&
             (std::abs(lifted.value) > surface_tolerance + kLiftedMargin * lifted.value_terms ||
              (lifted_rate_is_clear(lifted) &&
-              !passes(system.event_direction(state.mode, j), lifted.rate, 0.0))))
+              !passes(lifted.direction, lifted.rate, 0.0))))
           continue;
         const double h = system.event_function(state.mode, j, state.t, state.x);
         if (std::abs(h) > surface_tolerance) continue;
