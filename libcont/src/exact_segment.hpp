@@ -65,7 +65,7 @@ class ExactSegment {
   // event is not that crossing (mode, event, t and x- must match; once), or the event, its
   // reset or the next mode is not affine: the caller then takes the general one.
   bool crossing_saltation(int mode, int event, const EventOutcome& outcome, double t,
-                          ConstVectorRef x_minus, ConstVectorRef x_plus,
+                          const Vector& x_minus, const Vector& x_plus,
                           SaltationWorkspace& work);
 
   // An affine event's value and rate at a state the exact path holds in lifted form:
