@@ -554,9 +554,10 @@ TEST_CASE("The exact path's lifted event values and rates are the model's", "[ex
   // Where a run of the exact path ends (a crossing, its end time) and where a reset
   // applied there leaves the motion, Flow's surface checks take an affine event's value
   // and rate from the lifted state (ExactSegment::lifted_event) instead of the model. They
-  // must be the model's event function and crossing rate to rounding of their terms, in
-  // every mode the trajectory meets (impacts, sticking, soft contacts, two bodies); a
-  // state other than the one held, or a changed model, gets no lifted answer.
+  // must be the model's event function and crossing rate to rounding of their terms (and
+  // the event's direction the model's), in every mode the trajectory meets (impacts,
+  // sticking, soft contacts, two bodies); a state other than the one held, or a changed
+  // model, gets no lifted answer.
   const auto check_model = [](libcont::HybridSystem& system, const Vector& start) {
     const int n = system.dimension();
     libcont::detail::ExactSegment segment(system, FlowOptions{}, 0);
@@ -586,6 +587,7 @@ TEST_CASE("The exact path's lifted event values and rates are the model's", "[ex
         CHECK(std::abs(lifted.rate - rate) <= 1e-12 * lifted.rate_terms);
         CHECK(lifted.value_terms >= std::abs(lifted.value));
         CHECK(lifted.rate_terms >= std::abs(lifted.rate));
+        CHECK(lifted.direction == system.event_direction(at.mode, j));
         // One ulp away in x or t is not the state held.
         Vector moved = at.x;
         moved[0] = std::nextafter(moved[0], 1.0);

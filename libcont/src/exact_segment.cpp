@@ -982,7 +982,7 @@ const Matrix* ExactSegment::lifted_reset(int mode, PreparedMode& prepared, int e
 }
 
 bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& outcome, double t,
-                                      ConstVectorRef x_minus, ConstVectorRef x_plus,
+                                      const Vector& x_minus, const Vector& x_plus,
                                       SaltationWorkspace& work) {
   const bool at_crossing = crossing_.mode == mode && crossing_.event == event &&
                            crossing_.t == t && x_minus.size() == n_ &&
@@ -1059,6 +1059,7 @@ bool ExactSegment::lifted_event(int mode, int event, double t, const Vector& x,
     case 7: out = lifted_sums<7>(sums, lifted); break;
     default: out = lifted_sums<0>(sums, lifted);
   }
+  out.direction = prepared.directions[static_cast<size_t>(event)];
   return true;
 }
 

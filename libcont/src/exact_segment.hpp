@@ -65,7 +65,7 @@ class ExactSegment {
   // event is not that crossing (mode, event, t and x- must match; once), or the event, its
   // reset or the next mode is not affine: the caller then takes the general one.
   bool crossing_saltation(int mode, int event, const EventOutcome& outcome, double t,
-                          ConstVectorRef x_minus, ConstVectorRef x_plus,
+                          const Vector& x_minus, const Vector& x_plus,
                           SaltationWorkspace& work);
 
   // An affine event's value and rate at a state the exact path holds in lifted form:
@@ -77,6 +77,7 @@ class ExactSegment {
   // the model's revision) or the event is not affine; the caller asks the model then.
   struct LiftedEvent {
     double value = 0.0, value_terms = 0.0, rate = 0.0, rate_terms = 0.0;
+    EventDirection direction = EventDirection::Either;  // the event's, as the model gives it
   };
   bool lifted_event(int mode, int event, double t, const Vector& x, LiftedEvent& out) const;
   // A reset applied at the state lifted_event holds (mode, t, x_minus): the state after

@@ -118,14 +118,14 @@ struct Flow::Impl {
     history.event_gap = state.t - history.last_event_time;
     history.last_event_time = state.t;
     if (history.storm > options.storm_event_count) {
-      report = fail(report, FlowStatus::EventStorm,
-                    std::to_string(history.storm) + " events without progress in time at t = " +
-                        number_text(state.t));
+      fail(report, FlowStatus::EventStorm,
+           std::to_string(history.storm) + " events without progress in time at t = " +
+               number_text(state.t));
       return false;
     }
     if (report.events > options.max_events) {
-      report = fail(report, FlowStatus::EventStorm,
-                    "more than " + std::to_string(options.max_events) + " events");
+      fail(report, FlowStatus::EventStorm,
+           "more than " + std::to_string(options.max_events) + " events");
       return false;
     }
     return fire_due_events(state, observer, report);
@@ -141,10 +141,11 @@ struct Flow::Impl {
     if (options.tangent) s.tangent = Eigen::Map<const Matrix>(y + n, n, columns);
   }
 
-  FlowReport fail(FlowReport report, FlowStatus status, std::string message) const {
+  // The report's status and message (`return fail(...)` ends a run, which fills the
+  // caller's report).
+  static void fail(FlowReport& report, FlowStatus status, std::string message) {
     report.status = status;
     report.message = std::move(message);
-    return report;
   }
 
   // Applies event j at the current state (which is x- on entry, x+ on exit).
@@ -159,9 +160,9 @@ struct Flow::Impl {
     x = state.x;
     const EventOutcome outcome = system.apply_event(state.mode, j, state.t, x);
     if (!x.allFinite()) {
-      report = fail(report, FlowStatus::BadState, "reset of event " +
-                                                      system.event_spec(state.mode, j).name +
-                                                      " produced a non-finite state");
+      fail(report, FlowStatus::BadState,
+           "reset of event " + system.event_spec(state.mode, j).name +
+               " produced a non-finite state");
       return false;
     }
     if (options.tangent) {
@@ -174,10 +175,10 @@ struct Flow::Impl {
               : saltation_matrix(jacobians, state.mode, j, outcome, state.t, record.x_minus, x,
                                  saltation_work_);
       if (!s.allFinite()) {
-        report = fail(report, FlowStatus::GrazingEvent,
-                      "event " + system.event_spec(state.mode, j).name + " at t = " +
-                          number_text(state.t) +
-                          " crosses its surface with zero rate: saltation matrix undefined");
+        fail(report, FlowStatus::GrazingEvent,
+             "event " + system.event_spec(state.mode, j).name + " at t = " +
+                 number_text(state.t) +
+                 " crosses its surface with zero rate: saltation matrix undefined");
         return false;
       }
       multiply_tangent(s, state.tangent);
@@ -193,7 +194,7 @@ struct Flow::Impl {
     record.kind = outcome.kind;
     if (observer) observer->on_event(record);
     if (outcome.terminal) {
-      report = fail(report, FlowStatus::TerminalEvent, "");
+      fail(report, FlowStatus::TerminalEvent, "");
       return false;
     }
     return true;
@@ -245,11 +246,11 @@ struct Flow::Impl {
   // state and the lifted rate is clear of rounding, its sign decides as the model's would
   // (no model evaluation, with its cos and sin, at every impact).
   bool moves_through(const FlowState& state, int j) {
-    double rounding = 0.0;
     detail::ExactSegment::LiftedEvent lifted;
-    const double rate = lifted_event(state, j, lifted) && lifted_rate_is_clear(lifted)
-                            ? lifted.rate
-                            : crossing_rate(state, j, rounding);
+    if (lifted_event(state, j, lifted) && lifted_rate_is_clear(lifted))
+      return passes(lifted.direction, lifted.rate, 0.0);
+    double rounding = 0.0;
+    const double rate = crossing_rate(state, j, rounding);
     return passes(system.event_direction(state.mode, j), rate, rounding);
   }
   // A rate beyond its rounding level in the event's direction.
@@ -298,7 +299,7 @@ struct Flow::Impl {
         if (lifted_event(state, j, lifted) &&
             (std::abs(lifted.value) > surface_tolerance + kLiftedMargin * lifted.value_terms ||
              (lifted_rate_is_clear(lifted) &&
-              !passes(system.event_direction(state.mode, j), lifted.rate, 0.0))))
+              !passes(lifted.direction, lifted.rate, 0.0))))
           continue;
         const double h = system.event_function(state.mode, j, state.t, state.x);
         if (std::abs(h) > surface_tolerance) continue;
@@ -308,8 +309,7 @@ struct Flow::Impl {
       }
       if (!fired) return true;
     }
-    report = fail(report, FlowStatus::EventStorm,
-                  "events keep firing at t = " + number_text(state.t));
+    fail(report, FlowStatus::EventStorm, "events keep firing at t = " + number_text(state.t));
     return false;
   }
 
@@ -398,12 +398,14 @@ struct Flow::Impl {
   bool cancelled() const {
     return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
   }
-  FlowReport cancel_report(FlowReport& report, const FlowState& state) {
+  void cancel_report(FlowReport& report, const FlowState& state) {
     return fail(report, FlowStatus::Cancelled, "cancelled at t = " + number_text(state.t));
   }
 
-  FlowReport advance(FlowState& state, double t_end, FlowObserver* observer, SampleGrid grid) {
-    FlowReport report;
+  // The run's outcome goes into the caller's report (one object from the start: returning
+  // a local from the many exits would move its message string on every call).
+  void advance(FlowState& state, double t_end, FlowObserver* observer, SampleGrid grid,
+               FlowReport& report) {
     if (state.x.size() != n || !state.x.allFinite() || !std::isfinite(state.t))
       return fail(report, FlowStatus::BadState, "initial state is not a finite vector of size " +
                                                     std::to_string(n));
@@ -416,7 +418,7 @@ struct Flow::Impl {
     const double time_scale = std::max(std::abs(state.t), t_end - state.t);
     int window_steps = 0;
     double window_start = state.t;
-    if (!fire_due_events(state, observer, report, true)) return report;
+    if (!fire_due_events(state, observer, report, true)) return;
     integrator.set_monitor_roots_wanted(!observer || observer->wants_monitor_roots());
     EventHistory history;
     long exact_steps = 0;
@@ -433,11 +435,11 @@ struct Flow::Impl {
         if (exact_parameter)
           exact_parameter->advance(t_start, exact_start_x, state.t, state.tangent.col(columns - 1));
         exact_steps += report.steps - steps_before;
-        if (event == detail::ExactSegment::kFailed) return report;
-        if (event == detail::ExactSegment::kReachedEnd) return report;
+        if (event == detail::ExactSegment::kFailed) return;
+        if (event == detail::ExactSegment::kReachedEnd) return;
         after_touch = !moves_through(state, event);
         if (after_touch) continue;  // a touch: go on past it
-        if (!handle_event(state, event, observer, report, history)) return report;
+        if (!handle_event(state, event, observer, report, history)) return;
         continue;
       }
       after_touch = false;
@@ -514,16 +516,16 @@ struct Flow::Impl {
         if (monitor_roots && observer && state.t == t) report_monitors(state, *observer);
         if (event >= 0) {
           if (!moves_through(state, event)) break;  // a touch: restart past it
-          if (!handle_event(state, event, observer, report, history)) return report;
+          if (!handle_event(state, event, observer, report, history)) return;
           break;  // restart the integrator from the post-event state
         }
         if (flag == CV_TSTOP_RETURN || t >= t_end) {
           state.t = t_end;
-          return report;
+          return;
         }
       }
     }
-    return report;
+    return;
   }
 };
 
@@ -576,7 +578,9 @@ FlowState Flow::initial_state(double t, ConstVectorRef x) const {
 
 FlowReport Flow::advance(FlowState& state, double t_end, FlowObserver* observer,
                          SampleGrid samples) {
-  return impl_->advance(state, t_end, observer, samples);
+  FlowReport report;
+  impl_->advance(state, t_end, observer, samples, report);
+  return report;
 }
 
 const FlowOptions& Flow::options() const { return impl_->options; }

@@ -405,6 +405,10 @@ double ImpactingStructure::forcing_period() const {
 // Entry by entry rather than by Eigen's dot: the event functions are evaluated at every
 // step of the integrators.
 double ImpactingStructure::gap(int contact, double t, ConstVectorRef x) const {
+  return gap_of(contact, t, x.data());
+}
+
+double ImpactingStructure::gap_of(int contact, double t, const double* x) const {
   const auto& c = contacts_[contact];
   double wq = 0.0;
   for (int k = 0; k < structure_.size(); ++k) wq += c.normal[k] * x[k];
@@ -823,15 +827,15 @@ void ImpactingStructure::project(const Projection& p, double restitution, double
   const int n = structure_.size(), s = static_cast<int>(p.set.size());
   const double w = structure_.frequency;
   if (s == 1) {  // a single contact: the same bits in plain loops
-    const double missing = -gap(p.set[0], t, x);
-    const double approach = gap_rate(p.set[0], t, x) * (1.0 + restitution);
+    const double missing = -gap_of(p.set[0], t, x.data());
+    const double approach = gap_rate_of(p.set[0], t, x.data()) * (1.0 + restitution);
     detail::add_single_column(n, p.gain.data(), missing, 1.0, x.data());
     detail::add_single_column(n, p.gain.data(), approach, -1.0, x.data() + n);
   } else {
     ContactVector missing(s), approach(s);  // s - W q = -g, and W v - s'
     for (int k = 0; k < s; ++k) {
-      missing[k] = -gap(p.set[k], t, x);
-      approach[k] = gap_rate(p.set[k], t, x);
+      missing[k] = -gap_of(p.set[k], t, x.data());
+      approach[k] = gap_rate_of(p.set[k], t, x.data());
     }
     approach[s - 1] *= 1.0 + restitution;
     x.head(n).noalias() += p.gain * missing;
@@ -880,7 +884,7 @@ EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, Vect
     return EventOutcome{mode - bit, EventKind::StickEnd, false};
   }
   const auto& law = std::get<NewtonRestitution>(c.law);
-  const double approach_speed = std::abs(gap_rate(j, t, x));
+  const double approach_speed = std::abs(gap_rate_of(j, t, x.data()));
   // Sticking needs a slow or a low rebound (NewtonRestitution::sticks). A rebound faster
   // than stick_velocity and higher than any holding force the stuck state can have
   // allows (its bound from the norms of the data) is an impact without the check's

@@ -236,7 +236,10 @@ class ImpactingStructure : public HybridSystem,
                                           ConstVectorRef v, VectorRef df_dp) const;
 
  private:
-  double gap_rate_of(int contact, double t, const double* x) const;  // gap_rate, on numbers
+  // gap and gap_rate on the state's numbers: the reset's hot path, without a reference
+  // built (and its empty copy freed) per call.
+  double gap_of(int contact, double t, const double* x) const;
+  double gap_rate_of(int contact, double t, const double* x) const;
   struct ModeData;
   // Force-space terms of the mode's linear part evaluated at (t, q, v), without the
   // nonlinear contacts and the additional force, and with them.
