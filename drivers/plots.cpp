@@ -519,6 +519,9 @@ PlotFiles plot_phase_portrait(const TrajectoryPlot& plot, const std::string& ste
       << "set xlabel " << quoted(axis_label(horizontal)) << "\n"
       << "set ylabel " << quoted(axis_label(vertical)) << "\n"
       << axes.settings({})
+      // A margin of 2 % each side before the axes reach their tics: markers on the extreme
+      // values (the samples' circles are some 12 pixels wide) are not cut by the border.
+      << "set offsets graph 0.02, graph 0.02, graph 0.02, graph 0.02\n"
       << "plot " << quoted(plot.csv) << thin.every << " using " << quoted(horizontal) << ':'
       << quoted(vertical) << " with lines lw 1.2 lc rgb '#1f4e9a' title 'trajectory', \\\n"
       << "     ''" << thin.every << " using " << quoted(horizontal) << ':' << event_rows(vertical)
