@@ -14,6 +14,7 @@
 #include "libcont/input_error.hpp"
 #include "libcont/minimal_period.hpp"
 #include "libcont/orbit_branch.hpp"
+#include "libcont/orbit_curve.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/periodic_orbit_search.hpp"
 #include "libcont/pseudo_arclength.hpp"
@@ -438,4 +439,40 @@ TEST_CASE("Workflow: a doubled branch whose step passes its birth ends there, no
       CHECK((row.lambda - c.birth) * (c.to - 0.53) <= 1e-12);
     CHECK(doubled.points.size() < 400);
   }
+}
+
+TEST_CASE("Workflow: a period-doubling curve along which omega cannot move has no turning points",
+          "[continuation][workflow][curve]") {
+  // The cantilever beam at d = 0 is piecewise linear with its stop at the equilibrium, so
+  // its motions scale with the forcing amplitude e: the z = 4/1 orbit's period doubling lies
+  // at one omega for every e (checked on a second branch at e = 0.07), and its curve in
+  // (omega, e) is a vertical line. Along it the tangent's omega component is rounding noise;
+  // its sign changes are no turning points (nine were labelled before).
+  auto system = systems::make_system("cantilever-2dof");
+  const auto doubling_at = [&](double e) {
+    system->set_parameter("e", e);
+    system->set_parameter("omega", 0.515);
+    libcont::OrbitSearchOptions one;
+    one.period = 1;
+    const OrbitBranch branch = libcont::trace_orbit_branch(
+        *system, libcont::find_periodic_orbit(*system, one), {"omega", 0.515, 0.522});
+    REQUIRE(branch.ok());
+    check_special_points(branch, {{SpecialPointType::PeriodDoubling, 0.5187834}}, 1e-6);
+    return branch;
+  };
+  const OrbitBranch stronger = doubling_at(0.07);
+  const OrbitBranch branch = doubling_at(0.05);
+  const libcont::SpecialPoint& pd = branch.special_points.front();
+  CHECK(std::abs(stronger.special_points.front().lambda - pd.lambda) < 1e-9);
+
+  const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
+      *system, branch, pd, libcont::OrbitCurveOptions("e", 0.05, 0.07, 0.5, 0.56));
+  INFO("stop: " << curve.stop_reason);
+  REQUIRE(curve.ok());
+  CHECK(curve.status == ContinuationStatus::ReachedBound);
+  REQUIRE(curve.rows.size() >= 10);
+  for (const auto& row : curve.rows) CHECK(std::abs(row.first - pd.lambda) < 1e-9);
+  CHECK(curve.points.empty());
+  CHECK(curve.stop_reason.find("omega stays at") != std::string::npos);
+  CHECK(curve.stop_reason.find("does not depend on e") != std::string::npos);
 }

@@ -354,7 +354,20 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
     }
   }
   for (const BranchPoint& p : result.points) fill(names, n, p, curve.rows.emplace_back());
+  // A curve along which p1 stays constant to rounding has no turning points in p1: a
+  // symmetry makes the special point independent of p2 (the cantilever beam at d = 0, whose
+  // motions scale with the forcing amplitude e, doubles its period at one omega for every
+  // e), the tangent's p1 component is rounding noise, and so are the sign changes that the
+  // fold test sees.
+  double low = std::numeric_limits<double>::infinity(), high = -low;
+  for (const CurveRow& row : curve.rows) {
+    low = std::min(low, row.first);
+    high = std::max(high, row.first);
+  }
+  const bool first_constant =
+      curve.rows.size() >= 3 && high - low <= 1e-10 * std::max(1.0, std::abs(high));
   for (const SpecialPoint& s : result.special_points) {
+    if (first_constant && s.type == SpecialPointType::Fold) continue;
     CurveRow located;
     BranchPoint as_point;
     as_point.u = s.u;
@@ -378,6 +391,10 @@ OrbitCurve trace_orbit_curve(HybridSystem& system, CurveKind kind, const std::st
   }
   curve.status = result.status;
   curve.stop_reason = result.stop_reason;
+  if (first_constant)
+    curve.stop_reason += "; " + first + " stays at " + number_text(high) +
+                         " to rounding along the curve: the point does not depend on " +
+                         options.second;
   // Where a curve stalls or its steps fail, the orbit is usually near a grazing that the
   // curve does not watch (a soft contact's): say how near.
   if (curve.status == ContinuationStatus::StepTooSmall && !curve.rows.empty() &&
