@@ -7,6 +7,7 @@
 // three period doublings, a stalled branch's status, the progress callback, the named
 // point data and the options' validation.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -475,4 +476,41 @@ TEST_CASE("Workflow: a period-doubling curve along which omega cannot move has n
   CHECK(curve.points.empty());
   CHECK(curve.stop_reason.find("omega stays at") != std::string::npos);
   CHECK(curve.stop_reason.find("does not depend on e") != std::string::npos);
+}
+
+TEST_CASE("Workflow: a period-doubling curve whose grazing distance is stationary keeps to itself",
+          "[continuation][workflow][curve][grazing]") {
+  // The cantilever beam (set 1, e = 0.05): the z = 1/1 orbit doubles its period at
+  // omega = 1.1804 and 1.2019 on d = 0, and the period-doubling curve from the second,
+  // continued down in d, turns back and reaches d = 0 again at the first. On the way the
+  // orbit's grazing distance has a minimum (about 0.25, no grazing near): a walk towards
+  // the grazing there, in steps of that distance, ran 0.08 along omega onto another curve
+  // (of the doubling at 1.1524) and ended there. The range of omega is that of the branch
+  // `vicont continue --from 0.5 --to 1.5` gives, as `vicont curve` takes it.
+  auto system = systems::make_system("cantilever-2dof");
+  system->set_parameter("e", 0.05);
+  system->set_parameter("omega", 1.17);
+  libcont::OrbitSearchOptions one;
+  one.period = 1;
+  const OrbitBranch branch = libcont::trace_orbit_branch(
+      *system, libcont::find_periodic_orbit(*system, one), {"omega", 1.17, 1.21});
+  REQUIRE(branch.ok());
+  check_special_points(branch, {{SpecialPointType::PeriodDoubling, 1.1804209},
+                                {SpecialPointType::PeriodDoubling, 1.2018793}},
+                       1e-6);
+  const libcont::SpecialPoint& low = branch.special_points[0];
+  const libcont::SpecialPoint& high = branch.special_points[1];
+
+  const libcont::OrbitCurve curve = libcont::trace_orbit_curve(
+      *system, branch, high, libcont::OrbitCurveOptions("d", 0.0, -0.01, 0.5, 1.5));
+  INFO("stop: " << curve.stop_reason);
+  REQUIRE(curve.ok());
+  CHECK(curve.status == ContinuationStatus::ReachedBound);
+  REQUIRE(curve.rows.size() >= 10);
+  CHECK(curve.rows.back().second == 0.0);
+  CHECK(std::abs(curve.rows.back().first - low.lambda) < 1e-8);
+  double largest = 0.0;
+  for (size_t k = 1; k < curve.rows.size(); ++k)
+    largest = std::max(largest, std::abs(curve.rows[k].first - curve.rows[k - 1].first));
+  CHECK(largest < 0.005);
 }

@@ -130,6 +130,19 @@ BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
     out.message = "the curve's approach to the grazing cannot be followed";
     return out;
   }
+  // Where the approach is slow along the curve (its distance near a minimum of it), the
+  // grazing lies far ahead by the derivative: the walk's steps in sigma would reach across
+  // hundreds of the engine's steps, and Newton lands on another curve there (a period-doubling
+  // curve of the cantilever beam landed 0.08 aside in omega). The engine goes on instead,
+  // and passes the minimum or comes nearer.
+  const double w = settings.parameter_weight;
+  const double ahead = sigmas.front() * std::sqrt(dy_dsigma.head(m).squaredNorm() +
+                                                  w * w * dy_dsigma[m] * dy_dsigma[m]);
+  if (ahead > 10.0 * settings.max_step) {
+    out.declined = true;
+    out.message = "the grazing lies far ahead along the curve";
+    return out;
+  }
   std::vector<Vector> ys{y}, slopes{dy_dsigma};
   // The orbits approach the grazing tangentially in (u, lambda): their depth beyond it goes
   // with sigma^2 while they move with sigma, and F is smooth only on the scale of the depth.
