@@ -103,6 +103,13 @@ StretchEnd end_of_stable_stretch(const DiagramBranch& b, int first, int step, do
   return end;
 }
 
+// A branch point's orbit on t = 0 (mod nT), where the integration goes on from it (the
+// point itself where the flow failed).
+Vector state_at_phase_zero(const DiagramBranch& b, int point) {
+  const auto strobe = b.stroboscopic[static_cast<size_t>(point)].col(0);
+  return strobe.allFinite() ? Vector(strobe) : b.branch.points[static_cast<size_t>(point)].u;
+}
+
 // A stable stretch of an earlier branch of period n through the orbit x (on t = 0 mod T)
 // at the parameter value `value`: the branch and the pair of consecutive stable points
 // around `value` whose stroboscopic states, interpolated there, come within twice the
@@ -210,11 +217,7 @@ DiagramBranch HybridDiagram::follow_branch(const ShootingResult& orbit, int n,
   const StretchEnd end = end_of_stable_stretch(b, 0, +1, direction, options_.to);
   b.lost_by = end.lost_by;
   if (end.last < 0) return b;
-  // On t = 0 (mod nT), where the integration goes on from it (the point itself where the
-  // flow failed).
-  const auto strobe = b.stroboscopic[static_cast<size_t>(end.last)].col(0);
-  b.last_stable_state =
-      strobe.allFinite() ? Vector(strobe) : b.branch.points[static_cast<size_t>(end.last)].u;
+  b.last_stable_state = state_at_phase_zero(b, end.last);
   b.stable_until = end.until;
   return b;
 }
@@ -265,8 +268,7 @@ HybridDiagramResult HybridDiagram::compute() const {
       const StretchEnd end =
           end_of_stable_stretch(known, hit.point + (step > 0 ? 1 : 0), step, direction, options_.to);
       stable_until = end.until;
-      const auto strobe = known.stroboscopic[static_cast<size_t>(end.last)].col(0);
-      state = strobe.allFinite() ? Vector(strobe) : points[static_cast<size_t>(end.last)].u;
+      state = state_at_phase_zero(known, end.last);
       known.rejoined.push_back({value, end.until, end.lost_by});
     } else {
       DiagramBranch branch = follow_branch(orbit, n, value);
