@@ -817,8 +817,7 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
     return Passage::Ended;
   }
   if (static_cast<int>(result.points.size()) >= options_.max_points) {
-    result.status = ContinuationStatus::ReachedMaxPoints;
-    result.stop_reason = "reached max_points";
+    end_at_max_points(result);
     return Passage::Ended;
   }
   const Eigen::Index m = result.points.back().u.size();
@@ -1001,8 +1000,32 @@ void PseudoArclength::trace(ContinuationResult& result) {
     else if (!by_chord && iterations > options_.fast_iterations + 2)
       step = std::max(step * options_.step_shrink, options_.min_step);
   }
+  end_at_max_points(result);
+}
+
+void PseudoArclength::end_at_max_points(ContinuationResult& result) const {
   result.status = ContinuationStatus::ReachedMaxPoints;
   result.stop_reason = "reached max_points";
+  const auto window = static_cast<double>(recent_steps_.size());
+  if (options_.stall_points == 0 || static_cast<int>(recent_steps_.size()) < options_.stall_points ||
+      recent_length_ >= 1e-2 * window * options_.max_step)
+    return;
+  // Steps that neither fail nor grow: each corrector needs a few iterations more than a
+  // fast one (the platform's Hertz contact: six chord iterations at every step, with steps
+  // of 2e-4 max_step at the default tolerance 1e-9 and of 3e-3 at 1e-8).
+  const double mean = recent_length_ / window;
+  result.stop_reason += "; its last " + std::to_string(options_.stall_points) +
+                        " steps averaged " + number_text(mean) + " (" +
+                        number_text(mean / options_.max_step) + " max_step) at " +
+                        options_.parameter_name + " = " +
+                        number_text(result.points.back().lambda) +
+                        ": a step grows only when its corrector converges fast (Newton within " +
+                        std::to_string(options_.fast_iterations) + " iterations, the chord within " +
+                        std::to_string(options_.fast_chord_iterations) +
+                        "); slower correctors, as where the maps' error is near the corrector "
+                        "tolerance (now " + number_text(options_.corrector_tolerance) +
+                        ") or the chord's Jacobian ages fast, keep it as it is: a larger "
+                        "corrector tolerance may let the steps grow";
 }
 
 }  // namespace libcont

@@ -177,6 +177,9 @@ class PseudoArclength {
   // After a point recorded by a step of `step`: whether the branch has stalled
   // (ContinuationOptions::stall_points), ending the run if so.
   bool stalled(double step, ContinuationResult& result);
+  // Ends the run at max_points; where its last steps crept (a hundredth of max_step and
+  // less), the stop reason says so and why steps may not have grown.
+  void end_at_max_points(ContinuationResult& result) const;
   // After a failed step from `from`: if its prediction lies beyond the problem's region
   // (ZeroProblem::beyond_range), the run ends there (true), the prediction kept as
   // `beyond` for the caller to land on the region's edge.
