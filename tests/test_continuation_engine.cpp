@@ -443,6 +443,33 @@ TEST_CASE("a branch whose steps stay far below max_step stalls instead of spendi
   CHECK_THROWS_AS(o.validate(), libcont::InputError);
 }
 
+TEST_CASE("a branch that creeps to max_points says how its steps went", "[engine]") {
+  // Steps that never grow (no corrector counts as fast) stay at their first size, 1e-4 of
+  // max_step, above the stall limit: the run ends at max_points, and the reason gives the
+  // last steps' size against max_step and what keeps a step from growing. A branch whose
+  // steps grew gets no such words.
+  ContinuationOptions o;
+  o.initial_step = 1e-4;
+  o.max_step = 1.0;
+  o.lambda_max = 0.9;
+  o.max_points = 60;
+  o.chord_iterations = 0;
+  o.fast_iterations = 0;
+  Circle circle;
+  const ContinuationResult creeping = PseudoArclength(circle, o).run(scalar(1.0), 0.0);
+  INFO(creeping.stop_reason);
+  CHECK(creeping.status == ContinuationStatus::ReachedMaxPoints);
+  CHECK(creeping.stop_reason.starts_with("reached max_points; its last 50 steps averaged 1e-04 "
+                                         "(1e-04 max_step) at lambda = "));
+  CHECK(creeping.stop_reason.find("Newton within 0 iterations") != std::string::npos);
+  CHECK(creeping.stop_reason.find("a larger one may let the steps grow") != std::string::npos);
+  o.fast_iterations = 3;
+  o.max_points = 8;
+  const ContinuationResult growing = PseudoArclength(circle, o).run(scalar(1.0), 0.0);
+  CHECK(growing.status == ContinuationStatus::ReachedMaxPoints);
+  CHECK(growing.stop_reason == "reached max_points");
+}
+
 TEST_CASE("a point at min_step farther than the step allows is refused", "[engine]") {
   // The ripple's crests (radius of curvature 1e-10) with the corrector at 1e-9: there its
   // points land up to a thousand min_steps aside on the arclength's hyperplane. Taken,

@@ -1011,8 +1011,8 @@ void PseudoArclength::end_at_max_points(ContinuationResult& result) const {
       recent_length_ >= 1e-2 * window * options_.max_step)
     return;
   // Steps that neither fail nor grow: each corrector needs a few iterations more than a
-  // fast one (the platform's Hertz contact: six chord iterations at every step, with steps
-  // of 2e-4 max_step at the default tolerance 1e-9 and of 3e-3 at 1e-8).
+  // fast one, as where the maps' Jacobian is off (a saltation that missed a field's jump
+  // kept a platform's correctors at six chord iterations and its steps at 2e-4 max_step).
   const double mean = recent_length_ / window;
   result.stop_reason += "; its last " + std::to_string(options_.stall_points) +
                         " steps averaged " + number_text(mean) + " (" +
@@ -1022,10 +1022,10 @@ void PseudoArclength::end_at_max_points(ContinuationResult& result) const {
                         ": a step grows only when its corrector converges fast (Newton within " +
                         std::to_string(options_.fast_iterations) + " iterations, the chord within " +
                         std::to_string(options_.fast_chord_iterations) +
-                        "); slower correctors, as where the maps' error is near the corrector "
-                        "tolerance (now " + number_text(options_.corrector_tolerance) +
-                        ") or the chord's Jacobian ages fast, keep it as it is: a larger "
-                        "corrector tolerance may let the steps grow";
+                        "); slower correctors keep it as it is: the maps' error near the "
+                        "corrector tolerance (now " + number_text(options_.corrector_tolerance) +
+                        "; a larger one may let the steps grow), or a Jacobian that is not the "
+                        "maps' derivative";
 }
 
 }  // namespace libcont

@@ -107,7 +107,7 @@ struct UnilateralContact {
     return 0.0;
   }
   double damping_slope(double penetration, double penetration_rate) const {
-    if (const auto* h = std::get_if<HertzContact>(&law)) return penetration > 0.0 ? h->damping : 0.0;
+    if (const auto* h = std::get_if<HertzContact>(&law)) return h->damping;
     if (const auto* kv = std::get_if<KelvinVoigtContact>(&law))
       return (kv->clip_tension && kv->force(penetration, penetration_rate) <= 0.0) ? 0.0
                                                                                    : kv->damping;
