@@ -58,6 +58,18 @@ constexpr double pd1_eta = 4.629156338156342;
 // Its doubled branch's own period doubling (--follow-doubling: doubled-PD1, 15 rows).
 constexpr double doubled_pd1_eta = 4.686781820422963;
 
+// The cantilever beam (set 1) at forcing amplitude e: the branch in omega of the orbit of
+// period n that the search finds at omega = from, traced towards `to`.
+OrbitBranch cantilever_branch(libcont::HybridSystem& system, double e, int n, double from,
+                              double to) {
+  system.set_parameter("e", e);
+  system.set_parameter("omega", from);
+  libcont::OrbitSearchOptions search;
+  search.period = n;
+  return libcont::trace_orbit_branch(system, libcont::find_periodic_orbit(system, search),
+                                     {"omega", from, to});
+}
+
 }  // namespace
 
 TEST_CASE("Workflow: a catalogue model's branch in five lines, as vicont continue traces it",
@@ -391,14 +403,8 @@ TEST_CASE("Workflow: a doubled branch whose step passes its birth ends there, no
   // half-lap difference the tip was labelled a fold and the branch traced the bubble again
   // backwards, up to max_points.
   auto system = systems::make_system("cantilever-2dof");
-  system->set_parameter("e", 0.05);
-
   // The z = 4/1 orbit's own branch locates its period doublings (regular sign changes).
-  system->set_parameter("omega", 0.515);
-  libcont::OrbitSearchOptions one;
-  one.period = 1;
-  const OrbitBranch parent = libcont::trace_orbit_branch(
-      *system, libcont::find_periodic_orbit(*system, one), {"omega", 0.515, 0.546});
+  const OrbitBranch parent = cantilever_branch(*system, 0.05, 1, 0.515, 0.546);
   REQUIRE(parent.ok());
   std::vector<double> doublings;
   for (const auto& s : parent.special_points)
@@ -451,12 +457,7 @@ TEST_CASE("Workflow: a period-doubling curve along which omega cannot move has n
   // its sign changes are no turning points (nine were labelled before).
   auto system = systems::make_system("cantilever-2dof");
   const auto doubling_at = [&](double e) {
-    system->set_parameter("e", e);
-    system->set_parameter("omega", 0.515);
-    libcont::OrbitSearchOptions one;
-    one.period = 1;
-    const OrbitBranch branch = libcont::trace_orbit_branch(
-        *system, libcont::find_periodic_orbit(*system, one), {"omega", 0.515, 0.522});
+    const OrbitBranch branch = cantilever_branch(*system, e, 1, 0.515, 0.522);
     REQUIRE(branch.ok());
     check_special_points(branch, {{SpecialPointType::PeriodDoubling, 0.5187834}}, 1e-6);
     return branch;
@@ -488,12 +489,7 @@ TEST_CASE("Workflow: a period-doubling curve whose grazing distance is stationar
   // (of the doubling at 1.1524) and ended there. The range of omega is that of the branch
   // `vicont continue --from 0.5 --to 1.5` gives, as `vicont curve` takes it.
   auto system = systems::make_system("cantilever-2dof");
-  system->set_parameter("e", 0.05);
-  system->set_parameter("omega", 1.17);
-  libcont::OrbitSearchOptions one;
-  one.period = 1;
-  const OrbitBranch branch = libcont::trace_orbit_branch(
-      *system, libcont::find_periodic_orbit(*system, one), {"omega", 1.17, 1.21});
+  const OrbitBranch branch = cantilever_branch(*system, 0.05, 1, 1.17, 1.21);
   REQUIRE(branch.ok());
   check_special_points(branch, {{SpecialPointType::PeriodDoubling, 1.1804209},
                                 {SpecialPointType::PeriodDoubling, 1.2018793}},
