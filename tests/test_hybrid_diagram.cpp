@@ -320,18 +320,13 @@ TEST_CASE("hybrid diagram: an orbit settled on again is not continued again",
   // stretches it is settled on again are recorded on its branch. Their ends are those
   // located on branches continued anew from each of those grid values (the diagram before
   // it looked for known branches), to the location tolerance.
-  HybridDiagramOptions o;
-  o.parameter = "omega";
-  o.from = 0.5;
-  o.to = 0.56;
+  // vicont diagram's defaults for the range (the branches' steps from its width).
+  HybridDiagramOptions o = HybridDiagramOptions::for_range("omega", 0.5, 0.56);
+  CHECK(o.continuation.max_step == Approx(0.003));
   o.steps = 13;
   o.lyapunov.transient_periods = 300;
   o.lyapunov.periods = 300;
   o.kept_samples = 10;
-  o.continuation.initial_step = 0.0006;
-  o.continuation.max_step = 0.003;
-  o.continuation.min_step = 6e-10;
-  o.continuation.locate_tolerance = 6e-11;
   const libcont::SystemFactory beam = [] {
     auto system = systems::make_system("cantilever-2dof");
     system->set_parameter("e", 0.05);
