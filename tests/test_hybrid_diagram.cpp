@@ -5,11 +5,15 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <sstream>
+#include <string>
 
 #include "libcont/hybrid_diagram.hpp"
 #include "libcont/period_doubling_switch.hpp"
+#include "libcont/periodic_orbit_search.hpp"
+#include "libcont/orbit_branch.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/poincare_map.hpp"
 #include "libcont/pseudo_arclength.hpp"
@@ -317,9 +321,7 @@ TEST_CASE("hybrid diagram: an orbit settled on again is not continued again",
   // orbit loses and regains its stability at four pairs of period doublings, and between
   // them the z = 8/2 orbits form a bubble with four pairs of folds. Integration settles on
   // one or the other at 10 grid values; each family is continued once, and the stable
-  // stretches it is settled on again are recorded on its branch. Their ends are those
-  // located on branches continued anew from each of those grid values (the diagram before
-  // it looked for known branches), to the location tolerance.
+  // stretches it is settled on again are recorded on its branch.
   // vicont diagram's defaults for the range (the branches' steps from its width).
   HybridDiagramOptions o = HybridDiagramOptions::for_range("omega", 0.5, 0.56);
   CHECK(o.continuation.max_step == Approx(0.003));
@@ -345,30 +347,54 @@ TEST_CASE("hybrid diagram: an orbit settled on again is not continued again",
   INFO(text.str());
   // No two branches of one period stand for the same orbit at a grid value.
   REQUIRE(d.branches.size() == 3);
-  struct Stretch {
-    double at, until;
-    const char* by;
+  // The stretches' ends against the special points of the families traced on their own
+  // (the z = 4/1 branch over the range, the bubble both ways from omega = 0.53): each
+  // stretch ends at the first such point of its kind past where it was settled on again.
+  auto system = beam();
+  const auto family = [&](int n, double at, double to) {
+    system->set_parameter("omega", at);
+    libcont::OrbitSearchOptions search;
+    search.period = n;
+    const libcont::OrbitBranch branch = libcont::trace_orbit_branch(
+        *system, libcont::find_periodic_orbit(*system, search), {"omega", at, to});
+    REQUIRE(branch.ok());
+    return branch.special_points;
   };
-  const auto check_rejoins = [](const libcont::DiagramBranch& b, const std::vector<Stretch>& expected) {
-    REQUIRE(b.rejoined.size() == expected.size());
-    for (size_t i = 0; i < expected.size(); ++i) {
-      CHECK(std::abs(b.rejoined[i].at - expected[i].at) < 1e-12);
-      CHECK(b.rejoined[i].lost_by == expected[i].by);
-      CHECK(std::abs(b.rejoined[i].stable_until - expected[i].until) < 1e-7);
+  const auto ends = [](std::vector<libcont::SpecialPoint> a, const std::vector<libcont::SpecialPoint>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  const auto period1_points = family(1, 0.5, 0.56);
+  const auto bubble_points = ends(family(2, 0.53, 0.56), family(2, 0.53, 0.5));
+  const auto check_rejoins = [](const libcont::DiagramBranch& b, const std::vector<double>& at,
+                                const std::string& kind,
+                                const std::vector<libcont::SpecialPoint>& points) {
+    REQUIRE(b.rejoined.size() == at.size());
+    for (size_t i = 0; i < at.size(); ++i) {
+      const auto& r = b.rejoined[i];
+      INFO("settled on again at " << r.at << ", stable until " << r.stable_until << " (" << r.lost_by << ")");
+      CHECK(std::abs(r.at - at[i]) < 1e-12);
+      if (r.lost_by == "range end") {
+        CHECK(r.stable_until == 0.56);
+        continue;
+      }
+      CHECK(r.lost_by == kind);
+      double nearest = std::numeric_limits<double>::infinity();
+      for (const auto& p : points)
+        if (p.type_name() == kind && p.lambda > r.at)
+          nearest = std::min(nearest, std::abs(p.lambda - r.stable_until));
+      CHECK(nearest < 1e-7);
     }
   };
   const auto& period1 = d.branches[0];
   CHECK(period1.n == 1);
   CHECK(period1.found_at == 0.5);
-  check_rejoins(period1, {{0.515, 0.5187834, "period-doubling"},
-                          {0.545, 0.54894343, "period-doubling"},
-                          {0.555, 0.56, "range end"}});
+  check_rejoins(period1, {0.515, 0.545, 0.555}, "period-doubling", period1_points);
+  CHECK(period1.rejoined.back().lost_by == "range end");
   const auto& bubble = d.branches[1];
   CHECK(bubble.n == 2);
   CHECK(std::abs(bubble.found_at - 0.52) < 1e-12);
-  check_rejoins(bubble, {{0.525, 0.5262453, "fold"},
-                         {0.53, 0.53800007, "fold"},
-                         {0.54, 0.54364118, "fold"}});
+  check_rejoins(bubble, {0.525, 0.53, 0.54}, "fold", bubble_points);
   // The bubble is traced once, from 0.52 to where it ends on the z = 4/1 orbit.
   CHECK(bubble.branch.status == libcont::ContinuationStatus::LeftFamily);
   CHECK(bubble.branch.points.size() < 400);

@@ -132,9 +132,8 @@ BoundaryPassage OrbitCurveProblem::pass_boundary(int, const BranchPoint& last,
   }
   // Where the approach is slow along the curve (its distance near a minimum of it), the
   // grazing lies far ahead by the derivative: the walk's steps in sigma would reach across
-  // hundreds of the engine's steps, and Newton lands on another curve there (a period-doubling
-  // curve of the cantilever beam landed 0.08 aside in omega). The engine goes on instead,
-  // and passes the minimum or comes nearer.
+  // hundreds of the engine's steps, and Newton lands on another curve there. The engine goes
+  // on instead, and passes the minimum or comes nearer.
   const double w = settings.parameter_weight;
   const double ahead = sigmas.front() * std::sqrt(dy_dsigma.head(m).squaredNorm() +
                                                   w * w * dy_dsigma[m] * dy_dsigma[m]);

@@ -1011,8 +1011,7 @@ void PseudoArclength::end_at_max_points(ContinuationResult& result) const {
       recent_length_ >= 1e-2 * window * options_.max_step)
     return;
   // Steps that neither fail nor grow: each corrector needs a few iterations more than a
-  // fast one, as where the maps' Jacobian is off (a saltation that missed a field's jump
-  // kept a platform's correctors at six chord iterations and its steps at 2e-4 max_step).
+  // fast one, as where the maps' error is near the tolerance or their Jacobian is off.
   const double mean = recent_length_ / window;
   result.stop_reason += "; its last " + std::to_string(options_.stall_points) +
                         " steps averaged " + number_text(mean) + " (" +

@@ -42,9 +42,8 @@ struct HertzContact {
   // With the viscous term: K delta^alpha + c delta' in the closed contact. The viscous
   // term is not cut at delta = 0: the closed mode's field there is its limit from inside,
   // as the flow enters and leaves the mode on the surface (to rounding, on either side),
-  // so that the saltation matrices at entry and exit both see the field's jump c delta'.
-  // (Cut, the entry saw none and the exit all of it: the platform's period map was 190 %
-  // off its differences.)
+  // so that the saltation matrices at entry and exit both see the field's jump c delta'
+  // (cut there, one of them would see none of it).
   double force(double penetration, double penetration_rate) const {
     return force(penetration) + damping * penetration_rate;
   }
