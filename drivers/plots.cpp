@@ -609,6 +609,10 @@ struct NumberedMarkers {
   std::string keys;      // key entries appended to the plot command (", keyentry ...")
   std::string after;     // after the plot command
 };
+// The height of each of a branch figure's panels, in pixels (its figure is this many per
+// panel, and 60 for the title).
+constexpr int kBranchPanelHeight = 440;
+
 // How many numbered points a key beside a panel `panel_height` pixels high (margins
 // included) has room for, with `other_entries` entries of its own and the line that refers
 // to the CSV for the rest: a row of 10 point sans takes some 16 pixels of the panel's
@@ -655,14 +659,13 @@ NumberedMarkers numbered_markers(const std::vector<SpecialPoint>& points, double
   }
   m.settings = s.str();
   if (!along.empty()) m.after = "unset arrow\nunset label\n";
-  const size_t kKeyed = keyed_limit;
   if (keyed) {
-    for (size_t k = 0; k < points.size() && k < kKeyed; ++k)
+    for (size_t k = 0; k < points.size() && k < keyed_limit; ++k)
       m.keys += ", \\\n     keyentry with points pt 6 ps 1.0 lc rgb " + quoted(points[k].colour) +
                 " title " + quoted(std::to_string(k + 1) + "  " + points[k].legend);
-    if (points.size() > kKeyed)
+    if (points.size() > keyed_limit)
       m.keys += ", \\\n     keyentry with points pt 0 lc rgb 'white' title " +
-                quoted(std::to_string(kKeyed + 1) + " to " + std::to_string(points.size()) +
+                quoted(std::to_string(keyed_limit + 1) + " to " + std::to_string(points.size()) +
                        ": see the special points' CSV");
   }
   return m;
@@ -848,7 +851,7 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
                                         panels.front().points[k].legend.size());
     std::ostringstream s;
     s.precision(17);
-    s << preamble(output, 1100, 440 * rows + 60) << "set multiplot layout " << rows
+    s << preamble(output, 1100, kBranchPanelHeight * rows + 60) << "set multiplot layout " << rows
       << ",1 title " << quoted(plot.title) << " font 'sans,12'\n"
       << aligned_margins(right_edge_for_key(longest, 1100)) << "set tmargin 2.5\n";
     // Each branch's solid and dashed lines (branch_drawing.hpp) as data blocks of the
@@ -905,7 +908,7 @@ PlotFiles plot_branch(const BranchPlot& plot, const std::string& stem) {
       const auto range = marker_range(ex, 0.02);
       const NumberedMarkers markers =
           range ? numbered_markers(panel.points, range->first, range->second, i == 0,
-                                   keyed_points_beside(440, 2 * plot.branches.size()))
+                                   keyed_points_beside(kBranchPanelHeight, 2 * plot.branches.size()))
                 : NumberedMarkers{};
       if (panel.zoom)
         s << "set object 1 rectangle from first " << panel.zoom->first << ", graph 0 to first "
