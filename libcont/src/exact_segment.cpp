@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "finite_sum.hpp"
+#include "hermite_crossing.hpp"
 #include "libcont/input_error.hpp"
 #include "lifted_product.hpp"
 #include "machine_epsilon.hpp"
@@ -498,7 +499,7 @@ bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference&
   const EventDirection direction = prepared_->directions[static_cast<size_t>(event)];
   if (crosses(direction, ref.value, h1)) {
     ensure_expansion(mode, 1 + columns_);  // the event's state and tangent will be needed
-    bracket = {ref.time, tau1, ref.value};
+    bracket = {ref.time, tau1, ref.value, ref.rate, h1, r1};
     return true;
   }
   // No change of sign between the ends; a crossing and a return within the interval show
@@ -506,11 +507,11 @@ bool ExactSegment::find_bracket(int mode, int event, double t0, const Reference&
   double at = 0.0, h_turn = 0.0;
   if (!turning_point(mode, event, t0, ref, tau1, h1, r1, at, h_turn)) return false;
   if (crosses(direction, ref.value, h_turn)) {
-    bracket = {ref.time, at, ref.value};
+    bracket = {ref.time, at, ref.value, ref.rate, h_turn, 0.0};
     return true;
   }
   if (crosses(direction, h_turn, h1)) {  // the return is the crossing (Either direction)
-    bracket = {at, tau1, h_turn};
+    bracket = {at, tau1, h_turn, 0.0, h1, r1};
     return true;
   }
   return false;
@@ -525,7 +526,8 @@ void ExactSegment::find_monitor_roots(int mode, int function, double t0, const R
     if (at <= until) roots_.push_back({at, function - prepared_->events});
   };
   if (sign(ref.value) * sign(end.value) < 0.0) {  // one root (an odd number)
-    if (crosses(direction, ref.value, end.value)) add({ref.time, tau1, ref.value});
+    if (crosses(direction, ref.value, end.value))
+      add({ref.time, tau1, ref.value, ref.rate, end.value, end.rate});
     return;
   }
   // Two roots inside the interval (an extremum of x_i and its neighbour of opposite
@@ -533,8 +535,8 @@ void ExactSegment::find_monitor_roots(int mode, int function, double t0, const R
   double at = 0.0, h_turn = 0.0;
   if (!turning_point(mode, function, t0, ref, tau1, end.value, end.rate, at, h_turn)) return;
   if (sign(h_turn) != -sign(ref.value)) return;  // turns short of zero (or touches it)
-  if (crosses(direction, ref.value, h_turn)) add({ref.time, at, ref.value});
-  if (crosses(direction, h_turn, end.value)) add({at, tau1, h_turn});
+  if (crosses(direction, ref.value, h_turn)) add({ref.time, at, ref.value, ref.rate, h_turn, 0.0});
+  if (crosses(direction, h_turn, end.value)) add({at, tau1, h_turn, 0.0, end.value, end.rate});
 }
 
 const double* ExactSegment::linear_coefficients(int function) const {
@@ -573,9 +575,14 @@ double ExactSegment::newton_in_bracket(int function, double t0, const Bracket& b
   const EventDirection direction = prepared_->directions[static_cast<size_t>(function)];
   double lo = bracket.lo, hi = bracket.hi;
   const double tolerance = 4.0 * kEpsilon * (std::abs(t0) + hi);
-  double x = hi;
+  // The start: the zero of the scan's cubic Hermite interpolant (else the crossed end).
+  const double q = hermite_crossing(hi - lo, bracket.before, bracket.before_rate, bracket.after,
+                                    bracket.after_rate);
+  double x = q > 0.0 ? lo + q * (hi - lo) : hi;
+  if (!(x > lo && x < hi)) x = hi;
   double hx = 0.0, rx = 0.0;
   evaluate(x, hx, rx);
+  if (x < hi) (crosses(direction, bracket.before, hx) ? hi : lo) = x;
   bool bisect = false;
   for (int i = 0; i < 200 && hi - lo > tolerance; ++i) {
     double c = 0.5 * (lo + hi);

@@ -96,6 +96,8 @@ class ExactSegment {
   };
   struct Bracket {
     double lo, hi, before;  // the crossing lies in (lo, hi]; `before`: h on its near side
+    // h's rate at lo, and h and its rate at hi, as the scan found them (the search's start).
+    double before_rate, after, after_rate;
   };
   struct Monitor {
     bool extremum;  // else a gap minimum
