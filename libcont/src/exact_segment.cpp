@@ -8,6 +8,7 @@
 
 #include "finite_sum.hpp"
 #include "hermite_crossing.hpp"
+#include "libcont/harmonic_phase.hpp"
 #include "libcont/input_error.hpp"
 #include "lifted_product.hpp"
 #include "machine_epsilon.hpp"
@@ -172,11 +173,14 @@ constexpr int kLiftedSize = N > 0 ? N + 3 : 0;
 // to = the first `size` numbers from `from` (Size > 0: that many, fixed): a plain loop,
 // cheaper than Eigen's dynamic copy at these sizes (a state or a lifted state per segment).
 template <int Size>
-inline void copy_numbers(const double* from, Vector& to, Eigen::Index size) {
+inline void copy_numbers(const double* from, double* to, Eigen::Index size) {
   if constexpr (Size > 0) size = Size;
-  to.resize(size);
-  double* target = to.data();
-  for (Eigen::Index i = 0; i < size; ++i) target[i] = from[i];
+  for (Eigen::Index i = 0; i < size; ++i) to[i] = from[i];
+}
+template <int Size>
+inline void copy_numbers(const double* from, Vector& to, Eigen::Index size) {
+  to.resize(Size > 0 ? Size : size);
+  copy_numbers<Size>(from, to.data(), size);
 }
 
 // Whether the first `size` numbers of a and b compare equal (as Eigen's `==`: -0 equals
@@ -824,13 +828,22 @@ template <int N, int C>
 int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
                             FlowObserver* observer, const SampleGrid& grid, FlowReport& report) {
   const int mode = state.mode;
-  held_.mode = -1;  // the motion leaves the state held
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
-  flow.lift(state.t, state.x, block_.col(0));
+  // Where the last run ended (a period's end, a touch), the lifted state it holds goes
+  // on: the forcing values the run carried, turned to the clock's time (hold), without
+  // the phase's cos and sin again. Not after a reset: the model placed x+ with its own
+  // cos and sin (on the surface, an impact's x+ = b(t)), which the held forcing values
+  // match only to rounding of the phase; a chatter's short flights from there would
+  // amplify that mismatch.
+  if (!(start_from_held_ && held_.run_start && holds(mode, state.t, state.x) &&
+        start_from_held<N>(flow.frequency())))
+    flow.lift(state.t, state.x, block_.col(0));
+  held_.mode = -1;  // the motion leaves the state held
   load_tangent<N, C>(state.tangent, block_);
   double step = flow.scan_step();
   if (options_.max_step > 0.0) step = std::min(step, options_.max_step);
   double t0 = state.t;
+  const double t_start = t0;
   const int events = prepared_->events;
   // Monitors are only looked for where someone listens (as on the CVODE path), and their
   // roots only located where the observer wants them (FlowObserver::wants_monitor_roots).
@@ -956,11 +969,12 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
       crossing_.t = state.t;
       crossing_.revision = system_.revision();
       copy_numbers<kLiftedSize<N>>(point_.data(), crossing_.z, n_ + 3);
-      hold<N>(mode, state.t, point_);
+      hold<N>(mode, state.t, point_, {t_start, t0, step, found_at});
       return found;
     }
     emit_samples(t0, reported_to, t1, mode, grid, observer);
     block_.swap(next_);
+    const double t_before = t0;
     t0 = t1;
     expanded_columns_ = 0;
     for (int f = 0; f < functions; ++f)
@@ -969,7 +983,7 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
       state.t = t_end;
       copy_numbers<N>(block_.data(), state.x, n_);
       store_tangent<N, C>(block_, state.tangent);
-      hold<N>(mode, t_end, block_);
+      hold<N>(mode, t_end, block_, {t_start, t_before, step, s});
       return kReachedEnd;
     }
     if (report.steps > options_.max_steps) return too_many_steps();
@@ -1034,13 +1048,47 @@ bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& o
   return true;
 }
 
+double ExactSegment::RunClock::lead(double t) const {
+  // The steps from t_start to t0 are whole steps (t0 - t_start differs from k step by far
+  // less than a step); their lead k step - (t0 - t_start) carries the rounding of a
+  // run's span, far below an ulp of t.
+  const double k = nearest_whole((t0 - t_start) / step);
+  const double lead_at_t0 = k * step - (t0 - t_start);
+  // t0 + tau exactly, as its rounded sum and the rounding error (Knuth's two-sum).
+  const double sum = t0 + tau, tau_part = sum - t0;
+  const double error = (t0 - (sum - tau_part)) + (tau - tau_part);
+  return lead_at_t0 + (sum - t) + error;
+}
+
 template <int N>
-void ExactSegment::hold(int mode, double t, const Matrix& block) {
+void ExactSegment::hold(int mode, double t, const Matrix& block, const RunClock& clock) {
   held_.mode = mode;
   held_.prepared = prepared_;  // the run's mode's
   held_.revision = system_.revision();
   held_.t = t;
+  held_.run_start = true;
+  held_.clock = clock;
   copy_numbers<kLiftedSize<N>>(block.data(), held_.z, n_ + 3);
+}
+
+template <int N>
+bool ExactSegment::start_from_held(double frequency) {
+  // The forcing values turned back by w lead to those of the clock's t, as lift gives them
+  // to rounding. The lead is a few ulps of t: below 2^-27 radian cos = 1 and sin = angle to
+  // rounding; a larger one (a far longer run) by the Taylor polynomials of small_rotation;
+  // beyond their range, a lift.
+  const double angle = -frequency * held_.clock.lead(held_.t);
+  HarmonicPhase turn{1.0, angle};
+  if (!(std::abs(angle) <= 0x1p-27)) {
+    if (!(std::abs(angle) <= 1.0 / 32)) return false;
+    turn = small_rotation(angle);
+  }
+  copy_numbers<kLiftedSize<N>>(held_.z.data(), block_.data(), n_ + 3);
+  double* forcing = block_.data() + n_;
+  const double c = forcing[1], s = forcing[2];
+  forcing[1] = c * turn.cosine - s * turn.sine;
+  forcing[2] = s * turn.cosine + c * turn.sine;
+  return true;
 }
 
 inline bool ExactSegment::holds(int mode, double t, const Vector& x) const {
@@ -1085,6 +1133,7 @@ void ExactSegment::lift_reset(int mode, double t, const Vector& x_minus, int nex
   for (int i = n_; i < n_ + 3; ++i) z[i] *= rescale;
   held_.mode = next_mode;
   held_.prepared = next;
+  held_.run_start = false;
 }
 
 }  // namespace libcont::detail

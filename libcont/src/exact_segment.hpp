@@ -53,6 +53,9 @@ class ExactSegment {
   // Whether run takes the scan with its sizes fixed where the mode's size allows (the
   // default); without, the general scan (the tests compare the two to the bit).
   void use_sized_kernels(bool use) { sized_kernels_ = use; }
+  // Whether a run that starts where the last one ended goes on from the lifted state held
+  // there (the default); without, every run lifts its start (the tests compare the two).
+  void start_from_held(bool use) { start_from_held_ = use; }
 
   // The saltation matrix of the event at which the last run ended, into work.result (with
   // work.jump and work.crossing_rate, which parameter_jump reads, as saltation_matrix
@@ -244,6 +247,7 @@ class ExactSegment {
   int n_;
   int columns_;
   bool sized_kernels_ = true;
+  bool start_from_held_ = true;
   std::vector<ExactLinearFlow> flows_;
   AffineMode data_;
   Matrix block_, next_, point_, sample_;  // lifted blocks [z | Phi]
@@ -264,6 +268,15 @@ class ExactSegment {
     Vector z;
   } crossing_;
   Vector lifted_rate_;  // M z at the crossing
+  // A run's lifted state follows its steps exactly in time, the clock in rounded sums
+  // (t0 + step, t0 + tau). Where a run ends at t0 + tau, reached from t_start in whole
+  // steps, its forcing values belong to the time t + lead(t), t the clock's time there.
+  // Unchecked, the lead grows by about an ulp of t per step: a lift resets it, a start
+  // from the held state turns it back.
+  struct RunClock {
+    double t_start, t0, step, tau;
+    double lead(double t) const;
+  };
   // The state lifted_event holds (mode -1: none), with the model's revision it was
   // lifted at.
   struct HeldState {
@@ -271,12 +284,18 @@ class ExactSegment {
     const PreparedMode* prepared = nullptr;  // the mode's, prepared at `revision`
     std::uint64_t revision = 0;
     double t = 0.0;
+    bool run_start = false;  // where a run ended: the next run may start from z
+    RunClock clock{};        // of the run that ended there
     Vector z;
   } held_;
-  // Holds z = block's state column at t in `mode`, the one the run follows.
-  // N as in run_sized.
+  // Holds z = block's state column at t in `mode`, the one the run follows, and the
+  // run's clock. N as in run_sized.
   template <int N = 0>
-  void hold(int mode, double t, const Matrix& block);
+  void hold(int mode, double t, const Matrix& block, const RunClock& clock);
+  // block_'s state column = the held z with its forcing values turned back by its lead
+  // to those of its t (w the forcing's frequency); false where the lead is too large.
+  template <int N = 0>
+  bool start_from_held(double frequency);
   bool holds(int mode, double t, const Vector& x) const;
 };
 

@@ -43,6 +43,8 @@ class ExactLinearFlow {
   int dimension() const { return n_; }
   const Matrix& generator() const { return generator_; }  // M
   double forcing_scale() const { return forcing_scale_; }
+  // The forcing's angular frequency w.
+  double frequency() const { return mode_.frequency; }
   int lifted_dimension() const { return n_ + 3; }
   // Half a radian of the fastest rotation or growth of the mode (eigenvalues of A, w): an
   // event function of the motion turns at most once within such a step.
