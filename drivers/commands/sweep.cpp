@@ -413,18 +413,15 @@ nlohmann::ordered_json render_json(const SweepSummary& summary) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
-    nlohmann::ordered_json exponents = nlohmann::ordered_json::array();
-    for (Eigen::Index k = 0; k < p.exponents.size(); ++k)
-      exponents.push_back(finite_or_null(
-          p.exponents[k], "points[" + std::to_string(i) + "].exponents[" + std::to_string(k) + "]",
-          notes_json));
+    const std::string at = "points[" + std::to_string(i) + "].";
     nlohmann::ordered_json entry = {{"direction", libcont::to_string(p.key.pass)},
                                     {"initial_condition", p.key.initial_condition},
                                     {o.parameter, p.parameter}};
     if (o.grid()) entry[o.second_parameter] = p.second_parameter;
     entry["p"] = p.p;
     entry["n"] = p.n;
-    entry["exponents"] = exponents;
+    entry["exponents"] = finite_or_null_list(p.exponents, at + "exponents", notes_json);
+    entry["exponent_errors"] = finite_or_null_list(p.exponent_errors, at + "exponent_errors", notes_json);
     entry["status"] = libcont::to_string(p.status);
     entry["fallbacks"] = p.fallbacks;
     list.push_back(std::move(entry));

@@ -241,6 +241,8 @@ SweepPoint Sweep::compute_point(const SweepPointKey& key, ConstVectorRef start) 
   point.message = r.report.message;
   point.exponents = r.exponents;
   point.exponent_sum = r.exponent_sum;
+  point.exponent_errors = r.exponent_errors;
+  point.exponent_sum_error = r.exponent_sum_error;
   point.p = r.p;
   point.n = r.n;
   point.impacts_per_period = r.impacts_per_period;

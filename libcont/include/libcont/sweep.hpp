@@ -95,6 +95,9 @@ struct SweepPoint {
   std::string message;           // of a failed point
   Vector exponents;              // Lyapunov spectrum, descending
   double exponent_sum = 0.0;
+  // Their standard errors by batch means (LyapunovResult::exponent_errors), NaN where none.
+  Vector exponent_errors;
+  double exponent_sum_error = std::numeric_limits<double>::quiet_NaN();
   int p = 0, n = 0;              // z = p/n; n = 0: not periodic within max_detected_period
   double impacts_per_period = 0; // a_i
   double energy_per_period = 0;  // a_e
