@@ -350,3 +350,28 @@ TEST_CASE("A standard error needs two batches", "[lyapunov]") {
   one_batch.batches = 1;
   CHECK_THROWS_AS(LyapunovSpectrum(system, one_batch), libcont::InputError);
 }
+
+TEST_CASE("Sticking collapses the tangent on the exact path as on the general one",
+          "[lyapunov]") {
+  // r = 0.6, eta = 3: chattering sequences end in sticking about every 4 periods. A stuck
+  // body moves with the base whatever its state was before, so the saltation into sticking
+  // is zero and both exponents are -inf (doc/theory.md, 5). The general path's saltation
+  // from the model's Jacobians gives exactly that; the exact path's from the lifted state
+  // must too, not a rounding-level matrix that leaves one finite, arbitrary exponent.
+  const auto system = make_system<MovingBaseOscillator>({{"r", "0.6"}, {"omega", "3"}});
+  for (const bool exact : {false, true}) {
+    INFO((exact ? "exact path" : "general path"));
+    LyapunovOptions options;
+    options.transient_periods = 300;
+    options.periods = 300;
+    options.flow.exact_linear_modes = exact;
+    const LyapunovResult r = LyapunovSpectrum(system, options).compute(0.0, vec2(0.0, 0.0));
+    REQUIRE(r.ok());
+    INFO("exponents " << r.exponents.transpose() << ", a_i " << r.impacts_per_period);
+    CHECK(r.impacts_per_period > 1.0);
+    CHECK(std::isinf(r.exponents[0]));
+    CHECK(std::isinf(r.exponents[1]));
+    CHECK(r.exponents[0] < 0.0);
+    CHECK(std::isnan(r.exponent_errors[0]));
+  }
+}
