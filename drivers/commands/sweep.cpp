@@ -329,6 +329,13 @@ struct SweepSummary {
     return std::count_if(result.points.begin(), result.points.end(),
                          [](const libcont::SweepPoint& p) { return p.chaotic(); });
   }
+  // The chaotic points whose lambda_1 lies within three standard errors of 0.
+  std::vector<const libcont::SweepPoint*> chaos_within_error() const {
+    std::vector<const libcont::SweepPoint*> within;
+    for (const auto& p : result.points)
+      if (p.chaos_within_error()) within.push_back(&p);
+    return within;
+  }
   FallbackTally fallbacks() const {
     return points_fallbacks(result.points, options.parameter, options.second_parameter);
   }
@@ -371,6 +378,13 @@ nlohmann::ordered_json render_json(const SweepSummary& summary) {
   s["point_count"] = points.size();
   s["failed"] = summary.result.failed();
   s["chaotic"] = summary.chaotic();
+  nlohmann::ordered_json within = nlohmann::ordered_json::array();
+  for (const libcont::SweepPoint* p : summary.chaos_within_error()) {
+    nlohmann::ordered_json point = {{o.parameter, p->parameter}};
+    if (o.grid()) point[o.second_parameter] = p->second_parameter;
+    within.push_back(point);
+  }
+  s["chaotic_within_error"] = within;
   s["fallbacks"] = fallbacks_json(summary.fallbacks(), "points");
   if (o.grid()) {
     // The map's classes, each with its cells' count and the box they lie in.
@@ -442,6 +456,25 @@ nlohmann::ordered_json run_json(const SweepSummary& summary) {
           {"seconds", summary.seconds},          {"notes", summary.notes}};
 }
 
+// "            4 of them with lambda_1 within 3 standard errors of 0 (...): omega = 5.3,
+// 6.95, ..." or nothing when there are none; at most six points named.
+std::string chaos_within_error_text(const std::vector<const libcont::SweepPoint*>& within,
+                                    const libcont::SweepOptions& o) {
+  if (within.empty()) return "";
+  std::string text = "            " + std::to_string(within.size()) +
+                     " of them with lambda_1 within 3 standard errors of 0 (not told from a "
+                     "quasi-periodic motion or a long transient): ";
+  constexpr size_t kNamed = 6;
+  text += o.grid() ? "(" + o.parameter + ", " + o.second_parameter + ") = " : o.parameter + " = ";
+  for (size_t i = 0; i < within.size() && i < kNamed; ++i) {
+    const libcont::SweepPoint& p = *within[i];
+    text += (i ? ", " : "") + (o.grid() ? "(" + number_text(p.parameter) + ", " +
+                                              number_text(p.second_parameter) + ")"
+                                        : number_text(p.parameter));
+  }
+  return text + (within.size() > kNamed ? ", ... (all in sweep.json)\n" : "\n");
+}
+
 std::string render_text(const SweepSummary& summary) {
   const libcont::SweepOptions& o = summary.options;
   const libcont::SweepResult& r = summary.result;
@@ -492,6 +525,7 @@ std::string render_text(const SweepSummary& summary) {
   }
   text << "chaotic     " << summary.chaotic() << " points with lambda_1 > 0 and no period up to "
        << o.lyapunov.max_detected_period << '\n'
+       << chaos_within_error_text(summary.chaos_within_error(), o)
        << "failed      " << r.failed() << '\n'
        << fallbacks_text(summary.fallbacks(), "point");
   // Notes about the checkpoint are part of the summary (and of --json's run.notes), not

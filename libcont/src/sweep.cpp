@@ -83,6 +83,10 @@ double SweepPoint::largest_exponent() const {
   return exponents.size() > 0 ? exponents[0] : std::numeric_limits<double>::quiet_NaN();
 }
 
+bool SweepPoint::chaos_within_error() const {
+  return chaotic() && exponent_errors.size() > 0 && exponents[0] <= 3.0 * exponent_errors[0];
+}
+
 int SweepResult::failed() const {
   return static_cast<int>(
       std::count_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.ok(); }));

@@ -116,6 +116,9 @@ struct SweepPoint {
   SweepRegime regime() const;
   // lambda_1, NaN when the point has no exponents (it failed before the averaging).
   double largest_exponent() const;
+  // Chaotic, with lambda_1 within three of its standard errors of 0: the average cannot
+  // tell it from a quasi-periodic motion or a long transient (n beyond max_detected_period).
+  bool chaos_within_error() const;
 };
 
 // How the points of a sweep came out; SweepResult::message says it in words.
