@@ -186,6 +186,14 @@ nlohmann::ordered_json finite_or_null(double value, const std::string& path,
   return nullptr;
 }
 
+nlohmann::ordered_json finite_or_null_list(const libcont::Vector& values, const std::string& path,
+                                           nlohmann::ordered_json& notes) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (Eigen::Index i = 0; i < values.size(); ++i)
+    list.push_back(finite_or_null(values[i], path + "[" + std::to_string(i) + "]", notes));
+  return list;
+}
+
 namespace {
 
 void null_non_finite_below(nlohmann::ordered_json& value, const std::string& path,

@@ -60,6 +60,9 @@ void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_
 // it was ("-inf", "inf", "nan") so that a reader can tell a collapse from missing data.
 nlohmann::ordered_json finite_or_null(double value, const std::string& path,
                                       nlohmann::ordered_json& notes);
+// A list of them, PATH[i] in the notes.
+nlohmann::ordered_json finite_or_null_list(const libcont::Vector& values, const std::string& path,
+                                           nlohmann::ordered_json& notes);
 
 // Every non-finite number left anywhere in a summary becomes null with its note in
 // "non_finite" (key path -> "inf", "-inf", "nan"; merged with notes already there) and a

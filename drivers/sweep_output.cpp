@@ -64,7 +64,9 @@ SweepCsvWriter::SweepCsvWriter(const std::filesystem::path& directory, const Swe
   write_point_header(points_->out, swept);
   points_->out << ",status,p,n,a_i,a_e,vr_count,vr_mean,vr_rms,vr_min,vr_max,vr_slowest";
   for (const auto& name : exponent_columns(dimension_)) points_->out << ',' << name;
-  points_->out << ",exponent_sum,averaged_periods\n";
+  points_->out << ",exponent_sum,averaged_periods";
+  for (const auto& name : exponent_columns(dimension_)) points_->out << ',' << name << "_error";
+  points_->out << ",exponent_sum_error\n";
   write_point_header(samples_->out, swept);
   samples_->out << ",k";
   for (const auto& name : system.state_names()) samples_->out << ',' << name;
@@ -100,7 +102,10 @@ void SweepCsvWriter::write_rows(const libcont::SweepPoint& p) {
   for (int i = 0; i < dimension_; ++i)
     out << ',' << number_text(i < p.exponents.size() ? p.exponents[i] : std::nan(""));
   out << ',' << number_text(p.exponents.size() ? p.exponent_sum : std::nan("")) << ','
-      << p.averaged_periods << '\n';
+      << p.averaged_periods;
+  for (int i = 0; i < dimension_; ++i)
+    out << ',' << number_text(i < p.exponent_errors.size() ? p.exponent_errors[i] : std::nan(""));
+  out << ',' << number_text(p.exponent_sum_error) << '\n';
   for (size_t k = 0; k < p.samples.size(); ++k) {
     samples_->out << columns << ',' << k + 1;
     for (Eigen::Index i = 0; i < p.samples[k].size(); ++i)

@@ -118,6 +118,8 @@ std::string point_text(const libcont::SweepPoint& p, bool grid) {
       << "message " << one_line(p.message) << '\n'
       << "exponents " << numbers_text(p.exponents) << '\n'
       << "exponent_sum " << number_text(p.exponent_sum) << '\n'
+      << "exponent_errors " << numbers_text(p.exponent_errors) << '\n'
+      << "exponent_sum_error " << number_text(p.exponent_sum_error) << '\n'
       << "z " << p.p << ' ' << p.n << '\n'
       << "impacts_per_period " << number_text(p.impacts_per_period) << '\n'
       << "energy_per_period " << number_text(p.energy_per_period) << '\n'
@@ -204,6 +206,13 @@ std::optional<libcont::SweepPoint> parse_point_text(const std::string& text, std
     read("second_parameter", [&](Words& w) { p.second_parameter = w.number(); });
   read("exponents", [&](Words& w) { p.exponents = w.vector(); });
   read("exponent_sum", [&](Words& w) { p.exponent_sum = w.number(); });
+  // Records written before the standard errors existed have none: NaN.
+  if (fields.count("exponent_errors"))
+    read("exponent_errors", [&](Words& w) { p.exponent_errors = w.vector(); });
+  else
+    p.exponent_errors = libcont::Vector::Constant(p.exponents.size(), std::nan(""));
+  if (fields.count("exponent_sum_error"))
+    read("exponent_sum_error", [&](Words& w) { p.exponent_sum_error = w.number(); });
   read("z", [&](Words& w) {
     p.p = static_cast<int>(w.whole());
     p.n = static_cast<int>(w.whole());

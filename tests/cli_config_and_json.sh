@@ -206,6 +206,19 @@ assert d["command"] == "lyapunov" and d["ok"] is True and d["status"] == "succes
 assert d["parameters"]["omega"] == 7.1
 assert abs(sum(e) + 0.23) < 1e-5, "exponent sum %r, expected -c/m" % sum(e)
 assert d["averaged_periods"] == 100 and d["transient_periods"] == 100
+# 20 batches of 5 periods: one standard error per exponent, that of the sum at rounding level.
+assert d["batches"] == 20, d["batches"]
+err = d["exponent_errors"]
+assert isinstance(err, list) and len(err) == 2 and all(x > 0 for x in err), err
+assert 0 <= d["exponent_sum_error"] < 1e-12, d["exponent_sum_error"]
+'
+# --batches: fewer than two is bad input; a single averaged period has no error (null).
+expect_error 2 "batches" -- lyapunov --batches 1 --out "$work/bad"
+run lyapunov --periods 1 --transient 10 --batches 4 --out "$work/ly1" --json
+[ "$status" -eq 0 ] || fail "lyapunov --periods 1: exit status $status: $(cat "$work/stderr")"
+check_json "$work/stdout" '
+assert d["batches"] == 1 and d["exponent_errors"] == [None, None], d["exponent_errors"]
+assert d["non_finite"]["exponent_errors[0]"] == "nan", d["non_finite"]
 '
 run simulate --t-end 3 --out "$work/sim" --json
 [ "$status" -eq 0 ] || fail "simulate --json: exit status $status: $(cat "$work/stderr")"

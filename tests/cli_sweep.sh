@@ -82,6 +82,22 @@ same_sweep_files "$work/one" "$work/torn" "torn last record resumed vs uninterru
 grep -q '"computed": 0,' "$work/again.json" || fail "resume of a finished sweep computed points"
 same_sweep_files "$work/two" "$work/one" "resumed finished sweep"
 
+# Chaotic points whose lambda_1 lies within three standard errors of 0 are named: at omega
+# = 5.3 the average gives 1e-4 +- 1.2e-3 (no period up to 16 and not told from a
+# quasi-periodic motion), at 7.1 0.248 +- 0.016 (chaotic beyond doubt).
+"$vicont" sweep --param omega --from 5.3 --to 7.1 --steps 2 --out "$work/weak" --format none \
+  >"$work/weak.txt" 2>&1 || fail "sweep at 5.3 and 7.1: exit status $? ($(cat "$work/weak.txt"))"
+grep -q '^chaotic     2 points' "$work/weak.txt" || fail "expected 2 chaotic points: $(cat "$work/weak.txt")"
+grep -q '1 of them with lambda_1 within 3 standard errors of 0 .*: omega = 5.3$' "$work/weak.txt" ||
+  fail "the point at 5.3 is not named: $(cat "$work/weak.txt")"
+python3 - "$work/weak/sweep.json" <<'PY' || fail "sweep.json's chaotic_within_error"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["chaotic"] == 2 and d["chaotic_within_error"] == [{"omega": 5.3}], d["chaotic_within_error"]
+errors = [p["exponent_errors"][0] for p in d["points"]]
+assert 0 < errors[0] < 0.01 < errors[1] < 0.05, errors
+PY
+
 bad="$work/bad"
 expect_bad lambda     sweep --param lambda --from 2 --to 3 --out "$bad"
 expect_bad omega        sweep --param omega --from -1 --to 3 --out "$bad"

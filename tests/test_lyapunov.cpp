@@ -257,3 +257,121 @@ TEST_CASE("Lyapunov progress counts every period and leaves the result as it is"
   CHECK(observed.final_state.x == plain.final_state.x);
   CHECK(observed.impacts.impacts == plain.impacts.impacts);
 }
+
+TEST_CASE("Batch-means standard errors predict the spread of independent chaotic runs",
+          "[lyapunov]") {
+  // eta = 7.1, r = 1 is chaotic. Ten runs from starts 1e-4 apart decorrelate within the
+  // transient, so their lambda_1 scatter as independent 1000-period averages do; the
+  // standard error each run reports from its own 20 batches must predict that scatter.
+  // With ten runs the sample deviation itself is uncertain by about 25 %, the batch
+  // estimate by about 16 %: a ratio outside [0.4, 2.5] is an error of the estimate (a
+  // missing square root of the batch count alone gives 4.5).
+  const auto system = make_system<MovingBaseOscillator>({{"r", "1"}, {"omega", "7.1"}});
+  LyapunovOptions options;
+  options.transient_periods = 200;
+  options.periods = 1000;
+  const LyapunovSpectrum spectrum(system, options);
+  std::vector<double> largest, errors;
+  for (int run = 0; run < 10; ++run) {
+    const LyapunovResult r = spectrum.compute(0.0, vec2(1e-4 * run, 0.0));
+    REQUIRE(r.ok());
+    REQUIRE(r.n == 0);
+    REQUIRE(r.batches == 20);
+    REQUIRE(r.exponent_errors.size() == 2);
+    largest.push_back(r.exponents[0]);
+    errors.push_back(r.exponent_errors[0]);
+    CHECK(r.exponent_errors[0] > 0.0);
+    CHECK(r.exponent_errors[1] > 0.0);
+    // The sum contracts at exactly -c/m in every batch (Liouville, det S = 1): its batches
+    // agree to rounding while each exponent's scatter.
+    CHECK(r.exponent_sum_error <= 1e-10);
+  }
+  double mean = 0.0, mean_error = 0.0;
+  for (size_t k = 0; k < largest.size(); ++k) {
+    mean += largest[k] / largest.size();
+    mean_error += errors[k] / errors.size();
+  }
+  double squares = 0.0;
+  for (double value : largest) squares += (value - mean) * (value - mean);
+  const double scatter = std::sqrt(squares / (largest.size() - 1));
+  INFO("lambda_1 mean " << mean << ", scatter of the runs " << scatter
+                        << ", mean standard error " << mean_error);
+  CHECK(scatter / mean_error >= 0.4);
+  CHECK(scatter / mean_error <= 2.5);
+}
+
+TEST_CASE("At periodic orbits the Floquet exponents lie within the standard errors",
+          "[lyapunov]") {
+  // After 1000 averaged periods Benettin's estimate is still off: at a complex pair of
+  // multipliers (eta = 4, 6: z = 1/2, 1/3) the split between the two columns turns with the
+  // pair's angle, at eta = 2 (z = 1/1) the two real multipliers 0.6973 and 0.6962 align the
+  // tangent at the rate of their ratio, 0.9984 per period. The batches see both as scatter;
+  // the exact exponents must lie within three standard errors. A complex pair has both
+  // exponents -c/(2m) exactly (equal moduli, product e^{-c/m nT}); the real pair's come
+  // from the monodromy of the settled orbit.
+  for (const char* eta : {"2", "4", "6"}) {
+    INFO("eta = " << eta);
+    const auto system = make_system<MovingBaseOscillator>({{"r", "1"}, {"omega", eta}});
+    const LyapunovResult r = lyapunov(system, 1000, 1000);
+    REQUIRE(r.ok());
+    REQUIRE(r.n > 0);
+    Vector exact = Vector::Constant(2, -c_over_m / 2);
+    if (r.n == 1) {
+      Vector x = r.final_state.x;
+      const double period = system.forcing_period();
+      for (int i = 0; i < 40; ++i) x = flow_map(system, FlowOptions{}, 0.0, x, period, false).x;
+      const MapResult orbit = flow_map(system, FlowOptions{}, 0.0, x, period, true);
+      REQUIRE(orbit.report.ok());
+      const Eigen::EigenSolver<Matrix> solver(orbit.jacobian);
+      for (int i = 0; i < 2; ++i) {
+        REQUIRE(solver.eigenvalues()[i].imag() == 0.0);
+        exact[i] = std::log(std::abs(solver.eigenvalues()[i])) / period;
+      }
+      std::sort(exact.begin(), exact.end(), std::greater<double>());
+    }
+    INFO("Benettin " << r.exponents.transpose() << ", standard errors "
+                     << r.exponent_errors.transpose() << ", exact " << exact.transpose());
+    for (int i = 0; i < 2; ++i) {
+      CHECK(r.exponent_errors[i] > 0.0);
+      CHECK(std::abs(r.exponents[i] - exact[i]) <= 3.0 * r.exponent_errors[i]);
+    }
+  }
+}
+
+TEST_CASE("A standard error needs two batches", "[lyapunov]") {
+  const auto system = make_system<MovingBaseOscillator>({{"r", "1"}, {"omega", "2"}});
+  // A single averaged period makes a single batch: no error to give.
+  const LyapunovResult single = lyapunov(system, 10, 1);
+  REQUIRE(single.ok());
+  CHECK(single.batches == 1);
+  CHECK(std::isnan(single.exponent_errors[0]));
+  CHECK(std::isnan(single.exponent_sum_error));
+  LyapunovOptions one_batch;
+  one_batch.batches = 1;
+  CHECK_THROWS_AS(LyapunovSpectrum(system, one_batch), libcont::InputError);
+}
+
+TEST_CASE("Sticking collapses the tangent on the exact path as on the general one",
+          "[lyapunov]") {
+  // r = 0.6, eta = 3: chattering sequences end in sticking about every 4 periods. A stuck
+  // body moves with the base whatever its state was before, so the saltation into sticking
+  // is zero and both exponents are -inf (doc/theory.md, 5). The general path's saltation
+  // from the model's Jacobians gives exactly that; the exact path's from the lifted state
+  // must too, not a rounding-level matrix that leaves one finite, arbitrary exponent.
+  const auto system = make_system<MovingBaseOscillator>({{"r", "0.6"}, {"omega", "3"}});
+  for (const bool exact : {false, true}) {
+    INFO((exact ? "exact path" : "general path"));
+    LyapunovOptions options;
+    options.transient_periods = 300;
+    options.periods = 300;
+    options.flow.exact_linear_modes = exact;
+    const LyapunovResult r = LyapunovSpectrum(system, options).compute(0.0, vec2(0.0, 0.0));
+    REQUIRE(r.ok());
+    INFO("exponents " << r.exponents.transpose() << ", a_i " << r.impacts_per_period);
+    CHECK(r.impacts_per_period > 1.0);
+    CHECK(std::isinf(r.exponents[0]));
+    CHECK(std::isinf(r.exponents[1]));
+    CHECK(r.exponents[0] < 0.0);
+    CHECK(std::isnan(r.exponent_errors[0]));
+  }
+}

@@ -394,6 +394,51 @@ TEST_CASE("Workflow: a doubled branch that runs into the grazing it was born fro
   CHECK(libcont::minimal_period(map, end.u, 2) == 1);
 }
 
+TEST_CASE("A step from the orbit a doubled branch is born on swaps no halves",
+          "[continuation][period-doubling]") {
+  // At its birth the doubled orbit is the period-1 orbit: its half-lap difference
+  // P(x) - x is rounding, with no direction. A step from there to either half of a
+  // doubled orbit leaves the birth; it must not read as a swap of the halves (a pass of
+  // the tip), or the branch ends where it starts, as it did when a change of the root
+  // search's rounding turned that difference against the first step. From the birth
+  // moved by +-1e-9 along the halves' difference (closing after one period to 2e-9),
+  // both steps stay in the family.
+  auto system = systems::make_system("moving-base");
+  system->set_parameter("d", -0.005);
+  system->set_parameter("omega", 0.5);
+  const OrbitBranchOptions options("omega", 0.5, 2.5);
+  const OrbitBranch branch =
+      libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
+  REQUIRE(branch.ok());
+  const libcont::SpecialPoint* flip = nullptr;
+  for (const auto& s : branch.special_points)
+    if (s.type == SpecialPointType::PeriodDoubling && !flip) flip = &s;
+  REQUIRE(flip);
+  const OrbitBranch doubled = libcont::trace_doubled_branch(*system, 1, *flip, options);
+  REQUIRE(doubled.points.size() > 3);
+  const libcont::BranchPoint& to = doubled.points[3];
+  REQUIRE(to.chart == flip->chart);
+
+  system->set_parameter("omega", to.lambda);
+  libcont::StroboscopicMap map(*system, {}, to.chart);
+  libcont::Vector half_lap;
+  REQUIRE(libcont::minimal_period(map, to.u, 2, 1e-6, &half_lap) == 2);
+  const libcont::Vector along = half_lap.normalized();
+  std::string why;
+  for (const double side : {-1.0, 1.0}) {
+    // A problem of its own for each start: it keeps the periods of the points it was
+    // asked about by parameter and section.
+    libcont::PeriodicOrbitProblem problem(*system, "omega", 2, {}, to.chart);
+    libcont::BranchPoint from;
+    from.u = flip->u + side * 1e-9 * along;
+    from.lambda = flip->lambda;
+    from.chart = flip->chart;
+    INFO("from the birth moved by " << side << "e-9");
+    CHECK(problem.same_family(from, to, why));
+    INFO(why);
+  }
+}
+
 TEST_CASE("Workflow: a doubled branch whose step passes its birth ends there, not at a fold",
           "[continuation][workflow]") {
   // The cantilever beam (set 1, e = 0.05): the z = 8/2 orbit at omega = 0.53 lies on a

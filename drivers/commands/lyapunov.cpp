@@ -26,6 +26,16 @@ double period_of(const libcont::HybridSystem& system) {
                                        : libcont::LyapunovOptions{}.autonomous_period;
 }
 
+// "e1, e2 (batch means of B batches)", or why there are none.
+std::string standard_errors_text(const libcont::LyapunovResult& r) {
+  if (r.exponents.size() == 0) return "-";
+  if (r.batches < 2) return "none (fewer than two batches averaged)";
+  std::string text;
+  for (Eigen::Index i = 0; i < r.exponent_errors.size(); ++i)
+    text += (i ? ", " : "") + number_text(r.exponent_errors[i]);
+  return text + " (batch means of " + std::to_string(r.batches) + " batches)";
+}
+
 // The motion after the averaging phase, long enough to show its shape: twice a periodic
 // orbit, twenty periods of a non-periodic one.
 int settled_periods(const libcont::LyapunovResult& result) {
@@ -82,6 +92,10 @@ void LyapunovSettings::add_options(RunOptions& options) {
   options.add_count("max-period", max_period, 1,
                     "largest n tried when detecting z = p/n (default: 16)",
                     limits::detected_period);
+  options.add_count("batches", batches, 2,
+                    "batches the averaged periods are cut into for the exponents' standard "
+                    "errors (default: 20)",
+                    limits::periods);
 }
 
 LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSettings& settings,
@@ -90,6 +104,7 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
   options.transient_periods = settings.transient;
   options.periods = settings.periods;
   options.max_detected_period = settings.max_period;
+  options.batches = settings.batches;
   options.flow = settings.integrator.flow();
   const double t0 = 0.0;  // the Poincare section phase
   LyapunovRun run;
@@ -149,10 +164,6 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
 
   const libcont::VelocitySummary v = libcont::summarize_velocities(r.impacts.impact_velocities);
   nlohmann::ordered_json notes = nlohmann::ordered_json::object();
-  nlohmann::ordered_json exponents = nlohmann::ordered_json::array();
-  for (Eigen::Index i = 0; i < r.exponents.size(); ++i)
-    exponents.push_back(
-        finite_or_null(r.exponents[i], "exponents[" + std::to_string(i) + "]", notes));
   nlohmann::ordered_json& s = run.summary;
   s["command"] = "lyapunov";
   s["system"] = system.name();
@@ -165,9 +176,14 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
   // Whole periods were averaged; rounding only removes the division's last-bit noise.
   const long averaged_periods = std::lround(r.averaging_time / period);
   s["averaged_periods"] = averaged_periods;
-  s["exponents"] = exponents;
+  s["exponents"] = finite_or_null_list(r.exponents, "exponents", notes);
   s["exponent_sum"] =
       r.exponents.size() ? finite_or_null(r.exponent_sum, "exponent_sum", notes) : nullptr;
+  s["batches"] = r.batches;
+  s["exponent_errors"] = finite_or_null_list(r.exponent_errors, "exponent_errors", notes);
+  s["exponent_sum_error"] =
+      r.exponents.size() ? finite_or_null(r.exponent_sum_error, "exponent_sum_error", notes)
+                         : nullptr;
   s["p"] = r.p;
   s["n"] = r.n;
   s["z"] = r.n > 0 ? nlohmann::ordered_json(z_text(r)) : nlohmann::ordered_json(nullptr);
@@ -199,6 +215,7 @@ LyapunovRun run_lyapunov(const libcont::HybridSystem& system, const LyapunovSett
     text << (i ? ", " : "") << number_text(r.exponents[i]);
   text << (r.exponents.size() ? "" : "none (no period averaged)") << '\n'
        << "sum         " << (r.exponents.size() ? number_text(r.exponent_sum) : "-") << '\n'
+       << "std. error  " << standard_errors_text(r) << '\n'
        << "z = p/n     " << z_text(r) << '\n'
        << "a_i         " << number_text(r.impacts_per_period) << " impacts per period\n"
        << "a_e         " << number_text(r.energy_per_period)

@@ -19,6 +19,7 @@ struct LyapunovSettings {
   int transient = 1000;  // forcing periods (time units if autonomous) before averaging
   int periods = 1000;    // forcing periods averaged over
   int max_period = 16;   // largest n tried for z = p/n
+  int batches = 20;      // batches of the averaging for the standard errors
   // Not among add_options: the main job declares one --integrator for both its runs.
   IntegratorChoice integrator;
   // poincare.csv (a row per averaged period) and impacts.csv (a row per impact): --save.

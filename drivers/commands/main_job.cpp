@@ -3,6 +3,7 @@
 // omega = 7.1: for each a simulation (time series, phase portrait) and a Lyapunov run, in
 // OUT/omega-4 and OUT/omega-7.1, then one table of the results.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -62,7 +63,8 @@ class MainJob : public Command {
     std::ostringstream table;
     table << "vicont main job: " << system->name() << " at omega = 4 and 7.1\n";
     print_system(table, *system, {"omega"});
-    table << '\n' << table_row({"omega", "lambda_1", "lambda_2", "sum", "z", "a_i", "a_e", "status"});
+    table << '\n' << table_row({"omega", "lambda_1", "lambda_2", "std_error", "sum", "z", "a_i", "a_e",
+                                "status"});
     int exit_code = Success;
     for (const double omega : main_job_omegas) {
       system->set_parameter("omega", omega);
@@ -83,6 +85,10 @@ class MainJob : public Command {
       std::vector<std::string> cells = {number_text(omega)};
       for (Eigen::Index i = 0; i < 2; ++i)
         cells.push_back(i < r.exponents.size() ? rounded_text(r.exponents[i]) : "-");
+      // lambda_1's (with two states and a constant contraction rate lambda_2's is the same).
+      cells.push_back(r.batches >= 2 && std::isfinite(r.exponent_errors[0])
+                          ? rounded_text(r.exponent_errors[0])
+                          : "-");
       cells.push_back(r.exponents.size() ? rounded_text(r.exponent_sum) : "-");
       cells.push_back(r.n > 0 ? std::to_string(r.p) + "/" + std::to_string(r.n) : "non-periodic");
       cells.push_back(rounded_text(r.impacts_per_period));

@@ -329,6 +329,13 @@ struct SweepSummary {
     return std::count_if(result.points.begin(), result.points.end(),
                          [](const libcont::SweepPoint& p) { return p.chaotic(); });
   }
+  // The chaotic points whose lambda_1 lies within three standard errors of 0.
+  std::vector<const libcont::SweepPoint*> chaos_within_error() const {
+    std::vector<const libcont::SweepPoint*> within;
+    for (const auto& p : result.points)
+      if (p.chaos_within_error()) within.push_back(&p);
+    return within;
+  }
   FallbackTally fallbacks() const {
     return points_fallbacks(result.points, options.parameter, options.second_parameter);
   }
@@ -371,6 +378,13 @@ nlohmann::ordered_json render_json(const SweepSummary& summary) {
   s["point_count"] = points.size();
   s["failed"] = summary.result.failed();
   s["chaotic"] = summary.chaotic();
+  nlohmann::ordered_json within = nlohmann::ordered_json::array();
+  for (const libcont::SweepPoint* p : summary.chaos_within_error()) {
+    nlohmann::ordered_json point = {{o.parameter, p->parameter}};
+    if (o.grid()) point[o.second_parameter] = p->second_parameter;
+    within.push_back(point);
+  }
+  s["chaotic_within_error"] = within;
   s["fallbacks"] = fallbacks_json(summary.fallbacks(), "points");
   if (o.grid()) {
     // The map's classes, each with its cells' count and the box they lie in.
@@ -413,18 +427,15 @@ nlohmann::ordered_json render_json(const SweepSummary& summary) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
-    nlohmann::ordered_json exponents = nlohmann::ordered_json::array();
-    for (Eigen::Index k = 0; k < p.exponents.size(); ++k)
-      exponents.push_back(finite_or_null(
-          p.exponents[k], "points[" + std::to_string(i) + "].exponents[" + std::to_string(k) + "]",
-          notes_json));
+    const std::string at = "points[" + std::to_string(i) + "].";
     nlohmann::ordered_json entry = {{"direction", libcont::to_string(p.key.pass)},
                                     {"initial_condition", p.key.initial_condition},
                                     {o.parameter, p.parameter}};
     if (o.grid()) entry[o.second_parameter] = p.second_parameter;
     entry["p"] = p.p;
     entry["n"] = p.n;
-    entry["exponents"] = exponents;
+    entry["exponents"] = finite_or_null_list(p.exponents, at + "exponents", notes_json);
+    entry["exponent_errors"] = finite_or_null_list(p.exponent_errors, at + "exponent_errors", notes_json);
     entry["status"] = libcont::to_string(p.status);
     entry["fallbacks"] = p.fallbacks;
     list.push_back(std::move(entry));
@@ -443,6 +454,25 @@ nlohmann::ordered_json run_json(const SweepSummary& summary) {
   return {{"computed", summary.result.computed}, {"from_checkpoint", summary.result.reused},
           {"threads", summary.options.threads},  {"processes", summary.ranks},
           {"seconds", summary.seconds},          {"notes", summary.notes}};
+}
+
+// "            4 of them with lambda_1 within 3 standard errors of 0 (...): omega = 5.3,
+// 6.95, ..." or nothing when there are none; at most six points named.
+std::string chaos_within_error_text(const std::vector<const libcont::SweepPoint*>& within,
+                                    const libcont::SweepOptions& o) {
+  if (within.empty()) return "";
+  std::string text = "            " + std::to_string(within.size()) +
+                     " of them with lambda_1 within 3 standard errors of 0 (not told from a "
+                     "quasi-periodic motion or a long transient): ";
+  constexpr size_t kNamed = 6;
+  text += o.grid() ? "(" + o.parameter + ", " + o.second_parameter + ") = " : o.parameter + " = ";
+  for (size_t i = 0; i < within.size() && i < kNamed; ++i) {
+    const libcont::SweepPoint& p = *within[i];
+    text += (i ? ", " : "") + (o.grid() ? "(" + number_text(p.parameter) + ", " +
+                                              number_text(p.second_parameter) + ")"
+                                        : number_text(p.parameter));
+  }
+  return text + (within.size() > kNamed ? ", ... (all in sweep.json)\n" : "\n");
 }
 
 std::string render_text(const SweepSummary& summary) {
@@ -495,6 +525,7 @@ std::string render_text(const SweepSummary& summary) {
   }
   text << "chaotic     " << summary.chaotic() << " points with lambda_1 > 0 and no period up to "
        << o.lyapunov.max_detected_period << '\n'
+       << chaos_within_error_text(summary.chaos_within_error(), o)
        << "failed      " << r.failed() << '\n'
        << fallbacks_text(summary.fallbacks(), "point");
   // Notes about the checkpoint are part of the summary (and of --json's run.notes), not

@@ -125,6 +125,45 @@ struct SaltationTerms {
 
 // S = R_x + (f+ - R M z) c_x^T / rate, with the size fixed where N > 0: plain loops of
 // a dynamic size 2 cost more in their set-up than in their arithmetic.
+// A reset whose image does not depend on the state (R_x = 0: sticking puts the body on the
+// base whatever its state was).
+inline bool forgets_state(const SaltationTerms& a) {
+  for (int i = 0; i < a.n * a.n; ++i)
+    if (a.reset[i] != 0.0) return false;
+  return true;
+}
+
+// Whether, after a reset that forgets the state, the next mode's flow stays on the reset's
+// image g(t) (a stuck body moves with the base): its field there is g's time derivative,
+// f+(g(t), t) = D_t g(t) for every t. The jump f+ - D_t g then vanishes at any crossing
+// and with it the saltation, which collapses the tangent. At a crossing the two sides
+// agree only to the rounding of the lifted forcing coordinates carried along the segment,
+// and a rounding-level S stands for the collapse as a finite, arbitrary stretch (the
+// exponents of a sticking motion -6.7 and -inf instead of -inf and -inf). The identity is
+// one of coefficients: with x+ = R_f q (q the forcing coordinates, which evolve by the
+// generator's forcing block M_qq), M+_xx R_f + M+_xq = R_f M_qq, each entry to the rounding
+// of its terms.
+inline bool stays_on_image(const SaltationTerms& a) {
+  const int n = a.n, lifted = n + 3;
+  for (int l = n; l < lifted; ++l)
+    for (int i = 0; i < n; ++i) {
+      double sum = a.rescale * a.m_plus[l * lifted + i];
+      double terms = std::abs(sum);
+      for (int j = 0; j < n; ++j) {
+        const double term = a.m_plus[j * lifted + i] * a.reset[l * n + j];
+        sum += term;
+        terms += std::abs(term);
+      }
+      for (int k = n; k < lifted; ++k) {
+        const double term = a.reset[k * n + i] * a.m[l * lifted + k];
+        sum -= term;
+        terms += std::abs(term);
+      }
+      if (std::abs(sum) > 64.0 * kEpsilon * terms) return false;
+    }
+  return true;
+}
+
 template <int N>
 void saltation_from_reset(const SaltationTerms& a) {
   const int n = N > 0 ? N : a.n, lifted = n + 3;
@@ -140,6 +179,8 @@ void saltation_from_reset(const SaltationTerms& a) {
   // f+ - R M z = f+ - R_x f- - D_t g.
   for (int k = 0; k < lifted; ++k)
     for (int i = 0; i < n; ++i) a.jump[i] -= a.reset[k * n + i] * a.mz[k];
+  if (forgets_state(a) && stays_on_image(a))
+    for (int i = 0; i < n; ++i) a.jump[i] = 0.0;
   for (int k = 0; k < n; ++k) {
     const double scale = a.c[k] / a.rate;
     for (int i = 0; i < n; ++i) a.s[k * n + i] = a.reset[k * n + i] + a.jump[i] * scale;

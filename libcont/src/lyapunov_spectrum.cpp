@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
+#include <vector>
 #include <optional>
 
 namespace libcont {
@@ -76,12 +78,24 @@ class PeriodCounter : public FlowObserver {
   int done_ = 0;
 };
 
+// The standard error of the mean of the batches' values (a column per batch): their
+// sample standard deviation over the square root of their number. NaN for fewer than two
+// batches or a value that is not finite.
+double standard_error(const Eigen::Ref<const Vector>& values) {
+  const Eigen::Index count = values.size();
+  if (count < 2 || !values.allFinite()) return std::numeric_limits<double>::quiet_NaN();
+  const double mean = values.mean();
+  const double squares = (values.array() - mean).square().sum();
+  return std::sqrt(squares / static_cast<double>(count * (count - 1)));
+}
+
 }  // namespace
 
 LyapunovSpectrum::LyapunovSpectrum(const HybridSystem& system, LyapunovOptions options)
     : system_(system), options_(std::move(options)) {
   if (options_.transient_periods < 0) throw InputError("transient periods must be >= 0");
   if (options_.periods < 1) throw InputError("averaging periods must be >= 1");
+  if (options_.batches < 2) throw InputError("batches must be >= 2");
 }
 
 LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
@@ -112,6 +126,11 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   Vector log_stretch = Vector::Zero(n);
   const double t_start = state.t;
   result.poincare_samples.resize(n, options_.periods);
+  // The log stretches of each batch of batch_periods periods, a column per batch.
+  const int batches = std::min(options_.batches, options_.periods);
+  const int batch_periods = options_.periods / batches;
+  Matrix batch_logs(n, batches);
+  Vector batch_start = log_stretch;
   int done = 0;
   for (int k = 1; k <= options_.periods; ++k) {
     FlowReport step = flow.advance(state, t_start + k * period, &recorder);
@@ -124,6 +143,10 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
     orthonormalise(state.tangent, log_stretch);
     result.poincare_samples.col(k - 1) = state.x;
     done = k;
+    if (k % batch_periods == 0 && k / batch_periods <= batches) {
+      batch_logs.col(k / batch_periods - 1) = log_stretch - batch_start;
+      batch_start = log_stretch;
+    }
     if (options_.progress) options_.progress(options_.transient_periods + k, total_periods);
   }
   result.poincare_samples.conservativeResize(n, done);
@@ -131,9 +154,24 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   result.averaging_time = done * period;
   if (done == 0) return result;
 
-  result.exponents = log_stretch / result.averaging_time;
-  std::sort(result.exponents.begin(), result.exponents.end(), std::greater<double>());
+  const Vector unsorted = log_stretch / result.averaging_time;
+  // Descending, each error going with its exponent.
+  std::vector<Eigen::Index> order(static_cast<size_t>(n));
+  for (Eigen::Index i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](Eigen::Index a, Eigen::Index b) { return unsorted[a] > unsorted[b]; });
+  result.batches = std::min(done / batch_periods, batches);
+  const Matrix batch_exponents =
+      batch_logs.leftCols(result.batches) / (batch_periods * period);
+  result.exponents.resize(n);
+  result.exponent_errors.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Eigen::Index from = order[static_cast<size_t>(i)];
+    result.exponents[i] = unsorted[from];
+    result.exponent_errors[i] = standard_error(batch_exponents.row(from).transpose());
+  }
   result.exponent_sum = log_stretch.sum() / result.averaging_time;
+  result.exponent_sum_error = standard_error(batch_exponents.colwise().sum().transpose());
   result.impacts = recorder.statistics();
   result.impacts_per_period = static_cast<double>(result.impacts.impacts) / done;
   result.energy_per_period = result.impacts.energy_change / done;

@@ -312,8 +312,11 @@ bool PeriodicOrbitProblem::same_family(const BranchPoint& from, const BranchPoin
     return false;
   }
   if (period_ % 2 != 0 || from.chart != to.chart) return true;
-  // A miss on `from` fills the other slot: `reached` stands.
-  if (!laps_swapped(period_of(from).half_lap, reached.half_lap)) return true;
+  // A miss on `from` fills the other slot: `reached` stands. From an orbit that closes
+  // sooner (the birth of a doubled branch) the step only leaves it: its half-lap
+  // difference is rounding, and its direction says nothing about halves.
+  const PeriodOf& left = period_of(from);
+  if (left.period < period_ || !laps_swapped(left.half_lap, reached.half_lap)) return true;
   why = "between " + parameter_ + " = " + number_text(from.lambda) + " and " +
         number_text(to.lambda) + " the step passed the orbit of period " +
         std::to_string(period_ / 2) + ": the orbit's halves swapped, and beyond it the " +

@@ -83,6 +83,10 @@ double SweepPoint::largest_exponent() const {
   return exponents.size() > 0 ? exponents[0] : std::numeric_limits<double>::quiet_NaN();
 }
 
+bool SweepPoint::chaos_within_error() const {
+  return chaotic() && exponent_errors.size() > 0 && exponents[0] <= 3.0 * exponent_errors[0];
+}
+
 int SweepResult::failed() const {
   return static_cast<int>(
       std::count_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.ok(); }));
@@ -241,6 +245,8 @@ SweepPoint Sweep::compute_point(const SweepPointKey& key, ConstVectorRef start) 
   point.message = r.report.message;
   point.exponents = r.exponents;
   point.exponent_sum = r.exponent_sum;
+  point.exponent_errors = r.exponent_errors;
+  point.exponent_sum_error = r.exponent_sum_error;
   point.p = r.p;
   point.n = r.n;
   point.impacts_per_period = r.impacts_per_period;

@@ -11,10 +11,26 @@ def test_lyapunov_is_viconts(run_vicont):
     assert ly.ok
     assert ly.exponents.tolist() == summary["exponents"]
     assert ly.exponent_sum == summary["exponent_sum"]
+    assert ly.exponent_errors.tolist() == summary["exponent_errors"]
+    assert ly.exponent_sum_error == summary["exponent_sum_error"]
+    assert ly.batches == summary["batches"] == 20
     assert (ly.p, ly.n) == (summary["p"], summary["n"])
     assert ly.a_i == summary["impacts_per_period"] and ly.a_e == summary["energy_per_period"]
     assert ly.velocity_summary["count"] == summary["impact_velocity"]["count"]
     assert ly.averaged_periods == summary["averaged_periods"] == 500
+
+
+def test_batches_set_the_standard_errors(run_vicont):
+    summary, _ = run_vicont("lyapunov", "--set", "omega=7.1", "--periods", 400, "--transient", 100,
+                            "--batches", 8)
+    ly = libcont.lyapunov(libcont.system("moving-base", omega=7.1), periods=400, transient=100,
+                          batches=8)
+    assert ly.batches == 8 and ly.exponent_errors.tolist() == summary["exponent_errors"]
+    assert ly.exponent_errors[0] > 0
+    single = libcont.lyapunov(libcont.system("moving-base", omega=7.1), periods=1, transient=10)
+    assert single.batches == 1 and np.isnan(single.exponent_errors).all()
+    with pytest.raises(libcont.InputError, match="batches"):
+        libcont.lyapunov(libcont.system("moving-base"), batches=1)
 
 
 def test_periodic_motion_has_its_type():

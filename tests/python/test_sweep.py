@@ -20,7 +20,10 @@ def test_lyapunov_diagram_is_viconts(run_vicont):
         for mine, theirs in zip(result.exponents[k], point["exponents"]):
             # JSON has no infinity: vicont writes null for -inf (sticking).
             assert (not np.isfinite(mine)) if theirs is None else mine == theirs  # every digit
+        for mine, theirs in zip(result.exponent_errors[k], point["exponent_errors"]):
+            assert (not np.isfinite(mine)) if theirs is None else mine == theirs
     assert np.array_equal(result["lambda_1"], result.exponents[:, 0])
+    assert np.array_equal(result["lambda_2_error"], result.exponent_errors[:, 1])
 
 
 def test_threads_give_the_serial_numbers():

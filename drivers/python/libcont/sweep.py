@@ -9,7 +9,9 @@ from .system import core_of
 class SweepResult(ColumnTable):
     """One row per point: columns the swept parameter(s), direction, initial_condition,
     p and n (z = p/n; n = 0 not periodic), lambda_1 .. lambda_d (the exponents, also as the
-    matrix `exponents`), exponent_sum, largest_exponent, a_i, a_e, averaged_periods, status
+    matrix `exponents`), lambda_1_error .. lambda_d_error (their standard errors by batch
+    means, also as the matrix `exponent_errors`), exponent_sum, exponent_sum_error,
+    largest_exponent, a_i, a_e, averaged_periods, status
     and regime ("periodic", "chaotic", "non-periodic", "failed"); samples (the kept
     Poincare samples of each point) and impact_velocities; status, message, complete."""
 
@@ -18,6 +20,7 @@ class SweepResult(ColumnTable):
         self.second = data["second"] or None
         self.state_names = list(data["state_names"])
         self.exponents = data["exponents"]
+        self.exponent_errors = data["exponent_errors"]
         columns = dict(data["columns"])
         for name in ("direction", "status", "regime"):
             columns[name] = np.array(columns[name], dtype=object)
@@ -25,6 +28,8 @@ class SweepResult(ColumnTable):
         ordered = {name: columns.pop(name) for name in head + ["direction", "initial_condition", "p", "n"]}
         for k in range(self.exponents.shape[1]):
             ordered[f"lambda_{k + 1}"] = self.exponents[:, k]
+        for k in range(self.exponent_errors.shape[1]):
+            ordered[f"lambda_{k + 1}_error"] = self.exponent_errors[:, k]
         ordered.update(columns)
         self.columns = ordered
         self.samples = list(data["samples"])

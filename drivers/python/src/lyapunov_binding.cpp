@@ -27,12 +27,13 @@ py::dict velocity_summary(const std::vector<double>& velocities) {
 }
 
 py::dict lyapunov(const ConfiguredSystem& model, long transient, long periods, long max_period,
-                  const py::object& x0, const std::string& integrator, const py::object& progress) {
+                  long batches, const py::object& x0, const std::string& integrator, const py::object& progress) {
   const auto system = model.make();
   libcont::LyapunovOptions options;
   options.transient_periods = count(transient, 0, "transient", limits::periods);
   options.periods = count(periods, 1, "periods", limits::periods);
   options.max_detected_period = count(max_period, 1, "max_period", limits::detected_period);
+  options.batches = count(batches, 2, "batches", limits::periods);
   options.flow = flow_options(integrator);
   CancellableCall call(progress);
   options.flow.cancel = call.cancel_flag();
@@ -48,6 +49,9 @@ py::dict lyapunov(const ConfiguredSystem& model, long transient, long periods, l
   py::dict d;
   d["exponents"] = to_array(r.exponents);
   d["exponent_sum"] = r.exponent_sum;
+  d["exponent_errors"] = to_array(r.exponent_errors);
+  d["exponent_sum_error"] = r.exponent_sum_error;
+  d["batches"] = r.batches;
   d["p"] = r.p;
   d["n"] = r.n;
   d["a_i"] = r.impacts_per_period;
@@ -71,7 +75,7 @@ py::dict lyapunov(const ConfiguredSystem& model, long transient, long periods, l
 
 void bind_lyapunov(py::module_& m) {
   m.def("lyapunov", &lyapunov, py::arg("system"), py::arg("transient"), py::arg("periods"),
-        py::arg("max_period"), py::arg("x0"), py::arg("integrator"), py::arg("progress"));
+        py::arg("max_period"), py::arg("batches"), py::arg("x0"), py::arg("integrator"), py::arg("progress"));
 }
 
 }  // namespace libcont_python

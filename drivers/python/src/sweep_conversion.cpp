@@ -12,10 +12,10 @@ namespace libcont_python {
 
 py::dict points_dict(const libcont::SweepOptions& o, const std::vector<libcont::SweepPoint>& points,
                      long dimension) {
-  std::vector<double> first, second, sum, a_i, a_e, largest;
+  std::vector<double> first, second, sum, sum_error, a_i, a_e, largest;
   std::vector<int> p, n, condition, averaged;
   std::vector<std::string> pass, status, regime, message;
-  std::vector<libcont::Vector> exponents;
+  std::vector<libcont::Vector> exponents, errors;
   py::list samples, velocities;
   for (const auto& point : points) {
     first.push_back(point.parameter);
@@ -30,6 +30,8 @@ py::dict points_dict(const libcont::SweepOptions& o, const std::vector<libcont::
     regime.push_back(libcont::to_string(point.regime()));
     exponents.push_back(point.exponents);
     sum.push_back(point.exponents.size() ? point.exponent_sum : NAN);
+    errors.push_back(point.exponent_errors);
+    sum_error.push_back(point.exponent_sum_error);
     largest.push_back(point.largest_exponent());
     a_i.push_back(point.impacts_per_period);
     a_e.push_back(point.energy_per_period);
@@ -44,6 +46,7 @@ py::dict points_dict(const libcont::SweepOptions& o, const std::vector<libcont::
   columns["p"] = to_array(p);
   columns["n"] = to_array(n);
   columns["exponent_sum"] = to_array(sum);
+  columns["exponent_sum_error"] = to_array(sum_error);
   columns["largest_exponent"] = to_array(largest);
   columns["a_i"] = to_array(a_i);
   columns["a_e"] = to_array(a_e);
@@ -54,6 +57,7 @@ py::dict points_dict(const libcont::SweepOptions& o, const std::vector<libcont::
   d["columns"] = columns;
   // Points that failed before averaging have no exponents: their row is NaN.
   d["exponents"] = to_matrix(exponents, dimension);
+  d["exponent_errors"] = to_matrix(errors, dimension);
   d["samples"] = samples;
   d["impact_velocities"] = velocities;
   d["messages"] = message;

@@ -95,6 +95,9 @@ struct SweepPoint {
   std::string message;           // of a failed point
   Vector exponents;              // Lyapunov spectrum, descending
   double exponent_sum = 0.0;
+  // Their standard errors by batch means (LyapunovResult::exponent_errors), NaN where none.
+  Vector exponent_errors;
+  double exponent_sum_error = std::numeric_limits<double>::quiet_NaN();
   int p = 0, n = 0;              // z = p/n; n = 0: not periodic within max_detected_period
   double impacts_per_period = 0; // a_i
   double energy_per_period = 0;  // a_e
@@ -113,6 +116,9 @@ struct SweepPoint {
   SweepRegime regime() const;
   // lambda_1, NaN when the point has no exponents (it failed before the averaging).
   double largest_exponent() const;
+  // Chaotic, with lambda_1 within three of its standard errors of 0: the average cannot
+  // tell it from a quasi-periodic motion or a long transient (n beyond max_detected_period).
+  bool chaos_within_error() const;
 };
 
 // How the points of a sweep came out; SweepResult::message says it in words.
