@@ -394,6 +394,49 @@ TEST_CASE("Workflow: a doubled branch that runs into the grazing it was born fro
   CHECK(libcont::minimal_period(map, end.u, 2) == 1);
 }
 
+TEST_CASE("A step that jumps across a sharp fold is flagged by the stability it changes",
+          "[continuation][workflow]") {
+  // The cantilever beam (set 1, e = 0.05): the z = 8/2 orbits from omega = 0.52 turn at
+  // eight folds up to the period doubling at 0.5438 where they are born. With steps of up
+  // to 0.001 the branch passes them in order; with 0.003 (vicont diagram's default for
+  // omega 0.5..0.56) a step near the sharp fold at 0.5245 lands on the fold's far sheet
+  // and the branch traces the bubble back. Nothing in the step tells; the stability does:
+  // it changes between two rows with no special point between them.
+  auto system = systems::make_system("cantilever-2dof");
+  system->set_parameter("e", 0.05);
+  system->set_parameter("omega", 0.52);
+  libcont::OrbitSearchOptions two;
+  two.period = 2;
+  const libcont::OrbitSearchResult orbit = libcont::find_periodic_orbit(*system, two);
+  REQUIRE(orbit.found());
+  for (const double max_step : {0.001, 0.003}) {
+    OrbitBranchOptions options("omega", 0.52, 0.56);
+    options.max_step = max_step;
+    const OrbitBranch branch = libcont::trace_orbit_branch(*system, orbit, options);
+    INFO("max_step " << max_step << ": " << branch.points.size() << " points, "
+                     << branch.stop_reason);
+    REQUIRE(branch.ok());
+    const std::vector<int> rows = libcont::unexplained_stability_changes(branch, branch.data_names);
+    int folds = 0;
+    for (const auto& s : branch.special_points) folds += s.type == SpecialPointType::Fold;
+    if (max_step < 0.002) {
+      // In order: eight folds, then the birth; every change of stability at one of them.
+      CHECK(folds == 8);
+      CHECK(branch.special_points.back().type == SpecialPointType::PeriodDoubling);
+      CHECK(rows.empty());
+    } else {
+      REQUIRE_FALSE(rows.empty());
+      // The first flagged step leaves the unstable sheet below the fold at 0.5262 and lands
+      // beyond the sharp fold at 0.5245 without passing it.
+      const auto i = static_cast<size_t>(rows.front());
+      CHECK(branch.points[i].lambda > 0.5245);
+      CHECK(branch.points[i + 1].lambda > 0.5245);
+      CHECK(!branch.orbit(branch.points[i]).stable());
+      CHECK(branch.orbit(branch.points[i + 1]).stable());
+    }
+  }
+}
+
 TEST_CASE("A step from the orbit a doubled branch is born on swaps no halves",
           "[continuation][period-doubling]") {
   // At its birth the doubled orbit is the period-1 orbit: its half-lap difference
