@@ -70,6 +70,21 @@ OrbitBranch cantilever_branch(libcont::HybridSystem& system, double e, int n, do
                                      {"omega", from, to});
 }
 
+// The moving-base oscillator at d = -0.005 (the tutorial's frequency response) and its
+// z = 1/1 branch over omega 0.5..2.5, from the orbit the start at rest settles on.
+OrbitBranch tutorial_branch(libcont::HybridSystem& system, const OrbitBranchOptions& options) {
+  system.set_parameter("d", -0.005);
+  system.set_parameter("omega", 0.5);
+  return libcont::trace_orbit_branch(system, libcont::find_periodic_orbit(system), options);
+}
+
+// The branch's first special point of a type, or none.
+const libcont::SpecialPoint* first_of(const OrbitBranch& branch, SpecialPointType type) {
+  for (const auto& s : branch.special_points)
+    if (s.type == type) return &s;
+  return nullptr;
+}
+
 }  // namespace
 
 TEST_CASE("Workflow: a catalogue model's branch in five lines, as vicont continue traces it",
@@ -361,18 +376,11 @@ TEST_CASE("Workflow: a doubled branch that runs into the grazing it was born fro
   // the base at once: it is the grazing z = 0/1 orbit traversed twice, born there. No orbit
   // leaves that grazing on the other side; the branch ends there, as a merge, not a failure.
   auto system = systems::make_system("moving-base");
-  system->set_parameter("d", -0.005);
-  system->set_parameter("omega", 0.5);
   const OrbitBranchOptions options("omega", 0.5, 2.5);
-  const OrbitBranch branch =
-      libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
+  const OrbitBranch branch = tutorial_branch(*system, options);
   REQUIRE(branch.ok());
-  const libcont::SpecialPoint* grazing = nullptr;
-  const libcont::SpecialPoint* flip = nullptr;
-  for (const auto& s : branch.special_points) {
-    if (s.type == SpecialPointType::Grazing && !grazing) grazing = &s;
-    if (s.type == SpecialPointType::PeriodDoubling && !flip) flip = &s;
-  }
+  const libcont::SpecialPoint* grazing = first_of(branch, SpecialPointType::Grazing);
+  const libcont::SpecialPoint* flip = first_of(branch, SpecialPointType::PeriodDoubling);
   REQUIRE(grazing);
   REQUIRE(flip);
   REQUIRE(grazing->lambda < flip->lambda);
@@ -447,15 +455,10 @@ TEST_CASE("A step from the orbit a doubled branch is born on swaps no halves",
   // moved by +-1e-9 along the halves' difference (closing after one period to 2e-9),
   // both steps stay in the family.
   auto system = systems::make_system("moving-base");
-  system->set_parameter("d", -0.005);
-  system->set_parameter("omega", 0.5);
   const OrbitBranchOptions options("omega", 0.5, 2.5);
-  const OrbitBranch branch =
-      libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
+  const OrbitBranch branch = tutorial_branch(*system, options);
   REQUIRE(branch.ok());
-  const libcont::SpecialPoint* flip = nullptr;
-  for (const auto& s : branch.special_points)
-    if (s.type == SpecialPointType::PeriodDoubling && !flip) flip = &s;
+  const libcont::SpecialPoint* flip = first_of(branch, SpecialPointType::PeriodDoubling);
   REQUIRE(flip);
   const OrbitBranch doubled = libcont::trace_doubled_branch(*system, 1, *flip, options);
   REQUIRE(doubled.points.size() > 3);
