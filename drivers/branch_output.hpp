@@ -64,7 +64,7 @@ std::vector<std::string> special_point_labels(const std::vector<std::string>& ty
 std::vector<std::string> special_point_labels(const std::vector<libcont::SpecialPoint>& points);
 
 // Where the branch's stability changes with no special point to explain it
-// (OrbitBranch::unexplained_stability_changes): the summary's lines, each starting with
+// (libcont::unexplained_stability_changes): the summary's lines, each starting with
 // `indent` ("" if there are none), and the JSON list of {after_point, from, to}.
 std::string stability_warning_text(const libcont::ContinuationResult& branch,
                                    const std::vector<std::string>& data_names,

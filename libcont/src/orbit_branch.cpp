@@ -216,8 +216,9 @@ std::vector<int> unexplained_stability_changes(const ContinuationResult& branch,
   const auto stable = [&](const BranchPoint& p) {
     return orbit_point_data(data_names, p.data).stable();
   };
+  const auto names = static_cast<Eigen::Index>(data_names.size());
   for (size_t i = 0; i + 1 < points.size(); ++i) {
-    if (points[i].data.size() == 0 || points[i + 1].data.size() == 0) continue;
+    if (points[i].data.size() != names || points[i + 1].data.size() != names) continue;
     if (stable(points[i]) == stable(points[i + 1])) continue;
     const bool explained = std::any_of(
         branch.special_points.begin(), branch.special_points.end(),
