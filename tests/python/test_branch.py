@@ -50,6 +50,18 @@ def test_loading_curve_is_viconts(run_vicont):
     assert {"fold", "neimark-sacker", "grazing"} <= types
 
 
+def test_stability_warnings_are_viconts(run_vicont):
+    # The cantilever's z = 8/2 orbits with steps of 0.003 jump across a sharp fold
+    # (doc/cli.md, stability_warnings); vicont and Python flag the same rows.
+    args = ("--system", "cantilever-2dof", "--set", "e=0.05", "--set", "omega=0.52", "--period", 2,
+            "--param", "omega", "--from", 0.52, "--to", 0.56, "--max-step", 0.003)
+    summary, _ = run_vicont("continue", *args)
+    s = libcont.system("cantilever-2dof", e=0.05, omega=0.52)
+    branch = libcont.continue_branch(s, "omega", 0.52, 0.56, period=2, max_step=0.003)
+    assert branch.stability_warnings
+    assert branch.stability_warnings == [w["after_point"] for w in summary["stability_warnings"]]
+
+
 @pytest.fixture(scope="module")
 def moving_base_branch():
     return libcont.continue_branch(libcont.system("moving-base", omega=4), "omega", 4.0, 4.7)
