@@ -243,7 +243,8 @@ mkfifo "$work/saved/continue.json"
 expect_bad FIFO continue --restart "$work/saved:PD1" --to 4.1 --out "$work/o"
 # A step that lands beyond a sharp fold (the cantilever's z = 8/2 orbits, steps of 0.003)
 # changes the orbits' stability with no special point between the rows: warned in the
-# summary and in stability_warnings; with steps of 0.001 the branch passes every fold.
+# summary and in stability_warnings, the first between the folds at 0.5245 and 0.5262 that
+# the jump skips; with steps of 0.001 the branch passes every fold.
 for step in 0.003 0.001; do
   "$vicont" continue --system cantilever-2dof --set e=0.05 --set omega=0.52 --period 2 \
     --param omega --from 0.52 --to 0.56 --max-step $step --format none --out "$work/jump-$step" \
@@ -253,7 +254,7 @@ for step in 0.003 0.001; do
     grep -q "^warning     the orbits' stability changes between omega = 0.52" "$work/jump-$step.txt" ||
       fail "no warning of the jump: $(cat "$work/jump-$step.txt")"
     check "the jump is in stability_warnings" \
-      "len(d['stability_warnings']) >= 1 and all(w['to'] == w['to'] and w['after_point'] >= 0 for w in d['stability_warnings'])"
+      "len(d['stability_warnings']) >= 1 and all(0.5245 < d['stability_warnings'][0][k] < 0.5263 for k in ('from', 'to'))"
   else
     grep -q '^warning' "$work/jump-$step.txt" && fail "a warning with small steps: $(cat "$work/jump-$step.txt")"
     check "no stability warning with small steps" "d['stability_warnings'] == []"

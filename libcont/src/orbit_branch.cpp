@@ -211,15 +211,13 @@ OrbitBranch start_failed(const Tracer& tracer, std::string reason) {
 std::vector<int> unexplained_stability_changes(const ContinuationResult& branch,
                                                const std::vector<std::string>& data_names) {
   std::vector<int> rows;
-  if (data_names.empty()) return rows;
   const auto& points = branch.points;
-  const auto stable = [&](const BranchPoint& p) {
-    return orbit_point_data(data_names, p.data).stable();
-  };
   const auto names = static_cast<Eigen::Index>(data_names.size());
   for (size_t i = 0; i + 1 < points.size(); ++i) {
     if (points[i].data.size() != names || points[i + 1].data.size() != names) continue;
-    if (stable(points[i]) == stable(points[i + 1])) continue;
+    if (stable_by_data(data_names, points[i].data) ==
+        stable_by_data(data_names, points[i + 1].data))
+      continue;
     const bool explained = std::any_of(
         branch.special_points.begin(), branch.special_points.end(),
         [&](const SpecialPoint& s) { return s.after_point == static_cast<int>(i); });
