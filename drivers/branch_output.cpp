@@ -139,4 +139,36 @@ std::vector<std::string> special_point_labels(const std::vector<libcont::Special
   return numbered(prefixes);
 }
 
+std::string stability_warning_text(const libcont::ContinuationResult& branch,
+                                   const std::vector<std::string>& data_names,
+                                   const std::string& parameter, const std::string& indent) {
+  const std::vector<int> rows = libcont::unexplained_stability_changes(branch, data_names);
+  std::string text;
+  constexpr size_t kNamed = 3;
+  for (size_t k = 0; k < rows.size() && k < kNamed; ++k) {
+    const auto i = static_cast<size_t>(rows[k]);
+    text += indent + "the orbits' stability changes between " + parameter + " = " +
+            number_text(branch.points[i].lambda) + " and " +
+            number_text(branch.points[i + 1].lambda) + " (rows " + std::to_string(i) + " and " +
+            std::to_string(i + 1) +
+            ") with no special point between them: a step may have jumped to another sheet of "
+            "the branch, or a bifurcation was missed; a smaller --max-step shows which\n";
+  }
+  if (rows.size() > kNamed)
+    text += indent + std::to_string(rows.size() - kNamed) + " more such changes (all in the JSON)\n";
+  return text;
+}
+
+nlohmann::ordered_json stability_warnings_json(const libcont::ContinuationResult& branch,
+                                               const std::vector<std::string>& data_names) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const int row : libcont::unexplained_stability_changes(branch, data_names)) {
+    const auto i = static_cast<size_t>(row);
+    list.push_back({{"after_point", row},
+                    {"from", branch.points[i].lambda},
+                    {"to", branch.points[i + 1].lambda}});
+  }
+  return list;
+}
+
 }  // namespace vicont

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "libcont/orbit_branch.hpp"
 #include "libcont/pseudo_arclength.hpp"
 
 namespace vicont {
@@ -59,5 +62,14 @@ void write_special_points_csv(const std::filesystem::path& file, const BranchTab
 // types by name (libcont::to_string(SpecialPointType)), as a file holds them.
 std::vector<std::string> special_point_labels(const std::vector<std::string>& types);
 std::vector<std::string> special_point_labels(const std::vector<libcont::SpecialPoint>& points);
+
+// Where the branch's stability changes with no special point to explain it
+// (libcont::unexplained_stability_changes): the summary's lines, each starting with
+// `indent` ("" if there are none), and the JSON list of {after_point, from, to}.
+std::string stability_warning_text(const libcont::ContinuationResult& branch,
+                                   const std::vector<std::string>& data_names,
+                                   const std::string& parameter, const std::string& indent);
+nlohmann::ordered_json stability_warnings_json(const libcont::ContinuationResult& branch,
+                                               const std::vector<std::string>& data_names);
 
 }  // namespace vicont

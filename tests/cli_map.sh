@@ -74,6 +74,40 @@ PYTHON
   omega=${row% *}
   d=${row#* }
   expect_flip_near "$omega" "$d" 1.5 3 "$work/line"
+  # The z = 1/2 orbits' fold and impact-velocity grazing near omega 2.06 at d = -0.0038
+  # (curves started beside each other at omega 1.9989 and 1.9990 on the seed line d = -1/300,
+  # reached there only past a sharp fold): the branch of the seed line's z = 1/2 orbit, on
+  # in d to -0.0038 from a row at omega 2.2, then in omega, locates them where the curves
+  # cross d = -0.0038.
+  "$vicont" continue --set d=-0.0033333333333333335 --period 2 --param omega --from 2.9375 --to 1.5 \
+    --format none --out "$work/half" >/dev/null 2>"$work/stderr" || fail "z = 1/2 branch: $(cat "$work/stderr")"
+  row=$(python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(next(r['index'] for r in rows if 2.15 < float(r['omega']) < 2.25 and r['impacts'] == '2'))" "$work/half/branch.csv")
+  "$vicont" continue --restart "$work/half:$row" --param d --to -0.0038 --format none --out "$work/half-d" \
+    >/dev/null 2>"$work/stderr" || fail "z = 1/2 branch in d: $(cat "$work/stderr")"
+  last=$(($(wc -l <"$work/half-d/branch.csv") - 2))
+  "$vicont" continue --restart "$work/half-d:$last" --param omega --to 1.9 --format none --json \
+    --out "$work/half-omega" >"$work/stdout" 2>"$work/stderr" || fail "z = 1/2 branch at d = -0.0038: $(cat "$work/stderr")"
+  python3 - "$work/stdout" "$work/map/map_curves.csv" <<'PYTHON' || fail "the z = 1/2 fold and grazing curves miss the branch's points at d = -0.0038"
+import csv, json, sys
+branch = json.load(open(sys.argv[1]))
+rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["n"] == "2" and r["d"] != "nan"]
+for kind in ("fold", "grazing"):
+    located = [p["parameter"] for p in branch["special_points"] if p["type"] == kind]
+    crossings = []
+    for a, b in zip(rows, rows[1:]):
+        if a["curve"] == b["curve"] == a["curve"] and a["kind"] == kind:
+            da, db = float(a["d"]) + 0.0038, float(b["d"]) + 0.0038
+            if da * db <= 0 and da != db:
+                oa, ob = float(a["omega"]), float(b["omega"])
+                crossings.append(oa + (ob - oa) * da / (da - db))
+    near = [c for c in crossings if 2.0 < c < 2.1]
+    print(" ", kind, "branch", located, "curves", near)
+    if len(located) != 1 or not near or min(abs(c - located[0]) for c in near) > 1e-6:
+        sys.exit(1)
+PYTHON
 else
   fail "vicont map: $(cat "$work/map.err")"
 fi

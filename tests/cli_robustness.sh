@@ -241,6 +241,41 @@ check "sweep --resume afresh notes it in run.notes" "any('no checkpoint' in n fo
 mkdir -p "$work/saved"
 mkfifo "$work/saved/continue.json"
 expect_bad FIFO continue --restart "$work/saved:PD1" --to 4.1 --out "$work/o"
+# Where the orbits' stability changes between two rows with no special point between them,
+# vicont warns in the summary and in stability_warnings, at exactly the rows that the
+# files' own stability and special points give. The soft moving base (ks = 2000) stalls at
+# its soft grazing near omega 1.38526 with steps of up to 0.05: its last rows change
+# stability there with no point located. The cantilever's z = 8/2 orbits pass their eight
+# folds in order with steps of 0.003 (once a step landed beyond the sharp fold at 0.5245):
+# no warning.
+stability_case() {
+  local name=$1
+  shift
+  "$vicont" continue "$@" --format none --out "$work/$name" >"$work/$name.txt" 2>"$work/stderr"
+  local status=$?
+  [ $status -eq 0 ] || [ $status -eq 3 ] || fail "$name: exit $status: $(cat "$work/stderr")"
+  cp "$work/$name/continue.json" "$work/stdout"
+  python3 - "$work/$name" <<'PYTHON' >"$work/$name.expected" || fail "$name: its files cannot be read"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/branch.csv")))
+after = {int(p["after_point"]) for p in csv.DictReader(open(sys.argv[1] + "/special_points.csv"))}
+print([i for i in range(len(rows) - 1) if rows[i]["stable"] != rows[i + 1]["stable"] and i not in after])
+PYTHON
+  check "$name: stability_warnings at the unexplained changes of its files" \
+    "[w['after_point'] for w in d['stability_warnings']] == $(cat "$work/$name.expected")"
+  [ "$(grep -c "^warning     the orbits' stability changes between" "$work/$name.txt")" = \
+    "$(python3 -c "print(len($(cat "$work/$name.expected")))")" ] ||
+    fail "$name: not one warning line per change: $(cat "$work/$name.txt")"
+}
+stability_case soft-grazing --system moving-base --set model=soft --set ks=2000 --set d=-0.005 \
+  --param omega --from 0.5 --to 2.5 --max-step 0.05
+check "the soft grazing's change is warned, between its last rows" \
+  "len(d['stability_warnings']) == 1 and 1.3852571 < d['stability_warnings'][0]['to'] < d['stability_warnings'][0]['from'] < 1.3852573"
+stability_case sharp-fold --system cantilever-2dof --set e=0.05 --set omega=0.52 --period 2 \
+  --param omega --from 0.52 --to 0.56 --max-step 0.003
+check "the cantilever's branch passes its folds without a warning" \
+  "d['stability_warnings'] == [] and sum(p['type'] == 'fold' for p in d['special_points']) == 8"
+
 rm -f "$work/saved/continue.json"
 mkdir -p "$work/saved/continue.json"
 expect_bad directory continue --restart "$work/saved:PD1" --to 4.1 --out "$work/o"

@@ -70,6 +70,21 @@ OrbitBranch cantilever_branch(libcont::HybridSystem& system, double e, int n, do
                                      {"omega", from, to});
 }
 
+// The moving-base oscillator at d = -0.005 (the tutorial's frequency response) and its
+// z = 1/1 branch over omega 0.5..2.5, from the orbit the start at rest settles on.
+OrbitBranch tutorial_branch(libcont::HybridSystem& system, const OrbitBranchOptions& options) {
+  system.set_parameter("d", -0.005);
+  system.set_parameter("omega", 0.5);
+  return libcont::trace_orbit_branch(system, libcont::find_periodic_orbit(system), options);
+}
+
+// The branch's first special point of a type, or none.
+const libcont::SpecialPoint* first_of(const OrbitBranch& branch, SpecialPointType type) {
+  for (const auto& s : branch.special_points)
+    if (s.type == type) return &s;
+  return nullptr;
+}
+
 }  // namespace
 
 TEST_CASE("Workflow: a catalogue model's branch in five lines, as vicont continue traces it",
@@ -361,18 +376,11 @@ TEST_CASE("Workflow: a doubled branch that runs into the grazing it was born fro
   // the base at once: it is the grazing z = 0/1 orbit traversed twice, born there. No orbit
   // leaves that grazing on the other side; the branch ends there, as a merge, not a failure.
   auto system = systems::make_system("moving-base");
-  system->set_parameter("d", -0.005);
-  system->set_parameter("omega", 0.5);
   const OrbitBranchOptions options("omega", 0.5, 2.5);
-  const OrbitBranch branch =
-      libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
+  const OrbitBranch branch = tutorial_branch(*system, options);
   REQUIRE(branch.ok());
-  const libcont::SpecialPoint* grazing = nullptr;
-  const libcont::SpecialPoint* flip = nullptr;
-  for (const auto& s : branch.special_points) {
-    if (s.type == SpecialPointType::Grazing && !grazing) grazing = &s;
-    if (s.type == SpecialPointType::PeriodDoubling && !flip) flip = &s;
-  }
+  const libcont::SpecialPoint* grazing = first_of(branch, SpecialPointType::Grazing);
+  const libcont::SpecialPoint* flip = first_of(branch, SpecialPointType::PeriodDoubling);
   REQUIRE(grazing);
   REQUIRE(flip);
   REQUIRE(grazing->lambda < flip->lambda);
@@ -394,6 +402,66 @@ TEST_CASE("Workflow: a doubled branch that runs into the grazing it was born fro
   CHECK(libcont::minimal_period(map, end.u, 2) == 1);
 }
 
+TEST_CASE("Steps beside a sharp fold keep to the branch's sheet", "[continuation][workflow]") {
+  // The cantilever beam (set 1, e = 0.05): the z = 8/2 orbits from omega = 0.52 turn at
+  // eight folds up to the period doubling at 0.5438 where they are born. Beside the sharp
+  // fold at 0.5245 the branch approaches a grazing in the impact's speed and declines it;
+  // a step of that walk once landed on the fold's far sheet at the same speed (with steps
+  // of 0.003, vicont diagram's default for omega 0.5..0.56, and 0.005), and the branch
+  // traced its bubble back. Each step must keep to the sheet: the folds in order, every
+  // change of stability at one of them, whatever the largest step.
+  auto system = systems::make_system("cantilever-2dof");
+  system->set_parameter("e", 0.05);
+  system->set_parameter("omega", 0.52);
+  libcont::OrbitSearchOptions two;
+  two.period = 2;
+  const libcont::OrbitSearchResult orbit = libcont::find_periodic_orbit(*system, two);
+  REQUIRE(orbit.found());
+  std::vector<double> folds_at_finest;
+  for (const double max_step : {0.001, 0.003, 0.005}) {
+    OrbitBranchOptions options("omega", 0.52, 0.56);
+    options.max_step = max_step;
+    const OrbitBranch branch = libcont::trace_orbit_branch(*system, orbit, options);
+    INFO("max_step " << max_step << ": " << branch.points.size() << " points, "
+                     << branch.stop_reason);
+    REQUIRE(branch.ok());
+    std::vector<double> folds;
+    for (const auto& s : branch.special_points)
+      if (s.type == SpecialPointType::Fold) folds.push_back(s.lambda);
+    REQUIRE(folds.size() == 8);
+    CHECK(branch.special_points.back().type == SpecialPointType::PeriodDoubling);
+    CHECK(std::abs(branch.special_points.back().lambda - 0.54378329) < 1e-7);
+    CHECK(libcont::unexplained_stability_changes(branch, branch.data_names).empty());
+    if (folds_at_finest.empty()) folds_at_finest = folds;
+    for (size_t k = 0; k < folds.size(); ++k) CHECK(std::abs(folds[k] - folds_at_finest[k]) < 1e-8);
+  }
+}
+
+TEST_CASE("A change of stability between two rows with no special point between them is flagged",
+          "[continuation]") {
+  // Rows by their spectral radius: stable, stable, unstable (a fold located after row 1),
+  // unstable, stable (nothing located: a jump), stable, unstable (a grazing after row 5).
+  const std::vector<std::string> names{"A_max:x", "spectral_radius"};
+  libcont::ContinuationResult branch;
+  for (const double radius : {0.5, 0.9, 1.2, 1.5, 0.7, 0.8, 3.0}) {
+    libcont::BranchPoint p;
+    p.data = libcont::Vector(2);
+    p.data << 1.0, radius;
+    branch.points.push_back(p);
+  }
+  libcont::SpecialPoint fold, grazing;
+  fold.type = SpecialPointType::Fold;
+  fold.after_point = 1;
+  grazing.type = SpecialPointType::Grazing;
+  grazing.after_point = 5;
+  branch.special_points = {fold, grazing};
+  CHECK(libcont::unexplained_stability_changes(branch, names) == std::vector<int>{3});
+  // Rows without the spectral radius, or with data of another size, say nothing.
+  CHECK(libcont::unexplained_stability_changes(branch, {"A_max:x", "impacts"}).empty());
+  branch.points[4].data = libcont::Vector(1);
+  CHECK(libcont::unexplained_stability_changes(branch, names).empty());
+}
+
 TEST_CASE("A step from the orbit a doubled branch is born on swaps no halves",
           "[continuation][period-doubling]") {
   // At its birth the doubled orbit is the period-1 orbit: its half-lap difference
@@ -404,15 +472,10 @@ TEST_CASE("A step from the orbit a doubled branch is born on swaps no halves",
   // moved by +-1e-9 along the halves' difference (closing after one period to 2e-9),
   // both steps stay in the family.
   auto system = systems::make_system("moving-base");
-  system->set_parameter("d", -0.005);
-  system->set_parameter("omega", 0.5);
   const OrbitBranchOptions options("omega", 0.5, 2.5);
-  const OrbitBranch branch =
-      libcont::trace_orbit_branch(*system, libcont::find_periodic_orbit(*system), options);
+  const OrbitBranch branch = tutorial_branch(*system, options);
   REQUIRE(branch.ok());
-  const libcont::SpecialPoint* flip = nullptr;
-  for (const auto& s : branch.special_points)
-    if (s.type == SpecialPointType::PeriodDoubling && !flip) flip = &s;
+  const libcont::SpecialPoint* flip = first_of(branch, SpecialPointType::PeriodDoubling);
   REQUIRE(flip);
   const OrbitBranch doubled = libcont::trace_doubled_branch(*system, 1, *flip, options);
   REQUIRE(doubled.points.size() > 3);

@@ -358,6 +358,7 @@ nlohmann::ordered_json render_json(const ContinueSummary& summary) {
   s["points"] = branch.points.size();
   s["special_points"] = special_points_json(summary.report);
   s["stop_reason"] = branch.stop_reason;
+  s["stability_warnings"] = stability_warnings_json(branch, branch.data_names);
   s["section_phase"] = summary.start.phase;
   s["section_moves"] = branch.section_moves;
   if (summary.report.last_lambda)
@@ -399,7 +400,8 @@ std::string render_text(const ContinueSummary& summary) {
   if (summary.report.last_lambda)
     text << "last point  " << summary.parameter << " = " << number_text(*summary.report.last_lambda)
          << '\n';
-  text << special_points_text(summary.report);
+  text << special_points_text(summary.report)
+       << stability_warning_text(branch, branch.data_names, summary.parameter, "warning     ");
   for (const auto& d : summary.doubled)
     text << "doubled     from " << d.label << " at " << summary.parameter << " = "
          << number_text(d.parameter) << ": n = " << d.report.table.period << ", "

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "atomic_file.hpp"
+#include "branch_output.hpp"
 #include "commands/system_command.hpp"
 #include "exit_codes.hpp"
 #include "fallback_report.hpp"
@@ -236,7 +237,8 @@ nlohmann::ordered_json render_json(const DiagramSummary& summary) {
                         {"rejoined", rejoined},
                         {"points", b.branch.points.size()},
                         {"special_points", specials},
-                        {"stop_reason", b.branch.stop_reason}});
+                        {"stop_reason", b.branch.stop_reason},
+                        {"stability_warnings", stability_warnings_json(b.branch, b.data_names)}});
   }
   s["branches"] = branches;
   s["integration_points"] = d.integration.size();
@@ -271,6 +273,7 @@ std::string render_text(const DiagramSummary& summary) {
     for (const auto& r : b.rejoined)
       text << "              settled on again at " << rounded_text(r.at) << ", stable until "
            << rounded_text(r.stable_until, 8) << " (" << r.lost_by << ")\n";
+    text << stability_warning_text(b.branch, b.data_names, o.parameter, "              warning: ");
   }
   text << "integrated  " << d.integration.size() << " points, " << d.failed << " failed\n"
        << fallbacks_text(points_fallbacks(d.integration, o.parameter), "point");

@@ -118,24 +118,15 @@ struct SaltationTerms {
   const double* reset;    // R = (R_x, r / s), n x (n + 3)
   const double* c;        // the event's coefficients (c_x first)
   double rate;            // (M^T c) . z
+  bool no_jump;           // f+ = D_t g: the motion stays on the reset's image (stays_on_image)
   double* mz;             // out: M z
   double* jump;           // out: f+ - R M z
   double* s;              // out: S, n x n
 };
 
-// S = R_x + (f+ - R M z) c_x^T / rate, with the size fixed where N > 0: plain loops of
-// a dynamic size 2 cost more in their set-up than in their arithmetic.
-// A reset whose image does not depend on the state (R_x = 0: sticking puts the body on the
-// base whatever its state was).
-inline bool forgets_state(const SaltationTerms& a) {
-  for (int i = 0; i < a.n * a.n; ++i)
-    if (a.reset[i] != 0.0) return false;
-  return true;
-}
-
-// Whether, after a reset that forgets the state, the next mode's flow stays on the reset's
-// image g(t) (a stuck body moves with the base): its field there is g's time derivative,
-// f+(g(t), t) = D_t g(t) for every t. The jump f+ - D_t g then vanishes at any crossing
+// Whether, after a reset that forgets the state (R_x = 0), the next mode's flow stays on
+// the reset's image g(t) (a stuck body moves with the base): its field there is g's time
+// derivative, f+(g(t), t) = D_t g(t) for every t. The jump f+ - D_t g then vanishes at any crossing
 // and with it the saltation, which collapses the tangent. At a crossing the two sides
 // agree only to the rounding of the lifted forcing coordinates carried along the segment,
 // and a rounding-level S stands for the collapse as a finite, arbitrary stretch (the
@@ -164,6 +155,8 @@ inline bool stays_on_image(const SaltationTerms& a) {
   return true;
 }
 
+// S = R_x + (f+ - R M z) c_x^T / rate, with the size fixed where N > 0: plain loops of
+// a dynamic size 2 cost more in their set-up than in their arithmetic.
 template <int N>
 void saltation_from_reset(const SaltationTerms& a) {
   const int n = N > 0 ? N : a.n, lifted = n + 3;
@@ -179,7 +172,7 @@ void saltation_from_reset(const SaltationTerms& a) {
   // f+ - R M z = f+ - R_x f- - D_t g.
   for (int k = 0; k < lifted; ++k)
     for (int i = 0; i < n; ++i) a.jump[i] -= a.reset[k * n + i] * a.mz[k];
-  if (forgets_state(a) && stays_on_image(a))
+  if (a.no_jump)
     for (int i = 0; i < n; ++i) a.jump[i] = 0.0;
   for (int k = 0; k < n; ++k) {
     const double scale = a.c[k] / a.rate;
@@ -1047,16 +1040,18 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
   }
 }
 
-const Matrix* ExactSegment::lifted_reset(int mode, PreparedMode& prepared, int event,
-                                         EventKind kind) {
+const ExactSegment::PreparedMode::Reset* ExactSegment::lifted_reset(int mode,
+                                                                    PreparedMode& prepared,
+                                                                    int event, EventKind kind) {
   for (const PreparedMode::Reset& reset : prepared.resets)
-    if (reset.event == event && reset.kind == kind) return reset.affine ? &reset.lifted : nullptr;
+    if (reset.event == event && reset.kind == kind) return reset.affine ? &reset : nullptr;
   PreparedMode::Reset reset{event, kind, false, Matrix::Zero(n_, n_ + 3)};
   reset.affine = affine_->affine_reset(mode, event, kind, reset.lifted) && reset.lifted.allFinite();
   // The model's r multiplies (1, cos, sin); the lifted state carries s times those.
   reset.lifted.rightCols(3) /= flows_[static_cast<size_t>(mode)].forcing_scale();
+  reset.forgets_state = (reset.lifted.leftCols(n_).array() == 0.0).all();
   prepared.resets.push_back(std::move(reset));
-  return prepared.resets.back().affine ? &prepared.resets.back().lifted : nullptr;
+  return prepared.resets.back().affine ? &prepared.resets.back() : nullptr;
 }
 
 bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& outcome, double t,
@@ -1073,7 +1068,7 @@ bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& o
   PreparedMode* before = current ? &prepared_modes_[static_cast<size_t>(mode)] : prepared_for(mode);
   if (!before || !before->affine_events[static_cast<size_t>(event)]) return false;
   if (!(current && outcome.next_mode == mode) && !prepared_for(outcome.next_mode)) return false;
-  const Matrix* reset = lifted_reset(mode, *before, event, outcome.kind);
+  const PreparedMode::Reset* reset = lifted_reset(mode, *before, event, outcome.kind);
   if (!reset) return false;
   const ExactLinearFlow& from = flows_[static_cast<size_t>(mode)];
   const ExactLinearFlow& to = flows_[static_cast<size_t>(outcome.next_mode)];
@@ -1084,18 +1079,20 @@ bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& o
   const double* rate_coefficients = before->rate_coefficients.data() + event * lifted;
   const double rate = ordered_dot<0>(rate_coefficients, crossing_.z.data(), lifted);
   const double rescale = to.forcing_scale() / from.forcing_scale();
-  const SaltationTerms terms{n,
-                             crossing_.z.data(),
-                             x_plus.data(),
-                             rescale,
-                             from.generator().data(),
-                             to.generator().data(),
-                             reset->data(),
-                             before->event_coefficients.data() + event * lifted,
-                             rate,
-                             lifted_rate_.data(),
-                             work.jump.data(),
-                             work.result.data()};
+  SaltationTerms terms{n,
+                       crossing_.z.data(),
+                       x_plus.data(),
+                       rescale,
+                       from.generator().data(),
+                       to.generator().data(),
+                       reset->lifted.data(),
+                       before->event_coefficients.data() + event * lifted,
+                       rate,
+                       false,
+                       lifted_rate_.data(),
+                       work.jump.data(),
+                       work.result.data()};
+  terms.no_jump = reset->forgets_state && stays_on_image(terms);
   switch (n) {
     case 2: saltation_from_reset<2>(terms); break;
     case 4: saltation_from_reset<4>(terms); break;

@@ -235,6 +235,9 @@ class ExactSegment {
       EventKind kind;
       bool affine;
       Matrix lifted;  // n x (n + 3)
+      // R_x = 0: the image does not depend on the state (sticking puts the body on the
+      // base whatever its state was).
+      bool forgets_state = false;
     };
     std::vector<Reset> resets;
   };
@@ -244,7 +247,8 @@ class ExactSegment {
   // not on the exact path.
   PreparedMode* prepared_for(int mode);
   // The lifted affine reset of an event of a prepared mode, or null.
-  const Matrix* lifted_reset(int mode, PreparedMode& prepared, int event, EventKind kind);
+  const PreparedMode::Reset* lifted_reset(int mode, PreparedMode& prepared, int event,
+                                          EventKind kind);
 
   const HybridSystem& system_;
   // The model's capabilities, looked up once; affine_ may be null (nothing is covered).

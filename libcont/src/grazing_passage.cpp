@@ -292,12 +292,16 @@ bool Passage::step_to(GrazingFamily& family, const FamilyPoint& from, double sig
                       FamilyPoint& to) {
   double target = sigma;
   for (int attempt = 0; attempt < 8; ++attempt) {
-    Vector y = from.y + (target - from.sigma) * from.dy_dsigma;
+    const Vector prediction = from.y + (target - from.sigma) * from.dy_dsigma;
+    Vector y = prediction;
     // Along the family the derivative in sigma keeps its direction: where it turns back,
     // sigma itself has turned (the family does not come closer; a fold shows as dlambda /
-    // dsigma through zero with the direction kept).
+    // dsigma through zero with the direction kept). The solution lies near the prediction,
+    // closer than the prediction's own move: farther, it is another sheet of the branch
+    // at the same sigma (beside a sharp fold), and a shorter step follows the family.
     if (family.solve(target, false, y, to.point, to.dy_dsigma, to.sigma) &&
-        continues(from, y, problem_.impacts()) && to.dy_dsigma.dot(from.dy_dsigma) > 0.0) {
+        continues(from, y, problem_.impacts()) && to.dy_dsigma.dot(from.dy_dsigma) > 0.0 &&
+        (y - prediction).norm() <= 0.5 * (prediction - from.y).norm() + 1e-9 * (1.0 + y.norm())) {
       to.y = y;
       to.impacts = problem_.impacts();
       return true;  // possibly short of sigma: the caller records it and goes on from there

@@ -6,6 +6,7 @@
 
 #include "libcont/floquet.hpp"
 #include "libcont/orbit_merge.hpp"
+#include "libcont/orbit_point_data.hpp"
 #include "libcont/periodic_orbit_problem.hpp"
 #include "libcont/poincare_map.hpp"
 #include "libcont/section_placement.hpp"
@@ -167,8 +168,7 @@ HybridDiagramOptions HybridDiagramOptions::for_range(std::string parameter, doub
 }
 
 bool DiagramBranch::stable(const BranchPoint& point) const {
-  const auto it = std::find(data_names.begin(), data_names.end(), "spectral_radius");
-  return it != data_names.end() && point.data[it - data_names.begin()] < 1.0;
+  return stable_by_data(data_names, point.data);
 }
 
 HybridDiagram::HybridDiagram(SystemFactory factory, HybridDiagramOptions options)

@@ -131,6 +131,7 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   const int batch_periods = options_.periods / batches;
   Matrix batch_logs(n, batches);
   Vector batch_start = log_stretch;
+  int batch_left = batch_periods;  // periods until the current batch is complete
   int done = 0;
   for (int k = 1; k <= options_.periods; ++k) {
     FlowReport step = flow.advance(state, t_start + k * period, &recorder);
@@ -143,9 +144,10 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
     orthonormalise(state.tangent, log_stretch);
     result.poincare_samples.col(k - 1) = state.x;
     done = k;
-    if (k % batch_periods == 0 && k / batch_periods <= batches) {
-      batch_logs.col(k / batch_periods - 1) = log_stretch - batch_start;
+    if (--batch_left == 0 && result.batches < batches) {
+      batch_logs.col(result.batches++) = log_stretch - batch_start;
       batch_start = log_stretch;
+      batch_left = batch_periods;
     }
     if (options_.progress) options_.progress(options_.transient_periods + k, total_periods);
   }
@@ -160,7 +162,6 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   for (Eigen::Index i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](Eigen::Index a, Eigen::Index b) { return unsorted[a] > unsorted[b]; });
-  result.batches = std::min(done / batch_periods, batches);
   const Matrix batch_exponents =
       batch_logs.leftCols(result.batches) / (batch_periods * period);
   result.exponents.resize(n);

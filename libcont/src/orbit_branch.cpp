@@ -208,6 +208,24 @@ OrbitBranch start_failed(const Tracer& tracer, std::string reason) {
 
 }  // namespace
 
+std::vector<int> unexplained_stability_changes(const ContinuationResult& branch,
+                                               const std::vector<std::string>& data_names) {
+  std::vector<int> rows;
+  const auto& points = branch.points;
+  const auto names = static_cast<Eigen::Index>(data_names.size());
+  for (size_t i = 0; i + 1 < points.size(); ++i) {
+    if (points[i].data.size() != names || points[i + 1].data.size() != names) continue;
+    if (stable_by_data(data_names, points[i].data) ==
+        stable_by_data(data_names, points[i + 1].data))
+      continue;
+    const bool explained = std::any_of(
+        branch.special_points.begin(), branch.special_points.end(),
+        [&](const SpecialPoint& s) { return s.after_point == static_cast<int>(i); });
+    if (!explained) rows.push_back(static_cast<int>(i));
+  }
+  return rows;
+}
+
 OrbitBranch trace_orbit_branch(HybridSystem& system, const OrbitSearchResult& start,
                                const OrbitBranchOptions& options) {
   if (!start.found()) {

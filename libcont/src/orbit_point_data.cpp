@@ -1,5 +1,6 @@
 #include "libcont/orbit_point_data.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -48,6 +49,12 @@ OrbitPointData orbit_point_data(const std::vector<std::string>& names, ConstVect
     }
   }
   return d;
+}
+
+bool stable_by_data(const std::vector<std::string>& names, ConstVectorRef data) {
+  const auto it = std::find(names.begin(), names.end(), "spectral_radius");
+  const auto at = static_cast<Eigen::Index>(it - names.begin());
+  return it != names.end() && at < data.size() && data[at] < 1.0;
 }
 
 }  // namespace libcont

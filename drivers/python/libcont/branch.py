@@ -54,7 +54,9 @@ class Branch(ColumnTable):
     state name), section_phase, the point data by name (A_max:x, impacts, spectral_radius,
     min_gap, slowest_impact, section_clearance, mu0:re, ...) and stable (bool). parameter is
     the continued parameter's name, period n, special_points the located points, status and
-    stop_reason how it ended."""
+    stop_reason how it ended; stability_warnings the rows after which the orbits' stability
+    changes with no special point before the next row (a jump to another sheet of the
+    branch, or a missed bifurcation: a smaller max_step shows which)."""
 
     def __init__(self, run):
         self._run = run
@@ -67,6 +69,7 @@ class Branch(ColumnTable):
         self.period = data["period"]
         self.status = data["status"]
         self.stop_reason = data["stop_reason"]
+        self.stability_warnings = list(data["stability_warnings"])
         self.ok = data["ok"]
         self.section_moves = data["section_moves"]
         self.failure = data["failure"]

@@ -11,8 +11,8 @@ class DiagramBranch(ColumnTable):
     """A branch continued where integration settled on a stable orbit: n, p (impacts where
     it was found), found_at, stable_until and lost_by (where its stable stretch from
     found_at ended, and why), rejoined (the later stretches integration settled on it
-    again: dicts with at, stable_until, lost_by), last_stable_state, status and
-    stop_reason of its continuation. Columns, one row per branch point: the parameter,
+    again: dicts with at, stable_until, lost_by), last_stable_state, status,
+    stop_reason and stability_warnings (as Branch's) of its continuation. Columns, one row per branch point: the parameter,
     stable, the point data of continue_branch (A_max:..., impacts, spectral_radius,
     min_gap, slowest_impact, section_clearance, mu<k>:re/im), section_phase and the state
     on that section. stroboscopic[row] is the orbit at t = kT (mod nT), a row per lap k,
@@ -22,7 +22,7 @@ class DiagramBranch(ColumnTable):
     def __init__(self, data, parameter):
         self.parameter = parameter
         for name in ("n", "p", "found_at", "stable_until", "lost_by", "last_stable_state",
-                     "status", "stop_reason"):
+                     "status", "stop_reason", "stability_warnings"):
             setattr(self, name, data[name])
         self.rejoined = [dict(r) for r in data["rejoined"]]
         self.columns = dict(data["columns"])

@@ -86,6 +86,7 @@ py::dict branch_dict(const BranchRun& run) {
   d["period"] = b.period;
   d["status"] = libcont::to_string(b.status);
   d["stop_reason"] = b.stop_reason;
+  d["stability_warnings"] = libcont::unexplained_stability_changes(b, b.data_names);
   d["ok"] = b.ok();
   d["section_moves"] = b.section_moves;
   d["failure"] = b.failure;

@@ -9,6 +9,7 @@
 #include "bindings.hpp"
 #include "cancellable_call.hpp"
 #include "libcont/hybrid_diagram.hpp"
+#include "libcont/orbit_branch.hpp"
 #include "python_values.hpp"
 #include "sweep_conversion.hpp"
 
@@ -94,6 +95,7 @@ py::dict branch_dict(const libcont::DiagramBranch& b, const std::string& paramet
   d["special_points"] = specials;
   d["status"] = libcont::to_string(b.branch.status);
   d["stop_reason"] = b.branch.stop_reason;
+  d["stability_warnings"] = libcont::unexplained_stability_changes(b.branch, b.data_names);
   return d;
 }
 

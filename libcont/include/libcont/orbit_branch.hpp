@@ -93,6 +93,15 @@ struct OrbitBranch : ContinuationResult {
   }
 };
 
+// The rows i of a branch of periodic orbits (its points' data named by data_names, as
+// OrbitBranch::data_names) after which the orbits' stability changes with no special
+// point between rows i and i + 1. A fold, a period doubling, a Neimark-Sacker point or a
+// grazing explains a change; none means that a step jumped to another sheet of the branch
+// (the far side of a sharp fold, which the branch then traces back) or that a bifurcation
+// was missed. Either way the branch cannot be trusted there: a smaller max_step shows which.
+std::vector<int> unexplained_stability_changes(const ContinuationResult& branch,
+                                               const std::vector<std::string>& data_names);
+
 // Each traces the branch towards options.to and leaves the system's continued parameter
 // where the last map was evaluated; each throws InputError for bad options or a parameter
 // the system does not have.

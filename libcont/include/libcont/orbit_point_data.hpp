@@ -29,5 +29,8 @@ struct OrbitPointData {
 // From a point's data and the names of its values (PeriodicOrbitProblem::point_data_names,
 // OrbitBranch::data_names). Throws InputError when the sizes differ or a name is unknown.
 OrbitPointData orbit_point_data(const std::vector<std::string>& names, ConstVectorRef data);
+// Whether a point's data, named so, say its orbit is stable: its spectral radius below 1
+// (false where they hold none). Without taking the data apart.
+bool stable_by_data(const std::vector<std::string>& names, ConstVectorRef data);
 
 }  // namespace libcont
