@@ -109,6 +109,7 @@ struct Traced {
   std::string failure;  // why it did not start, or the exception it threw
   ContinuationResult branch;
   Eigen::Index impacts_column = 1;
+  std::vector<std::string> data_names;  // of the branch's rows
   double max_step = 0;
   Vector settled;  // the library's state after settling (400 periods from rest)
 };
@@ -131,6 +132,7 @@ inline Traced trace(const Case& c, double locate = 1e-9, double boundary = -1.0)
     libcont::PeriodicOrbitProblem problem(system, c.parameter, c.n, {}, phase);
     const auto names = problem.point_data_names();
     out.impacts_column = std::find(names.begin(), names.end(), "impacts") - names.begin();
+    out.data_names = names;
     libcont::ContinuationOptions options;
     const double span = c.span();
     options.lambda_min = c.lo();

@@ -274,7 +274,9 @@ class Passage {
                      double direction);
   bool depart(GrazingFamily& arriving, const FamilyPoint& last, int arriving_impacts);
   bool ends_on_shorter_period();
-  bool first_guess(GrazingFamily& other, const FamilyPoint& last, FamilyPoint& first);
+  bool first_guess(GrazingFamily& other, const FamilyPoint& last, int impacts, FamilyPoint& first);
+  void gap_tangent(GrazingFamily& other, const Vector& base, double c_base, const Vector& gradient,
+                   int impacts, FamilyPoint& first);
   bool impacting_tangent(GrazingFamily& other, const FamilyPoint& last, const Vector& gradient,
                          FamilyPoint& first);
 
@@ -609,9 +611,10 @@ bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last,
 
 // The other family's orbit at first.sigma to first order: a step in its coordinate from the
 // grazing orbit (or, where the flow sees the grazing orbit's touch as neither impact nor
-// gap minimum, from the arriving family's last orbit), then on the impacting side its
-// tangent at the grazing.
-bool Passage::first_guess(GrazingFamily& other, const FamilyPoint& last, FamilyPoint& first) {
+// gap minimum, from the arriving family's last orbit), then along its tangent at the
+// grazing, on either side.
+bool Passage::first_guess(GrazingFamily& other, const FamilyPoint& last, int impacts,
+                          FamilyPoint& first) {
   double q = 0.0;
   Vector gradient;
   const auto linearise_at = [&](const Vector& y) {
@@ -627,9 +630,45 @@ bool Passage::first_guess(GrazingFamily& other, const FamilyPoint& last, FamilyP
                         : problem_.failure());
     return false;
   }
+  const Vector base = first.y;
   first.y += ((other.target(first.sigma) - q) / gradient.squaredNorm()) * gradient;
-  return other.coordinate() != GrazingFamily::Coordinate::Speed ||
-         impacting_tangent(other, last, gradient, first);
+  if (other.coordinate() == GrazingFamily::Coordinate::Speed)
+    return impacting_tangent(other, last, gradient, first);
+  gap_tangent(other, base, q, gradient, impacts, first);
+  return true;
+}
+
+// Without the grazing impact the family is smooth through the grazing orbit y_g, and its
+// tangent there is the kernel of the map's Jacobian on that side: the first orbit lies
+// along it, y = y_g + s t with the step in c that the target asks for. (The step along c's
+// gradient alone leaves F as far from zero as the family's slope in lambda times the step:
+// beside a fold of the family, Newton does not come back from there.) The Jacobian is
+// read just off the grazing orbit along c's gradient, where the flow misses the surface
+// and F is still near zero (at the whole step F is as far off as that step's guess, and
+// its Jacobian is another orbit's); where the flow meets the surface there even so, the
+// step along the gradient stays the guess.
+void Passage::gap_tangent(GrazingFamily& other, const Vector& base, double c_base,
+                          const Vector& gradient, int impacts, FamilyPoint& first) {
+  const Eigen::Index n = base.size() - 1;
+  Vector residual, dlambda;
+  Matrix du;
+  bool read = false;
+  for (double fraction = 1e-2; !read && fraction <= 1.0; fraction *= 10.0) {
+    const Vector y = base + fraction * (first.y - base);
+    const double c = c_base + fraction * (other.target(first.sigma) - c_base);
+    // dF/dlambda by differences only in steps that stay on this side (as Newton takes it).
+    read = problem_.evaluate(y.head(n), y[n], residual, du, dlambda) && problem_.impacts() == impacts &&
+           (problem_.column_available() || other.near_dlambda(y, c, gradient[n], dlambda));
+  }
+  if (!read) return;
+  Matrix system(n + 1, n + 1);
+  system.topLeftCorner(n, n) = du;
+  system.topRightCorner(n, 1) = dlambda;
+  system.row(n) = gradient.transpose();
+  Vector rhs = Vector::Zero(n + 1);
+  rhs[n] = other.target(first.sigma) - c_base;
+  const Vector step = Eigen::PartialPivLU<Matrix>(system).solve(rhs);
+  if (step.allFinite()) first.y = base + step;
 }
 
 // Where no orbit leaves the grazing, the grazing orbit may close after fewer forcing
@@ -670,14 +709,28 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
   // a grazing located from far, as on a linear family), farther out.
   const double nearest =
       std::max(5.0 * options_.smallest_distance, 4.0 * other.sigma_at_depth(options_.smallest_depth));
-  bool found = false;
-  for (double sigma = nearest; !found && sigma <= 0.5 * options_.leave_distance; sigma *= 4.0) {
-    first = FamilyPoint{};
-    first.sigma = sigma;
+  // The orbit at sigma, and the sign of dlambda/dsigma at the grazing (its first guess's
+  // direction from the grazing orbit).
+  double slope_at_grazing = 0.0;
+  const auto orbit_at = [&](double sigma, FamilyPoint& f) {
+    f = FamilyPoint{};
+    f.sigma = sigma;
     out_.message.clear();
-    found = first_guess(other, last, first) &&
-            other.solve(first.sigma, false, first.y, first.point, first.dy_dsigma, first.sigma) &&
-            problem_.impacts() == impacts;
+    if (!first_guess(other, last, impacts, f)) return false;
+    slope_at_grazing = f.y[n] - grazing_y_[n];
+    return other.solve(f.sigma, false, f.y, f.point, f.dy_dsigma, f.sigma) && problem_.impacts() == impacts;
+  };
+  bool found = false;
+  for (double sigma = nearest; !found && sigma <= 0.5 * options_.leave_distance; sigma *= 4.0)
+    found = orbit_at(sigma, first);
+  // Where dlambda/dsigma has turned between the grazing and the first orbit, a fold lies
+  // between them (beside a codimension-two point the family folds close to the grazing):
+  // an orbit short of it, from which the walk out locates it, is closer in.
+  const double closest = 4.0 * other.sigma_at_depth(options_.smallest_depth);
+  for (double sigma = first.sigma / 4.0;
+       found && first.dy_dsigma[n] * slope_at_grazing < 0.0 && sigma >= closest; sigma /= 4.0) {
+    FamilyPoint closer;
+    if (orbit_at(sigma, closer)) first = std::move(closer);
   }
   if (!found) {
     if (ends_on_shorter_period()) return false;
