@@ -280,27 +280,21 @@ void real_pair_terms(double discriminant, double b, double s, double& c, double&
 
 void ExactLinearFlow::closed_form_transition(double s, Matrix& out) const {
   const double b = std::sqrt(std::abs(discriminant_));
-  ClosedFormTerms terms;
+  double c = 0.0, d = 0.0;
   if (discriminant_ < 0.0) {
-    terms.c = std::cos(b * s);
-    terms.d = std::sin(b * s) / b;
+    c = std::cos(b * s);
+    d = std::sin(b * s) / b;
   } else {
-    real_pair_terms(discriminant_, b, s, terms.c, terms.d);
+    real_pair_terms(discriminant_, b, s, c, d);
   }
-  terms.growth = std::exp(half_trace_ * s);
-  const double w = mode_.frequency;
-  terms.cw = std::cos(w * s);
-  terms.sw = std::sin(w * s);
-  closed_form_transition(terms, out);
-}
-
-void ExactLinearFlow::closed_form_transition(const ClosedFormTerms& terms, Matrix& out) const {
-  const double growth = terms.growth, c = terms.c, d = terms.d, cw = terms.cw, sw = terms.sw;
+  const double growth = std::exp(half_trace_ * s);
   const double* A = mode_.A.data();  // column-major 2 x 2
   const double e00 = growth * (c + d * (A[0] - half_trace_));
   const double e10 = growth * d * A[1];
   const double e01 = growth * d * A[2];
   const double e11 = growth * (c + d * (A[3] - half_trace_));
+  const double w = mode_.frequency;
+  const double cw = std::cos(w * s), sw = std::sin(w * s);
   // Column-major 5 x 5, written out: this runs at every iteration of a root search.
   const double* P = particular_.data();  // Pi, column-major 2 x 3
   const double P00 = P[0], P10 = P[1], P01 = P[2], P11 = P[3], P02 = P[4], P12 = P[5];
@@ -376,13 +370,13 @@ void ExactLinearFlow::ClosedFormFunction::evaluate(double s, double& value, doub
   }
   has_last_ = true;
   last_s_ = s;
+  double c = 0.0, d = 0.0;
   if (discriminant < 0.0) {
-    c_ = cos_b_;
-    d_ = sin_b_ / b;
+    c = cos_b_;
+    d = sin_b_ / b;
   } else {
-    real_pair_terms(discriminant, b, s, c_, d_);
+    real_pair_terms(discriminant, b, s, c, d);
   }
-  const double c = c_, d = d_;
   const double growth = growth_;
   const double cw = cos_w_, sw = sin_w_;
   const double free = alpha * c + beta * d;
@@ -547,12 +541,6 @@ const Matrix& ExactLinearFlow::repeated_power(double tau, int steps) {
 
 void ExactLinearFlow::propagate_repeated(double tau, int steps, const Matrix& in, Matrix& out) {
   multiply(repeated_power(tau, steps), in, out, Operand::Block);
-}
-
-void ExactLinearFlow::evaluate_closed(const ClosedFormTerms& terms, const Matrix& W,
-                                     Matrix& out) {
-  closed_form_transition(terms, transition_);
-  multiply(transition_, W, out, Operand::Block);
 }
 
 void ExactLinearFlow::expand(const Matrix& W, int columns, double length) {

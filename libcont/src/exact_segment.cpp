@@ -593,20 +593,10 @@ double ExactSegment::locate(int mode, int function, double t0, const Bracket& br
   if (coefficients && flow.closed_form_fits(interval_)) {
     ExactLinearFlow::ClosedFormFunction form =
         flow.closed_form_function(coefficients, block_.data());
-    const double root =
-        newton_in_bracket(function, t0, bracket, [&](double tau, double& h, double& r) {
-          form.evaluate(tau, h, r);
-        });
-    // The terms at the root, for the state there (mostly the search's last point; else one
-    // more evaluation, by rotation from it).
-    if (form.last_point() != root) {
-      double h = 0.0, r = 0.0;
-      form.evaluate(root, h, r);
-    }
-    located_ = {true, form.terms()};
-    return root;
+    return newton_in_bracket(function, t0, bracket, [&](double tau, double& h, double& r) {
+      form.evaluate(tau, h, r);
+    });
   }
-  located_.closed = false;
   return newton_in_bracket(function, t0, bracket, [&](double tau, double& h, double& r) {
     h = value_at(mode, function, t0, tau);
     r = rate_at(mode, function, t0, tau);
@@ -959,7 +949,6 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
     // The earliest crossing in this interval, over all events.
     int found = -1;
     double found_at = s;
-    Located found_terms;  // locate's terms at found_at
     for (int j = 0; j < events; ++j) {
       Reference& end = ends_[static_cast<size_t>(j)];
       end.value = value<N>(mode, j, t1, next_);
@@ -981,7 +970,6 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
       if (found < 0 || at < found_at) {
         found = j;
         found_at = at;
-        found_terms = located_;
       }
     }
     // The monitors' roots up to that crossing, reported in time order with the samples.
@@ -1005,12 +993,8 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
     }
     if (found >= 0) {
       emit_samples(t0, reported_to, t0 + found_at, mode, grid, observer);
-      if (found_terms.closed) {
-        flow.evaluate_closed(found_terms.terms, block_, point_);
-      } else {
-        ensure_expansion(mode, 1 + columns_);
-        flow.evaluate(found_at, point_);
-      }
+      ensure_expansion(mode, 1 + columns_);
+      flow.evaluate(found_at, point_);
       state.t = t0 + found_at;
       copy_numbers<N>(point_.data(), state.x, n_);
       store_tangent<N, C>(point_, state.tangent);

@@ -148,14 +148,7 @@ class ExactSegment {
   // The roots of monitor `function` in the interval up to `until`, appended to roots_.
   void find_monitor_roots(int mode, int function, double t0, const Reference& ref, double tau1,
                           const Reference& end, double until);
-  // The crossing's time in the interval; where the closed form served the search, its
-  // terms there into located_.
   double locate(int mode, int function, double t0, const Bracket& bracket);
-  struct Located {
-    bool closed = false;  // the terms are those of the closed form at the root
-    ExactLinearFlow::ClosedFormTerms terms;
-  };
-  Located located_;
   // The root search of locate on h and its rate at tau: evaluate(tau, h, rate).
   template <typename Evaluate>
   double newton_in_bracket(int function, double t0, const Bracket& bracket,

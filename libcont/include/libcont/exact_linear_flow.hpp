@@ -92,15 +92,6 @@ class ExactLinearFlow {
   // particular solution (event_free_bound.hpp). Only where has_closed_form(); out (n + 3)
   // square.
   void closed_form_transition(double s, Matrix& out) const;
-  // The scalars of that closed form at s: e^{a s}, c and d, cos and sin of w s.
-  struct ClosedFormTerms {
-    double growth = 1.0, c = 1.0, d = 0.0, cw = 1.0, sw = 0.0;
-  };
-  // expm(M s) from its terms at s.
-  void closed_form_transition(const ClosedFormTerms& terms, Matrix& out) const;
-  // out = expm(M s) W (out sized as W) from the terms at s a root search already holds
-  // (ClosedFormFunction::terms): the state at a crossing without the exp and sincos again.
-  void evaluate_closed(const ClosedFormTerms& terms, const Matrix& W, Matrix& out);
   // Whether the closed form serves steps up to `length` (evaluate then uses it): cosh b s
   // must stay near 1 (no cancellation between the two real exponentials).
   bool closed_form_fits(double length) const;
@@ -117,15 +108,11 @@ class ExactLinearFlow {
     double alpha = 0.0, beta = 0.0, delta0 = 0.0, delta1 = 0.0, delta2 = 0.0;
     // g and dg/ds at s.
     void evaluate(double s, double& value, double& rate);
-    // The point evaluated last, and the closed form's terms there.
-    double last_point() const { return last_s_; }
-    ClosedFormTerms terms() const { return {growth_, c_, d_, cos_w_, sin_w_}; }
 
    private:
-    // The point evaluated last: s, e^{a s}, cos and sin of b s and of w s, c and d.
+    // The point evaluated last: s, e^{a s}, cos and sin of b s and of w s.
     bool has_last_ = false;
     double last_s_ = 0.0, growth_ = 1.0, cos_b_ = 1.0, sin_b_ = 0.0, cos_w_ = 1.0, sin_w_ = 0.0;
-    double c_ = 1.0, d_ = 0.0;
   };
   // Only where has_closed_form(); c and z0: n + 3 numbers each.
   ClosedFormFunction closed_form_function(const double* c, const double* z0) const;
