@@ -643,10 +643,11 @@ bool Passage::first_guess(GrazingFamily& other, const FamilyPoint& last, int imp
 // along it, y = y_g + s t with the step in c that the target asks for. (The step along c's
 // gradient alone leaves F as far from zero as the family's slope in lambda times the step:
 // beside a fold of the family, Newton does not come back from there.) The Jacobian is
-// read just off the grazing orbit along c's gradient, where the flow misses the surface
-// and F is still near zero (at the whole step F is as far off as that step's guess, and
-// its Jacobian is another orbit's); where the flow meets the surface there even so, the
-// step along the gradient stays the guess.
+// read just off the grazing orbit along c's gradient, at a hundredth of the target's c,
+// where the flow misses the surface and F is still near zero (at the whole step F is as
+// far off as that step's guess, and its Jacobian is another orbit's); where the flow
+// meets the surface there even so, at a tenth of it, then at the whole; where it meets it
+// at all three, the step along the gradient stays the guess.
 void Passage::gap_tangent(GrazingFamily& other, const Vector& base, double c_base,
                           const Vector& gradient, int impacts, FamilyPoint& first) {
   const Eigen::Index n = base.size() - 1;
@@ -654,8 +655,10 @@ void Passage::gap_tangent(GrazingFamily& other, const Vector& base, double c_bas
   Matrix du;
   bool read = false;
   for (double fraction = 1e-2; !read && fraction <= 1.0; fraction *= 10.0) {
-    const Vector y = base + fraction * (first.y - base);
-    const double c = c_base + fraction * (other.target(first.sigma) - c_base);
+    // c there a fraction of the target's, whatever side of the surface the extrapolated
+    // grazing orbit lies on.
+    const double c = fraction * other.target(first.sigma);
+    const Vector y = base + ((c - c_base) / gradient.squaredNorm()) * gradient;
     // dF/dlambda by differences only in steps that stay on this side (as Newton takes it).
     read = problem_.evaluate(y.head(n), y[n], residual, du, dlambda) && problem_.impacts() == impacts &&
            (problem_.column_available() || other.near_dlambda(y, c, gradient[n], dlambda));
