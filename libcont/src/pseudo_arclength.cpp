@@ -63,6 +63,7 @@ std::string to_string(ContinuationStatus status) {
     case ContinuationStatus::StepTooSmall: return "step too small";
     case ContinuationStatus::StartFailed: return "start failed";
     case ContinuationStatus::PassageFailed: return "passage failed";
+    case ContinuationStatus::ClosedLoop: return "closed loop";
   }
   return "unknown";
 }
@@ -76,6 +77,7 @@ bool ContinuationResult::ok() const {
     case ContinuationStatus::UnpassableBoundary:
     case ContinuationStatus::NonsmoothFold:
     case ContinuationStatus::LeftFamily:
+    case ContinuationStatus::ClosedLoop:
       return true;
     case ContinuationStatus::StepTooSmall:
     case ContinuationStatus::StartFailed:
@@ -970,6 +972,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
     }
     const int boundary = beyond ? -1 : approached_boundary(from, next);
     if (receded_from_boundary(from, next)) declined_distance_ = 0.0;
+    const size_t special_before = result.special_points.size();
     locate_special_points(from, step, next, result);
     if (!beyond) recenter(next);
     const int iterations = next.corrector_iterations;
@@ -984,7 +987,7 @@ void PseudoArclength::trace(ContinuationResult& result) {
       recent_steps_.clear();
       recent_length_ = 0.0;
     }
-    if (stalled(step, result)) return;
+    if (stalled(step, result) || closed_on_itself(special_before, result)) return;
     if (beyond) {
       result.status = ContinuationStatus::ReachedBound;
       result.stop_reason = "reached the parameter bound";
@@ -1001,6 +1004,49 @@ void PseudoArclength::trace(ContinuationResult& result) {
       step = std::max(step * options_.step_shrink, options_.min_step);
   }
   end_at_max_points(result);
+}
+
+namespace {
+
+// The same point to the precision special points are located to (1e-9 in arclength by
+// default): its parameter, and its state on the same chart or, where the charts differ
+// (a section that moved), the problem's data of the point (an orbit's amplitudes).
+bool same_located_point(const SpecialPoint& a, const SpecialPoint& b) {
+  constexpr double kAgreement = 1e-7;
+  const auto close = [](const Vector& x, const Vector& y) {
+    return x.size() > 0 && x.size() == y.size() &&
+           (x - y).lpNorm<Eigen::Infinity>() <= kAgreement * (1.0 + x.lpNorm<Eigen::Infinity>());
+  };
+  if (a.type != b.type || a.custom_name != b.custom_name || a.detail != b.detail) return false;
+  if (std::abs(a.lambda - b.lambda) > kAgreement * (1.0 + std::abs(a.lambda))) return false;
+  return a.chart == b.chart ? close(a.u, b.u) : close(a.data, b.data);
+}
+
+}  // namespace
+
+bool PseudoArclength::closed_on_itself(size_t first, ContinuationResult& result) {
+  // A closed curve turns in the parameter on its way back: a fold between the two visits
+  // (two points of one kind located at one place without one are a degenerate point, such
+  // as a grazing of the gap and of the impact velocity at once).
+  const auto fold_between = [&](size_t j, size_t k) {
+    for (size_t i = j + 1; i < k; ++i)
+      if (result.special_points[i].type == SpecialPointType::Fold) return true;
+    return false;
+  };
+  for (size_t k = first; k < result.special_points.size(); ++k)
+    for (size_t j = 0; j < first; ++j) {
+      const SpecialPoint& again = result.special_points[k];
+      if (!same_located_point(again, result.special_points[j]) || !fold_between(j, k)) continue;
+      result.status = ContinuationStatus::ClosedLoop;
+      result.stop_reason = "the branch closed on itself: it reached its " + again.type_name() +
+                           " at " + options_.parameter_name + " = " + number_text(again.lambda) +
+                           " again (a closed curve, traced once)";
+      // Each special point once: the repeated one (and any after it in the step) goes; the
+      // rows stay.
+      result.special_points.resize(k);
+      return true;
+    }
+  return false;
 }
 
 void PseudoArclength::end_at_max_points(ContinuationResult& result) const {

@@ -103,6 +103,8 @@ enum class ContinuationStatus {
   StartFailed,           // the first point could not be corrected, or evaluated, or has a
                          // singular Jacobian (orbit_branch.hpp: or there was none)
   PassageFailed,         // the passage through a boundary could not go on
+  ClosedLoop,            // the branch located a special point it had located before: it
+                         // is a closed curve (an isola), traced once
 };
 
 // "reached bound", ..., "step too small", ...: the status's short name (the stop reason
@@ -177,6 +179,10 @@ class PseudoArclength {
   // After a point recorded by a step of `step`: whether the branch has stalled
   // (ContinuationOptions::stall_points), ending the run if so.
   bool stalled(double step, ContinuationResult& result);
+  // After the special points from index `first` on were recorded: whether one of them is
+  // one the branch located before (its type, parameter and point), ending the run there
+  // if so: the branch closed on itself and would trace its loop again.
+  bool closed_on_itself(size_t first, ContinuationResult& result);
   // Ends the run at max_points; where its last steps crept (a hundredth of max_step and
   // less), the stop reason says so and why steps may not have grown.
   void end_at_max_points(ContinuationResult& result) const;
