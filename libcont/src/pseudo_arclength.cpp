@@ -1041,8 +1041,10 @@ bool PseudoArclength::closed_on_itself(size_t first, ContinuationResult& result)
       result.stop_reason = "the branch closed on itself: it reached its " + again.type_name() +
                            " at " + options_.parameter_name + " = " + number_text(again.lambda) +
                            " again (a closed curve, traced once)";
-      // Each special point once: the repeated one (and any after it in the step) goes; the
-      // rows stay.
+      // Each special point and row once: the loop ends at the row before the repeated
+      // point (the rows after it trace the loop again).
+      const auto last_row = static_cast<size_t>(std::max(again.after_point, 0)) + 1;
+      if (last_row < result.points.size()) result.points.resize(last_row);
       result.special_points.resize(k);
       return true;
     }
