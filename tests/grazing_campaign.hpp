@@ -114,7 +114,9 @@ struct Traced {
   Vector settled;  // the library's state after settling (400 periods from rest)
 };
 
-inline Traced trace(const Case& c, double locate = 1e-9, double boundary = -1.0) {
+// max_step > 0 instead of the default range / 20.
+inline Traced trace(const Case& c, double locate = 1e-9, double boundary = -1.0,
+                    double max_step = -1.0) {
   Traced out;
   try {
     systems::MovingBaseOscillator system = model(c.p.with(c.parameter, c.from));
@@ -138,8 +140,8 @@ inline Traced trace(const Case& c, double locate = 1e-9, double boundary = -1.0)
     options.lambda_min = c.lo();
     options.lambda_max = c.hi();
     options.direction = c.to > c.from ? 1 : -1;
-    options.initial_step = span / 100;
-    options.max_step = span / 20;
+    options.max_step = max_step > 0 ? max_step : span / 20;
+    options.initial_step = std::min(span / 100, options.max_step);
     options.min_step = span * 1e-8;
     options.locate_tolerance = span * locate;
     options.boundary_tolerance =

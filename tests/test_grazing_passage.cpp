@@ -201,15 +201,14 @@ TEST_CASE("grazing: an interior grazing of the z = 1/2 orbit, d = 0, r = 1, eta 
 // (i) A grazing beside a fold. The z = 1/2 orbits at d = -1/300 from eta = 2.9375 down:
 // their period doubling, then the interior grazing where they gain a second impact (both
 // against the closed form); then, on the two-impact orbits (beyond the closed form's
-// families), a fold and a period doubling, and at 1.9990390 the grazing of the slower
-// impact, 1.4e-4 in eta from the fold at 1.9988991 of the one-impact orbits that leave it.
-// Steps of 0.002 locate those four at 2.4907379455, 2.4882859115, 1.99903898393 (1e-9
-// between steps of 0.002 and 0.01) and 1.9988990611. At the default steps the branch once
-// ended at the grazing ("no orbit of the other family leaves"): the one-impact orbits'
-// first guess stepped along c's gradient alone, which leaves F far from zero beside the
-// fold; and where their first orbit lies beyond the fold, the fold was skipped. The
-// grazing is extrapolated from the approach down to the flow's depth floor, where its
-// orders agree to 3e-8 here: it is checked to 5e-8.
+// families), a fold and a period doubling, and near 1.99904 the grazing of the slower
+// impact, 1.4e-4 in eta from the fold of the one-impact orbits that leave it. Those four
+// are checked against the same branch traced in steps of 0.01 (7 times shorter). At the
+// default steps the branch once ended at the grazing ("no orbit of the other family
+// leaves"): the one-impact orbits' first guess stepped along c's gradient alone, which
+// leaves F far from zero beside the fold; and where their first orbit lay beyond the fold,
+// the fold was skipped. The grazing is extrapolated from the approach down to the flow's
+// depth floor, where its orders agree to 3e-8 here: it is checked to 5e-8.
 TEST_CASE("grazing: a grazing beside a fold, z = 1/2, d = -1/300, eta 2.9375 -> 1.5", "[grazing]") {
   ImpactOscillatorParameters p;
   p.d = -1.0 / 300.0;
@@ -219,13 +218,22 @@ TEST_CASE("grazing: a grazing beside a fold, z = 1/2, d = -1/300, eta 2.9375 -> 
   const auto& branch = ex.traced.branch;
   CHECK(branch.ok());
   CHECK(branch.points.back().lambda == 2.9375);  // back up along the one-impact orbits
-  std::vector<std::string> types;
-  for (const auto& s : branch.special_points) types.push_back(libcont::to_string(s.type));
-  CHECK(types == std::vector<std::string>{"period-doubling", "grazing", "fold", "period-doubling",
-                                          "grazing", "fold"});
-  CHECK(located(branch, "fold", 2.4907379455) <= 1e-8);
-  CHECK(located(branch, "period-doubling", 2.4882859115) <= 1e-8);
-  CHECK(located(branch, "grazing", 1.99903898393) <= 5e-8);
-  CHECK(located(branch, "fold", 1.9988990611) <= 1e-8);
+  const Traced fine = trace(c, 1e-9, -1.0, 0.01);
+  INFO("steps of 0.01: " << fine.failure << listing(fine.branch));
+  REQUIRE(fine.branch.ok());
+  const auto types = [](const ContinuationResult& b) {
+    std::vector<std::string> t;
+    for (const auto& s : b.special_points) t.push_back(libcont::to_string(s.type));
+    return t;
+  };
+  const std::vector<std::string> expected{"period-doubling", "grazing", "fold",
+                                          "period-doubling", "grazing", "fold"};
+  CHECK(types(fine.branch) == expected);
+  REQUIRE(types(branch) == expected);
+  for (size_t k = 2; k < expected.size(); ++k) {
+    const double value = fine.branch.special_points[k].lambda;
+    INFO(expected[k] << " at " << value);
+    CHECK(std::abs(branch.special_points[k].lambda - value) <= (expected[k] == "grazing" ? 5e-8 : 1e-8));
+  }
   CHECK(libcont::unexplained_stability_changes(branch, ex.traced.data_names).empty());
 }

@@ -562,6 +562,21 @@ void Passage::run(const BranchPoint& start) {
   out_.crossed = true;
 }
 
+namespace {
+
+// The family's bordered Jacobian [D F, dF/dlambda; row^T]: its kernel direction in F with
+// the family's coordinate moving along `row`.
+Eigen::PartialPivLU<Matrix> bordered(const Matrix& du, const Vector& dlambda, const Vector& row) {
+  const Eigen::Index n = du.rows();
+  Matrix system(n + 1, n + 1);
+  system.topLeftCorner(n, n) = du;
+  system.topRightCorner(n, 1) = dlambda;
+  system.row(n) = row.transpose();
+  return Eigen::PartialPivLU<Matrix>(system);
+}
+
+}  // namespace
+
 // On the impacting side Newton converges only from a guess much closer than sigma (its
 // Jacobian grows like 1/sigma, its basin shrinks with it), so the impacting family is
 // started on its tangent at the grazing orbit y_g. With F_N the smooth map of the family
@@ -582,15 +597,13 @@ bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last,
     out_.message = "at the grazing, the impacting family cannot be reached: " + problem_.failure();
     return false;
   }
-  Matrix system(n + 1, n + 1);
-  system.topLeftCorner(n, n) = du;
-  system.topRightCorner(n, 1) = dlambda;
   const Vector step = first.y - last.y;
-  const Vector w = (impacting_residual - smooth_residual - system.topRows(n) * step) / std::sqrt(q);
-  system.row(n) = gradient.transpose();
+  const Vector w =
+      (impacting_residual - smooth_residual - du * step.head(n) - step[n] * dlambda) / std::sqrt(q);
+  const auto system = bordered(du, dlambda, gradient);
   Vector rhs(n + 1);
   rhs << -scales_.speed * w, 0.0;
-  const Vector y1 = Eigen::PartialPivLU<Matrix>(system).solve(rhs);
+  const Vector y1 = system.solve(rhs);
   if (!y1.allFinite()) {
     out_.message = "at the grazing, the impacting family's tangent is singular";
     return false;
@@ -605,7 +618,7 @@ bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last,
     return false;
   }
   rhs << Vector::Zero(n), other.target(first.sigma) - reached;
-  first.y += Eigen::PartialPivLU<Matrix>(system).solve(rhs);
+  first.y += system.solve(rhs);
   return true;
 }
 
@@ -664,13 +677,9 @@ void Passage::gap_tangent(GrazingFamily& other, const Vector& base, double c_bas
            (problem_.column_available() || other.near_dlambda(y, c, gradient[n], dlambda));
   }
   if (!read) return;
-  Matrix system(n + 1, n + 1);
-  system.topLeftCorner(n, n) = du;
-  system.topRightCorner(n, 1) = dlambda;
-  system.row(n) = gradient.transpose();
   Vector rhs = Vector::Zero(n + 1);
   rhs[n] = other.target(first.sigma) - c_base;
-  const Vector step = Eigen::PartialPivLU<Matrix>(system).solve(rhs);
+  const Vector step = bordered(du, dlambda, gradient).solve(rhs);
   if (step.allFinite()) first.y = base + step;
 }
 
@@ -712,28 +721,33 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
   // a grazing located from far, as on a linear family), farther out.
   const double nearest =
       std::max(5.0 * options_.smallest_distance, 4.0 * other.sigma_at_depth(options_.smallest_depth));
-  // The orbit at sigma, and the sign of dlambda/dsigma at the grazing (its first guess's
-  // direction from the grazing orbit).
-  double slope_at_grazing = 0.0;
-  const auto orbit_at = [&](double sigma, FamilyPoint& f) {
+  // The orbit at sigma; `turned`: whether dlambda/dsigma there is against the family's
+  // at the grazing (its first guess's move in lambda from the grazing orbit).
+  const auto orbit_at = [&](double sigma, FamilyPoint& f, bool& turned) {
     f = FamilyPoint{};
     f.sigma = sigma;
     out_.message.clear();
     if (!first_guess(other, last, impacts, f)) return false;
-    slope_at_grazing = f.y[n] - grazing_y_[n];
-    return other.solve(f.sigma, false, f.y, f.point, f.dy_dsigma, f.sigma) && problem_.impacts() == impacts;
+    const double slope_at_grazing = f.y[n] - grazing_y_[n];
+    if (!other.solve(f.sigma, false, f.y, f.point, f.dy_dsigma, f.sigma) || problem_.impacts() != impacts)
+      return false;
+    turned = f.dy_dsigma[n] * slope_at_grazing < 0.0;
+    return true;
   };
-  bool found = false;
+  bool found = false, turned = false;
   for (double sigma = nearest; !found && sigma <= 0.5 * options_.leave_distance; sigma *= 4.0)
-    found = orbit_at(sigma, first);
+    found = orbit_at(sigma, first, turned);
   // Where dlambda/dsigma has turned between the grazing and the first orbit, a fold lies
   // between them (beside a codimension-two point the family folds close to the grazing):
   // an orbit short of it, from which the walk out locates it, is closer in.
   const double closest = 4.0 * other.sigma_at_depth(options_.smallest_depth);
-  for (double sigma = first.sigma / 4.0;
-       found && first.dy_dsigma[n] * slope_at_grazing < 0.0 && sigma >= closest; sigma /= 4.0) {
+  for (double sigma = first.sigma / 4.0; found && turned && sigma >= closest; sigma /= 4.0) {
     FamilyPoint closer;
-    if (orbit_at(sigma, closer)) first = std::move(closer);
+    bool closer_turned = false;
+    if (orbit_at(sigma, closer, closer_turned)) {
+      first = std::move(closer);
+      turned = closer_turned;
+    }
   }
   if (!found) {
     if (ends_on_shorter_period()) return false;
