@@ -275,10 +275,13 @@ class Passage {
   bool depart(GrazingFamily& arriving, const FamilyPoint& last, int arriving_impacts);
   bool ends_on_shorter_period();
   bool first_guess(GrazingFamily& other, const FamilyPoint& last, int impacts, FamilyPoint& first);
+  bool read_smooth_side(GrazingFamily& family, const Vector& base, double c_base,
+                        const Vector& gradient, double c_far, int impacts, Vector& y,
+                        Vector& residual, Matrix& du, Vector& dlambda);
   void gap_tangent(GrazingFamily& other, const Vector& base, double c_base, const Vector& gradient,
                    int impacts, FamilyPoint& first);
-  bool impacting_tangent(GrazingFamily& other, const FamilyPoint& last, const Vector& gradient,
-                         FamilyPoint& first);
+  bool impacting_tangent(GrazingFamily& other, const FamilyPoint& last, const Vector& base,
+                         double c_base, const Vector& gradient, int impacts, FamilyPoint& first);
 
   PeriodicOrbitProblem& problem_;
   const BoundarySettings& settings_;
@@ -577,29 +580,67 @@ Eigen::PartialPivLU<Matrix> bordered(const Matrix& du, const Vector& dlambda, co
 
 }  // namespace
 
+// The map's residual and Jacobian just off the grazing orbit on the side where the flow
+// misses the surface (the grazing impact absent, `impacts` impacts): at y on c's gradient
+// from `base` where c is a hundredth of c_far, where F is still near zero and its Jacobian
+// is the grazing orbit's (at c_far itself F is as far off as a guess that far out, and its
+// Jacobian another orbit's); where the flow meets the surface there even so, at a tenth of
+// it, then at the whole. dF/dlambda by differences only in steps that stay on this side
+// (as Newton takes it).
+bool Passage::read_smooth_side(GrazingFamily& family, const Vector& base, double c_base,
+                               const Vector& gradient, double c_far, int impacts, Vector& y,
+                               Vector& residual, Matrix& du, Vector& dlambda) {
+  const Eigen::Index n = base.size() - 1;
+  for (double fraction = 1e-2; fraction <= 1.0; fraction *= 10.0) {
+    const double c = fraction * c_far;
+    y = base + ((c - c_base) / gradient.squaredNorm()) * gradient;
+    if (problem_.evaluate(y.head(n), y[n], residual, du, dlambda) && problem_.impacts() == impacts &&
+        (problem_.column_available() || family.near_dlambda(y, c, gradient[n], dlambda)))
+      return true;
+  }
+  return false;
+}
+
 // On the impacting side Newton converges only from a guess much closer than sigma (its
 // Jacobian grows like 1/sigma, its basin shrinks with it), so the impacting family is
 // started on its tangent at the grazing orbit y_g. With F_N the smooth map of the family
 // without the impact (the arriving one) and w the impact's effect on P^n per unit speed,
 // the impacting orbits solve F_N(y) + w v = 0 with q(y) = v^2, which is flat to first
-// order: [D F_N; grad q] y1 = [-w speed; 0], y = y_g + sigma y1. D F_N is the arriving
-// family's Jacobian at its last orbit; w is read off the actual map at the guess `first`
-// (on the impacting side, speed v) against F_N extended linearly from that orbit.
-bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last,
-                                const Vector& gradient, FamilyPoint& first) {
+// order: [D F_N; grad q] y1 = [-w speed; 0], y = y_g + sigma y1. D F_N is read just off the
+// grazing orbit on the missing side (read_smooth_side). w is the limit at v = 0 of the
+// actual map's difference from F_N (extended linearly from there) per unit speed, on c's
+// gradient at speeds v and 2 v, extrapolated linearly to 0, with v the depth floor's: where
+// the bordered system is ill-conditioned (the arriving family nearly tangent to the
+// grazing's level sets, so that the impacting family leaves steeply in lambda), y1
+// amplifies w's error, and w's part of order v, read at the first orbit's speed, turned y1
+// round.
+bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last, const Vector& base,
+                                double c_base, const Vector& gradient, int impacts,
+                                FamilyPoint& first) {
   const Eigen::Index n = grazing_y_.size() - 1;
-  Vector smooth_residual, dlambda, impacting_residual;
+  Vector smooth_y, smooth_residual, dlambda;
   Matrix du;
-  double q = 0.0;
-  if (!problem_.evaluate(last.y.head(n), last.y[n], smooth_residual, du, dlambda) ||
-      !problem_.residual(first.y.head(n), first.y[n], impacting_residual) ||
-      !other.value_at(first.y, q) || !(q > 0.0)) {
+  const bool near = read_smooth_side(other, base, c_base, gradient, -other.target(first.sigma),
+                                     impacts - 1, smooth_y, smooth_residual, du, dlambda);
+  if (!near) smooth_y = last.y;
+  const auto effect_per_speed = [&](double sigma, Vector& w) {
+    const Vector y = base + ((other.target(sigma) - c_base) / gradient.squaredNorm()) * gradient;
+    Vector impacting_residual;
+    double q = 0.0;
+    if (!problem_.residual(y.head(n), y[n], impacting_residual) || !other.value_at(y, q) || !(q > 0.0))
+      return false;
+    const Vector step = y - smooth_y;
+    w = (impacting_residual - smooth_residual - du * step.head(n) - step[n] * dlambda) / std::sqrt(q);
+    return true;
+  };
+  const double floor = other.sigma_at_depth(options_.smallest_depth);
+  Vector w_near, w_far;
+  if ((!near && !problem_.evaluate(last.y.head(n), last.y[n], smooth_residual, du, dlambda)) ||
+      !effect_per_speed(floor, w_near) || !effect_per_speed(2.0 * floor, w_far)) {
     out_.message = "at the grazing, the impacting family cannot be reached: " + problem_.failure();
     return false;
   }
-  const Vector step = first.y - last.y;
-  const Vector w =
-      (impacting_residual - smooth_residual - du * step.head(n) - step[n] * dlambda) / std::sqrt(q);
+  const Vector w = 2.0 * w_near - w_far;
   const auto system = bordered(du, dlambda, gradient);
   Vector rhs(n + 1);
   rhs << -scales_.speed * w, 0.0;
@@ -646,37 +687,28 @@ bool Passage::first_guess(GrazingFamily& other, const FamilyPoint& last, int imp
   const Vector base = first.y;
   first.y += ((other.target(first.sigma) - q) / gradient.squaredNorm()) * gradient;
   if (other.coordinate() == GrazingFamily::Coordinate::Speed)
-    return impacting_tangent(other, last, gradient, first);
+    return impacting_tangent(other, last, base, q, gradient, impacts, first);
   gap_tangent(other, base, q, gradient, impacts, first);
   return true;
 }
 
 // Without the grazing impact the family is smooth through the grazing orbit y_g, and its
-// tangent there is the kernel of the map's Jacobian on that side: the first orbit lies
-// along it, y = y_g + s t with the step in c that the target asks for. (The step along c's
-// gradient alone leaves F as far from zero as the family's slope in lambda times the step:
-// beside a fold of the family, Newton does not come back from there.) The Jacobian is
-// read just off the grazing orbit along c's gradient, at a hundredth of the target's c,
-// where the flow misses the surface and F is still near zero (at the whole step F is as
-// far off as that step's guess, and its Jacobian is another orbit's); where the flow
-// meets the surface there even so, at a tenth of it, then at the whole; where it meets it
-// at all three, the step along the gradient stays the guess.
+// tangent there is the kernel of the map's Jacobian on that side, read just off y_g
+// (read_smooth_side): the first orbit lies along it, y = y_g + s t with the step in c that
+// the target asks for. (The step along c's gradient alone leaves F as far from zero as the
+// family's slope in lambda times the step: beside a fold of the family, Newton does not
+// come back from there.) Where the flow meets the surface at all three readings, the step
+// along the gradient stays the guess.
 void Passage::gap_tangent(GrazingFamily& other, const Vector& base, double c_base,
                           const Vector& gradient, int impacts, FamilyPoint& first) {
   const Eigen::Index n = base.size() - 1;
-  Vector residual, dlambda;
+  Vector y, residual, dlambda;
   Matrix du;
-  bool read = false;
-  for (double fraction = 1e-2; !read && fraction <= 1.0; fraction *= 10.0) {
-    // c there a fraction of the target's, whatever side of the surface the extrapolated
-    // grazing orbit lies on.
-    const double c = fraction * other.target(first.sigma);
-    const Vector y = base + ((c - c_base) / gradient.squaredNorm()) * gradient;
-    // dF/dlambda by differences only in steps that stay on this side (as Newton takes it).
-    read = problem_.evaluate(y.head(n), y[n], residual, du, dlambda) && problem_.impacts() == impacts &&
-           (problem_.column_available() || other.near_dlambda(y, c, gradient[n], dlambda));
-  }
-  if (!read) return;
+  // c a fraction of the target's, whatever side of the surface the extrapolated grazing
+  // orbit lies on.
+  if (!read_smooth_side(other, base, c_base, gradient, other.target(first.sigma), impacts, y,
+                        residual, du, dlambda))
+    return;
   Vector rhs = Vector::Zero(n + 1);
   rhs[n] = other.target(first.sigma) - c_base;
   const Vector step = bordered(du, dlambda, gradient).solve(rhs);
