@@ -43,6 +43,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -88,9 +89,12 @@ struct Case {
   std::string parameter;
   double from = 0, to = 0;
   int n = 1;
-  double lo() const { return std::min(from, to); }
-  double hi() const { return std::max(from, to); }
-  double span() const { return std::abs(to - from); }
+  // Where set, the range reaches behind `from` to here (as `vicont diagram` continues a
+  // branch found inside its range); by default it starts at `from`.
+  std::optional<double> behind;
+  double lo() const { return std::min({from, to, behind.value_or(from)}); }
+  double hi() const { return std::max({from, to, behind.value_or(from)}); }
+  double span() const { return hi() - lo(); }
   // Its reproduction: the parameters, the continued one and its way.
   std::string describe() const {
     std::string s = "r=" + number(p.r) + " d=" + number(p.d) + " c=" + number(p.c) +
@@ -98,6 +102,7 @@ struct Case {
     if (p.m != 1 || p.k != 1) s += " m=" + number(p.m) + " k=" + number(p.k);
     s += "; " + parameter + " " + number(from) + " -> " + number(to);
     if (n != 1) s += " (n=" + std::to_string(n) + ")";
+    if (behind) s += ", range from " + number(*behind);
     return s;
   }
 };

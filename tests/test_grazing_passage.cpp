@@ -237,3 +237,56 @@ TEST_CASE("grazing: a grazing beside a fold, z = 1/2, d = -1/300, eta 2.9375 -> 
   }
   CHECK(libcont::unexplained_stability_changes(branch, ex.traced.data_names).empty());
 }
+
+// (j) An isola. The z = 2/2 orbits found at eta = 3.1 (d = 0, r = 1) lie on a closed curve,
+// beyond the closed form's families, which `vicont diagram --param omega --from 2 --to 5`
+// traces from there: up to a fold near 3.1057, down to a grazing near 3.0175 where they gain
+// a third impact, a fold and a period doubling near 2.97, back up to a grazing near 3.0528
+// where the third impact leaves, a period doubling near 3.0736, and the fold again, where
+// the branch ends as a closed loop. At 3.0175 the three-impact orbits leave steeply in eta
+// (about 0.8 in eta per unit of the grazing coordinate, against 0.015 in the state): their
+// tangent amplifies the error of the impact's effect per unit speed, which, read at the
+// first orbit's own speed, turned it round, and the branch ended there ("no orbit of the
+// other family leaves"). Against the curve traced the other way round from 3.1, where that
+// grazing is reached from the three-impact side: the same six points, each once. (That
+// way round the first step, of 0.03, once converged on the coexisting z = 2/2 orbit a
+// thousandth away in the state, and the branch ran down to the period-1 orbit: its end
+// tangents did not add up to its chord, PseudoArclength::tangents_match_chord.)
+TEST_CASE("grazing: an isola, z = 2/2, d = 0, r = 1, traced both ways round from eta = 3.1",
+          "[grazing]") {
+  ImpactOscillatorParameters p;
+  p.d = 0;
+  Case up{p, "omega", 3.1, 5.0, 2, 2.0}, down{p, "omega", 3.1, 2.0, 2, 5.0};
+  const Traced forward = trace(up), backward = trace(down);
+  INFO("up: " << forward.failure << listing(forward.branch));
+  INFO("down: " << backward.failure << listing(backward.branch));
+  REQUIRE(forward.started);
+  REQUIRE(backward.started);
+  for (const Traced* t : {&forward, &backward}) {
+    CHECK(t->branch.status == ContinuationStatus::ClosedLoop);
+    CHECK(libcont::unexplained_stability_changes(t->branch, t->data_names).empty());
+  }
+  const auto types = [](const ContinuationResult& b) {
+    std::vector<std::string> t;
+    for (const auto& s : b.special_points) t.push_back(libcont::to_string(s.type));
+    return t;
+  };
+  const std::vector<std::string> expected{"fold",   "grazing", "fold", "period-doubling",
+                                          "grazing", "period-doubling"};
+  REQUIRE(types(forward.branch) == expected);
+  // Down from 3.1 the same points come in the opposite order, from the period doubling
+  // near 3.0736 round to the fold near 3.1057.
+  const size_t count = expected.size();
+  REQUIRE(backward.branch.special_points.size() == count);
+  for (size_t k = 0; k < count; ++k) {
+    const auto& a = forward.branch.special_points[k];
+    const auto& b = backward.branch.special_points[count - 1 - k];
+    INFO(expected[k] << " at " << number(a.lambda) << " and " << number(b.lambda));
+    CHECK(b.type == a.type);
+    // Grazings are extrapolated from the approach (orders agreeing to 3e-8 near a fold).
+    CHECK(std::abs(a.lambda - b.lambda) <= (expected[k] == "grazing" ? 5e-8 : 1e-8));
+  }
+  const auto& to_three = forward.branch.special_points[1];
+  CHECK(std::abs(to_three.lambda - 3.0175368) <= 1e-6);
+  CHECK(to_three.grazing_kind == GrazingKind::InteriorTangency);
+}

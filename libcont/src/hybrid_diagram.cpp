@@ -92,8 +92,11 @@ StretchEnd end_of_stable_stretch(const DiagramBranch& b, int first, int step, do
     return end;
   }
   // The special point located inside the step where stability was lost, if any: one that
-  // changes stability first, else whatever was found there (a grazing, say).
-  const int after = std::min(end.last, next);
+  // changes stability first, else whatever was found there (a grazing, say). A branch that
+  // merges into another family ends on that family's special point (the period doubling
+  // a doubled branch was born at), located in its last step: whether the last row, with
+  // its spectral radius 1 there, counts as stable is rounding.
+  const int after = next >= size ? size - 2 : std::min(end.last, next);
   const SpecialPoint* cause = nullptr;
   for (const auto& special : b.branch.special_points)
     if (special.after_point == after &&

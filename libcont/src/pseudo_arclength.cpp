@@ -141,7 +141,25 @@ bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchP
                                        from.tangent.head(m).norm() +
                                    0.1 * state_scale;
   return near && turn >= min_cosine &&
-         (fold_crossed || !jacobian_flipped) && state_continues;
+         (fold_crossed || !jacobian_flipped) && state_continues &&
+         tangents_match_chord(from, to, difference);
+}
+
+// On one smooth arc from `from` to `to` the chord is the mean of the end tangents times its
+// length to third order (the trapezoid rule), while the tangent predictor's own error, half
+// the tangents' difference times the length, is of second order. A corrected point on
+// another family beside this one (coexisting orbits a thousandth apart in the state) has
+// end tangents that do not add up to its chord: there the third-order part is as large as
+// the second-order one. Accepted while it is below half of it, or within what the points'
+// accuracy and the tangents' allow: a hundredth of the length, as a tangent from a
+// Jacobian with a differenced column may be off by 1e-4 near a soft contact.
+bool PseudoArclength::tangents_match_chord(const BranchPoint& from, const BranchPoint& to,
+                                           ConstVectorRef difference) const {
+  const double length = weighted_norm(difference);
+  const Vector trapezoid_error = difference - (0.5 * length) * (from.tangent + to.tangent);
+  const double predictor_error = 0.5 * length * weighted_norm(to.tangent - from.tangent);
+  const double accuracy = 100.0 * options_.corrector_tolerance * (1.0 + from.u.norm()) + 1e-2 * length;
+  return weighted_norm(trapezoid_error) <= 0.5 * predictor_error + accuracy;
 }
 
 // Test index -1 is the fold: the parameter component of the tangent.
@@ -900,6 +918,9 @@ void PseudoArclength::trace(ContinuationResult& result) {
   recent_steps_.clear();
   recent_length_ = 0.0;
   last_step_.reset();
+  // The special points not yet compared with those before them (closed_on_itself): those
+  // of the last step and of a passage through a boundary before it.
+  size_t unchecked_special = result.special_points.size();
   while (static_cast<int>(result.points.size()) < options_.max_points) {
     const BranchPoint& from = result.points.back();
     BranchPoint next;
@@ -972,7 +993,6 @@ void PseudoArclength::trace(ContinuationResult& result) {
     }
     const int boundary = beyond ? -1 : approached_boundary(from, next);
     if (receded_from_boundary(from, next)) declined_distance_ = 0.0;
-    const size_t special_before = result.special_points.size();
     locate_special_points(from, step, next, result);
     if (!beyond) recenter(next);
     const int iterations = next.corrector_iterations;
@@ -987,7 +1007,8 @@ void PseudoArclength::trace(ContinuationResult& result) {
       recent_steps_.clear();
       recent_length_ = 0.0;
     }
-    if (stalled(step, result) || closed_on_itself(special_before, result)) return;
+    if (stalled(step, result) || closed_on_itself(unchecked_special, result)) return;
+    unchecked_special = result.special_points.size();
     if (beyond) {
       result.status = ContinuationStatus::ReachedBound;
       result.stop_reason = "reached the parameter bound";
@@ -1008,18 +1029,32 @@ void PseudoArclength::trace(ContinuationResult& result) {
 
 namespace {
 
-// The same point to the precision special points are located to (1e-9 in arclength by
-// default): its parameter, and its state on the same chart or, where the charts differ
-// (a section that moved), the problem's data of the point (an orbit's amplitudes).
-bool same_located_point(const SpecialPoint& a, const SpecialPoint& b) {
-  constexpr double kAgreement = 1e-7;
-  const auto close = [](const Vector& x, const Vector& y) {
-    return x.size() > 0 && x.size() == y.size() &&
-           (x - y).lpNorm<Eigen::Infinity>() <= kAgreement * (1.0 + x.lpNorm<Eigen::Infinity>());
+// The same point to the precision special points are located to (`agreement`, relative):
+// its parameter, and its state on the same chart or, where the charts differ (a section
+// that moved), the problem's data of the point (an orbit's amplitudes and multipliers)
+// without those that depend on the chart.
+bool same_located_point(const SpecialPoint& a, const SpecialPoint& b, double agreement,
+                        const ZeroProblem& problem) {
+  const bool same_chart = a.chart == b.chart;
+  // Entries that are not finite (an orbit's min_gap without a near approach is inf) match
+  // only themselves; the others agree relative to the largest finite one.
+  const auto close = [&](const Vector& x, const Vector& y) {
+    if (x.size() == 0 || x.size() != y.size()) return false;
+    double largest = 0.0, difference = 0.0;
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+      if (!same_chart && problem.chart_dependent(i)) continue;
+      if (!std::isfinite(x[i]) || !std::isfinite(y[i])) {
+        if (!(x[i] == y[i])) return false;
+        continue;
+      }
+      largest = std::max(largest, std::abs(x[i]));
+      difference = std::max(difference, std::abs(x[i] - y[i]));
+    }
+    return difference <= agreement * (1.0 + largest);
   };
   if (a.type != b.type || a.custom_name != b.custom_name || a.detail != b.detail) return false;
-  if (std::abs(a.lambda - b.lambda) > kAgreement * (1.0 + std::abs(a.lambda))) return false;
-  return a.chart == b.chart ? close(a.u, b.u) : close(a.data, b.data);
+  if (std::abs(a.lambda - b.lambda) > agreement * (1.0 + std::abs(a.lambda))) return false;
+  return same_chart ? close(a.u, b.u) : close(a.data, b.data);
 }
 
 }  // namespace
@@ -1033,10 +1068,15 @@ bool PseudoArclength::closed_on_itself(size_t first, ContinuationResult& result)
       if (result.special_points[i].type == SpecialPointType::Fold) return true;
     return false;
   };
+  // Two locatings of one point agree to a few times the locating's tolerance (at the
+  // defaults, 1e-9 of the range, two orders below the floor).
+  const double agreement = std::max(1e-7, 4.0 * options_.locate_tolerance);
   for (size_t k = first; k < result.special_points.size(); ++k)
-    for (size_t j = 0; j < first; ++j) {
+    for (size_t j = 0; j < k; ++j) {
       const SpecialPoint& again = result.special_points[k];
-      if (!same_located_point(again, result.special_points[j]) || !fold_between(j, k)) continue;
+      if (!same_located_point(again, result.special_points[j], agreement, problem_) ||
+          !fold_between(j, k))
+        continue;
       result.status = ContinuationStatus::ClosedLoop;
       result.stop_reason = "the branch closed on itself: it reached its " + again.type_name() +
                            " at " + options_.parameter_name + " = " + number_text(again.lambda) +

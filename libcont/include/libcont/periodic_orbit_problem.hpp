@@ -86,6 +86,7 @@ class PeriodicOrbitProblem : public ZeroProblem {
   bool recenter(Vector& u, double lambda, ConstVectorRef data, Vector& tangent) override;
   double chart() const override { return map_.phase(); }
   void set_chart(double chart) override { set_phase(chart); }
+  bool chart_dependent(Eigen::Index column) const override { return column == clearance_column(); }
   double phase() const { return map_.phase(); }
   // Puts the section at t = phase (mod T): to evaluate a branch point on its own section,
   // its chart, after the section has moved on.

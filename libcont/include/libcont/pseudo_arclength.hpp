@@ -157,6 +157,10 @@ class PseudoArclength {
   // at_min_step: the distance alone (a corner must be passed there).
   bool plausible_successor(const BranchPoint& from, const BranchPoint& to, double step,
                            bool at_min_step) const;
+  // Whether the end tangents of a step (unit, along the direction of travel) add up to its
+  // chord `difference` (to - from) as on one smooth arc.
+  bool tangents_match_chord(const BranchPoint& from, const BranchPoint& to,
+                            ConstVectorRef difference) const;
   // The Boundary test the step from -> to crossed (the impact signature changed) or came
   // close to (boundary_threshold); -1: none.
   int crossed_boundary(const BranchPoint& from, const BranchPoint& to) const;
@@ -180,7 +184,7 @@ class PseudoArclength {
   // (ContinuationOptions::stall_points), ending the run if so.
   bool stalled(double step, ContinuationResult& result);
   // After the special points from index `first` on were recorded: whether one of them is
-  // one the branch located before (its type, parameter and point), ending the run there
+  // one the branch located before it (its type, parameter and point), ending the run there
   // if so: the branch closed on itself and would trace its loop again.
   bool closed_on_itself(size_t first, ContinuationResult& result);
   // Ends the run at max_points; where its last steps crept (a hundredth of max_step and

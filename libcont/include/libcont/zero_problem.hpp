@@ -84,6 +84,9 @@ class ZeroProblem {
   // with every branch point; set_chart goes back to those of a recorded point.
   virtual double chart() const { return 0.0; }
   virtual void set_chart(double /*chart*/) {}
+  // Whether point_data()'s entry `column` depends on the chart (a periodic orbit's
+  // section clearance): points on different charts are compared without it.
+  virtual bool chart_dependent(Eigen::Index /*column*/) const { return false; }
   // Classifies a located zero of test function i (e.g. a neutral saddle is not a
   // Neimark-Sacker point); none: not a special point after all. By default the test
   // function's type.
