@@ -151,14 +151,15 @@ bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchP
 // another family beside this one (coexisting orbits a thousandth apart in the state) has
 // end tangents that do not add up to its chord: there the third-order part is as large as
 // the second-order one. Accepted while it is below half of it, or within what the points'
-// accuracy and the tangents' allow: a hundredth of the length, as a tangent from a
-// Jacobian with a differenced column may be off by 1e-4 near a soft contact.
+// accuracy and the tangents' allow: a thousand times the corrector's tolerance (an
+// ill-conditioned Jacobian near a grazing magnifies it in the state) and a hundredth of the
+// length (a tangent from a differenced column is off by 1e-4 near a soft contact).
 bool PseudoArclength::tangents_match_chord(const BranchPoint& from, const BranchPoint& to,
                                            ConstVectorRef difference) const {
   const double length = weighted_norm(difference);
   const Vector trapezoid_error = difference - (0.5 * length) * (from.tangent + to.tangent);
   const double predictor_error = 0.5 * length * weighted_norm(to.tangent - from.tangent);
-  const double accuracy = 100.0 * options_.corrector_tolerance * (1.0 + from.u.norm()) + 1e-2 * length;
+  const double accuracy = 1e3 * options_.corrector_tolerance * (1.0 + from.u.norm()) + 1e-2 * length;
   return weighted_norm(trapezoid_error) <= 0.5 * predictor_error + accuracy;
 }
 
