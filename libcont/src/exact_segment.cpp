@@ -179,6 +179,23 @@ void saltation_from_reset(const SaltationTerms& a) {
     for (int i = 0; i < n; ++i) a.s[k * n + i] = a.reset[k * n + i] + a.jump[i] * scale;
   }
 }
+// x = R z for a lifted reset R (n x (n + 3), column-major) and a lifted state z, the
+// size fixed where N > 0 (the sums in registers; the same sums, in the same order, as the
+// general loop).
+template <int N>
+void reset_product(const double* r, const double* z, double* x, int n) {
+  if constexpr (N > 0) {
+    double y[N] = {};
+    for (int k = 0; k < N + 3; ++k)
+      for (int i = 0; i < N; ++i) y[i] += r[k * N + i] * z[k];
+    for (int i = 0; i < N; ++i) x[i] = y[i];
+  } else {
+    for (int i = 0; i < n; ++i) x[i] = 0.0;
+    for (int k = 0; k < n + 3; ++k)
+      for (int i = 0; i < n; ++i) x[i] += r[k * n + i] * z[k];
+  }
+}
+
 // The tangent's first `columns` columns (n rows each) and a lifted block's columns 1..
 // (n + 3 rows, the forcing rows zero): into the block where IntoBlock, else back into the
 // tangent. The size fixed where N > 0.
@@ -865,10 +882,11 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   // Where the last run ended (a period's end, a touch), the lifted state it holds goes
   // on: the forcing values the run carried, turned to the clock's time (hold), without
-  // the phase's cos and sin again. Not after a reset: the model placed x+ with its own
-  // cos and sin (on the surface, an impact's x+ = b(t)), which the held forcing values
-  // match only to rounding of the phase; a chatter's short flights from there would
-  // amplify that mismatch.
+  // the phase's cos and sin again; after a reset applied to the lifted state
+  // (reset_lifted), which placed x+ with those forcing values. Not after the model's
+  // reset: it placed x+ with its own cos and sin (on the surface, an impact's x+ = b(t)),
+  // which the held forcing values match only to rounding of the phase; a chatter's short
+  // flights from there would amplify that mismatch.
   if (!(start_from_held_ && held_.run_start && holds(mode, state.t, state.x) &&
         start_from_held<N>(flow.frequency())))
     flow.lift(state.t, state.x, block_.col(0));
@@ -1109,8 +1127,7 @@ void ExactSegment::hold(int mode, double t, const Matrix& block, const RunClock&
   copy_numbers<kLiftedSize<N>>(block.data(), held_.z, n_ + 3);
 }
 
-template <int N>
-bool ExactSegment::start_from_held(double frequency) {
+bool ExactSegment::turn_back_held(double frequency, double& c, double& s) const {
   // The forcing values turned back by w lead to those of the clock's t, as lift gives them
   // to rounding. The lead is a few ulps of t: below 2^-27 radian cos = 1 and sin = angle to
   // rounding; a larger one (a far longer run) by the Taylor polynomials of small_rotation;
@@ -1121,11 +1138,19 @@ bool ExactSegment::start_from_held(double frequency) {
     if (!(std::abs(angle) <= 1.0 / 32)) return false;
     turn = small_rotation(angle);
   }
+  const double* forcing = held_.z.data() + n_;
+  c = forcing[1] * turn.cosine - forcing[2] * turn.sine;
+  s = forcing[2] * turn.cosine + forcing[1] * turn.sine;
+  return true;
+}
+
+template <int N>
+bool ExactSegment::start_from_held(double frequency) {
+  double c = 0.0, s = 0.0;
+  if (!turn_back_held(frequency, c, s)) return false;
   copy_numbers<kLiftedSize<N>>(held_.z.data(), block_.data(), n_ + 3);
-  double* forcing = block_.data() + n_;
-  const double c = forcing[1], s = forcing[2];
-  forcing[1] = c * turn.cosine - s * turn.sine;
-  forcing[2] = s * turn.cosine + c * turn.sine;
+  block_.data()[n_ + 1] = c;
+  block_.data()[n_ + 2] = s;
   return true;
 }
 
@@ -1153,6 +1178,47 @@ bool ExactSegment::lifted_event(int mode, int event, double t, const Vector& x,
     default: out = lifted_sums<0>(sums, lifted);
   }
   out.direction = prepared.directions[static_cast<size_t>(event)];
+  return true;
+}
+
+bool ExactSegment::reset_lifted(int mode, int event, double t, const Vector& x_minus,
+                                Vector& x_plus, EventOutcome& outcome, double& rate) {
+  if (!held_.run_start || !holds(mode, t, x_minus)) return false;
+  // Held at the model's revision: the mode's prepared data are current.
+  PreparedMode& before = prepared_modes_[static_cast<size_t>(mode)];
+  if (event < 0 || event >= before.events || !before.affine_events[static_cast<size_t>(event)])
+    return false;
+  const int lifted_size = n_ + 3;
+  rate = ordered_dot<0>(before.rate_coefficients.data() + event * lifted_size, held_.z.data(),
+                        lifted_size);
+  if (!affine_->affine_outcome(mode, event, rate, x_minus, outcome)) return false;
+  PreparedMode* next = outcome.next_mode == mode ? &before : prepared_for(outcome.next_mode);
+  const PreparedMode::Reset* reset =
+      next ? lifted_reset(mode, before, event, outcome.kind) : nullptr;
+  double c = 0.0, s = 0.0;
+  if (!reset || !turn_back_held(flows_[static_cast<size_t>(mode)].frequency(), c, s))
+    return false;
+  // x+ = R z, z the held state with its forcing values at the clock's t.
+  const int n = n_;
+  double* z = held_.z.data();
+  z[n + 1] = c;
+  z[n + 2] = s;
+  x_plus.resize(n);
+  switch (n) {
+    case 2: reset_product<2>(reset->lifted.data(), z, x_plus.data(), n); break;
+    case 4: reset_product<4>(reset->lifted.data(), z, x_plus.data(), n); break;
+    default: reset_product<0>(reset->lifted.data(), z, x_plus.data(), n);
+  }
+  // Held from here: (x+, the forcing values in the next mode's scale, a power of two:
+  // exact), at the clock's t with no lead, the next run's start.
+  const double rescale = flows_[static_cast<size_t>(outcome.next_mode)].forcing_scale() /
+                         flows_[static_cast<size_t>(mode)].forcing_scale();
+  for (int i = 0; i < n; ++i) z[i] = x_plus[i];
+  if (rescale != 1.0)
+    for (int i = n; i < lifted_size; ++i) z[i] *= rescale;
+  held_.mode = outcome.next_mode;
+  held_.prepared = next;
+  held_.clock = {t, t, held_.clock.step, 0.0};
   return true;
 }
 

@@ -157,8 +157,16 @@ struct Flow::Impl {
     record.mode_before = state.mode;
     record.x_minus = state.x;
     Vector& x = record.x_plus;
-    x = state.x;
-    const EventOutcome outcome = system.apply_event(state.mode, j, state.t, x);
+    // Where the exact path holds the crossing and the model decides the outcome from the
+    // lifted rate, the reset is applied to the lifted state: no cos and sin of the phase.
+    EventOutcome outcome;
+    const bool reset_lifted =
+        exact && exact->reset_lifted(state.mode, j, state.t, state.x, x, outcome, record.rate);
+    if (!reset_lifted) {
+      record.rate = std::numeric_limits<double>::quiet_NaN();
+      x = state.x;
+      outcome = system.apply_event(state.mode, j, state.t, x);
+    }
     if (!x.allFinite()) {
       fail(report, FlowStatus::BadState,
            "reset of event " + system.event_spec(state.mode, j).name +
@@ -186,7 +194,8 @@ struct Flow::Impl {
         parameter_jump(*derivatives, parameter, state.mode, j, outcome, state.t, record.x_minus,
                        saltation_work_, parameter_scratch, state.tangent.col(columns - 1));
     }
-    if (exact) exact->lift_reset(state.mode, state.t, record.x_minus, outcome.next_mode, x);
+    if (exact && !reset_lifted)
+      exact->lift_reset(state.mode, state.t, record.x_minus, outcome.next_mode, x);
     state.x = x;
     state.mode = outcome.next_mode;
     ++report.events;
