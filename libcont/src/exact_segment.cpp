@@ -1209,17 +1209,23 @@ bool ExactSegment::reset_lifted(int mode, int event, double t, const Vector& x_m
     case 4: reset_product<4>(reset->lifted.data(), z, x_plus.data(), n); break;
     default: reset_product<0>(reset->lifted.data(), z, x_plus.data(), n);
   }
-  // Held from here: (x+, the forcing values in the next mode's scale, a power of two:
-  // exact), at the clock's t with no lead, the next run's start.
-  const double rescale = flows_[static_cast<size_t>(outcome.next_mode)].forcing_scale() /
-                         flows_[static_cast<size_t>(mode)].forcing_scale();
-  for (int i = 0; i < n; ++i) z[i] = x_plus[i];
-  if (rescale != 1.0)
-    for (int i = n; i < lifted_size; ++i) z[i] *= rescale;
-  held_.mode = outcome.next_mode;
-  held_.prepared = next;
+  // Held from here, at the clock's t with no lead: the next run's start.
+  hold_reset(mode, outcome.next_mode, next, x_plus);
   held_.clock = {t, t, held_.clock.step, 0.0};
   return true;
+}
+
+void ExactSegment::hold_reset(int mode, int next_mode, const PreparedMode* next,
+                              const Vector& x_plus) {
+  // The forcing values in the next mode's scale (a power of two: exact).
+  const double rescale = flows_[static_cast<size_t>(next_mode)].forcing_scale() /
+                         flows_[static_cast<size_t>(mode)].forcing_scale();
+  double* z = held_.z.data();
+  for (int i = 0; i < n_; ++i) z[i] = x_plus[i];
+  if (rescale != 1.0)
+    for (int i = n_; i < n_ + 3; ++i) z[i] *= rescale;
+  held_.mode = next_mode;
+  held_.prepared = next;
 }
 
 void ExactSegment::lift_reset(int mode, double t, const Vector& x_minus, int next_mode,
@@ -1229,14 +1235,7 @@ void ExactSegment::lift_reset(int mode, double t, const Vector& x_minus, int nex
     held_.mode = -1;
     return;
   }
-  // The forcing values in the next mode's scale (a power of two: exact).
-  const double rescale = flows_[static_cast<size_t>(next_mode)].forcing_scale() /
-                         flows_[static_cast<size_t>(mode)].forcing_scale();
-  double* z = held_.z.data();
-  for (int i = 0; i < n_; ++i) z[i] = x_plus[i];
-  for (int i = n_; i < n_ + 3; ++i) z[i] *= rescale;
-  held_.mode = next_mode;
-  held_.prepared = next;
+  hold_reset(mode, next_mode, next, x_plus);
   held_.run_start = false;
 }
 

@@ -314,6 +314,9 @@ class ExactSegment {
   // clock's lead; false where the lead is too large.
   bool turn_back_held(double frequency, double& c, double& s) const;
   bool holds(int mode, double t, const Vector& x) const;
+  // The held state after a reset from `mode`: (x+, the forcing values in next_mode's
+  // scale), in next_mode (prepared as `next`).
+  void hold_reset(int mode, int next_mode, const PreparedMode* next, const Vector& x_plus);
 };
 
 }  // namespace libcont::detail
