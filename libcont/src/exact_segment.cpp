@@ -1209,6 +1209,18 @@ bool ExactSegment::reset_lifted(int mode, int event, double t, const Vector& x_m
     case 4: reset_product<4>(reset->lifted.data(), z, x_plus.data(), n); break;
     default: reset_product<0>(reset->lifted.data(), z, x_plus.data(), n);
   }
+  // The event's gap closed exactly on the lifted values, as the model closes it on its own
+  // (a rounding-level correction of the coordinate with the largest coefficient): a short
+  // flight of a chatter then starts on the right side of the surface, whatever the size of
+  // the other coordinates' terms.
+  const double* gap = before.event_coefficients.data() + event * lifted_size;
+  int snapped = 0;
+  for (int i = 1; i < n; ++i)
+    if (std::abs(gap[i]) >= std::abs(gap[snapped])) snapped = i;
+  double others = 0.0;
+  for (int i = 0; i < lifted_size; ++i)
+    if (i != snapped) others += gap[i] * (i < n ? x_plus[i] : z[i]);
+  if (gap[snapped] != 0.0) x_plus[snapped] = -others / gap[snapped];
   // Held from here, at the clock's t with no lead: the next run's start.
   hold_reset(mode, outcome.next_mode, next, x_plus);
   held_.clock = {t, t, held_.clock.step, 0.0};
