@@ -60,20 +60,23 @@ double ordered_dot(const double* c, const double* z, Eigen::Index size) {
   return sum;
 }
 
+// c . z of n + 3 numbers, the size fixed for two and four states (as lifted_dot below).
+inline double lifted_dot(const double* c, const double* z, int lifted) {
+  switch (lifted) {
+    case 5: return ordered_dot<5>(c, z, lifted);
+    case 7: return ordered_dot<7>(c, z, lifted);
+    default: return ordered_dot<0>(c, z, lifted);
+  }
+}
+
 // c . z for a coefficient column and a block's state column (n + 3 numbers): a plain loop,
 // cheaper at these sizes than a dynamic dot product, which the scan and the root searches
 // call at every point; with the size fixed for two and four states, where a loop of
 // dynamic length costs more in its set-up than in its five or seven products (the same
 // sums in the same order either way).
 inline double lifted_dot(const Matrix& coefficients, int column, const Matrix& block) {
-  const Eigen::Index size = block.rows();
-  const double* c = coefficients.data() + column * size;
-  const double* z = block.data();
-  switch (size) {
-    case 5: return ordered_dot<5>(c, z, size);
-    case 7: return ordered_dot<7>(c, z, size);
-    default: return ordered_dot<0>(c, z, size);
-  }
+  const auto size = static_cast<int>(block.rows());
+  return lifted_dot(coefficients.data() + column * size, block.data(), size);
 }
 
 // lifted_dot with the state's size N fixed at compile time (0: lifted_dot's own choice).
@@ -1079,7 +1082,7 @@ bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& o
   work.jump.resize(n);
   lifted_rate_.resize(lifted);
   const double* rate_coefficients = before->rate_coefficients.data() + event * lifted;
-  const double rate = ordered_dot<0>(rate_coefficients, crossing_.z.data(), lifted);
+  const double rate = lifted_dot(rate_coefficients, crossing_.z.data(), lifted);
   const double rescale = to.forcing_scale() / from.forcing_scale();
   SaltationTerms terms{n,
                        crossing_.z.data(),
@@ -1189,8 +1192,8 @@ bool ExactSegment::reset_lifted(int mode, int event, double t, const Vector& x_m
   if (event < 0 || event >= before.events || !before.affine_events[static_cast<size_t>(event)])
     return false;
   const int lifted_size = n_ + 3;
-  rate = ordered_dot<0>(before.rate_coefficients.data() + event * lifted_size, held_.z.data(),
-                        lifted_size);
+  rate = lifted_dot(before.rate_coefficients.data() + event * lifted_size, held_.z.data(),
+                    lifted_size);
   if (!affine_->affine_outcome(mode, event, rate, x_minus, outcome)) return false;
   PreparedMode* next = outcome.next_mode == mode ? &before : prepared_for(outcome.next_mode);
   const PreparedMode::Reset* reset =

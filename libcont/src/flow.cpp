@@ -167,7 +167,7 @@ struct Flow::Impl {
       x = state.x;
       outcome = system.apply_event(state.mode, j, state.t, x);
     }
-    if (!x.allFinite()) {
+    if (!detail::sum_is_finite(x.data(), x.size())) {
       fail(report, FlowStatus::BadState,
            "reset of event " + system.event_spec(state.mode, j).name +
                " produced a non-finite state");
@@ -182,7 +182,7 @@ struct Flow::Impl {
               ? saltation_work_.result
               : saltation_matrix(jacobians, state.mode, j, outcome, state.t, record.x_minus, x,
                                  saltation_work_);
-      if (!s.allFinite()) {
+      if (!detail::sum_is_finite(s.data(), s.size())) {
         fail(report, FlowStatus::GrazingEvent,
              "event " + system.event_spec(state.mode, j).name + " at t = " +
                  number_text(state.t) +

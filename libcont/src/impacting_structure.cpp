@@ -859,8 +859,14 @@ double ImpactingStructure::holding_bound(int stuck_mode, int contact, ConstVecto
   const auto k = static_cast<std::size_t>(
       std::find(md.stuck.begin(), md.stuck.end(), contact) - md.stuck.begin());
   if (k >= md.holding_bounds.size()) return std::numeric_limits<double>::infinity();
+  // The largest |q_i| and |v_i| in plain loops: Eigen's reductions of a dynamic length
+  // cost more in their set-up than in the few numbers here, at every impact.
   const int n = structure_.size();
-  const double q = x.head(n).cwiseAbs().maxCoeff(), v = x.segment(n, n).cwiseAbs().maxCoeff();
+  double q = 0.0, v = 0.0;
+  for (int i = 0; i < n; ++i) {
+    q = std::max(q, std::abs(x[i]));
+    v = std::max(v, std::abs(x[n + i]));
+  }
   const auto& [constant, per_position, per_velocity] = md.holding_bounds[k];
   // Twice the bound of derive_forces: that covers the rounding of the computed force.
   return 2.0 * (constant + per_position * q + per_velocity * v);
