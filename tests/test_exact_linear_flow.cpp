@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <thread>
 
 #include "../libcont/src/exact_segment.hpp"
 #include "libcont/exact_linear_flow.hpp"
@@ -130,6 +131,53 @@ TEST_CASE("Exact flow of a damped forced oscillator matches its closed form", "[
   Matrix in = Matrix::Zero(5, 3), out(5, 3);
   CHECK_THROWS_AS(flow.propagate_repeated(step, 0, in, out), libcont::InputError);
   CHECK_THROWS_AS(flow.propagate_repeated(step, 33, in, out), libcont::InputError);
+}
+
+TEST_CASE("Exponentials shared by the flows of a thread are those computed afresh",
+          "[exact-flow]") {
+  // A recurring step's exponential (propagate's cache) comes from the thread's shared list
+  // where another flow computed it for the same M and tau: it must be the one a flow
+  // computes afresh (in a thread of its own, with an empty list), and no other M or tau
+  // may take it; after more modes than the list keeps, the first is still the fresh one.
+  const auto mode_with = [](double c) {
+    AffineMode mode = affine(0.0, 1.0, -1.0, -c, 3.0);
+    mode.b_sin[1] = 0.7;
+    return mode;
+  };
+  // The step twice: a miss, then a step that recurs, propagated by its exponential.
+  const auto recurring = [](const AffineMode& mode, double tau) {
+    ExactLinearFlow flow;
+    flow.set_block_columns(3);
+    flow.set_mode(mode);
+    CHECK(tau < flow.scan_step());  // below it the exponential is the shared one
+    Matrix in = Matrix::Zero(5, 3), out(5, 3);
+    flow.lift(0.4, vec2(0.3, -0.2), in.col(0));
+    in.block(0, 1, 2, 2).setIdentity();
+    flow.propagate(tau, in, out);
+    flow.propagate(tau, in, out);
+    return out;
+  };
+  const auto fresh = [&](const AffineMode& mode, double tau) {
+    Matrix out;
+    std::thread([&] { out = recurring(mode, tau); }).join();
+    return out;
+  };
+  const auto same_bits = [](const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
+  };
+  std::thread([&] {
+    const Matrix first = recurring(mode_with(0.23), 0.1);
+    CHECK(same_bits(recurring(mode_with(0.23), 0.1), first));
+    const Matrix other_mode = recurring(mode_with(0.25), 0.1);
+    CHECK(same_bits(other_mode, fresh(mode_with(0.25), 0.1)));
+    CHECK_FALSE(same_bits(other_mode, first));
+    const Matrix other_step = recurring(mode_with(0.23), 0.07);
+    CHECK(same_bits(other_step, fresh(mode_with(0.23), 0.07)));
+    CHECK_FALSE(same_bits(other_step, first));
+    for (int k = 0; k < 40; ++k) recurring(mode_with(0.3 + 0.01 * k), 0.1);
+    CHECK(same_bits(recurring(mode_with(0.23), 0.1), fresh(mode_with(0.23), 0.1)));
+  }).join();
 }
 
 TEST_CASE("Exact flow at resonance and with a singular A", "[exact-flow]") {
