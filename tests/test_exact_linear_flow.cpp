@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <thread>
 
 #include "../libcont/src/exact_segment.hpp"
 #include "libcont/exact_linear_flow.hpp"
@@ -130,6 +131,53 @@ TEST_CASE("Exact flow of a damped forced oscillator matches its closed form", "[
   Matrix in = Matrix::Zero(5, 3), out(5, 3);
   CHECK_THROWS_AS(flow.propagate_repeated(step, 0, in, out), libcont::InputError);
   CHECK_THROWS_AS(flow.propagate_repeated(step, 33, in, out), libcont::InputError);
+}
+
+TEST_CASE("Exponentials shared by the flows of a thread are those computed afresh",
+          "[exact-flow]") {
+  // A recurring step's exponential (propagate's cache) comes from the thread's shared list
+  // where another flow computed it for the same M and tau: it must be the one a flow
+  // computes afresh (in a thread of its own, with an empty list), and no other M or tau
+  // may take it; after more modes than the list keeps, the first is still the fresh one.
+  const auto mode_with = [](double c) {
+    AffineMode mode = affine(0.0, 1.0, -1.0, -c, 3.0);
+    mode.b_sin[1] = 0.7;
+    return mode;
+  };
+  // The step twice: a miss, then a step that recurs, propagated by its exponential.
+  const auto recurring = [](const AffineMode& mode, double tau) {
+    ExactLinearFlow flow;
+    flow.set_block_columns(3);
+    flow.set_mode(mode);
+    CHECK(tau < flow.scan_step());  // below it the exponential is the shared one
+    Matrix in = Matrix::Zero(5, 3), out(5, 3);
+    flow.lift(0.4, vec2(0.3, -0.2), in.col(0));
+    in.block(0, 1, 2, 2).setIdentity();
+    flow.propagate(tau, in, out);
+    flow.propagate(tau, in, out);
+    return out;
+  };
+  const auto fresh = [&](const AffineMode& mode, double tau) {
+    Matrix out;
+    std::thread([&] { out = recurring(mode, tau); }).join();
+    return out;
+  };
+  const auto same_bits = [](const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
+  };
+  std::thread([&] {
+    const Matrix first = recurring(mode_with(0.23), 0.1);
+    CHECK(same_bits(recurring(mode_with(0.23), 0.1), first));
+    const Matrix other_mode = recurring(mode_with(0.25), 0.1);
+    CHECK(same_bits(other_mode, fresh(mode_with(0.25), 0.1)));
+    CHECK_FALSE(same_bits(other_mode, first));
+    const Matrix other_step = recurring(mode_with(0.23), 0.07);
+    CHECK(same_bits(other_step, fresh(mode_with(0.23), 0.07)));
+    CHECK_FALSE(same_bits(other_step, first));
+    for (int k = 0; k < 40; ++k) recurring(mode_with(0.3 + 0.01 * k), 0.1);
+    CHECK(same_bits(recurring(mode_with(0.23), 0.1), fresh(mode_with(0.23), 0.1)));
+  }).join();
 }
 
 TEST_CASE("Exact flow at resonance and with a singular A", "[exact-flow]") {
@@ -724,6 +772,98 @@ TEST_CASE("A run of the exact path from the state it holds is the run from the l
     auto system =
         make_system<systems::TwoBodySystem>({{"contact", "newton"}, {"lambda", "1"}});
     check_model(system, Vector::Zero(4), 100);
+  }
+}
+
+TEST_CASE("A reset applied to the exact path's lifted state is the model's", "[exact-flow]") {
+  // At a crossing a run ended at, the flow applies the reset to the lifted state where the
+  // model decides the outcome from the lifted rate (ExactSegment::reset_lifted): the same
+  // outcome as apply_event's, x+ the model's to rounding of the phase (ulps of w t times the
+  // base's motion), the rate the model's gap rate to that rounding; the next run starts
+  // from the state held after it and finds the same event as a run from a lift of the
+  // model's x+ (the general path), at the same time to rounding of the crossing's
+  // condition. At r = 0.3 the slow rebounds of a chatter go to the model (sticking needs
+  // the stuck state's holding force).
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  const auto check_model = [](MovingBaseOscillator& system, int least_lifted,
+                              bool expect_model_resets) {
+    libcont::detail::ExactSegment segment(system, FlowOptions{}, 2),
+        general(system, FlowOptions{}, 2);
+    general.start_from_held(false);
+    FlowState state;
+    state.t = 0.1;
+    state.x = vec2(0.001, 0.0);
+    state.mode = system.mode_of(state.t, state.x);
+    state.tangent = Matrix::Identity(2, 2);
+    FlowState other = state;
+    int lifted_resets = 0, model_resets = 0;
+    double worst_state = 0.0, worst_rate = 0.0, worst_time = 0.0;
+    const double w = system.parameters()["omega"];
+    const double end = state.t + 60.0 * system.forcing_period();
+    for (int count = 0; count < 4000 && state.t < end; ++count) {
+      REQUIRE(segment.covers(state.mode));
+      REQUIRE(general.covers(other.mode));
+      libcont::FlowReport report, other_report;
+      const int event = segment.run(state, end, false, nullptr, libcont::SampleGrid{}, report);
+      const int other_event =
+          general.run(other, end, false, nullptr, libcont::SampleGrid{}, other_report);
+      REQUIRE(event != libcont::detail::ExactSegment::kFailed);
+      REQUIRE(event == other_event);
+      libcont::detail::ExactSegment::LiftedEvent at;
+      if (event >= 0 && general.lifted_event(other.mode, event, other.t, other.x, at)) {
+        const double condition = std::abs(other.t) + at.value_terms / std::abs(at.rate);
+        worst_time = std::max(worst_time, std::abs(state.t - other.t) / (eps * condition));
+      }
+      if (event == libcont::detail::ExactSegment::kReachedEnd) break;
+      const Vector x_minus = state.x;
+      Vector model_plus = x_minus;
+      const libcont::EventOutcome expected =
+          system.apply_event(state.mode, event, state.t, model_plus);
+      Vector lifted_plus;
+      libcont::EventOutcome outcome;
+      double rate = 0.0;
+      if (segment.reset_lifted(state.mode, event, state.t, x_minus, lifted_plus, outcome, rate)) {
+        ++lifted_resets;
+        CHECK(outcome.next_mode == expected.next_mode);
+        CHECK(outcome.kind == expected.kind);
+        CHECK(outcome.terminal == expected.terminal);
+        // The phase's rounding, |w t| ulps, times the base's velocity and the state's size.
+        const double scale = eps * (1.0 + w * std::abs(state.t)) *
+                             (1.0 + w) * (1.0 + x_minus.cwiseAbs().maxCoeff());
+        worst_state = std::max(worst_state, (lifted_plus - model_plus).cwiseAbs().maxCoeff() / scale);
+        worst_rate = std::max(worst_rate, std::abs(rate - system.gap_rate(0, state.t, x_minus)) / scale);
+        // The state held has moved on: a second call at the same crossing gets nothing.
+        Vector again;
+        CHECK_FALSE(segment.reset_lifted(state.mode, event, state.t, x_minus, again, outcome, rate));
+        state.x = lifted_plus;
+      } else {
+        ++model_resets;
+        segment.lift_reset(state.mode, state.t, x_minus, expected.next_mode, model_plus);
+        state.x = model_plus;
+      }
+      state.mode = expected.next_mode;
+      // The general path from the model's x+ at the same crossing (it lifts x+).
+      other.t = state.t;
+      other.x = model_plus;
+      other.mode = expected.next_mode;
+      state.tangent = other.tangent = Matrix::Identity(2, 2);
+    }
+    INFO("lifted resets " << lifted_resets << ", model resets " << model_resets
+                          << ", worst state " << worst_state << ", worst rate " << worst_rate
+                          << ", worst time " << worst_time);
+    CHECK(lifted_resets >= least_lifted);
+    CHECK((model_resets > 0) == expect_model_resets);
+    CHECK(worst_state <= 1.0);
+    CHECK(worst_rate <= 1.0);
+    CHECK(worst_time <= 64.0);
+  };
+  for (const char* omega : {"2", "3"}) {
+    for (const char* r : {"1", "0.3"}) {
+      INFO("moving base, hard, omega = " << omega << ", r = " << r);
+      MovingBaseOscillator system = stiff_moving_base("hard", omega);
+      system.set_parameter("r", std::atof(r));
+      check_model(system, 20, std::string(r) == "0.3" && std::string(omega) == "3");
+    }
   }
 }
 

@@ -26,11 +26,13 @@ using test_support::vec2;
 namespace {
 
 // x' = rate on one state; one event h = x - level, falling or rising. Behaviour at the
-// event chosen per test: terminal (the HybridSystem default), or a reset that puts x back
-// on the surface (so the event is due again at once: an event storm).
+// event chosen per test: terminal (the HybridSystem default), a reset that puts x back
+// on the surface (so the event is due again at once: an event storm), or one that puts x
+// at a value that is not finite (`broken`).
 class Ramp : public libcont::HybridSystem {
  public:
-  enum class OnEvent { Terminal, ResetOntoSurface };
+  enum class OnEvent { Terminal, ResetOntoSurface, ResetNotFinite };
+  double broken = std::numeric_limits<double>::quiet_NaN();
   Ramp(double rate, double level, OnEvent on_event, double nan_after = 1e300)
       : rate_(rate), level_(level), on_event_(on_event), nan_after_(nan_after) {}
   std::string name() const override { return "ramp"; }
@@ -49,7 +51,7 @@ class Ramp : public libcont::HybridSystem {
   libcont::EventOutcome apply_event(int mode, int event, double t,
                                     libcont::VectorRef x) const override {
     if (on_event_ == OnEvent::Terminal) return HybridSystem::apply_event(mode, event, t, x);
-    x[0] = level_;
+    x[0] = on_event_ == OnEvent::ResetNotFinite ? broken : level_;
     return {0, EventKind::Impact, false};
   }
 
@@ -256,4 +258,26 @@ TEST_CASE("Flow and shooting options are validated, naming the field", "[flow][o
   flow.storm_event_count = 0;
   CHECK_THROWS_AS(libcont::Flow(system, flow), libcont::InputError);
   CHECK_NOTHROW(libcont::Shooting(system, 1, libcont::ShootingOptions{}));
+}
+
+TEST_CASE("A reset that produces a state that is not finite is reported as BadState", "[flow]") {
+  // NaN, +inf and -inf, with and without the tangent (the saltation follows the reset's
+  // check): the run stops at the event with the reset's message.
+  for (const double broken : {std::numeric_limits<double>::quiet_NaN(),
+                              std::numeric_limits<double>::infinity(),
+                              -std::numeric_limits<double>::infinity()}) {
+    for (const bool tangent : {false, true}) {
+      INFO("reset to " << broken << ", tangent " << tangent);
+      Ramp ramp(1.0, 0.5, Ramp::OnEvent::ResetNotFinite);
+      ramp.broken = broken;
+      FlowOptions options;
+      options.tangent = tangent;
+      Flow flow(ramp, options);
+      FlowState state = flow.initial_state(0.0, scalar(0.0));
+      const auto report = flow.advance(state, 2.0);
+      CHECK(report.status == FlowStatus::BadState);
+      CHECK(report.message.find("produced a non-finite state") != std::string::npos);
+      CHECK(state.t == Approx(0.5).margin(1e-9));
+    }
+  }
 }

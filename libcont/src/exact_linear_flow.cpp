@@ -394,19 +394,19 @@ void ExactLinearFlow::exponential(double tau, Matrix& out) {
     return;
   }
   exp_scratch_ = generator_ * tau;
-  if (n_ < kRescaleFrom) {
-    matrix_exponential(exp_scratch_, out, exp_work_);
-    return;
-  }
-  // A large system's exponentials are shared by the flows of a thread, keyed by M and tau
-  // (the same inputs: the same result to the bit): a continuation's measuring passes make
-  // new flows at every evaluation, with the same M and scan step. Within a memory budget.
+  // The exponentials are shared by the flows of a thread, keyed by M and tau (the same
+  // inputs: the same result to the bit): a continuation's measuring passes make new flows
+  // at every evaluation, with the same M and scan step, and a Lyapunov spectrum runs its
+  // transient and its tangent in two flows of the same modes. A large system's within a
+  // memory budget; a small system's, whose exponential costs a few thousand instructions,
+  // in a short list (a long one would cost more to search than it saves).
   struct Shared {
     Matrix generator;
     double tau;
     Matrix value;
   };
-  thread_local std::deque<Shared> shared;
+  thread_local std::deque<Shared> shared_large, shared_small;
+  std::deque<Shared>& shared = n_ < kRescaleFrom ? shared_small : shared_large;
   for (const Shared& e : shared)
     if (e.tau == tau && e.generator.rows() == generator_.rows() && e.generator == generator_) {
       out = e.value;
@@ -414,10 +414,13 @@ void ExactLinearFlow::exponential(double tau, Matrix& out) {
     }
   matrix_exponential(exp_scratch_, out, exp_work_);
   constexpr double kBudgetBytes = 64e6;
+  constexpr std::size_t kSmallEntries = 16;
   const double bytes = 2.0 * sizeof(double) * static_cast<double>(out.size());
   if (bytes > kBudgetBytes) return;
   shared.push_front({generator_, tau, out});
-  while (static_cast<double>(shared.size()) * bytes > kBudgetBytes) shared.pop_back();
+  const std::size_t most = n_ < kRescaleFrom ? kSmallEntries : shared.max_size();
+  while (shared.size() > most || static_cast<double>(shared.size()) * bytes > kBudgetBytes)
+    shared.pop_back();
 }
 
 void ExactLinearFlow::set_block_columns(int columns) {

@@ -60,20 +60,23 @@ double ordered_dot(const double* c, const double* z, Eigen::Index size) {
   return sum;
 }
 
+// c . z of n + 3 numbers, the size fixed for two and four states (as lifted_dot below).
+inline double lifted_dot(const double* c, const double* z, int lifted) {
+  switch (lifted) {
+    case 5: return ordered_dot<5>(c, z, lifted);
+    case 7: return ordered_dot<7>(c, z, lifted);
+    default: return ordered_dot<0>(c, z, lifted);
+  }
+}
+
 // c . z for a coefficient column and a block's state column (n + 3 numbers): a plain loop,
 // cheaper at these sizes than a dynamic dot product, which the scan and the root searches
 // call at every point; with the size fixed for two and four states, where a loop of
 // dynamic length costs more in its set-up than in its five or seven products (the same
 // sums in the same order either way).
 inline double lifted_dot(const Matrix& coefficients, int column, const Matrix& block) {
-  const Eigen::Index size = block.rows();
-  const double* c = coefficients.data() + column * size;
-  const double* z = block.data();
-  switch (size) {
-    case 5: return ordered_dot<5>(c, z, size);
-    case 7: return ordered_dot<7>(c, z, size);
-    default: return ordered_dot<0>(c, z, size);
-  }
+  const auto size = static_cast<int>(block.rows());
+  return lifted_dot(coefficients.data() + column * size, block.data(), size);
 }
 
 // lifted_dot with the state's size N fixed at compile time (0: lifted_dot's own choice).
@@ -179,6 +182,23 @@ void saltation_from_reset(const SaltationTerms& a) {
     for (int i = 0; i < n; ++i) a.s[k * n + i] = a.reset[k * n + i] + a.jump[i] * scale;
   }
 }
+// x = R z for a lifted reset R (n x (n + 3), column-major) and a lifted state z, the
+// size fixed where N > 0 (the sums in registers; the same sums, in the same order, as the
+// general loop).
+template <int N>
+void reset_product(const double* r, const double* z, double* x, int n) {
+  if constexpr (N > 0) {
+    double y[N] = {};
+    for (int k = 0; k < N + 3; ++k)
+      for (int i = 0; i < N; ++i) y[i] += r[k * N + i] * z[k];
+    for (int i = 0; i < N; ++i) x[i] = y[i];
+  } else {
+    for (int i = 0; i < n; ++i) x[i] = 0.0;
+    for (int k = 0; k < n + 3; ++k)
+      for (int i = 0; i < n; ++i) x[i] += r[k * n + i] * z[k];
+  }
+}
+
 // The tangent's first `columns` columns (n rows each) and a lifted block's columns 1..
 // (n + 3 rows, the forcing rows zero): into the block where IntoBlock, else back into the
 // tangent. The size fixed where N > 0.
@@ -865,10 +885,11 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
   // Where the last run ended (a period's end, a touch), the lifted state it holds goes
   // on: the forcing values the run carried, turned to the clock's time (hold), without
-  // the phase's cos and sin again. Not after a reset: the model placed x+ with its own
-  // cos and sin (on the surface, an impact's x+ = b(t)), which the held forcing values
-  // match only to rounding of the phase; a chatter's short flights from there would
-  // amplify that mismatch.
+  // the phase's cos and sin again; after a reset applied to the lifted state
+  // (reset_lifted), which placed x+ with those forcing values. Not after the model's
+  // reset: it placed x+ with its own cos and sin (on the surface, an impact's x+ = b(t)),
+  // which the held forcing values match only to rounding of the phase; a chatter's short
+  // flights from there would amplify that mismatch.
   if (!(start_from_held_ && held_.run_start && holds(mode, state.t, state.x) &&
         start_from_held<N>(flow.frequency())))
     flow.lift(state.t, state.x, block_.col(0));
@@ -1061,7 +1082,7 @@ bool ExactSegment::crossing_saltation(int mode, int event, const EventOutcome& o
   work.jump.resize(n);
   lifted_rate_.resize(lifted);
   const double* rate_coefficients = before->rate_coefficients.data() + event * lifted;
-  const double rate = ordered_dot<0>(rate_coefficients, crossing_.z.data(), lifted);
+  const double rate = lifted_dot(rate_coefficients, crossing_.z.data(), lifted);
   const double rescale = to.forcing_scale() / from.forcing_scale();
   SaltationTerms terms{n,
                        crossing_.z.data(),
@@ -1109,8 +1130,7 @@ void ExactSegment::hold(int mode, double t, const Matrix& block, const RunClock&
   copy_numbers<kLiftedSize<N>>(block.data(), held_.z, n_ + 3);
 }
 
-template <int N>
-bool ExactSegment::start_from_held(double frequency) {
+bool ExactSegment::turn_back_held(double frequency, double& c, double& s) const {
   // The forcing values turned back by w lead to those of the clock's t, as lift gives them
   // to rounding. The lead is a few ulps of t: below 2^-27 radian cos = 1 and sin = angle to
   // rounding; a larger one (a far longer run) by the Taylor polynomials of small_rotation;
@@ -1121,11 +1141,19 @@ bool ExactSegment::start_from_held(double frequency) {
     if (!(std::abs(angle) <= 1.0 / 32)) return false;
     turn = small_rotation(angle);
   }
+  const double* forcing = held_.z.data() + n_;
+  c = forcing[1] * turn.cosine - forcing[2] * turn.sine;
+  s = forcing[2] * turn.cosine + forcing[1] * turn.sine;
+  return true;
+}
+
+template <int N>
+bool ExactSegment::start_from_held(double frequency) {
+  double c = 0.0, s = 0.0;
+  if (!turn_back_held(frequency, c, s)) return false;
   copy_numbers<kLiftedSize<N>>(held_.z.data(), block_.data(), n_ + 3);
-  double* forcing = block_.data() + n_;
-  const double c = forcing[1], s = forcing[2];
-  forcing[1] = c * turn.cosine - s * turn.sine;
-  forcing[2] = s * turn.cosine + c * turn.sine;
+  block_.data()[n_ + 1] = c;
+  block_.data()[n_ + 2] = s;
   return true;
 }
 
@@ -1156,6 +1184,65 @@ bool ExactSegment::lifted_event(int mode, int event, double t, const Vector& x,
   return true;
 }
 
+bool ExactSegment::reset_lifted(int mode, int event, double t, const Vector& x_minus,
+                                Vector& x_plus, EventOutcome& outcome, double& rate) {
+  if (!held_.run_start || !holds(mode, t, x_minus)) return false;
+  // Held at the model's revision: the mode's prepared data are current.
+  PreparedMode& before = prepared_modes_[static_cast<size_t>(mode)];
+  if (event < 0 || event >= before.events || !before.affine_events[static_cast<size_t>(event)])
+    return false;
+  const int lifted_size = n_ + 3;
+  rate = lifted_dot(before.rate_coefficients.data() + event * lifted_size, held_.z.data(),
+                    lifted_size);
+  if (!affine_->affine_outcome(mode, event, rate, x_minus, outcome)) return false;
+  PreparedMode* next = outcome.next_mode == mode ? &before : prepared_for(outcome.next_mode);
+  const PreparedMode::Reset* reset =
+      next ? lifted_reset(mode, before, event, outcome.kind) : nullptr;
+  double c = 0.0, s = 0.0;
+  if (!reset || !turn_back_held(flows_[static_cast<size_t>(mode)].frequency(), c, s))
+    return false;
+  // x+ = R z, z the held state with its forcing values at the clock's t.
+  const int n = n_;
+  double* z = held_.z.data();
+  z[n + 1] = c;
+  z[n + 2] = s;
+  x_plus.resize(n);
+  switch (n) {
+    case 2: reset_product<2>(reset->lifted.data(), z, x_plus.data(), n); break;
+    case 4: reset_product<4>(reset->lifted.data(), z, x_plus.data(), n); break;
+    default: reset_product<0>(reset->lifted.data(), z, x_plus.data(), n);
+  }
+  // The event's gap closed exactly on the lifted values, as the model closes it on its own
+  // (a rounding-level correction of the coordinate with the largest coefficient): a short
+  // flight of a chatter then starts on the right side of the surface, whatever the size of
+  // the other coordinates' terms.
+  const double* gap = before.event_coefficients.data() + event * lifted_size;
+  int snapped = 0;
+  for (int i = 1; i < n; ++i)
+    if (std::abs(gap[i]) >= std::abs(gap[snapped])) snapped = i;
+  double others = 0.0;
+  for (int i = 0; i < lifted_size; ++i)
+    if (i != snapped) others += gap[i] * (i < n ? x_plus[i] : z[i]);
+  if (gap[snapped] != 0.0) x_plus[snapped] = -others / gap[snapped];
+  // Held from here, at the clock's t with no lead: the next run's start.
+  hold_reset(mode, outcome.next_mode, next, x_plus);
+  held_.clock = {t, t, held_.clock.step, 0.0};
+  return true;
+}
+
+void ExactSegment::hold_reset(int mode, int next_mode, const PreparedMode* next,
+                              const Vector& x_plus) {
+  // The forcing values in the next mode's scale (a power of two: exact).
+  const double rescale = flows_[static_cast<size_t>(next_mode)].forcing_scale() /
+                         flows_[static_cast<size_t>(mode)].forcing_scale();
+  double* z = held_.z.data();
+  for (int i = 0; i < n_; ++i) z[i] = x_plus[i];
+  if (rescale != 1.0)
+    for (int i = n_; i < n_ + 3; ++i) z[i] *= rescale;
+  held_.mode = next_mode;
+  held_.prepared = next;
+}
+
 void ExactSegment::lift_reset(int mode, double t, const Vector& x_minus, int next_mode,
                               const Vector& x_plus) {
   const PreparedMode* next = holds(mode, t, x_minus) ? prepared_for(next_mode) : nullptr;
@@ -1163,14 +1250,7 @@ void ExactSegment::lift_reset(int mode, double t, const Vector& x_minus, int nex
     held_.mode = -1;
     return;
   }
-  // The forcing values in the next mode's scale (a power of two: exact).
-  const double rescale = flows_[static_cast<size_t>(next_mode)].forcing_scale() /
-                         flows_[static_cast<size_t>(mode)].forcing_scale();
-  double* z = held_.z.data();
-  for (int i = 0; i < n_; ++i) z[i] = x_plus[i];
-  for (int i = n_; i < n_ + 3; ++i) z[i] *= rescale;
-  held_.mode = next_mode;
-  held_.prepared = next;
+  hold_reset(mode, next_mode, next, x_plus);
   held_.run_start = false;
 }
 

@@ -88,6 +88,16 @@ class ExactSegment {
   // (the due-event checks after an impact). Anywhere else nothing is held.
   void lift_reset(int mode, double t, const Vector& x_minus, int next_mode,
                   const Vector& x_plus);
+  // The reset of `event` at the crossing where the last run ended (mode, t, x_minus as
+  // held), where the model decides its outcome from the lifted rate
+  // (AffineModes::affine_outcome) and declares that outcome's reset affine: the held
+  // forcing values turned back to the clock's t, x+ = R z from them (the model's reset with
+  // the lifted cos and sin of the phase), and the state held from then on is (x+, those
+  // forcing values), from which the next run starts; rate = the event function's lifted
+  // rate at x_minus. False (nothing changed): the caller applies the model's apply_event
+  // and lift_reset.
+  bool reset_lifted(int mode, int event, double t, const Vector& x_minus, Vector& x_plus,
+                    EventOutcome& outcome, double& rate);
 
  private:
   // A tracked function's value and rate at the start of the current scan interval. The
@@ -300,7 +310,13 @@ class ExactSegment {
   // to those of its t (w the forcing's frequency); false where the lead is too large.
   template <int N = 0>
   bool start_from_held(double frequency);
+  // The held forcing values (cos, sin columns, in z's scale) turned back by w times the
+  // clock's lead; false where the lead is too large.
+  bool turn_back_held(double frequency, double& c, double& s) const;
   bool holds(int mode, double t, const Vector& x) const;
+  // The held state after a reset from `mode`: (x+, the forcing values in next_mode's
+  // scale), in next_mode (prepared as `next`).
+  void hold_reset(int mode, int next_mode, const PreparedMode* next, const Vector& x_plus);
 };
 
 }  // namespace libcont::detail

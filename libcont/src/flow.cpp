@@ -157,9 +157,17 @@ struct Flow::Impl {
     record.mode_before = state.mode;
     record.x_minus = state.x;
     Vector& x = record.x_plus;
-    x = state.x;
-    const EventOutcome outcome = system.apply_event(state.mode, j, state.t, x);
-    if (!x.allFinite()) {
+    // Where the exact path holds the crossing and the model decides the outcome from the
+    // lifted rate, the reset is applied to the lifted state: no cos and sin of the phase.
+    EventOutcome outcome;
+    const bool reset_lifted =
+        exact && exact->reset_lifted(state.mode, j, state.t, state.x, x, outcome, record.rate);
+    if (!reset_lifted) {
+      record.rate = std::numeric_limits<double>::quiet_NaN();
+      x = state.x;
+      outcome = system.apply_event(state.mode, j, state.t, x);
+    }
+    if (!detail::sum_is_finite(x.data(), x.size())) {
       fail(report, FlowStatus::BadState,
            "reset of event " + system.event_spec(state.mode, j).name +
                " produced a non-finite state");
@@ -174,7 +182,7 @@ struct Flow::Impl {
               ? saltation_work_.result
               : saltation_matrix(jacobians, state.mode, j, outcome, state.t, record.x_minus, x,
                                  saltation_work_);
-      if (!s.allFinite()) {
+      if (!detail::sum_is_finite(s.data(), s.size())) {
         fail(report, FlowStatus::GrazingEvent,
              "event " + system.event_spec(state.mode, j).name + " at t = " +
                  number_text(state.t) +
@@ -186,7 +194,8 @@ struct Flow::Impl {
         parameter_jump(*derivatives, parameter, state.mode, j, outcome, state.t, record.x_minus,
                        saltation_work_, parameter_scratch, state.tangent.col(columns - 1));
     }
-    if (exact) exact->lift_reset(state.mode, state.t, record.x_minus, outcome.next_mode, x);
+    if (exact && !reset_lifted)
+      exact->lift_reset(state.mode, state.t, record.x_minus, outcome.next_mode, x);
     state.x = x;
     state.mode = outcome.next_mode;
     ++report.events;

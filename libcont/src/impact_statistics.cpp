@@ -22,7 +22,7 @@ void ImpactRecorder::on_event(const EventRecord& e) {
       stats_.impact_times.push_back(e.t);
       if (structure_) {
         const auto change =
-            structure_->impact_change(e.mode_before, e.event, e.t, e.x_minus, e.x_plus);
+            structure_->impact_change(e.mode_before, e.event, e.t, e.x_minus, e.x_plus, e.rate);
         stats_.impact_velocities.push_back(change.velocity);
         stats_.energy_change += change.energy_change;
         break;

@@ -859,8 +859,14 @@ double ImpactingStructure::holding_bound(int stuck_mode, int contact, ConstVecto
   const auto k = static_cast<std::size_t>(
       std::find(md.stuck.begin(), md.stuck.end(), contact) - md.stuck.begin());
   if (k >= md.holding_bounds.size()) return std::numeric_limits<double>::infinity();
+  // The largest |q_i| and |v_i| in plain loops: Eigen's reductions of a dynamic length
+  // cost more in their set-up than in the few numbers here, at every impact.
   const int n = structure_.size();
-  const double q = x.head(n).cwiseAbs().maxCoeff(), v = x.segment(n, n).cwiseAbs().maxCoeff();
+  double q = 0.0, v = 0.0;
+  for (int i = 0; i < n; ++i) {
+    q = std::max(q, std::abs(x[i]));
+    v = std::max(v, std::abs(x[n + i]));
+  }
   const auto& [constant, per_position, per_velocity] = md.holding_bounds[k];
   // Twice the bound of derive_forces: that covers the rounding of the computed force.
   return 2.0 * (constant + per_position * q + per_velocity * v);
@@ -885,14 +891,7 @@ EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, Vect
   }
   const auto& law = std::get<NewtonRestitution>(c.law);
   const double approach_speed = std::abs(gap_rate_of(j, t, x.data()));
-  // Sticking needs a slow or a low rebound (NewtonRestitution::sticks). A rebound faster
-  // than stick_velocity and higher than any holding force the stuck state can have
-  // allows (its bound from the norms of the data) is an impact without the check's
-  // projection and holding force: the same decision at a fraction of the cost.
-  const double rebound = law.r * approach_speed;
-  if (rebound >= law.stick_velocity &&
-      rebound * rebound >= 2.0 * holding_bound(mode + bit, j, x) * projection.mobility *
-                               law.stick_height) {
+  if (rebounds_clear(mode, j, approach_speed, x)) {
     project(projection, law.r, t, x);
     return EventOutcome{mode, EventKind::Impact, false};
   }
@@ -908,6 +907,30 @@ EventOutcome ImpactingStructure::apply_event(int mode, int event, double t, Vect
   }
   project(projection, law.r, t, x);
   return EventOutcome{mode, EventKind::Impact, false};
+}
+
+// Sticking needs a slow or a low rebound (NewtonRestitution::sticks). A rebound faster than
+// stick_velocity and higher than any holding force the stuck state can have allows (its
+// bound from the norms of the data) is an impact without the check's projection and
+// holding force: the same decision at a fraction of the cost.
+bool ImpactingStructure::rebounds_clear(int mode, int contact, double approach_speed,
+                                        ConstVectorRef x) const {
+  const auto& law = std::get<NewtonRestitution>(contacts_[contact].law);
+  const double rebound = law.r * approach_speed;
+  return rebound >= law.stick_velocity &&
+         rebound * rebound >= 2.0 * holding_bound(mode + strides_[contact], contact, x) *
+                                  modes_[mode].projections[contact].mobility * law.stick_height;
+}
+
+bool ImpactingStructure::affine_outcome(int mode, int event, double rate, ConstVectorRef x,
+                                        EventOutcome& outcome) const {
+  const auto [j, law_switch] = modes_[mode].events[event];
+  const auto& c = contacts_[j];
+  if (law_switch >= 0 || !c.hard() || closed(mode, j) ||
+      !rebounds_clear(mode, j, std::abs(rate), x))
+    return false;
+  outcome = EventOutcome{mode, EventKind::Impact, false};
+  return true;
 }
 
 bool ImpactingStructure::reset_jacobian(int mode, int event, const EventOutcome& outcome, double t,
@@ -1087,10 +1110,12 @@ double ImpactingStructure::relative_velocity(int mode, int event, double t, Cons
 
 ImpactingStructure::ImpactChange ImpactingStructure::impact_change(int mode, int event, double t,
                                                                    const Vector& x_minus,
-                                                                   const Vector& x_plus) const {
+                                                                   const Vector& x_plus,
+                                                                   double gap_rate) const {
   const int j = modes_[mode].events[event].contact;
-  const double velocity = contacts_[j].regimes() ? relative_velocity(mode, event, t, x_minus)
-                                                 : gap_rate_of(j, t, x_minus.data());
+  const double velocity = contacts_[j].regimes()    ? relative_velocity(mode, event, t, x_minus)
+                          : std::isfinite(gap_rate) ? gap_rate
+                                                    : gap_rate_of(j, t, x_minus.data());
   return {velocity, kinetic_energy(t, x_plus) - kinetic_energy(t, x_minus)};
 }
 

@@ -50,6 +50,16 @@ class AffineModes {
                             MatrixRef /*reset*/) const {
     return false;
   }
+  // The outcome apply_event returns for the event at state x, where the model can decide
+  // it from the event function's rate there (h' = the gap's rate) without the forcing's
+  // phase: the exact path then applies the outcome's affine reset to its lifted state
+  // instead of calling apply_event (no cos and sin of the phase per impact). It must agree
+  // with apply_event's choice; a model whose apply_event adds to its base's (a terminal
+  // outcome, a changed state) returns false for those events. False: apply_event decides.
+  virtual bool affine_outcome(int /*mode*/, int /*event*/, double /*rate*/, ConstVectorRef /*x*/,
+                              EventOutcome& /*outcome*/) const {
+    return false;
+  }
 };
 
 }  // namespace libcont

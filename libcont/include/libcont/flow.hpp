@@ -89,6 +89,9 @@ struct EventRecord {
   EventKind kind = EventKind::ModeSwitch;
   Vector x_minus;
   Vector x_plus;
+  // The event function's rate at x_minus where the exact path applied the reset to its
+  // lifted state (the model's rate to rounding); NaN elsewhere.
+  double rate = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Receives what happens along a trajectory. Samples come on the grid origin + k * step.

@@ -27,6 +27,7 @@
 // Forces that are not linear (a pendulum's gravity, a random load) come from
 // additional_force(); the modes are then integrated.
 #include <array>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -139,6 +140,11 @@ class ImpactingStructure : public HybridSystem,
   // Hard contacts' projections (impact, sticking and its end) and the identity of a soft
   // contact's start and end; not declared for laws with regimes.
   bool affine_reset(int mode, int event, EventKind kind, MatrixRef reset) const override;
+  // An impact of a hard contact whose rebound is clear of sticking (rebounds_clear); the
+  // other outcomes need the phase (the stuck state's holding force) or may be changed by a
+  // derived model's apply_event.
+  bool affine_outcome(int mode, int event, double rate, ConstVectorRef x,
+                      EventOutcome& outcome) const override;
 
   int derivative_parameter(std::string_view name) const override;
   void field_parameter_derivative(int parameter, int mode, double t, ConstVectorRef x,
@@ -167,8 +173,11 @@ class ImpactingStructure : public HybridSystem,
   struct ImpactChange {
     double velocity, energy_change;
   };
+  // `gap_rate`, where finite, is the gap's rate as the caller has it already
+  // (EventRecord::rate: the exact path's, without the phase's cos and sin).
   ImpactChange impact_change(int mode, int event, double t, const Vector& x_minus,
-                             const Vector& x_plus) const;
+                             const Vector& x_plus,
+                             double gap_rate = std::numeric_limits<double>::quiet_NaN()) const;
 
   // The sum of the closed contacts' forces (a law with regimes: its regime's), the largest
   // penetration (a law with regimes: the depth it reports).
@@ -195,6 +204,10 @@ class ImpactingStructure : public HybridSystem,
   // stuck mode's force is not linear. The sticking check of an impact needs no more where
   // the rebound is fast.
   double holding_bound(int stuck_mode, int contact, ConstVectorRef x) const;
+  // Whether an impact of hard contact j at state x in `mode`, approached at speed
+  // approach_speed, rebounds faster than stick_velocity and higher than any holding force
+  // the stuck state can have allows (holding_bound): an impact without the sticking check.
+  bool rebounds_clear(int mode, int contact, double approach_speed, ConstVectorRef x) const;
   // The contact's state in `mode`: 0 open, 1 closed; a law's regime for a law with regimes
   // (the modes count in a mixed radix, 2 for each open/closed contact).
   int regime(int mode, int contact) const {
