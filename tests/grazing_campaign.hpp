@@ -92,6 +92,9 @@ struct Case {
   // Where set, the range reaches behind `from` to here (as `vicont diagram` continues a
   // branch found inside its range); by default it starts at `from`.
   std::optional<double> behind;
+  // Where set, the branch starts from the orbit through this state on the section t = 0
+  // (one that settling from rest does not reach) instead of the motion settled from rest.
+  std::optional<Vec2> state;
   double lo() const { return std::min({from, to, behind.value_or(from)}); }
   double hi() const { return std::max({from, to, behind.value_or(from)}); }
   double span() const { return hi() - lo(); }
@@ -103,6 +106,7 @@ struct Case {
     s += "; " + parameter + " " + number(from) + " -> " + number(to);
     if (n != 1) s += " (n=" + std::to_string(n) + ")";
     if (behind) s += ", range from " + number(*behind);
+    if (state) s += ", from x = " + number((*state)[0], 17) + ", v = " + number((*state)[1], 17);
     return s;
   }
 };
@@ -125,12 +129,16 @@ inline Traced trace(const Case& c, double locate = 1e-9, double boundary = -1.0,
   Traced out;
   try {
     systems::MovingBaseOscillator system = model(c.p.with(c.parameter, c.from));
-    const double phase = 0.5 * system.forcing_period();
+    const double phase = c.state ? 0.0 : 0.5 * system.forcing_period();
     libcont::StroboscopicMap map(system, {}, phase);
     Vector x = Vector::Zero(2);
-    x[0] = c.p.d + 0.5 * std::abs(c.p.d);  // clear of the base
-    for (int k = 0; k < 400; ++k) x = map.iterate(x, 1, false).x;
-    out.settled = x;
+    if (c.state) {
+      x << (*c.state)[0], (*c.state)[1];
+    } else {
+      x[0] = c.p.d + 0.5 * std::abs(c.p.d);  // clear of the base
+      for (int k = 0; k < 400; ++k) x = map.iterate(x, 1, false).x;
+      out.settled = x;
+    }
     const auto shot = libcont::Shooting(system, c.n, {}, phase).solve(x);
     if (!shot.converged) {
       out.failure = "shooting from the settled motion did not converge";

@@ -290,3 +290,42 @@ TEST_CASE("grazing: an isola, z = 2/2, d = 0, r = 1, traced both ways round from
   CHECK(std::abs(to_three.lambda - 3.0175368) <= 1e-6);
   CHECK(to_three.grazing_kind == GrazingKind::InteriorTangency);
 }
+
+// (k) A grazing of another approach than the one the passage followed. The z = 3/4 orbit
+// through (x, v) = (1.9875014225e-4, 1.2556123162e-2) on t = 0 at eta = 3.3 (d = 0, r = 1;
+// where `vicont diagram --param omega --from 2 --to 5` settles) turns at a fold near
+// 3.3184 and comes back towards a grazing. The passage follows the approach nearest to
+// the surface at its start, which stops short of grazing; meanwhile another of the
+// orbit's gap minima comes down to the surface near 3.2675. The passage declined with the
+// branch already next to that grazing, and the engine's steps, each crossing it, failed
+// down to min_step ("step size below min_step", the grazing never located). A passage
+// declined after the branch came twice as close is tried again from its last point, on
+// the approach nearest now: the grazing is located (the orbit's smallest gap there is
+// zero) and passed.
+TEST_CASE("grazing: a second approach grazes while the passage follows the first, z = 3/4",
+          "[grazing]") {
+  ImpactOscillatorParameters p;
+  p.d = 0;
+  Case c{p, "omega", 3.3, 5.0, 4, 2.0, Vec2(1.9875014225193894e-4, 1.2556123162191431e-2)};
+  const Traced t = trace(c);
+  INFO(c.describe() << ": " << t.failure << listing(t.branch));
+  REQUIRE(t.started);
+  CHECK(t.branch.status != ContinuationStatus::StepTooSmall);
+  const auto& sp = t.branch.special_points;
+  REQUIRE(sp.size() >= 2);
+  CHECK(sp[0].type == SpecialPointType::Fold);
+  CHECK(std::abs(sp[0].lambda - 3.3183747) <= 1e-6);
+  CHECK(sp[1].type == SpecialPointType::Grazing);
+  CHECK(sp[1].grazing_kind == GrazingKind::InteriorTangency);
+  CHECK(std::abs(sp[1].lambda - 3.2674951) <= 1e-6);
+  // Its orbit touches: the flow takes the touch as a gap minimum of zero or as an impact
+  // of zero speed, to the location's accuracy.
+  const auto column = [&](const char* name) {
+    return std::find(t.data_names.begin(), t.data_names.end(), name) - t.data_names.begin();
+  };
+  const double gap = sp[1].data[column("min_gap")], slowest = sp[1].data[column("slowest_impact")];
+  INFO("at the grazing: min_gap " << gap << ", slowest_impact " << slowest);
+  CHECK((std::abs(gap) <= 1e-9 || slowest <= 1e-6));
+  // The branch goes on beyond it.
+  CHECK(sp[1].after_point + 2 < static_cast<int>(t.branch.points.size()));
+}

@@ -802,13 +802,19 @@ PseudoArclength::Passage PseudoArclength::pass_boundary(int boundary, Continuati
   settings.parameter_weight = options_.parameter_weight;
   settings.max_step = options_.max_step;
   settings.cross = !options_.stop_at_boundary;
+  const double start_distance = result.points.back().tests[boundary];
   BoundaryPassage passage = problem_.pass_boundary(boundary, result.points.back(), settings);
   if (passage.declined) {
+    const bool moved = !passage.points.empty();
     append_passage(passage, result);
     problem_.set_chart(result.points.back().chart);
     chord_ready_ = false;
-    // Not again until the branch comes twice as close.
+    // Not again until the branch comes twice as close. Where it came so during the
+    // passage, another of the orbit's approaches neared the surface while the passage
+    // followed the one nearest at its start (which stopped short of grazing): a passage
+    // from its last point follows the nearest one now.
     declined_distance_ = result.points.back().tests[boundary];
+    if (moved && declined_distance_ < 0.5 * start_distance) return pass_boundary(boundary, result);
     return Passage::Declined;
   }
   if (!passage.handled) {
