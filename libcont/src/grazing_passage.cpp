@@ -477,24 +477,35 @@ void Passage::run(const BranchPoint& start) {
   const Eigen::Index n = start.u.size();
   // Down to where the grazing contact is no deeper than the flow resolves (the floor), or
   // until extrapolations of two successive orders agree within the tolerance. Each uses
-  // the last (at most six) orbits that are no farther than a tenth of the way in.
+  // the last (at most six) of its orbits that are no farther than a tenth of the way in.
+  // Its orbits are spread in sigma, each at most `spread` times the last: where the
+  // branch's max_step (or Newton's basin) cuts the steps short, the orbits in between are
+  // rows of the branch only. Crowded in sigma, the orbits' noise is amplified and the
+  // difference of two orders no longer measures the error: six orbits 0.985 of each other
+  // apart, as steps of 0.002 give, amplify it 3e8 times; at `spread` 2e4 times, at the
+  // walk's ratio 0.5, 8 times. (0.9 keeps every orbit of walks whose steps Newton halves
+  // up to three times, 0.875 of each other.) The step budget lets a walk in steps of
+  // max_step get as close as the default one does.
+  constexpr double spread = 0.9;
   const double floor = arriving.sigma_at_depth(options_.smallest_depth);
-  for (int k = 0; k < 200; ++k) {
+  // As close as the walk gets: the best estimate stands if it is one (the family came
+  // close and its extrapolations agree), else the family does not reach the grazing.
+  const auto estimate_stands = [&] {
+    return estimate.size() > 0 && last.sigma <= 1e-2 &&
+           estimate_error <= std::max(1e3 * settings_.tolerance, 1e-6 * lambda_scale());
+  };
+  bool ended = false;    // at the floor or with the orders agreeing
+  bool stalled = false;  // no step closer
+  for (int steps = 0; steps < 2000 && !ended; ++steps) {
     const double sigma = last.sigma * options_.ratio;
-    if (sigma < floor && estimate.size() > 0) break;
+    if (sigma < floor && estimate.size() > 0) {
+      ended = true;
+      break;
+    }
     FamilyPoint next;
     if (!step_to(arriving, last, sigma, next)) {
-      // As close as it gets: the best estimate stands if it is one (the family came close
-      // and its extrapolations agree), else the family does not reach the grazing.
-      if (estimate.size() > 0 && last.sigma <= 1e-2 &&
-          estimate_error <= std::max(1e3 * settings_.tolerance, 1e-6 * lambda_scale()))
-        break;
-      // The family does not come closer than this (its distance turns: no grazing on the
-      // way), or not in this coordinate: the points of the approach stay on the branch, and
-      // the engine goes on from the last.
-      out_.declined = true;
-      out_.message = "the approach to grazing stopped at sigma = " + std::to_string(last.sigma);
-      return;
+      stalled = true;
+      break;
     }
     if (!in_range(next.y[n])) {
       land_on_bound(arriving, last, next, direction);
@@ -502,6 +513,7 @@ void Passage::run(const BranchPoint& start) {
     }
     record(arriving, last, next, direction);
     last = std::move(next);
+    if (last.sigma > spread * sigmas.back()) continue;
     sigmas.push_back(last.sigma);
     ys.push_back(last.y);
     size_t near = 0;
@@ -516,10 +528,18 @@ void Passage::run(const BranchPoint& start) {
         estimate = higher;
         estimate_error = error;
       }
-      if (estimate_error <= settings_.tolerance) break;
+      ended = estimate_error <= settings_.tolerance;
     }
   }
-  if (estimate.size() == 0) {
+  if (stalled && !estimate_stands()) {
+    // The family does not come closer than this (its distance turns: no grazing on the
+    // way), or not in this coordinate: the points of the approach stay on the branch, and
+    // the engine goes on from the last.
+    out_.declined = true;
+    out_.message = "the approach to grazing stopped at sigma = " + std::to_string(last.sigma);
+    return;
+  }
+  if (!ended && !estimate_stands()) {
     out_.message = "the approach to grazing did not converge";
     return;
   }
