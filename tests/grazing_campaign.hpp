@@ -91,10 +91,10 @@ struct Case {
   int n = 1;
   // Where set, the range reaches behind `from` to here (as `vicont diagram` continues a
   // branch found inside its range); by default it starts at `from`.
-  std::optional<double> behind;
+  std::optional<double> behind = std::nullopt;
   // Where set, the branch starts from the orbit through this state on the section t = 0
   // (one that settling from rest does not reach) instead of the motion settled from rest.
-  std::optional<Vec2> state;
+  std::optional<Vec2> state = std::nullopt;
   double lo() const { return std::min({from, to, behind.value_or(from)}); }
   double hi() const { return std::max({from, to, behind.value_or(from)}); }
   double span() const { return hi() - lo(); }
