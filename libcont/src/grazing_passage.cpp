@@ -598,6 +598,11 @@ Eigen::PartialPivLU<Matrix> bordered(const Matrix& du, const Vector& dlambda, co
   return Eigen::PartialPivLU<Matrix>(system);
 }
 
+// The point on c's gradient from `base` (where c is c_base) at which c is `c`, to first order.
+Vector along_gradient(const Vector& base, double c_base, const Vector& gradient, double c) {
+  return base + ((c - c_base) / gradient.squaredNorm()) * gradient;
+}
+
 }  // namespace
 
 // The map's residual and Jacobian just off the grazing orbit on the side where the flow
@@ -613,7 +618,7 @@ bool Passage::read_smooth_side(GrazingFamily& family, const Vector& base, double
   const Eigen::Index n = base.size() - 1;
   for (double fraction = 1e-2; fraction <= 1.0; fraction *= 10.0) {
     const double c = fraction * c_far;
-    y = base + ((c - c_base) / gradient.squaredNorm()) * gradient;
+    y = along_gradient(base, c_base, gradient, c);
     if (problem_.evaluate(y.head(n), y[n], residual, du, dlambda) && problem_.impacts() == impacts &&
         (problem_.column_available() || family.near_dlambda(y, c, gradient[n], dlambda)))
       return true;
@@ -644,7 +649,7 @@ bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last, c
                                      impacts - 1, smooth_y, smooth_residual, du, dlambda);
   if (!near) smooth_y = last.y;
   const auto effect_per_speed = [&](double sigma, Vector& w) {
-    const Vector y = base + ((other.target(sigma) - c_base) / gradient.squaredNorm()) * gradient;
+    const Vector y = along_gradient(base, c_base, gradient, other.target(sigma));
     Vector impacting_residual;
     double q = 0.0;
     if (!problem_.residual(y.head(n), y[n], impacting_residual) || !other.value_at(y, q) || !(q > 0.0))
@@ -683,10 +688,10 @@ bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last, c
   return true;
 }
 
-// The other family's orbit at first.sigma to first order: a step in its coordinate from the
-// grazing orbit (or, where the flow sees the grazing orbit's touch as neither impact nor
-// gap minimum, from the arriving family's last orbit), then along its tangent at the
-// grazing, on either side.
+// The other family's orbit at first.sigma to first order, along its tangent at the grazing,
+// which both tangents build from c's value and gradient at the grazing orbit (or, where the
+// flow sees the grazing orbit's touch as neither impact nor gap minimum, at the arriving
+// family's last orbit).
 bool Passage::first_guess(GrazingFamily& other, const FamilyPoint& last, int impacts,
                           FamilyPoint& first) {
   double q = 0.0;
@@ -705,9 +710,9 @@ bool Passage::first_guess(GrazingFamily& other, const FamilyPoint& last, int imp
     return false;
   }
   const Vector base = first.y;
-  first.y += ((other.target(first.sigma) - q) / gradient.squaredNorm()) * gradient;
   if (other.coordinate() == GrazingFamily::Coordinate::Speed)
     return impacting_tangent(other, last, base, q, gradient, impacts, first);
+  first.y = along_gradient(base, q, gradient, other.target(first.sigma));
   gap_tangent(other, base, q, gradient, impacts, first);
   return true;
 }
