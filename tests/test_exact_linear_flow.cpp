@@ -17,6 +17,7 @@
 
 #include "../libcont/src/exact_segment.hpp"
 #include "libcont/exact_linear_flow.hpp"
+#include "libcont/harmonic_phase.hpp"
 #include "libcont/flow.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/jacobians.hpp"
@@ -864,6 +865,35 @@ TEST_CASE("A reset applied to the exact path's lifted state is the model's", "[e
       system.set_parameter("r", std::atof(r));
       check_model(system, 20, std::string(r) == "0.3" && std::string(omega) == "3");
     }
+  }
+}
+
+TEST_CASE("A run clock with no step taken has no lead: its forcing values stand as held",
+          "[exact-flow]") {
+  // ExactSegment::turn_back_held keeps the held forcing values without the turn where the
+  // clock is at its own start (a lifted reset's): the turn by -w times a zero lead gives
+  // them to the bit. Varied times, steps, frequencies and forcing values; and clocks that
+  // took a step, or started elsewhere, are not at their start.
+  using Clock = libcont::detail::ExactSegment::RunClock;
+  std::mt19937_64 random(20261130);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const double t = std::ldexp(unit(random), static_cast<int>(random() % 40) - 10);
+    const double step = std::ldexp(1.0 + std::abs(unit(random)), -static_cast<int>(random() % 8));
+    const double w = 0.1 + 20.0 * std::abs(unit(random));
+    const double c = unit(random), s = unit(random);
+    const Clock clock{t, t, step, 0.0};
+    REQUIRE(clock.at_own_start(t));
+    REQUIRE(clock.lead(t) == 0.0);
+    const libcont::detail::HarmonicPhase turn{1.0, -w * clock.lead(t)};
+    const double turned_c = c * turn.cosine - s * turn.sine;
+    const double turned_s = s * turn.cosine + c * turn.sine;
+    REQUIRE(std::memcmp(&turned_c, &c, sizeof c) == 0);
+    REQUIRE(std::memcmp(&turned_s, &s, sizeof s) == 0);
+    const double tau = step * std::abs(unit(random));
+    if (tau > 0.0) REQUIRE_FALSE((Clock{t, t, step, tau}.at_own_start(t + tau)));
+    const double earlier = t - step;
+    if (earlier != t) REQUIRE_FALSE((Clock{earlier, t, step, 0.0}.at_own_start(t)));
   }
 }
 

@@ -1135,13 +1135,20 @@ bool ExactSegment::turn_back_held(double frequency, double& c, double& s) const 
   // to rounding. The lead is a few ulps of t: below 2^-27 radian cos = 1 and sin = angle to
   // rounding; a larger one (a far longer run) by the Taylor polynomials of small_rotation;
   // beyond their range, a lift.
+  const double* forcing = held_.z.data() + n_;
+  if (held_.clock.at_own_start(held_.t)) {
+    // No lead (a lifted reset leaves the clock so): the turn by the angle -0 would give
+    // these values to the bit.
+    c = forcing[1];
+    s = forcing[2];
+    return true;
+  }
   const double angle = -frequency * held_.clock.lead(held_.t);
   HarmonicPhase turn{1.0, angle};
   if (!(std::abs(angle) <= 0x1p-27)) {
     if (!(std::abs(angle) <= 1.0 / 32)) return false;
     turn = small_rotation(angle);
   }
-  const double* forcing = held_.z.data() + n_;
   c = forcing[1] * turn.cosine - forcing[2] * turn.sine;
   s = forcing[2] * turn.cosine + forcing[1] * turn.sine;
   return true;

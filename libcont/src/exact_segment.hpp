@@ -99,6 +99,18 @@ class ExactSegment {
   bool reset_lifted(int mode, int event, double t, const Vector& x_minus, Vector& x_plus,
                     EventOutcome& outcome, double& rate);
 
+  // A run's lifted state follows its steps exactly in time, the clock in rounded sums
+  // (t0 + step, t0 + tau). Where a run ends at t0 + tau, reached from t_start in whole
+  // steps, its forcing values belong to the time t + lead(t), t the clock's time there.
+  // Unchecked, the lead grows by about an ulp of t per step: a lift resets it, a start
+  // from the held state turns it back.
+  struct RunClock {
+    double t_start, t0, step, tau;
+    double lead(double t) const;
+    // The clock at t with no step taken (t_start = t0 = t, tau = 0): its lead is zero.
+    bool at_own_start(double t) const { return tau == 0.0 && t0 == t && t_start == t; }
+  };
+
  private:
   // A tracked function's value and rate at the start of the current scan interval. The
   // functions are the mode's events (0 .. events - 1), then its monitors.
@@ -282,15 +294,6 @@ class ExactSegment {
     Vector z;
   } crossing_;
   Vector lifted_rate_;  // M z at the crossing
-  // A run's lifted state follows its steps exactly in time, the clock in rounded sums
-  // (t0 + step, t0 + tau). Where a run ends at t0 + tau, reached from t_start in whole
-  // steps, its forcing values belong to the time t + lead(t), t the clock's time there.
-  // Unchecked, the lead grows by about an ulp of t per step: a lift resets it, a start
-  // from the held state turns it back.
-  struct RunClock {
-    double t_start, t0, step, tau;
-    double lead(double t) const;
-  };
   // The state lifted_event holds (mode -1: none), with the model's revision it was
   // lifted at.
   struct HeldState {
