@@ -1138,7 +1138,7 @@ bool ExactSegment::turn_back_held(double frequency, double& c, double& s) const 
   const double* forcing = held_.z.data() + n_;
   if (held_.clock.at_own_start(held_.t)) {
     // No lead (a lifted reset leaves the clock so): the turn by the angle -0 would give
-    // these values to the bit.
+    // these values to the bit (but for the sign of a value that is zero).
     c = forcing[1];
     s = forcing[2];
     return true;

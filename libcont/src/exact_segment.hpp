@@ -107,7 +107,8 @@ class ExactSegment {
   struct RunClock {
     double t_start, t0, step, tau;
     double lead(double t) const;
-    // The clock at t with no step taken (t_start = t0 = t, tau = 0): its lead is zero.
+    // The clock at t with no step taken (t_start = t0 = t, tau = 0): its lead is zero
+    // (turn_back_held keeps the held values there; public for its test).
     bool at_own_start(double t) const { return tau == 0.0 && t0 == t && t_start == t; }
   };
 
