@@ -362,3 +362,110 @@ TEST_CASE("grazing: a second approach grazes while the passage follows the first
   // The branch goes on beyond it.
   CHECK(sp[1].after_point + 2 < static_cast<int>(t.branch.points.size()));
 }
+
+// (l) A departure that cannot be started. Beyond the grazing of (k) the same z = 3/4
+// branch comes down to a grazing near 2.90925, where a gap minimum of the four-impact
+// orbits touches the surface. The passage locates it and looks for the orbits with a fifth
+// impact, which do exist below it, but it does not reach them: the orbits' later impact,
+// near t = 8.83 at 1.3e-3, is shallow, and the fifth impact's rebound removes it once its
+// speed exceeds about 1.5e-5, so the five-impact map is strongly curved where its first
+// orbit is sought. Their multipliers there reach 1e5 to 1e6 (like 1/speed), and Newton
+// from the departure's first-order start stalls. The branch must end there, saying so, not silently and
+// not on another family. That the family exists is checked independently, at eta = 2.9083,
+// below the grazing by the departure's first step: along the four-impact orbit's unstable
+// direction the map's component there changes sign within 1e-8 of where the gap closes,
+// and Newton started at that sign change converges on an orbit with five impacts.
+TEST_CASE("grazing: where the other family cannot be started, the branch ends, reported; z = 3/4",
+          "[grazing]") {
+  ImpactOscillatorParameters p;
+  p.d = 0;
+  const Case c{p, "omega", 3.3, 5.0, 4, 2.0, Vec2(1.9875014225193894e-4, 1.2556123162191431e-2)};
+  const Traced t = trace(c);
+  INFO(c.describe() << ": " << t.failure << listing(t.branch));
+  REQUIRE(t.started);
+  REQUIRE(!t.branch.special_points.empty());
+  const auto& grazing = t.branch.special_points.back();
+  REQUIRE(grazing.type == SpecialPointType::Grazing);
+  CHECK(std::abs(grazing.lambda - 2.9092511) <= 1e-6);
+  CHECK(t.branch.status == ContinuationStatus::PassageFailed);
+  CHECK(t.branch.stop_reason.find("5 impacts") != std::string::npos);
+  CHECK(t.branch.points.back().lambda >= grazing.lambda);  // ends at the grazing, on its side
+
+  // The four-impact orbit just above the grazing, from the grazing orbit by Newton, and its
+  // map's unstable direction (multiplier about 89) with the left eigenvector.
+  const double phase = grazing.chart;
+  const auto newton = [](libcont::StroboscopicMap& map, Vector& x, int iterations) {
+    libcont::MapEvaluation e;
+    for (int k = 0; k < iterations; ++k) {
+      e = map.iterate(x, 4, true);
+      if (!e.ok()) break;
+      x -= (e.jacobian - libcont::Matrix::Identity(2, 2)).fullPivLu().solve(e.x - x);
+    }
+    return map.iterate(x, 4, true);
+  };
+  const auto above = model(p.with("omega", 2.9096));
+  libcont::StroboscopicMap above_map(above, {}, phase);
+  Vector orbit = grazing.u;
+  const libcont::MapEvaluation four = newton(above_map, orbit, 20);
+  REQUIRE(four.ok());
+  REQUIRE((four.x - orbit).norm() <= 1e-14);
+  REQUIRE(four.impacts == 4);
+  REQUIRE(four.measures.minimum_gap < 1e-4);  // the gap minimum that grazes below
+  double graze_time = 0.0;
+  for (const auto& a : four.measures.approaches)
+    if (a.type == libcont::ContactApproach::Type::GapMinimum) graze_time = a.t;
+  Eigen::EigenSolver<libcont::Matrix> right(four.jacobian), left(four.jacobian.transpose());
+  const int r = std::abs(right.eigenvalues()[0]) > 1.0 ? 0 : 1, l = std::abs(left.eigenvalues()[0]) > 1.0 ? 0 : 1;
+  const Vector unstable = right.eigenvectors().col(r).real().normalized();
+  Vector across = left.eigenvectors().col(l).real();
+  across /= across.dot(unstable);
+  INFO("unstable multiplier " << right.eigenvalues()[r].real());
+  REQUIRE(right.eigenvalues()[r].real() > 50.0);
+
+  // Below the grazing: where along that direction the gap minimum becomes an impact.
+  const auto below = model(p.with("omega", 2.9083));
+  libcont::StroboscopicMap map(below, {}, phase);
+  const auto point = [&](double s) { return Vector(orbit + s * unstable); };
+  const auto impacting = [&](double s) {
+    const libcont::MapEvaluation e = map.iterate(point(s), 4, false);
+    double nearest = 1e300;
+    bool impact = false;
+    for (const auto& a : e.measures.approaches)
+      if (std::abs(a.t - graze_time) < nearest) {
+        nearest = std::abs(a.t - graze_time);
+        impact = a.type == libcont::ContactApproach::Type::Impact;
+      }
+    return impact;
+  };
+  double inside = -1e-4, outside = 1e-4;
+  REQUIRE(impacting(inside));
+  REQUIRE(!impacting(outside));
+  for (int k = 0; k < 60; ++k) {
+    const double middle = 0.5 * (inside + outside);
+    (impacting(middle) ? inside : outside) = middle;
+  }
+  const auto component = [&](double depth) {
+    const Vector x = point(inside - depth);
+    return across.dot(map.iterate(x, 4, false).x - x);
+  };
+  double shallow = 1e-16, deep = 1e-8;
+  INFO("unstable component " << component(shallow) << " and " << component(deep));
+  REQUIRE(component(shallow) > 0.0);
+  REQUIRE(component(deep) < 0.0);
+  for (int k = 0; k < 80; ++k) {
+    const double middle = std::sqrt(shallow * deep);
+    (component(middle) > 0.0 ? shallow : deep) = middle;
+  }
+  Vector five = point(inside - shallow);
+  const libcont::MapEvaluation e = newton(map, five, 15);
+  REQUIRE(e.ok());
+  const double size = orbit.norm();
+  INFO("five-impact orbit: |P^4(x) - x| = " << (e.x - five).norm() << ", impacts " << e.impacts
+                                            << ", slowest " << e.measures.slowest_impact);
+  CHECK((e.x - five).norm() <= 1e-9 * size);
+  CHECK(e.impacts == 5);
+  CHECK(e.measures.slowest_impact > 1e-6);
+  CHECK(e.measures.slowest_impact < 1.5e-5);
+  Eigen::EigenSolver<libcont::Matrix> multipliers(e.jacobian);
+  CHECK(multipliers.eigenvalues().cwiseAbs().maxCoeff() > 1e5);
+}

@@ -810,7 +810,7 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
     if (ends_on_shorter_period()) return false;
     if (out_.message.empty())
       out_.message = "no orbit of the other family (" + std::to_string(impacts) +
-                     " impacts) leaves the grazing: the branch ends there";
+                     " impacts) was found leaving the grazing: the branch ends there";
     return false;
   }
   const double direction = +1.0;  // away from sigma = 0
