@@ -469,3 +469,26 @@ TEST_CASE("grazing: where the other family cannot be started, the branch ends, r
   Eigen::EigenSolver<libcont::Matrix> multipliers(e.jacobian);
   CHECK(multipliers.eigenvalues().cwiseAbs().maxCoeff() > 1e5);
 }
+
+// (m) An approach that does not converge. The grazing at 0.8335639 of (a) approached in
+// steps of 0.999 in the grazing coordinate (against the default 0.5): the walk's 2000 steps
+// end far from the grazing, where extrapolations of its orbits do not agree. No grazing
+// may be placed from them: the branch ends at the walk's last orbit, saying why.
+TEST_CASE("grazing: an approach that does not converge places no grazing, d = -0.005",
+          "[grazing]") {
+  ImpactOscillatorParameters p;
+  p.d = -0.005;
+  libcont::GrazingPassageOptions slow;
+  slow.ratio = 0.999;
+  Case c{p, "omega", 0.5, 2.5};
+  c.passage = slow;
+  const Traced t = trace(c);
+  INFO(c.describe() << ": " << t.failure << listing(t.branch));
+  REQUIRE(t.started);
+  CHECK(t.branch.status == ContinuationStatus::PassageFailed);
+  CHECK(t.branch.stop_reason.find("the approach to grazing did not converge") != std::string::npos);
+  for (const auto& s : t.branch.special_points) CHECK(s.type != SpecialPointType::Grazing);
+  // It ends short of the grazing, on the branch's way to it.
+  CHECK(t.branch.points.back().lambda < 0.8335639334664);
+  CHECK(t.branch.points.back().lambda > 0.8);
+}

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <sstream>
+#include <string>
 
 #include "libcont/input_error.hpp"
 
@@ -496,7 +498,8 @@ void Passage::run(const BranchPoint& start) {
   };
   bool ended = false;    // at the floor or with the orders agreeing
   bool stalled = false;  // no step closer
-  for (int steps = 0; steps < 2000 && !ended; ++steps) {
+  constexpr int budget = 2000;
+  for (int steps = 0; steps < budget && !ended; ++steps) {
     const double sigma = last.sigma * options_.ratio;
     if (sigma < floor && estimate.size() > 0) {
       ended = true;
@@ -540,7 +543,16 @@ void Passage::run(const BranchPoint& start) {
     return;
   }
   if (!ended && !estimate_stands()) {
-    out_.message = "the approach to grazing did not converge";
+    std::ostringstream why;
+    why.precision(2);
+    why << "the approach to grazing did not converge: " << budget << " steps reached sigma = "
+        << last.sigma;
+    if (estimate.size() > 0)
+      why << ", where extrapolations of its orbits still differ by " << estimate_error << " in "
+          << problem_.parameter();
+    else
+      why << ", with too few orbits near enough to extrapolate";
+    out_.message = why.str();
     return;
   }
   // 2. The grazing orbit.
