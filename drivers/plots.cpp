@@ -1548,6 +1548,33 @@ PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
   });
 }
 
+// The exponents' panel shows what tells chaos from periodic motion: the integration's
+// lambda_1, the stable orbits' Floquet exponents and zero, with room above for a band of
+// the unstable ones. Those grow without bound towards a grazing (a multiplier like
+// 1/speed) and, left to autoscale, squeeze the rest into the panel's bottom tenth; they
+// are cut at the top instead.
+std::string exponent_range(const DiagramPlot& plot) {
+  std::vector<double> ys{0.0};
+  const auto integrated = csv_columns(plot.directory / plot.integration_csv, {"lambda_1"});
+  for (const auto& v : integrated[0]) ys.push_back(number_or_nan(v));
+  if (plot.branches > 0) {
+    const auto rows = csv_columns(plot.directory / plot.branches_csv, {"largest_exponent", "stable"});
+    for (size_t r = 0; r < rows[0].size(); ++r)
+      if (rows[1][r] != "0") ys.push_back(number_or_nan(rows[0][r]));
+  }
+  double lo = 0.0, hi = 0.0;
+  for (const double y : ys)
+    if (std::isfinite(y)) {
+      lo = std::min(lo, y);
+      hi = std::max(hi, y);
+    }
+  const double width = std::max(hi - lo, 0.1);
+  std::ostringstream s;
+  s.precision(17);
+  s << "set yrange [" << lo - 0.08 * width << ':' << hi + 0.6 * width << "]\n";
+  return s.str();
+}
+
 PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
   return render(plot.directory, stem, [&](const std::string& output) {
     const std::string p = quoted(plot.parameter), x = quoted(plot.coordinate);
@@ -1680,13 +1707,18 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
       section_plot(s, numbered_markers(points, zoom->first, zoom->second, false));
       s << "unset label 2\nset key outside right top vertical\nset autoscale y\n";
     }
-    s << largest.settings(autoscale);
+    s << largest.settings(autoscale) << exponent_range(plot);
     if (range) s << "set xrange [" << range->first << ':' << range->second << "]\n";
     s << "set tmargin 1\nset xlabel " << quoted(axis_label(plot.parameter)) << "\nset ylabel "
       << quoted(axis_label("largest_exponent")) << "\nplot ";
+    // Each branch dashed whole, solid over its stable rows: the step where stability
+    // changes stays drawn (dashed).
     if (plot.branches > 0)
-      s << branches("largest_exponent", "1", "lw 1.6 lc rgb '#27ae60'",
+      s << branches("largest_exponent", "column('stable') > 0", "lw 1.6 lc rgb '#27ae60'",
                     "ln|mu_1| / (n T) on the branches (Floquet)")
+        << ", \\\n     "
+        << branches("largest_exponent", "1", "lw 1.2 dt 2 lc rgb '#27ae60'",
+                    "the same, unstable")
         << ", \\\n     ";
     s << quoted(plot.integration_csv) << " using " << p
       << ":'lambda_1' with points pt 7 ps 0.6 lc rgb '#1f4e9a' title 'lambda_1 (direct integration)', \\\n"

@@ -18,6 +18,27 @@ grep -q '"lost_by": "period-doubling"' "$work/diagram.json" ||
 grep -q '"stable_until": 2.65' "$work/diagram.json" ||
   fail "the period doubling is not near omega = 2.65: $(grep stable_until "$work/diagram.json")"
 
+# The exponents' panel: its y range holds the integration's lambda_1, the stable orbits'
+# exponents and zero; the unstable orbits' exponents, which grow without bound towards a
+# grazing, are cut at its top (over 2 to 3.4 they reach 1.35 at the z = 2/2 orbits'
+# grazing, the others at most 0.55).
+"$vicont" diagram --param omega --from 2 --to 3.4 --steps 8 --transient 150 --periods 150 \
+  --out "$work/cut" >"$work/cut.log" 2>&1 || fail "diagram 2 to 3.4: exit status $? ($(cat "$work/cut.log"))"
+range=$(grep 'set yrange' "$work/cut/diagram.gp" | tail -n 1 | tr -d '[]' | tr ':' ' ' | awk '{print $3, $4}')
+# column NAME FILE [stable]: the values of a column (of the stable rows, or the unstable).
+column() {
+  awk -F, -v name="$1" -v want="${3:-}" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i
+      for (i = 1; i <= NF; i++) if ($i == "stable") s = i; next }
+    want == "" || (want == "stable" && $s != 0) || (want == "unstable" && $s == 0) { print $c }' "$2"
+}
+inside=$( { column lambda_1 "$work/cut/diagram_integration.csv"
+            column largest_exponent "$work/cut/diagram_branches.csv" stable; echo 0; } |
+  awk -v lo="${range% *}" -v hi="${range#* }" '$1 < lo || $1 > hi { bad++ } END { print bad + 0 }')
+[ "$inside" -eq 0 ] || fail "exponents' range [$range]: $inside integration or stable values outside it"
+cut=$(column largest_exponent "$work/cut/diagram_branches.csv" unstable |
+  awk -v hi="${range#* }" '$1 > hi { n++ } END { print n + 0 }')
+[ "$cut" -gt 0 ] || fail "exponents' range [$range]: no unstable exponent above it (nothing to cut here?)"
+
 bad="$work/bad"
 expect_bad lambda  diagram --param lambda --from 2 --to 3 --out "$bad"
 expect_bad --to    diagram --param omega --from 2 --out "$bad"

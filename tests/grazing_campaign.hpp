@@ -95,6 +95,8 @@ struct Case {
   // Where set, the branch starts from the orbit through this state on the section t = 0
   // (one that settling from rest does not reach) instead of the motion settled from rest.
   std::optional<Vec2> state = std::nullopt;
+  // Where set, the grazing passage's options instead of the defaults.
+  std::optional<libcont::GrazingPassageOptions> passage = std::nullopt;
   double lo() const { return std::min({from, to, behind.value_or(from)}); }
   double hi() const { return std::max({from, to, behind.value_or(from)}); }
   double span() const { return hi() - lo(); }
@@ -107,6 +109,7 @@ struct Case {
     if (n != 1) s += " (n=" + std::to_string(n) + ")";
     if (behind) s += ", range from " + number(*behind);
     if (state) s += ", from x = " + number((*state)[0], 17) + ", v = " + number((*state)[1], 17);
+    if (passage) s += ", passage ratio " + number(passage->ratio);
     return s;
   }
 };
@@ -145,6 +148,7 @@ inline Traced trace(const Case& c, double locate = 1e-9, double boundary = -1.0,
       return out;
     }
     libcont::PeriodicOrbitProblem problem(system, c.parameter, c.n, {}, phase);
+    if (c.passage) problem.grazing = *c.passage;
     const auto names = problem.point_data_names();
     out.impacts_column = std::find(names.begin(), names.end(), "impacts") - names.begin();
     out.data_names = names;

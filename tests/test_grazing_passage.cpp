@@ -343,7 +343,7 @@ TEST_CASE("grazing: a second approach grazes while the passage follows the first
   const Traced t = trace(c);
   INFO(c.describe() << ": " << t.failure << listing(t.branch));
   REQUIRE(t.started);
-  CHECK(t.branch.status != ContinuationStatus::StepTooSmall);
+  CHECK(t.branch.points.back().lambda < 3.2);  // not ended at the grazing near 3.2675
   const auto& sp = t.branch.special_points;
   REQUIRE(sp.size() >= 2);
   CHECK(sp[0].type == SpecialPointType::Fold);
@@ -361,4 +361,149 @@ TEST_CASE("grazing: a second approach grazes while the passage follows the first
   CHECK((std::abs(gap) <= 1e-9 || slowest <= 1e-6));
   // The branch goes on beyond it.
   CHECK(sp[1].after_point + 2 < static_cast<int>(t.branch.points.size()));
+}
+
+// (l) A departure onto a strongly curved family. Beyond the grazing of (k) the same z = 3/4
+// branch comes down to a grazing near 2.90925, where a gap minimum of the four-impact
+// orbits touches the surface; below it lie orbits with a fifth impact. Their map is
+// strongly curved: a later impact near t = 8.83, at a speed of 1.3e-3, is shallow, and the
+// multipliers reach 7e5 (like 1/speed). The first-order start of the five-impact orbits
+// fell on the side without the impact (c = -1.0e-11 against 3.2e-11), Newton from there
+// stalled at 2e-4 of the orbit's size, and the branch ended ("no orbit of the other family
+// (5 impacts) was found leaving the grazing"). Moved along c's gradient onto the target's
+// level first (Passage::onto_level), Newton converges, and the branch goes on along the
+// five-impact orbits. Their first orbit is checked against one found independently at its
+// omega: along the four-impact orbit's unstable direction (multiplier 89, at eta = 2.9096,
+// above the grazing) the map's unstable component changes sign within 1e-8 of where the
+// gap closes, and plain Newton on P^4 started at that sign change converges.
+TEST_CASE("grazing: a departure onto a strongly curved family, z = 3/4, eta near 2.90925",
+          "[grazing]") {
+  ImpactOscillatorParameters p;
+  p.d = 0;
+  const Case c{p, "omega", 3.3, 5.0, 4, 2.0, Vec2(1.9875014225193894e-4, 1.2556123162191431e-2)};
+  const Traced t = trace(c);
+  INFO(c.describe() << ": " << t.failure << listing(t.branch));
+  REQUIRE(t.started);
+  const auto& sp = t.branch.special_points;
+  REQUIRE(sp.size() >= 3);
+  const auto& grazing = sp[2];
+  REQUIRE(grazing.type == SpecialPointType::Grazing);
+  CHECK(std::abs(grazing.lambda - 2.9092511) <= 1e-6);
+  // On along the five-impact orbits, below the grazing.
+  const auto impacts = [&](const libcont::BranchPoint& row) {
+    return static_cast<int>(std::lround(row.data[t.impacts_column]));
+  };
+  REQUIRE(grazing.after_point + 1 < static_cast<int>(t.branch.points.size()));
+  const libcont::BranchPoint& first = t.branch.points[static_cast<size_t>(grazing.after_point + 1)];
+  INFO("first orbit beyond the grazing at " << number(first.lambda) << ", " << impacts(first) << " impacts");
+  REQUIRE(impacts(first) == 5);
+  CHECK(first.lambda < grazing.lambda);
+  int five = 0;
+  for (const auto& row : t.branch.points)
+    if (row.lambda < grazing.lambda && impacts(row) == 5) ++five;
+  CHECK(five >= 10);
+  CHECK(t.branch.points.back().lambda < 2.9);
+
+  // The independent orbit at the first orbit's omega. The four-impact orbit just above the
+  // grazing, from the grazing orbit by Newton, and its map's unstable direction with the
+  // left eigenvector.
+  const double phase = first.chart;
+  const auto newton = [](libcont::StroboscopicMap& map, Vector& x, int iterations) {
+    libcont::MapEvaluation e;
+    for (int k = 0; k < iterations; ++k) {
+      e = map.iterate(x, 4, true);
+      if (!e.ok()) break;
+      x -= (e.jacobian - libcont::Matrix::Identity(2, 2)).fullPivLu().solve(e.x - x);
+    }
+    return map.iterate(x, 4, true);
+  };
+  const auto above = model(p.with("omega", 2.9096));
+  libcont::StroboscopicMap above_map(above, {}, phase);
+  Vector orbit = grazing.u;
+  const libcont::MapEvaluation four = newton(above_map, orbit, 20);
+  REQUIRE(four.ok());
+  REQUIRE((four.x - orbit).norm() <= 1e-14);
+  REQUIRE(four.impacts == 4);
+  REQUIRE(four.measures.minimum_gap < 1e-4);  // the gap minimum that grazes below
+  double graze_time = 0.0;
+  for (const auto& a : four.measures.approaches)
+    if (a.type == libcont::ContactApproach::Type::GapMinimum) graze_time = a.t;
+  Eigen::EigenSolver<libcont::Matrix> right(four.jacobian), left(four.jacobian.transpose());
+  const int r = std::abs(right.eigenvalues()[0]) > 1.0 ? 0 : 1, l = std::abs(left.eigenvalues()[0]) > 1.0 ? 0 : 1;
+  const Vector unstable = right.eigenvectors().col(r).real().normalized();
+  Vector across = left.eigenvectors().col(l).real();
+  across /= across.dot(unstable);
+  INFO("unstable multiplier " << right.eigenvalues()[r].real());
+  REQUIRE(right.eigenvalues()[r].real() > 50.0);
+
+  // At the first orbit's omega: where along that direction the gap minimum becomes an
+  // impact, then the sign change of the unstable component beyond it.
+  const auto below = model(p.with("omega", first.lambda));
+  libcont::StroboscopicMap map(below, {}, phase);
+  const auto point = [&](double s) { return Vector(orbit + s * unstable); };
+  const auto impacting = [&](double s) {
+    const libcont::MapEvaluation e = map.iterate(point(s), 4, false);
+    double nearest = 1e300;
+    bool impact = false;
+    for (const auto& a : e.measures.approaches)
+      if (std::abs(a.t - graze_time) < nearest) {
+        nearest = std::abs(a.t - graze_time);
+        impact = a.type == libcont::ContactApproach::Type::Impact;
+      }
+    return impact;
+  };
+  double inside = -1e-4, outside = 1e-4;
+  REQUIRE(impacting(inside));
+  REQUIRE(!impacting(outside));
+  for (int k = 0; k < 60; ++k) {
+    const double middle = 0.5 * (inside + outside);
+    (impacting(middle) ? inside : outside) = middle;
+  }
+  const auto component = [&](double depth) {
+    const Vector x = point(inside - depth);
+    return across.dot(map.iterate(x, 4, false).x - x);
+  };
+  double shallow = 1e-16, deep = 1e-8;
+  INFO("unstable component " << component(shallow) << " and " << component(deep));
+  REQUIRE(component(shallow) > 0.0);
+  REQUIRE(component(deep) < 0.0);
+  for (int k = 0; k < 80; ++k) {
+    const double middle = std::sqrt(shallow * deep);
+    (component(middle) > 0.0 ? shallow : deep) = middle;
+  }
+  Vector independent = point(inside - shallow);
+  const libcont::MapEvaluation e = newton(map, independent, 15);
+  REQUIRE(e.ok());
+  INFO("independent five-impact orbit: |P^4(x) - x| = " << (e.x - independent).norm() << ", impacts "
+                                                        << e.impacts << ", slowest "
+                                                        << e.measures.slowest_impact);
+  REQUIRE((e.x - independent).norm() <= 1e-9 * orbit.norm());
+  REQUIRE(e.impacts == 5);
+  INFO("branch " << first.u.transpose() << ", independent " << independent.transpose());
+  CHECK((first.u - independent).norm() <= 1e-9 * orbit.norm());
+  Eigen::EigenSolver<libcont::Matrix> multipliers(e.jacobian);
+  CHECK(multipliers.eigenvalues().cwiseAbs().maxCoeff() > 1e5);
+}
+
+// (m) An approach that does not converge. The grazing at 0.8335639 of (a) approached in
+// steps of 0.999 in the grazing coordinate (against the default 0.5): the walk's 2000 steps
+// end far from the grazing, where extrapolations of its orbits do not agree. No grazing
+// may be placed from them: the branch ends at the walk's last orbit, saying why.
+TEST_CASE("grazing: an approach that does not converge places no grazing, d = -0.005",
+          "[grazing]") {
+  ImpactOscillatorParameters p;
+  p.d = -0.005;
+  libcont::GrazingPassageOptions slow;
+  slow.ratio = 0.999;
+  Case c{p, "omega", 0.5, 2.5};
+  c.passage = slow;
+  const Traced t = trace(c);
+  INFO(c.describe() << ": " << t.failure << listing(t.branch));
+  REQUIRE(t.started);
+  CHECK(t.branch.status == ContinuationStatus::PassageFailed);
+  CHECK(t.branch.stop_reason.find("the approach to grazing did not converge") != std::string::npos);
+  for (const auto& s : t.branch.special_points) CHECK(s.type != SpecialPointType::Grazing);
+  // It ends short of the grazing, on the branch's way to it.
+  CHECK(t.branch.points.back().lambda < 0.8335639334664);
+  CHECK(t.branch.points.back().lambda > 0.8);
 }

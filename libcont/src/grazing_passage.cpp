@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <sstream>
+#include <string>
 
 #include "libcont/input_error.hpp"
 
@@ -282,6 +284,7 @@ class Passage {
                    int impacts, FamilyPoint& first);
   bool impacting_tangent(GrazingFamily& other, const FamilyPoint& last, const Vector& base,
                          double c_base, const Vector& gradient, int impacts, FamilyPoint& first);
+  bool onto_level(GrazingFamily& family, double goal, Vector& y);
 
   PeriodicOrbitProblem& problem_;
   const BoundarySettings& settings_;
@@ -496,7 +499,8 @@ void Passage::run(const BranchPoint& start) {
   };
   bool ended = false;    // at the floor or with the orders agreeing
   bool stalled = false;  // no step closer
-  for (int steps = 0; steps < 2000 && !ended; ++steps) {
+  constexpr int budget = 2000;
+  for (int steps = 0; steps < budget && !ended; ++steps) {
     const double sigma = last.sigma * options_.ratio;
     if (sigma < floor && estimate.size() > 0) {
       ended = true;
@@ -540,7 +544,16 @@ void Passage::run(const BranchPoint& start) {
     return;
   }
   if (!ended && !estimate_stands()) {
-    out_.message = "the approach to grazing did not converge";
+    std::ostringstream why;
+    why.precision(2);
+    why << "the approach to grazing did not converge: " << budget << " steps reached sigma = "
+        << last.sigma;
+    if (estimate.size() > 0)
+      why << ", where extrapolations of its orbits still differ by " << estimate_error << " in "
+          << problem_.parameter();
+    else
+      why << ", with too few orbits near enough to extrapolate";
+    out_.message = why.str();
     return;
   }
   // 2. The grazing orbit.
@@ -688,6 +701,39 @@ bool Passage::impacting_tangent(GrazingFamily& other, const FamilyPoint& last, c
   return true;
 }
 
+// A start whose value of c is off the family's target by more than a factor two (or lies on
+// the other side of the grazing, where the impact is missing) is moved along c's gradient
+// onto the target's level by secant steps. Newton from the wrong side starts with the
+// Jacobian of the orbits without the impact and, where the impact's effect is strongly
+// curved, does not come back: at the moving base's z = 3/4 grazing near omega = 2.90925
+// the first-order start of the five-impact orbits had c = -1.0e-11 against 3.2e-11, and
+// Newton stalled at 2e-4 of the orbit's size; from the level it converges. False, with y
+// unchanged, where the level is not reached.
+bool Passage::onto_level(GrazingFamily& family, double goal, Vector& y) {
+  double c = 0.0;
+  if (!family.value_at(y, c)) return false;
+  if (c * goal > 0.0 && std::abs(c) >= 0.5 * std::abs(goal) && std::abs(c) <= 2.0 * std::abs(goal))
+    return true;
+  Vector gradient;
+  if (!family.value_gradient(y, c, gradient) || !(gradient.squaredNorm() > 0.0)) return false;
+  double aimed_before = c, reached_before = c, aim = goal;
+  for (int k = 0; k < 20; ++k) {
+    const Vector trial = along_gradient(y, c, gradient, aim);
+    double reached = 0.0;
+    if (!family.value_at(trial, reached)) return false;
+    if (std::abs(reached - goal) <= 1e-3 * std::abs(goal)) {
+      y = trial;
+      return true;
+    }
+    if (reached == reached_before) return false;
+    const double next = aim + (goal - reached) * (aim - aimed_before) / (reached - reached_before);
+    aimed_before = aim;
+    reached_before = reached;
+    aim = next;
+  }
+  return false;
+}
+
 // The other family's orbit at first.sigma to first order, along its tangent at the grazing,
 // which both tangents build from c's value and gradient at the grazing orbit (or, where the
 // flow sees the grazing orbit's touch as neither impact nor gap minimum, at the arriving
@@ -786,6 +832,7 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
     out_.message.clear();
     if (!first_guess(other, last, impacts, f)) return false;
     const double slope_at_grazing = f.y[n] - grazing_y_[n];
+    onto_level(other, other.target(f.sigma), f.y);  // where it fails, Newton from the guess
     if (!other.solve(f.sigma, false, f.y, f.point, f.dy_dsigma, f.sigma) || problem_.impacts() != impacts)
       return false;
     turned = f.dy_dsigma[n] * slope_at_grazing < 0.0;
@@ -810,7 +857,7 @@ bool Passage::depart(GrazingFamily& arriving, const FamilyPoint& last, int arriv
     if (ends_on_shorter_period()) return false;
     if (out_.message.empty())
       out_.message = "no orbit of the other family (" + std::to_string(impacts) +
-                     " impacts) leaves the grazing: the branch ends there";
+                     " impacts) was found leaving the grazing: the branch ends there";
     return false;
   }
   const double direction = +1.0;  // away from sigma = 0
