@@ -740,7 +740,8 @@ ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, doubl
   const PreparedMode& p = *prepared_;
   const int events = p.events;
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
-  const Matrix* transition = flow.cached_transition(step);
+  bool separate = false;
+  const Matrix* transition = flow.cached_transition(step, separate);
   // The scan point (the block [z | Phi]) and the step's end in block_'s and next_'s
   // storage, exchanged by their pointers as the scan moves on (block_ and next_ follow at
   // the end); the events' values and rates at the scan point in locals.
@@ -799,7 +800,10 @@ ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, doubl
       ++report.steps;
       break;
     }
-    block_product<kLifted>(transition->data(), z, next, 1 + C);
+    if (separate)
+      block_product<kLifted, true>(transition->data(), z, next, 1 + C);
+    else
+      block_product<kLifted>(transition->data(), z, next, 1 + C);
     ++report.steps;
     // A quiet step: finite, and no event changes sign or turns towards its surface.
     bool quiet = sum_is_finite<kSize>(next, kSize);
