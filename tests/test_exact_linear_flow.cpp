@@ -1062,7 +1062,9 @@ TEST_CASE("The exact path's scan with fixed sizes is the general scan to the bit
   // events, times, states, tangents, steps and observed samples and extrema, along
   // trajectories with impacts, chaos, sticking and soft contacts, in runs to a far end
   // and in runs period by period (as a Lyapunov spectrum's: a last step at each period's
-  // end), with the scan step and with a shorter maximum step.
+  // end), with the scan step and with a shorter maximum step. Where the two-state scan
+  // stops at a step to examine, it hands on its end's event values and rates: the general
+  // scan forms them itself.
   struct Recorder : libcont::FlowObserver {
     std::vector<double> seen;
     void on_sample(double t, libcont::ConstVectorRef x, int mode) override {
