@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "../libcont/src/exact_segment.hpp"
+#include "../libcont/src/lifted_product.hpp"
 #include "libcont/exact_linear_flow.hpp"
 #include "libcont/harmonic_phase.hpp"
 #include "libcont/flow.hpp"
@@ -868,6 +869,97 @@ TEST_CASE("A reset applied to the exact path's lifted state is the model's", "[e
   }
 }
 
+namespace {
+
+// Whether a and b hold the same numbers: the same bits, but for the sign of a zero.
+bool same_but_zero_signs(const double* a, const double* b, int size) {
+  for (int i = 0; i < size; ++i)
+    if (!(a[i] == b[i]) || (a[i] != 0.0 && std::memcmp(a + i, b + i, sizeof(double)) != 0))
+      return false;
+  return true;
+}
+
+// Varied random products of a lifted square with zero forcing rows under the state
+// (zeros of either sign) and a block [z | Phi]: the separate state column's product
+// against the general one, and the structure's check on the square and on one with a
+// single entry under the state made nonzero.
+template <int N>
+void compare_separate_products(std::mt19937_64& random) {
+  constexpr int n = N - 3, columns = 1 + n;
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const auto number = [&] {
+    switch (random() % 8) {
+      case 0: return 0.0;
+      case 1: return -0.0;
+      default: return std::ldexp(unit(random), static_cast<int>(random() % 60) - 30);
+    }
+  };
+  for (int trial = 0; trial < 20000; ++trial) {
+    double a[N * N], in[N * columns], general[N * columns], separate[N * columns];
+    for (int j = 0; j < N; ++j)
+      for (int i = 0; i < N; ++i)
+        a[j * N + i] = i >= n && j < n ? (random() % 2 ? 0.0 : -0.0) : number();
+    for (int c = 0; c < columns; ++c)
+      for (int i = 0; i < N; ++i) in[c * N + i] = c > 0 && i >= n ? 0.0 : number();
+    REQUIRE(libcont::detail::forcing_rows_separate<N>(a));
+    libcont::detail::block_product<N>(a, in, general, columns);
+    libcont::detail::block_product<N, true>(a, in, separate, columns);
+    REQUIRE(same_but_zero_signs(general, separate, N * columns));
+    const int row = n + static_cast<int>(random() % 3), column = static_cast<int>(random() % n);
+    a[column * N + row] = std::ldexp(1.0, -1074);  // the smallest number that is not zero
+    REQUIRE_FALSE(libcont::detail::forcing_rows_separate<N>(a));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("A lifted product with the forcing rows' zeros left out is the general one",
+          "[exact-flow]") {
+  // lifted_product.hpp: the state column's forcing rows from the forcing block alone, where
+  // the square's forcing rows are exactly zero under the state (the lifted generator, its
+  // exponentials where checked), for two and four states.
+  std::mt19937_64 random(20261201);
+  compare_separate_products<5>(random);
+  compare_separate_products<7>(random);
+}
+
+TEST_CASE("A recurring step of two states by its checked exponential is the general step",
+          "[exact-flow]") {
+  // The two-state products (propagate_cached, the scan's step by cached_transition) take
+  // the forcing rows of the cached exponential and of the generator from their forcing
+  // blocks: against propagate, whose products are the general ones, for steps at and near
+  // the cached one (the second-order correction by the generator), on varied modes and
+  // blocks.
+  std::mt19937_64 random(20261202);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    AffineMode mode = affine(0.0, 1.0, -1.0 - std::abs(unit(random)), -0.5 * std::abs(unit(random)),
+                             0.5 + 10.0 * std::abs(unit(random)));
+    mode.b0[1] = unit(random);
+    mode.b_cos[1] = unit(random);
+    mode.b_sin[1] = unit(random);
+    ExactLinearFlow flow;
+    flow.set_block_columns(3);
+    flow.set_mode(mode);
+    const double step = flow.scan_step() * (0.2 + 0.8 * std::abs(unit(random)));
+    Matrix in = Matrix::Zero(5, 3), general(5, 3), sized(5, 3);
+    flow.lift(10.0 * unit(random), vec2(unit(random), unit(random)), in.col(0));
+    in.block(0, 1, 2, 2) << unit(random), unit(random), unit(random), unit(random);
+    flow.propagate(step, in, general);
+    flow.propagate(step, in, general);  // a step that recurs: now cached
+    bool separate = false;
+    const Matrix* cached = flow.cached_transition(step, separate);
+    REQUIRE(cached != nullptr);
+    REQUIRE(separate);
+    REQUIRE(libcont::detail::forcing_rows_separate<5>(cached->data()));
+    for (const double tau : {step, step * (1.0 + 1e-12 * unit(random)), std::nextafter(step, 0.0)}) {
+      flow.propagate(tau, in, general);
+      REQUIRE(flow.propagate_cached<5, 3>(tau, in, sized));
+      REQUIRE(same_but_zero_signs(general.data(), sized.data(), 15));
+    }
+  }
+}
+
 TEST_CASE("A run clock with no step taken has no lead: its forcing values stand as held",
           "[exact-flow]") {
   // ExactSegment::turn_back_held keeps the held forcing values without the turn where the
@@ -970,7 +1062,9 @@ TEST_CASE("The exact path's scan with fixed sizes is the general scan to the bit
   // events, times, states, tangents, steps and observed samples and extrema, along
   // trajectories with impacts, chaos, sticking and soft contacts, in runs to a far end
   // and in runs period by period (as a Lyapunov spectrum's: a last step at each period's
-  // end), with the scan step and with a shorter maximum step.
+  // end), with the scan step and with a shorter maximum step. Where the two-state scan
+  // stops at a step to examine, it hands on its end's event values and rates: the general
+  // scan forms them itself.
   struct Recorder : libcont::FlowObserver {
     std::vector<double> seen;
     void on_sample(double t, libcont::ConstVectorRef x, int mode) override {

@@ -455,17 +455,23 @@ void ExactLinearFlow::field(ConstVectorRef z, VectorRef f) const {
 template <int Lifted, int Columns>
 void ExactLinearFlow::propagate_by(const CachedTransition& entry, double tau, const Matrix& in,
                                    Matrix& out) {
-  const auto product = [](const Matrix& a, const Matrix& from, Matrix& to) {
-    if constexpr (Lifted > 0)
-      detail::block_product<Lifted>(a.data(), from.data(), to.data(), Columns);
-    else
+  // The generator's forcing rows are zero under the state by construction (set_mode), the
+  // entry's where it was checked.
+  const auto product = [](const Matrix& a, bool separate, const Matrix& from, Matrix& to) {
+    if constexpr (Lifted > 0) {
+      if (separate)
+        detail::block_product<Lifted, true>(a.data(), from.data(), to.data(), Columns);
+      else
+        detail::block_product<Lifted>(a.data(), from.data(), to.data(), Columns);
+    } else {
       multiply(a, from, to, Operand::Block);
+    }
   };
-  product(entry.matrix, in, out);
+  product(entry.matrix, entry.separate, in, out);
   const double delta = tau - entry.tau;
   if (delta == 0.0) return;
-  product(generator_, out, first_order_);
-  product(generator_, first_order_, second_order_);
+  product(generator_, true, out, first_order_);
+  product(generator_, true, first_order_, second_order_);
   const double half_square = 0.5 * delta * delta;
   const Eigen::Index size = Lifted > 0 ? Lifted * Columns : out.size();
   double* result = out.data();
@@ -487,10 +493,15 @@ bool ExactLinearFlow::propagate_cached(double tau, const Matrix& in, Matrix& out
 template bool ExactLinearFlow::propagate_cached<5, 1>(double, const Matrix&, Matrix&);
 template bool ExactLinearFlow::propagate_cached<5, 3>(double, const Matrix&, Matrix&);
 
-const Matrix* ExactLinearFlow::cached_transition(double tau) const {
+const Matrix* ExactLinearFlow::cached_transition(double tau, bool& separate) const {
   // The entry propagate_cached would take: the first near one.
+  separate = false;
   for (const auto& entry : cache_)
-    if (near(tau, entry.tau)) return entry.tau == tau ? &entry.matrix : nullptr;
+    if (near(tau, entry.tau)) {
+      if (entry.tau != tau) return nullptr;
+      separate = entry.separate;
+      return &entry.matrix;
+    }
   return nullptr;
 }
 
@@ -507,6 +518,9 @@ void ExactLinearFlow::propagate(double tau, const Matrix& in, Matrix& out) {
     cache_next_ = (cache_next_ + 1) % static_cast<int>(cache_.size());
     exponential(tau, entry.matrix);
     entry.tau = tau;
+    // Checked for the sized products of two states (propagate_cached, the two-state scan).
+    entry.separate =
+        entry.matrix.rows() == 5 && detail::forcing_rows_separate<5>(entry.matrix.data());
     multiply(entry.matrix, in, out, Operand::Block);
     return;
   }

@@ -740,7 +740,8 @@ ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, doubl
   const PreparedMode& p = *prepared_;
   const int events = p.events;
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
-  const Matrix* transition = flow.cached_transition(step);
+  bool separate = false;
+  const Matrix* transition = flow.cached_transition(step, separate);
   // The scan point (the block [z | Phi]) and the step's end in block_'s and next_'s
   // storage, exchanged by their pointers as the scan moves on (block_ and next_ follow at
   // the end); the events' values and rates at the scan point in locals.
@@ -799,19 +800,35 @@ ExactSegment::ScanStop ExactSegment::scan_two_states(int mode, double& t0, doubl
       ++report.steps;
       break;
     }
-    block_product<kLifted>(transition->data(), z, next, 1 + C);
+    if (separate)
+      block_product<kLifted, true>(transition->data(), z, next, 1 + C);
+    else
+      block_product<kLifted>(transition->data(), z, next, 1 + C);
     ++report.steps;
     // A quiet step: finite, and no event changes sign or turns towards its surface.
-    bool quiet = sum_is_finite<kSize>(next, kSize);
+    const bool finite = sum_is_finite<kSize>(next, kSize);
+    bool quiet = finite;
     double end_value[kScanEvents], end_rate[kScanEvents];
-    for (int j = 0; j < events && quiet; ++j) {
+    int formed = 0;  // the events whose values and rates at the end are formed
+    for (int j = 0; j < events && quiet; ++j, ++formed) {
       end_value[j] = ordered_dot<kLifted>(p.event_coefficients.data() + j * kLifted, next, kLifted);
       end_rate[j] = ordered_dot<kLifted>(p.rate_coefficients.data() + j * kLifted, next, kLifted);
       quiet = std::isfinite(end_value[j]) && std::isfinite(end_rate[j]) &&
               !crosses(p.directions[static_cast<size_t>(j)], value[j], end_value[j]) &&
               !turns_towards_zero(value[j], rate[j], end_value[j], end_rate[j]);
     }
-    if (!quiet) break;
+    if (!quiet) {
+      // The general scan examines this step from its end's values and rates: handed on
+      // where all are formed, rather than formed again.
+      if (finite && formed == events) {
+        for (int j = 0; j < events; ++j) {
+          ends_[static_cast<size_t>(j)].value = end_value[j];
+          ends_[static_cast<size_t>(j)].rate = end_rate[j];
+        }
+        stop = ScanStop::ExamineAtEnds;
+      }
+      break;
+    }
     std::swap(z, next);
     t0 += s;
     moved = true;
@@ -940,7 +957,8 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
   while (true) {
     bool last = false;
     double s = 0.0;
-    bool taken = false;  // the step from t0 is taken into next_
+    bool taken = false;       // the step from t0 is taken into next_
+    bool ends_formed = false;  // and its end's event values and rates are in ends_
     if constexpr (N == 2) {
       if (two_state_scan) {
         const ScanStop stop =
@@ -948,6 +966,7 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
         if (stop == ScanStop::TooManySteps) return too_many_steps();
         if (stop == ScanStop::Cancelled) return cancelled();
         taken = true;
+        ends_formed = stop == ScanStop::ExamineAtEnds;
       }
     }
     if (!taken) {
@@ -964,7 +983,7 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
     }
     const double t1 = last ? t_end : t0 + s;
     interval_ = s;
-    if (!block_finite<N, C>(next_))
+    if (!ends_formed && !block_finite<N, C>(next_))
       return fail(state, t0, FlowStatus::BadState,
                   "state became non-finite after t = " + number_text(t0), report);
     // The earliest crossing in this interval, over all events.
@@ -972,8 +991,10 @@ int ExactSegment::run_sized(FlowState& state, double t_end, bool after_touch,
     double found_at = s;
     for (int j = 0; j < events; ++j) {
       Reference& end = ends_[static_cast<size_t>(j)];
-      end.value = value<N>(mode, j, t1, next_);
-      end.rate = rate<N>(mode, j, t1, next_);
+      if (!ends_formed) {
+        end.value = value<N>(mode, j, t1, next_);
+        end.rate = rate<N>(mode, j, t1, next_);
+      }
       if (!std::isfinite(end.value) || !std::isfinite(end.rate))
         return fail(state, t0, FlowStatus::BadState,
                     "event function " + system_.event_spec(mode, j).name +

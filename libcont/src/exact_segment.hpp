@@ -205,8 +205,9 @@ class ExactSegment {
   void cross_clear_steps(int mode, double& t0, double t_end, double step, const SampleGrid& grid,
                          FlowObserver* observer, FlowReport& report);
   // How scan_two_states stopped: at a step for the general scan to examine (next_ holds
-  // its end), or for the general scan to fail.
-  enum class ScanStop { Examine, TooManySteps, Cancelled };
+  // its end; ExamineAtEnds: a finite one, and ends_ the events' values and rates there,
+  // the sums the general scan forms), or for the general scan to fail.
+  enum class ScanStop { Examine, ExamineAtEnds, TooManySteps, Cancelled };
   // The largest number of events scan_two_states keeps in locals.
   static constexpr int kScanEvents = 4;
   // The scan of a mode of two states with C tangent columns, whose events are all affine,

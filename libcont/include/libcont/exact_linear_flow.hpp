@@ -71,8 +71,10 @@ class ExactLinearFlow {
   bool propagate_cached(double tau, const Matrix& in, Matrix& out);
   // The cached expm(M tau) by which propagate_cached multiplies where tau is the very step
   // it was cached for (no second-order correction), else null: the two-state scan of the
-  // exact path multiplies its own block by it.
-  const Matrix* cached_transition(double tau) const;
+  // exact path multiplies its own block by it. separate: whether its forcing rows are
+  // exactly zero under the state (lifted_product.hpp's forcing_rows_separate, checked once
+  // when it was cached).
+  const Matrix* cached_transition(double tau, bool& separate) const;
   static constexpr int kMaxRepeatedSteps = 32;
   static constexpr int max_repeated_steps() { return kMaxRepeatedSteps; }
 
@@ -144,6 +146,7 @@ class ExactLinearFlow {
   struct CachedTransition {
     double tau = -1.0;
     Matrix matrix;
+    bool separate = false;  // a lifted square of two states with forcing_rows_separate
   };
   // out = expm(M entry.tau) in, corrected to second order in tau - entry.tau; sizes as in
   // propagate_cached (0: those of in, at run time).
