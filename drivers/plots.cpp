@@ -706,8 +706,9 @@ std::optional<std::pair<double, double>> marker_range(const Extent& x, double ma
   return std::make_pair(x.drawn.lo - pad, x.drawn.hi + pad);
 }
 
-// "set yrange [a:b]" around the values (with a margin of 8%); "set autoscale y" without any.
-std::string y_range_of(const std::vector<double>& ys) {
+// "set yrange [a:b]" around the finite values (with a margin of 8% below and `headroom`
+// times their spread above); "set autoscale y" without any.
+std::string y_range_of(const std::vector<double>& ys, double headroom = 0.08) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (const double y : ys)
     if (std::isfinite(y)) {
@@ -715,10 +716,11 @@ std::string y_range_of(const std::vector<double>& ys) {
       hi = std::max(hi, y);
     }
   if (!(hi >= lo)) return "set autoscale y\n";
-  const double pad = hi > lo ? 0.08 * (hi - lo) : std::max(1e-3 * std::abs(lo), 1e-12);
+  const double width = hi - lo, flat = std::max(1e-3 * std::abs(lo), 1e-12);
   std::ostringstream s;
   s.precision(17);
-  s << "set yrange [" << lo - pad << ':' << hi + pad << "]\n";
+  s << "set yrange [" << lo - (width > 0.0 ? 0.08 * width : flat) << ':'
+    << hi + (width > 0.0 ? headroom * width : flat) << "]\n";
   return s.str();
 }
 
@@ -1548,6 +1550,8 @@ PlotFiles plot_basins(const BasinPlot& plot, const std::string& stem) {
   });
 }
 
+namespace {
+
 // The exponents' panel shows what tells chaos from periodic motion: the integration's
 // lambda_1, the stable orbits' Floquet exponents and zero, with room above for a band of
 // the unstable ones. Those grow without bound towards a grazing (a multiplier like
@@ -1562,18 +1566,10 @@ std::string exponent_range(const DiagramPlot& plot) {
     for (size_t r = 0; r < rows[0].size(); ++r)
       if (rows[1][r] != "0") ys.push_back(number_or_nan(rows[0][r]));
   }
-  double lo = 0.0, hi = 0.0;
-  for (const double y : ys)
-    if (std::isfinite(y)) {
-      lo = std::min(lo, y);
-      hi = std::max(hi, y);
-    }
-  const double width = std::max(hi - lo, 0.1);
-  std::ostringstream s;
-  s.precision(17);
-  s << "set yrange [" << lo - 0.08 * width << ':' << hi + 0.6 * width << "]\n";
-  return s.str();
+  return y_range_of(ys, 0.6);
 }
+
+}  // namespace
 
 PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
   return render(plot.directory, stem, [&](const std::string& output) {

@@ -124,6 +124,10 @@ struct Traced {
   std::vector<std::string> data_names;  // of the branch's rows
   double max_step = 0;
   Vector settled;  // the library's state after settling (400 periods from rest)
+  // A row's impact count (its data's "impacts").
+  int impacts(const libcont::BranchPoint& row) const {
+    return static_cast<int>(std::lround(row.data[impacts_column]));
+  }
 };
 
 // max_step > 0 instead of the default range / 20.
@@ -772,9 +776,7 @@ inline Analysis analyse(const Case& c, const Traced& traced, const ClosedFormPat
     return out;
   }
   const Eigen::Index ic = traced.impacts_column;
-  const auto impacts_of = [&](const libcont::BranchPoint& row) {
-    return static_cast<int>(std::lround(row.data[ic]));
-  };
+  const auto impacts_of = [&](const libcont::BranchPoint& row) { return traced.impacts(row); };
   // The library's special points in branch order, and which of them the path covers: all
   // up to the path's coverage end (its interior grazing), matched below.
   const auto& specials = branch.special_points;
@@ -831,7 +833,7 @@ inline Analysis analyse(const Case& c, const Traced& traced, const ClosedFormPat
     if (specials[j].after_point >= coverage_row) {
       // Past the closed form's families: a fold or period doubling is checked by the map.
       const auto& s = specials[j];
-      const int impacts = static_cast<int>(std::lround(rows[static_cast<size_t>(s.after_point)].data[ic]));
+      const int impacts = impacts_of(rows[static_cast<size_t>(s.after_point)]);
       // Two difference steps must agree (to a tenth of the tolerance) for the map's point to
       // count: else the map is too curved there to tell.
       double value = 0, other = 0;

@@ -335,8 +335,23 @@ TEST_CASE("grazing: an isola, z = 2/2, d = 0, r = 1, traced both ways round from
 // declined after the branch came twice as close is tried again from its last point, on
 // the approach nearest now: the grazing is located (the orbit's smallest gap there is
 // zero) and passed.
-TEST_CASE("grazing: a second approach grazes while the passage follows the first, z = 3/4",
-          "[grazing]") {
+//
+// (l) A departure onto a strongly curved family. Beyond it the same branch comes down to a
+// grazing near 2.90925, where a gap minimum of the four-impact orbits touches the surface;
+// below it lie orbits with a fifth impact. Their map is strongly curved: a later impact
+// near t = 8.83, at a speed of 1.3e-3, is shallow, and the multipliers reach 7e5 (like
+// 1/speed). The first-order start of the five-impact orbits fell on the side without the
+// impact (c = -1.0e-11 against 3.2e-11), Newton from there stalled at 2e-4 of the orbit's
+// size, and the branch ended ("no orbit of the other family (5 impacts) was found leaving
+// the grazing"). Moved along c's gradient onto the target's level first
+// (Passage::onto_level), Newton converges, and the branch goes on along the five-impact
+// orbits. Their first orbit is checked against one found independently at its omega:
+// along the four-impact orbit's unstable direction (multiplier 89, at eta = 2.9096, above
+// the grazing) the map's unstable component changes sign within 1e-8 of where the gap
+// closes, and plain Newton on P^4 started at that sign change converges. (One test for
+// both: the branch is traced once, about 14 s.)
+TEST_CASE("grazing: the z = 3/4 branch from eta = 3.3: a second approach grazes, then a "
+          "departure onto a strongly curved family", "[grazing]") {
   ImpactOscillatorParameters p;
   p.d = 0;
   Case c{p, "omega", 3.3, 5.0, 4, 2.0, Vec2(1.9875014225193894e-4, 1.2556123162191431e-2)};
@@ -361,46 +376,21 @@ TEST_CASE("grazing: a second approach grazes while the passage follows the first
   CHECK((std::abs(gap) <= 1e-9 || slowest <= 1e-6));
   // The branch goes on beyond it.
   CHECK(sp[1].after_point + 2 < static_cast<int>(t.branch.points.size()));
-}
 
-// (l) A departure onto a strongly curved family. Beyond the grazing of (k) the same z = 3/4
-// branch comes down to a grazing near 2.90925, where a gap minimum of the four-impact
-// orbits touches the surface; below it lie orbits with a fifth impact. Their map is
-// strongly curved: a later impact near t = 8.83, at a speed of 1.3e-3, is shallow, and the
-// multipliers reach 7e5 (like 1/speed). The first-order start of the five-impact orbits
-// fell on the side without the impact (c = -1.0e-11 against 3.2e-11), Newton from there
-// stalled at 2e-4 of the orbit's size, and the branch ended ("no orbit of the other family
-// (5 impacts) was found leaving the grazing"). Moved along c's gradient onto the target's
-// level first (Passage::onto_level), Newton converges, and the branch goes on along the
-// five-impact orbits. Their first orbit is checked against one found independently at its
-// omega: along the four-impact orbit's unstable direction (multiplier 89, at eta = 2.9096,
-// above the grazing) the map's unstable component changes sign within 1e-8 of where the
-// gap closes, and plain Newton on P^4 started at that sign change converges.
-TEST_CASE("grazing: a departure onto a strongly curved family, z = 3/4, eta near 2.90925",
-          "[grazing]") {
-  ImpactOscillatorParameters p;
-  p.d = 0;
-  const Case c{p, "omega", 3.3, 5.0, 4, 2.0, Vec2(1.9875014225193894e-4, 1.2556123162191431e-2)};
-  const Traced t = trace(c);
-  INFO(c.describe() << ": " << t.failure << listing(t.branch));
-  REQUIRE(t.started);
-  const auto& sp = t.branch.special_points;
+  // (l)
   REQUIRE(sp.size() >= 3);
   const auto& grazing = sp[2];
   REQUIRE(grazing.type == SpecialPointType::Grazing);
   CHECK(std::abs(grazing.lambda - 2.9092511) <= 1e-6);
   // On along the five-impact orbits, below the grazing.
-  const auto impacts = [&](const libcont::BranchPoint& row) {
-    return static_cast<int>(std::lround(row.data[t.impacts_column]));
-  };
   REQUIRE(grazing.after_point + 1 < static_cast<int>(t.branch.points.size()));
   const libcont::BranchPoint& first = t.branch.points[static_cast<size_t>(grazing.after_point + 1)];
-  INFO("first orbit beyond the grazing at " << number(first.lambda) << ", " << impacts(first) << " impacts");
-  REQUIRE(impacts(first) == 5);
+  INFO("first orbit beyond the grazing at " << number(first.lambda) << ", " << t.impacts(first) << " impacts");
+  REQUIRE(t.impacts(first) == 5);
   CHECK(first.lambda < grazing.lambda);
   int five = 0;
   for (const auto& row : t.branch.points)
-    if (row.lambda < grazing.lambda && impacts(row) == 5) ++five;
+    if (row.lambda < grazing.lambda && t.impacts(row) == 5) ++five;
   CHECK(five >= 10);
   CHECK(t.branch.points.back().lambda < 2.9);
 
