@@ -278,7 +278,7 @@ void real_pair_terms(double discriminant, double b, double s, double& c, double&
 
 }  // namespace
 
-void ExactLinearFlow::closed_form_transition(double s, Matrix& out) const {
+void ExactLinearFlow::closed_form_exponential(double s, double* E) const {
   const double b = std::sqrt(std::abs(discriminant_));
   double c = 0.0, d = 0.0;
   if (discriminant_ < 0.0) {
@@ -289,10 +289,16 @@ void ExactLinearFlow::closed_form_transition(double s, Matrix& out) const {
   }
   const double growth = std::exp(half_trace_ * s);
   const double* A = mode_.A.data();  // column-major 2 x 2
-  const double e00 = growth * (c + d * (A[0] - half_trace_));
-  const double e10 = growth * d * A[1];
-  const double e01 = growth * d * A[2];
-  const double e11 = growth * (c + d * (A[3] - half_trace_));
+  E[0] = growth * (c + d * (A[0] - half_trace_));
+  E[1] = growth * d * A[1];
+  E[2] = growth * d * A[2];
+  E[3] = growth * (c + d * (A[3] - half_trace_));
+}
+
+void ExactLinearFlow::closed_form_transition(double s, Matrix& out) const {
+  double E[4];
+  closed_form_exponential(s, E);
+  const double e00 = E[0], e10 = E[1], e01 = E[2], e11 = E[3];
   const double w = mode_.frequency;
   const double cw = std::cos(w * s), sw = std::sin(w * s);
   // Column-major 5 x 5, written out: this runs at every iteration of a root search.

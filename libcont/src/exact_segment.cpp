@@ -17,20 +17,6 @@ namespace libcont::detail {
 
 namespace {
 
-// A strict change of sign in the event's direction (as flow.cpp: a value exactly on the
-// surface is not a side).
-inline bool crosses(EventDirection direction, double before, double after) {
-  switch (direction) {
-    case EventDirection::Falling:
-      return before > 0.0 && after < 0.0;
-    case EventDirection::Rising:
-      return before < 0.0 && after > 0.0;
-    case EventDirection::Either:
-      return (before > 0.0 && after < 0.0) || (before < 0.0 && after > 0.0);
-  }
-  return false;
-}
-
 double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
 
 // Whether h, with value h0 and rate r0 at the start of an interval and h1, r1 at its end,
@@ -512,16 +498,7 @@ bool ExactSegment::turning_point(int mode, int function, double t0, const Refere
   // Filter: the cubic Hermite interpolant of d (error ~ (w L)^4 / 384 of d's scale for
   // L w <= 1/2, below 2e-4) keeps well clear of zero: no crossing. Else locate the
   // turning point exactly.
-  const double length = tau1 - ref.time;
-  double lowest = std::min(d0, d1);
-  for (int i = 1; i < 16; ++i) {
-    const double s = i / 16.0, s2 = s * s, s3 = s2 * s;
-    const double d = (2 * s3 - 3 * s2 + 1) * d0 + (s3 - 2 * s2 + s) * length * p0 +
-                     (-2 * s3 + 3 * s2) * d1 + (s3 - s2) * length * p1;
-    lowest = std::min(lowest, d);
-  }
-  const double scale = d0 + d1 + length * (std::abs(p0) + std::abs(p1));
-  if (lowest > 0.1 * scale) return false;
+  if (hermite_keeps_clear(tau1 - ref.time, d0, p0, d1, p1)) return false;
   // The turning point: where d' changes sign (Illinois on d').
   double lo = ref.time, hi = tau1, f_lo = p0, f_hi = p1;
   int last_side = 0;
@@ -609,56 +586,19 @@ double ExactSegment::locate(int mode, int function, double t0, const Bracket& br
   // A function linear in the lifted state of a mode with the closed form: its own closed
   // form in the interval's time, a few numbers instead of the transition matrix.
   const ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
+  const EventDirection direction = prepared_->directions[static_cast<size_t>(function)];
   const double* coefficients = linear_coefficients(function);
   if (coefficients && flow.closed_form_fits(interval_)) {
     ExactLinearFlow::ClosedFormFunction form =
         flow.closed_form_function(coefficients, block_.data());
-    return newton_in_bracket(function, t0, bracket, [&](double tau, double& h, double& r) {
+    return newton_in_bracket(direction, t0, bracket, [&](double tau, double& h, double& r) {
       form.evaluate(tau, h, r);
     });
   }
-  return newton_in_bracket(function, t0, bracket, [&](double tau, double& h, double& r) {
+  return newton_in_bracket(direction, t0, bracket, [&](double tau, double& h, double& r) {
     h = value_at(mode, function, t0, tau);
     r = rate_at(mode, function, t0, tau);
   });
-}
-
-template <typename Evaluate>
-double ExactSegment::newton_in_bracket(int function, double t0, const Bracket& bracket,
-                                       Evaluate&& evaluate) const {
-  // Safeguarded Newton on h with the analytic rate, keeping a bracket (lo: not crossed,
-  // hi: crossed). Newton steps shorter than the time resolution step across the root by
-  // that resolution, which closes the bracket; bisection where Newton leaves the bracket
-  // or does not halve |h|. Ends on the crossed side.
-  const EventDirection direction = prepared_->directions[static_cast<size_t>(function)];
-  double lo = bracket.lo, hi = bracket.hi;
-  const double tolerance = 4.0 * kEpsilon * (std::abs(t0) + hi);
-  // The start: the zero of the scan's cubic Hermite interpolant (else the crossed end).
-  const double q = hermite_crossing(hi - lo, bracket.before, bracket.before_rate, bracket.after,
-                                    bracket.after_rate);
-  double x = q > 0.0 ? lo + q * (hi - lo) : hi;
-  if (!(x > lo && x < hi)) x = hi;
-  double hx = 0.0, rx = 0.0;
-  evaluate(x, hx, rx);
-  if (x < hi) (crosses(direction, bracket.before, hx) ? hi : lo) = x;
-  bool bisect = false;
-  for (int i = 0; i < 200 && hi - lo > tolerance; ++i) {
-    double c = 0.5 * (lo + hi);
-    if (!bisect && rx != 0.0) {
-      const double newton = hx / rx;
-      c = std::abs(newton) < tolerance ? x - std::copysign(tolerance, newton) : x - newton;
-      if (!(c > lo && c < hi)) c = 0.5 * (lo + hi);
-    }
-    c = std::clamp(c, lo + 0.25 * tolerance, hi - 0.25 * tolerance);
-    double h = 0.0, r = 0.0;
-    evaluate(c, h, r);
-    (crosses(direction, bracket.before, h) ? hi : lo) = c;
-    bisect = std::abs(h) > 0.5 * std::abs(hx);
-    x = c;
-    hx = h;
-    rx = r;
-  }
-  return hi;
 }
 
 void ExactSegment::report_monitor(const MonitorRoot& root, int mode, double t0,

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "event_free_bound.hpp"
+#include "root_in_bracket.hpp"
 #include "libcont/exact_linear_flow.hpp"
 #include "libcont/flow.hpp"
 #include "libcont/jacobians.hpp"
@@ -120,11 +121,7 @@ class ExactSegment {
     double value = 0.0;
     double rate = 0.0;
   };
-  struct Bracket {
-    double lo, hi, before;  // the crossing lies in (lo, hi]; `before`: h on its near side
-    // h's rate at lo, and h and its rate at hi, as the scan found them (the search's start).
-    double before_rate, after, after_rate;
-  };
+  using Bracket = RootBracket;
   struct Monitor {
     bool extremum;  // else a gap minimum
     int index;      // the coordinate, or the gap's event
@@ -172,10 +169,6 @@ class ExactSegment {
   void find_monitor_roots(int mode, int function, double t0, const Reference& ref, double tau1,
                           const Reference& end, double until);
   double locate(int mode, int function, double t0, const Bracket& bracket);
-  // The root search of locate on h and its rate at tau: evaluate(tau, h, rate).
-  template <typename Evaluate>
-  double newton_in_bracket(int function, double t0, const Bracket& bracket,
-                           Evaluate&& evaluate) const;
   // The coefficients c of a tracked function that is linear in the lifted state
   // (g = c . z: an affine event, a monitor), or null.
   const double* linear_coefficients(int function) const;

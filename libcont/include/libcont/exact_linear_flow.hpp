@@ -94,6 +94,15 @@ class ExactLinearFlow {
   // particular solution (event_free_bound.hpp). Only where has_closed_form(); out (n + 3)
   // square.
   void closed_form_transition(double s, Matrix& out) const;
+  // Its state block E = expm(A s) alone, column-major 2 x 2 into E[4] (where
+  // has_closed_form()).
+  void closed_form_exponential(double s, double* E) const;
+  // A's half trace a and signed b^2 (negative: a complex pair), and the periodic particular
+  // solution Pi (n x 3, x_p = Pi (s, s cos w t, s sin w t), s = forcing_scale()), where
+  // has_closed_form().
+  double half_trace() const { return half_trace_; }
+  double discriminant() const { return discriminant_; }
+  const Matrix& particular() const { return particular_; }
   // Whether the closed form serves steps up to `length` (evaluate then uses it): cosh b s
   // must stay near 1 (no cancellation between the two real exponentials).
   bool closed_form_fits(double length) const;
