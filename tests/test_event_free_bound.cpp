@@ -37,7 +37,7 @@ struct Run {
 };
 
 // The hard moving base (r = 1) from rest over `periods` forcing periods with the tangent
-// on, crossing event-free steps at once or looking at every one.
+// on, on the general exact path, crossing event-free steps at once or looking at every one.
 Run run_moving_base(double eta, double d, int periods, bool skip) {
   systems::MovingBaseOscillator system;
   system.set_parameter("omega", eta);
@@ -45,6 +45,7 @@ Run run_moving_base(double eta, double d, int periods, bool skip) {
   libcont::FlowOptions options;
   options.tangent = true;
   options.skip_event_free_steps = skip;
+  options.clear_impact_loop = false;  // the general path's scan, whose steps the bound skips
   libcont::Flow flow(system, options);
   libcont::FlowState state = flow.initial_state(0.0, Vector::Zero(2));
   EventTimes observer;

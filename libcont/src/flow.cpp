@@ -6,12 +6,14 @@
 #include <cmath>
 #include <limits>
 
+#include "clear_impact_loop.hpp"
 #include "cvode_integrator.hpp"
 #include "exact_parameter_column.hpp"
 #include "exact_segment.hpp"
 #include "finite_sum.hpp"
 #include "machine_epsilon.hpp"
 #include "modal_tangent.hpp"
+#include "root_in_bracket.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/jacobians.hpp"
 #include "libcont/parameter_derivatives.hpp"
@@ -64,6 +66,9 @@ struct Flow::Impl {
   // The tangent across the exact path's stretches of a large system, in one step per
   // stretch (the exact path then moves the state alone).
   std::unique_ptr<detail::ModalTangent> modal_tangent;
+  // The loop of a one-degree-of-freedom oscillator's clear flights and impacts on the
+  // exact path (FlowOptions::clear_impact_loop); absent where it cannot serve.
+  std::unique_ptr<detail::ClearImpactLoop> impact_loop;
   Vector exact_start_x, parameter_scratch;
   EventRecord record_;
   SaltationWorkspace saltation_work_;
@@ -83,6 +88,9 @@ struct Flow::Impl {
       exact = std::make_unique<detail::ExactSegment>(s, o, modal_tangent ? 0 : tangent_k);
       if (parameter >= 0)
         exact_parameter = std::make_unique<detail::ExactParameterColumn>(s, parameter);
+      if (o.clear_impact_loop && n == 2 && parameter < 0 && (tangent_k == 0 || tangent_k == 2) &&
+          o.extremum_coordinates.empty() && !o.gap_minima)
+        impact_loop = std::make_unique<detail::ClearImpactLoop>(s, o, tangent_k == 2);
     }
   }
 
@@ -328,18 +336,6 @@ struct Flow::Impl {
       event_values[j] = system.event_function(state.mode, static_cast<int>(j), state.t, state.x);
   }
 
-  // A strict change of sign in the event's direction. A point exactly on the surface
-  // (where a reset places the state) is not a side: drifting off it at rounding level,
-  // as a body released from sticking does, is a touch, not a crossing.
-  static bool crosses(EventDirection direction, double before, double after) {
-    switch (direction) {
-      case EventDirection::Falling: return before > 0.0 && after < 0.0;
-      case EventDirection::Rising: return before < 0.0 && after > 0.0;
-      case EventDirection::Either: return (before > 0.0 && after < 0.0) || (before < 0.0 && after > 0.0);
-    }
-    return false;
-  }
-
   // Safety net behind CVODE's root finding. CVODE switches off a root function that is
   // zero at the start of a step and stays zero to rounding a little later, and judges a
   // later sign from there: the very short flights at the end of a chattering sequence
@@ -357,7 +353,7 @@ struct Flow::Impl {
       const int event = static_cast<int>(j);
       step_end_values[j] =
           known ? known[j] : system.event_function(state.mode, event, state.t, state.x);
-      if (crosses(system.event_direction(state.mode, event), event_values[j], step_end_values[j]))
+      if (detail::crosses(system.event_direction(state.mode, event), event_values[j], step_end_values[j]))
         found = event;
     }
     if (found < 0) {
@@ -374,7 +370,7 @@ struct Flow::Impl {
       if (!integrator.interpolate(mid, sample.data())) break;
       const double h = system.event_function(state.mode, found, mid,
                                              Eigen::Map<const Vector>(sample.data(), n));
-      (crosses(direction, h_before, h) ? hi : lo) = mid;
+      (detail::crosses(direction, h_before, h) ? hi : lo) = mid;
     }
     if (hi < state.t && integrator.interpolate(hi, sample.data())) unpack(sample.data(), hi, state);
     return found;
@@ -427,13 +423,31 @@ struct Flow::Impl {
     const double time_scale = std::max(std::abs(state.t), t_end - state.t);
     int window_steps = 0;
     double window_start = state.t;
+    // The clear impact loop takes the flights it can; where it hands one over, the general
+    // path takes that flight (with its checks at the start), and the loop the next one.
+    const bool loop_usable = impact_loop != nullptr;
+    const auto loop_reaches_end = [&] {
+      return loop_usable && impact_loop->serves(state.mode) &&
+             impact_loop->run(state, t_end, observer, grid, report) ==
+                 detail::ClearImpactLoop::Stop::ReachedEnd;
+    };
+    if (loop_reaches_end()) return;
     if (!fire_due_events(state, observer, report, true)) return;
     integrator.set_monitor_roots_wanted(!observer || observer->wants_monitor_roots());
     EventHistory history;
     long exact_steps = 0;
     bool after_touch = false;
+    bool loop_turn = false;  // the next flight is the loop's
     while (state.t < t_end) {
       if (cancelled()) return cancel_report(report, state);
+      if (loop_turn) {
+        loop_turn = false;
+        const long steps_before = report.steps;
+        const bool reached = loop_reaches_end();
+        exact_steps += report.steps - steps_before;
+        if (reached) return;
+        continue;
+      }
       if (exact_covers(state.mode)) {
         const long steps_before = report.steps;
         const double t_start = state.t;
@@ -449,6 +463,7 @@ struct Flow::Impl {
         after_touch = !moves_through(state, event);
         if (after_touch) continue;  // a touch: go on past it
         if (!handle_event(state, event, observer, report, history)) return;
+        loop_turn = loop_usable;
         continue;
       }
       after_touch = false;

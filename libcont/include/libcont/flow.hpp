@@ -50,6 +50,12 @@ struct FlowOptions {
   // event can occur are crossed at once (libcont/src/event_free_bound.hpp); false looks at
   // every scan step (the same crossings, to rounding: for checks and measurements).
   bool skip_event_free_steps = true;
+  // On the exact path, a one-degree-of-freedom mode with one rigid impact surface (two
+  // states, one affine falling event, an affine impact reset back into the mode) takes its
+  // clear flights and impacts in a loop of a few numbers (libcont/src/clear_impact_loop.hpp)
+  // and hands anything near grazing, sticking or a storm to the general path; false: the
+  // general path takes every flight (the same results to rounding, slower).
+  bool clear_impact_loop = true;
   double max_step = 0.0;        // 0: a sixteenth of the forcing period (no missed impacts)
   long max_steps = 5'000'000;   // CVODE steps in one call of advance
   long max_events = 50'000'000; // events in one call of advance
