@@ -35,13 +35,44 @@ bool gram_schmidt(const double* in, int size, double* q, double* norms) {
   return true;
 }
 
-// Benettin's step: tangent = Q R, tangent <- Q, log |R_ii| added to log_stretch. Small
+// The product of each column's stretches |R_ii| since it was last read, as a mantissa and
+// a power of two (renormalised by frexp only where the mantissa leaves [2^-500, 2^500]):
+// one log per batch instead of one per forcing period, the same sum to rounding.
+class StretchProduct {
+ public:
+  explicit StretchProduct(Eigen::Index n)
+      : mantissa_(Vector::Ones(n)), exponent_(static_cast<size_t>(n), 0L) {}
+  void multiply(Eigen::Index i, double factor) {
+    double& m = mantissa_[i];
+    m *= factor;
+    if (!(m < 0x1p500 && m > 0x1p-500)) {  // also a zero (a collapsed column) or NaN
+      int e = 0;
+      m = std::frexp(m, &e);
+      exponent_[static_cast<size_t>(i)] += e;
+    }
+  }
+  // Adds the log of each column's product to logs; the products start again from 1.
+  void add_logs_to(Vector& logs) {
+    for (Eigen::Index i = 0; i < logs.size(); ++i) {
+      long& e = exponent_[static_cast<size_t>(i)];
+      logs[i] += std::log(mantissa_[i]) + static_cast<double>(e) * std::log(2.0);
+      mantissa_[i] = 1.0;
+      e = 0;
+    }
+  }
+
+ private:
+  Vector mantissa_;
+  std::vector<long> exponent_;
+};
+
+// Benettin's step: tangent = Q R, tangent <- Q, |R_ii| multiplied into stretch. Small
 // tangents by modified Gram-Schmidt on fixed storage (no allocation: it runs once per
 // forcing period), with the size fixed for two states (a one-degree-of-freedom
 // oscillator: a loop of dynamic length costs more in its set-up than its dozen
 // products); Householder where a column collapses (sticking: R_ii = 0 gives the
 // exponent -inf) and for larger systems, where its stability is worth its cost.
-void orthonormalise(Matrix& tangent, Vector& log_stretch) {
+void orthonormalise(Matrix& tangent, StretchProduct& stretch) {
   const Eigen::Index n = tangent.cols();
   constexpr int kSmall = 8;
   if (n <= kSmall && tangent.rows() == n) {
@@ -52,7 +83,7 @@ void orthonormalise(Matrix& tangent, Vector& log_stretch) {
                                  ? gram_schmidt<2>(tangent.data(), size, q, norms)
                                  : gram_schmidt<0>(tangent.data(), size, q, norms);
     if (orthonormal) {
-      for (Eigen::Index i = 0; i < n; ++i) log_stretch[i] += std::log(norms[i]);
+      for (Eigen::Index i = 0; i < n; ++i) stretch.multiply(i, norms[i]);
       double* out = tangent.data();
       for (int k = 0; k < size * size; ++k) out[k] = q[k];
       return;
@@ -60,7 +91,7 @@ void orthonormalise(Matrix& tangent, Vector& log_stretch) {
   }
   Eigen::HouseholderQR<Matrix> qr(tangent);
   const Matrix& packed = qr.matrixQR();
-  for (Eigen::Index i = 0; i < n; ++i) log_stretch[i] += std::log(std::abs(packed(i, i)));
+  for (Eigen::Index i = 0; i < n; ++i) stretch.multiply(i, std::abs(packed(i, i)));
   tangent = qr.householderQ() * Matrix::Identity(n, n);
 }
 
@@ -124,6 +155,7 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
   state.tangent = Matrix::Identity(n, n);
   ImpactRecorder recorder(system_);
   Vector log_stretch = Vector::Zero(n);
+  StretchProduct stretch(n);  // since log_stretch was last brought up to date
   const double t_start = state.t;
   result.poincare_samples.resize(n, options_.periods);
   // The log stretches of each batch of batch_periods periods, a column per batch.
@@ -141,16 +173,18 @@ LyapunovResult LyapunovSpectrum::compute(double t0, ConstVectorRef x0) const {
       result.report.message = step.message;
       break;
     }
-    orthonormalise(state.tangent, log_stretch);
+    orthonormalise(state.tangent, stretch);
     result.poincare_samples.col(k - 1) = state.x;
     done = k;
     if (--batch_left == 0 && result.batches < batches) {
+      stretch.add_logs_to(log_stretch);
       batch_logs.col(result.batches++) = log_stretch - batch_start;
       batch_start = log_stretch;
       batch_left = batch_periods;
     }
     if (options_.progress) options_.progress(options_.transient_periods + k, total_periods);
   }
+  stretch.add_logs_to(log_stretch);
   result.poincare_samples.conservativeResize(n, done);
   result.final_state = state;
   result.averaging_time = done * period;
