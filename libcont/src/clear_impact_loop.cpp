@@ -97,6 +97,10 @@ bool ClearImpactLoop::prepare(int mode) {
 ClearImpactLoop::Stop ClearImpactLoop::run(FlowState& state, double t_end,
                                            FlowObserver* observer, const SampleGrid& grid,
                                            FlowReport& report) {
+  // Events too close in time hand over to the general path, which counts a storm within
+  // one call of Flow::advance: the loop compares within one run (a map's next evaluation
+  // starts again at an earlier time).
+  last_event_time_ = -std::numeric_limits<double>::infinity();
   while (state.t < t_end) {
     if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) break;
     const Flight flight = fly(state, t_end, observer, grid, report);

@@ -435,7 +435,7 @@ struct Flow::Impl {
     if (!fire_due_events(state, observer, report, true)) return;
     integrator.set_monitor_roots_wanted(!observer || observer->wants_monitor_roots());
     EventHistory history;
-    long exact_steps = 0;
+    long exact_steps = report.steps;  // the loop's, if it took the first flights
     bool after_touch = false;
     bool loop_turn = false;  // the next flight is the loop's
     while (state.t < t_end) {
