@@ -286,3 +286,25 @@ TEST_CASE("the clear impact loop takes repeated runs from one start alike", "[ex
   CHECK(second.x == first.x);
   CHECK(second.tangent == first.tangent);
 }
+
+TEST_CASE("with the clear impact loop an event due at the start still fires", "[exact-flow]") {
+  // On the base and moving into it at t0: the impact is due at once, also in a call of
+  // Flow::advance of zero length, with the loop as without it.
+  const auto system = moving_base(4.0, 0.0, 0.8);
+  const double t0 = 0.1;
+  const Vector x0{{system.base_position(t0), system.base_velocity(t0) - 0.01}};
+  for (const bool loop : {true, false}) {
+    for (const double length : {0.0, 0.5}) {
+      INFO("loop " << loop << ", length " << length);
+      libcont::FlowOptions options;
+      options.clear_impact_loop = loop;
+      libcont::Flow flow(system, options);
+      libcont::FlowState state = flow.initial_state(t0, x0);
+      Events observer;
+      REQUIRE(flow.advance(state, t0 + length, &observer).ok());
+      REQUIRE(!observer.records.empty());
+      CHECK(observer.records.front().kind == EventKind::Impact);
+      CHECK(observer.records.front().t == t0);
+    }
+  }
+}

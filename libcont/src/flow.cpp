@@ -431,7 +431,8 @@ struct Flow::Impl {
              impact_loop->run(state, t_end, observer, grid, report) ==
                  detail::ClearImpactLoop::Stop::ReachedEnd;
     };
-    if (loop_reaches_end()) return;
+    // (Not for a call of zero length: its only work is the events due at the start.)
+    if (state.t < t_end && loop_reaches_end()) return;
     if (!fire_due_events(state, observer, report, true)) return;
     integrator.set_monitor_roots_wanted(!observer || observer->wants_monitor_roots());
     EventHistory history;
