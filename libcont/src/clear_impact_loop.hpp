@@ -68,8 +68,10 @@ class ClearImpactLoop {
     double forcing_scale = 1.0;
     double E_step[4], cos_step = 1.0, sin_step = 0.0;
   };
+  // Fills m_ for `mode` from the model; false where the loop cannot serve it.
   bool prepare(int mode);
-  // Takes the flight from `state`: false to hand it over (state unchanged).
+  // Takes the flight from `state` up to its impact (state just after it) or to t_end;
+  // HandOver leaves state unchanged.
   enum class Flight { Impact, End, HandOver };
   Flight fly(FlowState& state, double t_end, FlowObserver* observer, const SampleGrid& grid,
              FlowReport& report);
