@@ -5,6 +5,8 @@
 #include <limits>
 
 #include "finite_sum.hpp"
+#include "gap_closure.hpp"
+#include "grid_times.hpp"
 #include "hermite_crossing.hpp"
 #include "libcont/affine_modes.hpp"
 #include "root_in_bracket.hpp"
@@ -22,8 +24,7 @@ constexpr double kMargin = 1e-8;
 ClearImpactLoop::ClearImpactLoop(const HybridSystem& system, const FlowOptions& options,
                                  bool tangent)
     : system_(system), affine_(system.affine_modes()), options_(options), tangent_(tangent),
-      coefficients_(5), reset_(2, 5),
-      last_event_time_(-std::numeric_limits<double>::infinity()) {
+      coefficients_(5), reset_(2, 5) {
   data_.A.resize(2, 2);
   data_.b0.resize(2);
   data_.b_cos.resize(2);
@@ -100,10 +101,10 @@ ClearImpactLoop::Stop ClearImpactLoop::run(FlowState& state, double t_end,
   // Events too close in time hand over to the general path, which counts a storm within
   // one call of Flow::advance: the loop compares within one run (a map's next evaluation
   // starts again at an earlier time).
-  last_event_time_ = -std::numeric_limits<double>::infinity();
+  double last_event_time = -std::numeric_limits<double>::infinity();
   while (state.t < t_end) {
     if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) break;
-    const Flight flight = fly(state, t_end, observer, grid, report);
+    const Flight flight = fly(state, t_end, observer, grid, report, last_event_time);
     if (flight == Flight::End) return Stop::ReachedEnd;
     if (flight == Flight::HandOver) break;
   }
@@ -115,22 +116,20 @@ ClearImpactLoop::Stop ClearImpactLoop::run(FlowState& state, double t_end,
 void ClearImpactLoop::emit_samples(double t0, double y0, double y1, double t1,
                                    const SampleGrid& grid, FlowObserver& observer) {
   const ModeData& m = m_;
-  double k = std::floor((t0 - grid.origin) / grid.step) + 1.0;
-  for (double ts = grid.origin + k * grid.step; ts <= t1;
-       k += 1.0, ts = grid.origin + k * grid.step) {
-    if (ts <= t0) continue;
+  for_each_grid_time(grid, t0, t1, [&](double ts) {
     double E[4];
     flow_.closed_form_exponential(ts - t0, E);
     const double c = std::cos(m.w * ts), s = std::sin(m.w * ts);
     sample_[0] = E[0] * y0 + E[2] * y1 + m.P[0] + m.P[2] * c + m.P[4] * s;
     sample_[1] = E[1] * y0 + E[3] * y1 + m.P[1] + m.P[3] * c + m.P[5] * s;
     observer.on_sample(ts, sample_, m.mode);
-  }
+    return true;
+  });
 }
 
 ClearImpactLoop::Flight ClearImpactLoop::fly(FlowState& state, double t_end,
                                              FlowObserver* observer, const SampleGrid& grid,
-                                             FlowReport& report) {
+                                             FlowReport& report, double& last_event_time) {
   const ModeData& m = m_;
   const double w = m.w;
   const double t0 = state.t;
@@ -250,7 +249,7 @@ ClearImpactLoop::Flight ClearImpactLoop::fly(FlowState& state, double t_end,
                                         form.evaluate(tau_at, h, r);
                                       });
   const double te = std::min(t0 + at, t_end);
-  if (te - last_event_time_ <= options_.storm_time * (1.0 + std::abs(te)) ||
+  if (te - last_event_time <= options_.storm_time * (1.0 + std::abs(te)) ||
       report.events >= options_.max_events)
     return Flight::HandOver;
   double E[4];
@@ -275,11 +274,8 @@ ClearImpactLoop::Flight ClearImpactLoop::fly(FlowState& state, double t_end,
   const double q1 = ce, q2 = se;
   double xp[2] = {R[0] * xm0 + R[2] * xm1 + R[4] + R[6] * q1 + R[8] * q2,
                   R[1] * xm0 + R[3] * xm1 + R[5] + R[7] * q1 + R[9] * q2};
-  const int snapped = std::abs(m.cx[1]) >= std::abs(m.cx[0]) ? 1 : 0;
-  if (m.cx[snapped] != 0.0) {
-    const double others = m.cx[1 - snapped] * xp[1 - snapped] + m.cq[0] + m.cq[1] * q1 + m.cq[2] * q2;
-    xp[snapped] = -others / m.cx[snapped];
-  }
+  const double forcing[3] = {1.0, q1, q2};
+  close_gap_on_surface(coefficients_.data(), forcing, 2, xp);
   // The rebound's rate: clearly leaving, else the general path's due-event checks decide.
   const double* A = m.A;
   const double* B = m.B;
@@ -309,7 +305,7 @@ ClearImpactLoop::Flight ClearImpactLoop::fly(FlowState& state, double t_end,
   state.x[0] = xp[0], state.x[1] = xp[1];
   report.steps += steps;
   ++report.events;
-  last_event_time_ = te;
+  last_event_time = te;
   record_.t = te;
   record_.event = 0;
   record_.mode_before = record_.mode_after = m.mode;

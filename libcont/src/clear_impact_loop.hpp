@@ -71,10 +71,11 @@ class ClearImpactLoop {
   // Fills m_ for `mode` from the model; false where the loop cannot serve it.
   bool prepare(int mode);
   // Takes the flight from `state` up to its impact (state just after it) or to t_end;
-  // HandOver leaves state unchanged.
+  // HandOver leaves state unchanged. last_event_time: the run's last impact (a storm is
+  // looked for within one run).
   enum class Flight { Impact, End, HandOver };
   Flight fly(FlowState& state, double t_end, FlowObserver* observer, const SampleGrid& grid,
-             FlowReport& report);
+             FlowReport& report, double& last_event_time);
   // The grid's samples in (t0, t1] of the flight from (t0, deviation y0).
   void emit_samples(double t0, double y0, double y1, double t1, const SampleGrid& grid,
                     FlowObserver& observer);
@@ -102,7 +103,6 @@ class ClearImpactLoop {
   Matrix reset_;
   EventRecord record_;
   Vector sample_;
-  double last_event_time_;
   double phase_t_ = std::numeric_limits<double>::quiet_NaN(), phase_cos_ = 1.0, phase_sin_ = 0.0;
   long hand_overs_ = 0;
 };

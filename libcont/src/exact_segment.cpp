@@ -7,6 +7,8 @@
 #include <type_traits>
 
 #include "finite_sum.hpp"
+#include "gap_closure.hpp"
+#include "grid_times.hpp"
 #include "hermite_crossing.hpp"
 #include "libcont/harmonic_phase.hpp"
 #include "libcont/input_error.hpp"
@@ -618,13 +620,11 @@ void ExactSegment::report_monitor(const MonitorRoot& root, int mode, double t0,
 void ExactSegment::emit_grid_samples(double t0, double t_from, double t_to, int mode,
                                      const SampleGrid& grid, FlowObserver& observer) {
   ExactLinearFlow& flow = flows_[static_cast<size_t>(mode)];
-  double k = std::floor((t_from - grid.origin) / grid.step) + 1.0;
-  for (double ts = grid.origin + k * grid.step; ts <= t_to;
-       k += 1.0, ts = grid.origin + k * grid.step) {
-    if (ts <= t_from) continue;
+  for_each_grid_time(grid, t_from, t_to, [&](double ts) {
     flow.propagate(ts - t0, block_, sample_);
     observer.on_sample(ts, sample_.col(0).head(n_), mode);
-  }
+    return true;
+  });
 }
 
 template <int N, int C>
@@ -1180,18 +1180,9 @@ bool ExactSegment::reset_lifted(int mode, int event, double t, const Vector& x_m
     case 4: reset_product<4>(reset->lifted.data(), z, x_plus.data(), n); break;
     default: reset_product<0>(reset->lifted.data(), z, x_plus.data(), n);
   }
-  // The event's gap closed exactly on the lifted values, as the model closes it on its own
-  // (a rounding-level correction of the coordinate with the largest coefficient): a short
-  // flight of a chatter then starts on the right side of the surface, whatever the size of
-  // the other coordinates' terms.
-  const double* gap = before.event_coefficients.data() + event * lifted_size;
-  int snapped = 0;
-  for (int i = 1; i < n; ++i)
-    if (std::abs(gap[i]) >= std::abs(gap[snapped])) snapped = i;
-  double others = 0.0;
-  for (int i = 0; i < lifted_size; ++i)
-    if (i != snapped) others += gap[i] * (i < n ? x_plus[i] : z[i]);
-  if (gap[snapped] != 0.0) x_plus[snapped] = -others / gap[snapped];
+  // The event's gap closed exactly on the lifted values (gap_closure.hpp).
+  close_gap_on_surface(before.event_coefficients.data() + event * lifted_size, z + n, n,
+                       x_plus.data());
   // Held from here, at the clock's t with no lead: the next run's start.
   hold_reset(mode, outcome.next_mode, next, x_plus);
   held_.clock = {t, t, held_.clock.step, 0.0};

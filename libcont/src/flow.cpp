@@ -11,6 +11,7 @@
 #include "exact_parameter_column.hpp"
 #include "exact_segment.hpp"
 #include "finite_sum.hpp"
+#include "grid_times.hpp"
 #include "machine_epsilon.hpp"
 #include "modal_tangent.hpp"
 #include "root_in_bracket.hpp"
@@ -392,12 +393,11 @@ struct Flow::Impl {
   void emit_samples(double t_from, double t_to, const SampleGrid& grid, const FlowState& state,
                     FlowObserver* observer) {
     if (!observer || grid.step <= 0.0) return;
-    double k = std::floor((t_from - grid.origin) / grid.step) + 1.0;
-    for (double ts = grid.origin + k * grid.step; ts <= t_to; k += 1.0, ts = grid.origin + k * grid.step) {
-      if (ts <= t_from) continue;
-      if (!integrator.interpolate(ts, sample.data())) return;
+    detail::for_each_grid_time(grid, t_from, t_to, [&](double ts) {
+      if (!integrator.interpolate(ts, sample.data())) return false;
       observer->on_sample(ts, Eigen::Map<const Vector>(sample.data(), n), state.mode);
-    }
+      return true;
+    });
   }
 
   bool cancelled() const {
