@@ -116,8 +116,10 @@ def test_the_gil_is_released_while_computing():
     """Another Python thread keeps running while a sweep computes."""
     import threading
     s = libcont.system("moving-base")
+    # About a second of points (300000 periods each): a sweep held under the GIL would let
+    # the loop below tick once or not at all, whatever its length.
     worker = threading.Thread(target=libcont.sweep,
-                              args=(s, "omega", 2.0, 10.0, 8), kwargs={"periods": 30000})
+                              args=(s, "omega", 2.0, 10.0, 8), kwargs={"periods": 300000})
     ticks = 0
     worker.start()
     while worker.is_alive():
