@@ -8,8 +8,10 @@ namespace vicont {
 
 void add_format_option(RunOptions& options, std::string& formats) {
   options.add_text("format", formats,
-                   "the figures' formats, separated by commas: png (always drawn), pdf, svg; "
-                   "or none: only their gnuplot scripts (default: png)");
+                   "the figures to draw, formats separated by commas: png, pdf, svg (e.g. "
+                   "png,pdf); none: the data and each figure's gnuplot script only, "
+                   "'gnuplot NAME.gp' in the output directory draws it later (default: " +
+                       formats + ")");
 }
 
 void use_figure_settings(const std::string& formats, const libcont::HybridSystem& system) {

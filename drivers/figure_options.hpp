@@ -10,7 +10,8 @@ namespace vicont {
 
 class RunOptions;
 
-// Declares --format on `options`, into `formats` (default "png").
+// Declares --format on `options`, into `formats` (the command's default: "none", but "png"
+// for the main job, whose figures are its point).
 void add_format_option(RunOptions& options, std::string& formats);
 
 // Sets the figures' formats from `formats` (InputError naming --format if one is unknown)

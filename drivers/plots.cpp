@@ -46,7 +46,7 @@ std::string quoted(const std::string& text) {
 // The run's formats (set_figure_formats): one setting for the whole process, as every
 // figure of a run is drawn alike.
 std::vector<std::string>& formats_of_the_run() {
-  static std::vector<std::string> formats = {"png"};
+  static std::vector<std::string> formats;
   return formats;
 }
 
@@ -378,24 +378,23 @@ void run_gnuplot(const std::filesystem::path& directory, const std::filesystem::
   output.commit();
 }
 
-// Saves the script and draws it into the PNG, and into `stem.FORMAT` for each format of
-// figure_formats() beyond it; each file published only when gnuplot drew it without an error.
-// With no format (--format none) the script alone is saved and gnuplot is not started.
+// Saves the script and draws it into `stem.FORMAT` for each format of figure_formats(); each
+// file published only when gnuplot drew it without an error. With no format (the default,
+// --format none) the script alone is saved and gnuplot is not started.
 PlotFiles render(const std::filesystem::path& directory, const std::string& stem,
                  const ScriptForOutput& script) {
   const std::filesystem::path script_file = directory / (stem + ".gp");
   write_file_atomically(script_file,
                         [&](std::ostream& out) { out << script(quoted(stem + ".") + ".format"); });
-  if (figure_formats().empty()) return PlotFiles{{}, script_file, {}, {}};
-  PlotFiles files{directory / (stem + ".png"), script_file, {}, {}};
-  StagedFile png(files.png);
-  run_gnuplot(directory, files.script, script, "png", png);
+  PlotFiles files{{}, script_file, {}, {}};
   for (const std::string& format : figure_formats()) {
-    if (format == "png") continue;
     const std::filesystem::path path = directory / (stem + "." + format);
-    StagedFile other(path);
-    run_gnuplot(directory, files.script, script, format, other);
-    files.others.push_back(path);
+    StagedFile drawn(path);
+    run_gnuplot(directory, files.script, script, format, drawn);
+    if (format == "png")
+      files.png = path;
+    else
+      files.others.push_back(path);
   }
   return files;
 }
@@ -404,7 +403,7 @@ PlotFiles render(const std::filesystem::path& directory, const std::string& stem
 
 std::vector<std::string> parse_figure_formats(const std::string& list) {
   if (list == "none") return {};
-  std::vector<std::string> formats = {"png"};
+  std::vector<std::string> formats;
   std::stringstream words(list);
   for (std::string format; std::getline(words, format, ',');) {
     if (format != "png" && format != "pdf" && format != "svg")
@@ -414,6 +413,9 @@ std::vector<std::string> parse_figure_formats(const std::string& list) {
     if (std::find(formats.begin(), formats.end(), format) == formats.end())
       formats.push_back(format);
   }
+  // The PNG first, as PlotFiles and the files lists name it first.
+  std::stable_partition(formats.begin(), formats.end(),
+                        [](const std::string& format) { return format == "png"; });
   return formats;
 }
 
@@ -422,6 +424,12 @@ void set_figure_formats(std::vector<std::string> formats) {
 }
 
 const std::vector<std::string>& figure_formats() { return formats_of_the_run(); }
+
+std::string figure_file_names(const std::string& stem) {
+  std::string names;
+  for (const std::string& format : figure_formats()) names += stem + "." + format + ", ";
+  return names + stem + ".gp";
+}
 
 namespace {
 

@@ -1,8 +1,8 @@
 #pragma once
 // Figures of a run, drawn by gnuplot (cairo terminals, gnuplot_process.hpp) from the run's
-// own CSV files: a PNG always, a PDF and an SVG too when asked (set_figure_formats). Each
-// figure's script is saved beside it (NAME.gp next to NAME.png) and reads the CSV by file
-// name, so `cd DIR && gnuplot NAME.gp` redraws the PNG exactly, and
+// own CSV files, in the formats asked for (set_figure_formats: PNG, PDF, SVG; none unless
+// asked). Each figure's script is saved always (NAME.gp) and reads the CSV by file name, so
+// `cd DIR && gnuplot NAME.gp` draws the PNG exactly as --format png would, and
 // `gnuplot -e "format='pdf'" NAME.gp` the PDF.
 #include <filesystem>
 #include <string>
@@ -13,16 +13,20 @@
 
 namespace vicont {
 
-// The formats of every figure the run draws: "png" first (always), then those of the
-// comma-separated list of --format ("png", "pdf", "svg", each once); none for "none", where
-// only the figures' scripts are written (batch runs without gnuplot's cost, redrawn later).
-// A word that is no format is refused (libcont::InputError naming it).
+// The formats of every figure the run draws: those of the comma-separated list of --format
+// ("png", "pdf", "svg", each once: png first, the others in the list's order); none for "none", where only the
+// figures' scripts are written (gnuplot is not started; the figures are drawn later from
+// the scripts). A word that is no format is refused (libcont::InputError naming it).
 std::vector<std::string> parse_figure_formats(const std::string& list);
 void set_figure_formats(std::vector<std::string> formats);
 const std::vector<std::string>& figure_formats();
 
+// The files a figure named `stem` leaves in a run's directory, for the summary's file list:
+// "stem.png, stem.pdf, stem.gp" as drawn, "stem.gp" alone when no figure is drawn.
+std::string figure_file_names(const std::string& stem);
+
 struct PlotFiles {
-  std::filesystem::path png;  // empty when no figure is drawn (--format none)
+  std::filesystem::path png;  // empty when no PNG is drawn (not in --format)
   std::filesystem::path script;
   std::vector<std::filesystem::path> others;  // the same figure in further formats (pdf, svg)
   std::vector<std::filesystem::path> data;    // files the script reads that the plot wrote

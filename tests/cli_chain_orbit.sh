@@ -3,15 +3,15 @@
 # d = 3 the orbit never reaches it, and all 60 multipliers lie on the closed form's circle
 # |mu| = exp(-c T / 2m), T = 2 pi / omega (every mode underdamped up to N = 62 at the
 # defaults; doc/performance.md, "Large systems"), to 1e-9; its time series draws 12 of the
-# 60 variables (the displacement coordinate x30 among them); a chain of 0 masses is bad
-# input. About 0.5 s.
+# 60 variables (the displacement coordinate x30 among them; --format png, so that gnuplot
+# draws it); a chain of 0 masses is bad input. About 0.5 s.
 # Usage: cli_chain_orbit.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_chain_orbit.sh /path/to/vicont}
 cli_name=cli-chain
 . "$(dirname "$0")/cli_helpers.sh"
 
-if "$vicont" orbit --system chain --set N=30 --set d=3 --out "$work/orbit" --json \
+if "$vicont" orbit --system chain --set N=30 --set d=3 --format png --out "$work/orbit" --json \
     >"$work/stdout" 2>"$work/orbit.err"; then
   check "chain orbit: not converged without impacts" 'd["converged"] and d["p"] == 0 and d["n"] == 1'
   check "chain orbit: not all 60 multipliers" \

@@ -2,13 +2,16 @@
 # The command-line driver's config files, --json output, result files and main job, as
 # doc/cli.md describes them:
 #  (a) a config file gives the same numbers as the equivalent --set command line, and --set
-#      and the flags win over it; bad config files are exit 2 with one stderr line naming
+#      and the flags win over it (format = png draws the figures, --format none on the
+#      command line does not); bad config files are exit 2 with one stderr line naming
 #      the file, line and key;
 #  (b) --json prints exactly one JSON object on stdout, with the documented keys;
-#  (c) result files are written, no temporary file is left behind, and an output directory
+#  (c) result files are written, the figures too with --format png, no temporary file
+#      (of the atomic writes or of gnuplot) is left behind, and an output directory
 #      that cannot be created is exit 1 with a one-line message naming it; a numerical
 #      failure is exit 3 with the results so far written;
-#  (d) plain `vicont` (the main job) writes out/omega-4 and out/omega-7.1 with PNGs;
+#  (d) plain `vicont` (the main job) writes out/omega-4 and out/omega-7.1 with PNGs: unlike
+#      the subcommands (--format none by default) it draws its figures unasked;
 #  (e) `vicont --version` prints "vicont VERSION", and every JSON document (--json and the
 #      result files) carries the same version in its top-level "version".
 # Runs are kept short (--t-end, --periods, --transient); the main job takes about a second.
@@ -107,6 +110,7 @@ system = moving-base
 t-end = 4.5          # a comment after a value
 out = o
 json = true
+format = png         # the figures, which the subcommands draw only when asked
 
 [parameters]
 omega = 5.5
@@ -118,7 +122,7 @@ EOF
 (cd "$work/by-config" && "$vicont" simulate --config ../run.cfg >stdout 2>stderr)
 status=$?
 [ "$status" -eq 0 ] || fail "simulate --config: exit status $status: $(cat "$work/by-config/stderr")"
-(cd "$work/by-set" && "$vicont" simulate --system moving-base --t-end 4.5 --out o --json \
+(cd "$work/by-set" && "$vicont" simulate --system moving-base --t-end 4.5 --out o --json --format png \
    --set omega=5.5 --set r=0.85 --set model=soft --set ks=5000 --set relation=approximate \
    >stdout 2>stderr)
 status=$?
@@ -127,6 +131,8 @@ for file in stdout o/simulate.json o/timeseries.csv o/events.csv; do
   cmp -s "$work/by-config/$file" "$work/by-set/$file" ||
     fail "simulate: $file differs between --config and the equivalent --set command line"
 done
+# format = png in the file draws the figures as --format png does.
+expect_files "$work/by-config/o" timeseries.png timeseries.gp phase.png phase.gp
 check_json "$work/by-config/stdout" '
 p = d["parameters"]
 assert (p["omega"], p["r"], p["model"], p["ks"], p["relation"]) == (5.5, 0.85, "soft", 5000, "approximate"), p
@@ -156,7 +162,7 @@ cmp -s "$work/ly-config.json" "$work/stdout" ||
 
 # --set and the command-line flags win over the config file; what they leave alone still
 # comes from the file.
-run simulate --config "$work/run.cfg" --set omega=6 --t-end 2 --out "$work/override"
+run simulate --config "$work/run.cfg" --set omega=6 --t-end 2 --format none --out "$work/override"
 [ "$status" -eq 0 ] || fail "simulate --config --set: exit status $status: $(cat "$work/stderr")"
 check_json "$work/stdout" '
 p = d["parameters"]
@@ -166,6 +172,8 @@ assert (p["r"], p["model"], p["ks"]) == (0.85, "soft", 5000), "config values los
 assert d["files"][0].startswith(sys.argv[3]), "--out lost to the config file: %r" % d["files"]
 ' "$work/override"
 [ -s "$work/override/simulate.json" ] || fail "--out lost to the config file's out = o"
+[ -e "$work/override/timeseries.png" ] && fail "--format none lost to the config file's format = png"
+[ -s "$work/override/timeseries.gp" ] || fail "--format none: no timeseries.gp"
 
 # Bad config files: exit 2, one line naming file, line and key (or the text of the line).
 # bad_config COMMAND LINE TEXT CONTENT: `vicont COMMAND` with a config file holding CONTENT
@@ -188,8 +196,9 @@ expect_error 2 "$work/no-such.cfg" -- simulate --config "$work/no-such.cfg" --ou
 [ ! -e "$work/bad" ] || fail "a rejected run created its output directory"
 
 # (b) --json: exactly one JSON object on stdout, with the documented keys ---------------
+# (The figures drawn, --format png, for the result files of (c).)
 run lyapunov --system moving-base --set omega=7.1 --periods 100 --transient 100 \
-  --out "$work/ly71" --json
+  --format png --out "$work/ly71" --json
 [ "$status" -eq 0 ] || fail "lyapunov --json: exit status $status: $(cat "$work/stderr")"
 check_json "$work/stdout" '
 for key in ("command", "system", "parameters", "exponents", "exponent_sum", "p", "n", "z",
@@ -220,7 +229,7 @@ check_json "$work/stdout" '
 assert d["batches"] == 1 and d["exponent_errors"] == [None, None], d["exponent_errors"]
 assert d["non_finite"]["exponent_errors[0]"] == "nan", d["non_finite"]
 '
-run simulate --t-end 3 --out "$work/sim" --json
+run simulate --t-end 3 --format png --out "$work/sim" --json
 [ "$status" -eq 0 ] || fail "simulate --json: exit status $status: $(cat "$work/stderr")"
 check_json "$work/stdout" '
 for key in ("command", "system", "parameters", "contact_damping", "t_start", "t_end",
@@ -244,6 +253,7 @@ for s in d["systems"]:
 '
 
 # (c) Result files, no temporaries, unwritable output, numerical failure ----------------
+# sim and ly71 drew their figures (--format png): gnuplot's status files are gone too.
 expect_files "$work/sim" timeseries.csv events.csv timeseries.png timeseries.gp \
   phase.png phase.gp simulate.json
 expect_files "$work/ly71" lyapunov.json poincare.csv impacts.csv settled.csv \

@@ -3,7 +3,9 @@
 # (omega, d) from PD1 of a saved branch, each of three rows checked by a second method
 # through the command line (vicont continue in omega at the row's d must locate a period
 # doubling within 1e-6 of the row's omega); the fold curve from LP1 and the grazing curve
-# from GR1 (the orbit without impacts); the files, curve.json equal to the --json object;
+# from GR1 (the orbit without impacts); the files (the figure's script, no PNG: the figure
+# is drawn only with --format, as tests/cli_figures.sh does), curve.json equal to the
+# --json object;
 # the curve that runs into the grazing (a codimension-two point "grazing"); exit 3 with
 # the files written; bad input (exit 2, one line naming the item).
 # Usage: cli_curve.sh /path/to/vicont
@@ -28,7 +30,8 @@ if "$vicont" curve --restart "$work/run:PD1" --param2 d --from -0.005 --to -0.00
     'abs(d["rows"][0]["p1"] - 0.9452849129) < 1e-8 and abs(d["rows"][0]["p2"] + 0.005) < 1e-9 and abs(d["rows"][-1]["p2"] + 0.004) < 1e-15'
   check "a row's multipliers do not include -1" \
     'all(min(abs(m - 1) for m in r["multiplier_moduli"]) < 1e-6 for r in d["rows"])'
-  expect_files "$work/pd" curve.csv curve_points.csv curve.png curve.gp curve.json
+  expect_files "$work/pd" curve.csv curve_points.csv curve.gp curve.json
+  [ ! -e "$work/pd/curve.png" ] || fail "curve drew curve.png without --format png"
   python3 - "$work/stdout" "$work/pd/curve.json" <<'PYTHON' || fail "curve.json is not the --json object"
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])

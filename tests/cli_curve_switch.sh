@@ -41,7 +41,9 @@ if "$vicont" curve --restart "$work/grazing:RGPD1" --kind period-doubling --from
     'abs(d["start"]["first_row_offset"][0] + 4e-4) < 1e-12 and abs(d["start"]["first_row_offset"][1]) < 1e-4 and d["rows"][0]["impacts"] == 1'
   check "the last row is not PD1 of the saved run (omega = $pd1) at d = -0.005" \
     "abs(d['rows'][-1]['p2'] + 0.005) < 1e-15 and abs(d['rows'][-1]['p1'] - $pd1) < 1e-8"
-  expect_files "$work/flip" curve.csv curve_points.csv curve.png curve.gp curve.json
+  # The figure's script; no PNG, which only --format draws (tests/cli_figures.sh).
+  expect_files "$work/flip" curve.csv curve_points.csv curve.gp curve.json
+  [ ! -e "$work/flip/curve.png" ] || fail "the switched curve drew curve.png without --format png"
   # A middle row by a second method: vicont continue in omega at the row's d.
   set -- $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"]; m=r[len(r)//2]; print(repr(m["p1"]), repr(m["p2"]))' "$work/stdout")
   omega=$1 dd=$2

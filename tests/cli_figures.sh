@@ -8,7 +8,11 @@
 # with more points than fit in one column beside its panel names the first ones; a
 # sweep's Lyapunov exponents get a panel each with the zero line; a large cloud of samples
 # is drawn as an image of its panel's pixels; an unknown format is refused naming it; --format none
-# writes the scripts and no figure, and each script draws its figure afterwards.
+# writes the scripts and no figure, and each script draws its figure afterwards. Figures are
+# drawn only when asked: without --format every command writes its data and scripts and
+# does not start gnuplot; each format is drawn alone (pdf or svg without a PNG beside it);
+# the summary's files line lists the figures drawn (a PNG with --format png, none by
+# default); the main job (plain vicont) alone draws its PNGs by default.
 # Usage: cli_figures.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_figures.sh /path/to/vicont}
@@ -126,6 +130,8 @@ draws_branch "$work/doubling/branch.gp" doubled-PD1/branch.csv ||
   fail "the doubled branch is not in the parent's branch.gp"
 grep -q "<svg" "$work/doubling/branch.svg" 2>/dev/null || fail "--format svg drew no branch.svg"
 [ -e "$work/doubling/branch.pdf" ] && fail "--format svg drew a PDF too"
+[ -e "$work/doubling/branch.png" ] && fail "--format svg drew a PNG too"
+[ -e "$work/doubling/doubled-PD1/branch.png" ] && fail "--format svg drew the doubled branch's PNG too"
 
 # A sweep: three sections as in the sources, one panel per exponent with the zero line.
 "$vicont" sweep --param omega --from 3 --to 4 --steps 5 --transient 100 --periods 100 $formats \
@@ -203,13 +209,23 @@ points=$(($(wc -l <"$work/curve/curve_points.csv") - 1))
 [ "$(grep -c "keyentry with points .* title '[0-9]*  " "$work/curve/curve.gp")" -eq "$points" ] ||
   fail "curve.gp: the key does not list the $points codimension-two points by number"
 
-# The main job (plain vicont) draws in the formats asked, its axes in the model's units.
+# The main job (plain vicont) draws in the formats asked, those alone, its axes in the
+# model's units.
 "$vicont" --t-end 5 --transient 20 --periods 20 --format pdf --quiet --out "$work/main" \
   >/dev/null 2>"$work/err" || fail "main job: $(cat "$work/err")"
 for f in omega-4/timeseries omega-7.1/phase; do
   [ "$(head -c 4 "$work/main/$f.pdf" 2>/dev/null)" = "%PDF" ] || fail "main job: $f.pdf is not a PDF"
+  [ -e "$work/main/$f.png" ] && fail "main job --format pdf: drew $f.png too"
 done
 grep -q "\[-\]" "$work/main/omega-4/timeseries.gp" || fail "main job: no units on the time series' axes"
+# Without --format the main job, whose figures are its point, draws its PNGs (the
+# subcommands' default, none, is not its own).
+"$vicont" --t-end 5 --transient 20 --periods 20 --quiet --out "$work/main-default" \
+  >/dev/null 2>"$work/err" || fail "main job without --format: $(cat "$work/err")"
+for omega in 4 7.1; do
+  expect_files "$work/main-default/omega-$omega" timeseries.png timeseries.gp phase.png phase.gp \
+    settled_phase.png settled_phase.gp
+done
 
 expect_bad "--format" simulate --t-end 1 --format png,eps --out "$work/bad"
 expect_bad "--format" simulate --t-end 1 --format none,png --out "$work/bad"
@@ -234,6 +250,78 @@ for run in "simulate --t-end 5" "continue --param omega --from 2 --to 3" \
       fail "$run --format none: $(basename "$gp") drew no PNG afterwards"
   done
 done
+
+# The default, no --format: the data and each figure's script, no figure, and gnuplot not
+# even started. A gnuplot that notes its start in $work/gnuplot-started and fails stands
+# first in PATH; --format png must start it and fail through it (so it is the gnuplot
+# vicont finds, and the runs without --format prove something by not failing).
+mkdir "$work/fake-bin"
+printf '#!/bin/sh\necho started >>"%s"\nexit 1\n' "$work/gnuplot-started" >"$work/fake-bin/gnuplot"
+chmod +x "$work/fake-bin/gnuplot"
+PATH="$work/fake-bin:$PATH" "$vicont" simulate --t-end 5 --format png --quiet --out "$work/fake-png" \
+  >/dev/null 2>"$work/err" && fail "simulate --format png succeeded with a failing gnuplot"
+[ -s "$work/gnuplot-started" ] || fail "simulate --format png did not start the gnuplot first in PATH"
+# by_default DIR DATA "STEMS" ARGS...: `vicont ARGS --out DIR` without --format, under the
+# failing gnuplot, succeeds without starting it; writes DATA and STEM.gp for each of STEMS,
+# no figure in DIR or below it (PNG, PDF, SVG); its summary's files line lists the scripts
+# and no figure (once the PNGs were drawn and listed).
+by_default() {
+  def_dir=$1 def_data=$2 def_stems=$3
+  shift 3
+  rm -f "$work/gnuplot-started"
+  PATH="$work/fake-bin:$PATH" "$vicont" "$@" --quiet --out "$def_dir" >"$work/summary" 2>"$work/err" ||
+    fail "$1 without --format: exit status $? ($(cat "$work/err"))"
+  [ -e "$work/gnuplot-started" ] && fail "$1 without --format started gnuplot"
+  expect_files "$def_dir" "$def_data"
+  for stem in $def_stems; do
+    expect_files "$def_dir" "$stem.gp"
+  done
+  drawn=$(find "$def_dir" \( -name '*.png' -o -name '*.pdf' -o -name '*.svg' \) -print)
+  [ -z "$drawn" ] || fail "$1 without --format drew $drawn"
+  files_line=$(grep '^files ' "$work/summary")
+  case ${files_line#*\{} in  # the names after DIR/{ (the scratch directory's may hold ".png")
+    *.png* | *.pdf* | *.svg*) fail "$1 without --format: the files line lists a figure: $files_line" ;;
+    *.gp[,}]*) ;;
+    *) fail "$1 without --format: the files line lists no script: $files_line" ;;
+  esac
+}
+by_default "$work/default-simulate" timeseries.csv "timeseries phase" simulate --t-end 5
+by_default "$work/default-rheological" timeseries.csv "timeseries hysteresis_R_y hysteresis_R_z" \
+  simulate --system rheological --set model=elastoplastic --t-end 2
+by_default "$work/default-lyapunov" poincare.csv settled_phase lyapunov --transient 20 --periods 20
+by_default "$work/default-orbit" orbit.csv "orbit_phase orbit_timeseries" orbit
+by_default "$work/default-continue" doubled-PD1/branch.csv "branch doubled-PD1/branch" \
+  continue --param omega --from 4 --to 4.7 --follow-doubling
+by_default "$work/default-curve" curve.csv curve \
+  curve --restart "$work/run:PD1" --param2 d --from -0.005 --to -0.0049
+by_default "$work/default-map" map_curves.csv map \
+  map --param omega --from 2 --to 2.5 --param2 d --from2 -0.004 --to2 0 --max-period 1
+by_default "$work/default-sweep" sweep.csv sweep \
+  sweep --param omega --from 3 --to 4 --steps 3 --transient 20 --periods 20
+by_default "$work/default-diagram" diagram_branches.csv diagram \
+  diagram --param omega --from 2 --to 2.8 --steps 3 --transient 20 --periods 20
+by_default "$work/default-basins" basins.csv basins \
+  basins --set omega=2.6 --x x:0.0005:0.0205:3 --y v:-0.03:0.03:3 --transient 20
+by_default "$work/default-impact" impact.csv impact impact --system hertz-friction
+
+# --format png: the PNG drawn, and the files line lists it beside its script.
+"$vicont" sweep --param omega --from 3 --to 4 --steps 3 --transient 20 --periods 20 --format png \
+  --quiet --out "$work/png" >"$work/summary" 2>"$work/err" || fail "sweep --format png: $(cat "$work/err")"
+expect_files "$work/png" sweep.png sweep.gp
+files_line=$(grep '^files ' "$work/summary")
+case $files_line in
+  *"sweep.png, sweep.gp"*) ;;
+  *) fail "sweep --format png: the files line does not list sweep.png: $files_line" ;;
+esac
+
+# --format pdf alone: the PDF and no PNG beside it (once a PNG came with every format);
+# the summary lists the PDF and no PNG.
+"$vicont" sweep --param omega --from 3 --to 4 --steps 3 --transient 20 --periods 20 --format pdf \
+  --quiet --out "$work/pdf" --json >"$work/stdout" 2>"$work/err" || fail "sweep --format pdf: $(cat "$work/err")"
+[ "$(head -c 4 "$work/pdf/sweep.pdf" 2>/dev/null)" = "%PDF" ] || fail "--format pdf: sweep.pdf is not a PDF"
+[ -e "$work/pdf/sweep.png" ] && fail "--format pdf drew sweep.png too"
+check "--format pdf: the summary does not list sweep.pdf without a PNG" \
+  "any(f.endswith('/sweep.pdf') for f in d['files']) and not any(f.endswith('.png') for f in d['files'])"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "cli_figures: all checks passed"

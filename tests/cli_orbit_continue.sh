@@ -2,8 +2,9 @@
 # vicont orbit and vicont continue from the command line: the documented JSON keys, the
 # published two-body amplitude (doc/reproduction.md), the period doubling of the
 # moving-base z = 1/2 branch (located by continuation; a direct-integration check of the
-# same point is in tests/test_continuation_period_doubling.cpp), the result files, and
-# bad input (exit 2, one line naming the item).
+# same point is in tests/test_continuation_period_doubling.cpp), the result files (the
+# orbit's figures drawn with --format png: no other test draws them; continue's branch
+# figure its script only, the default), and bad input (exit 2, one line naming the item).
 # Usage: cli_orbit_continue.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_orbit_continue.sh /path/to/vicont}
@@ -11,7 +12,7 @@ cli_name=cli-orbit
 . "$(dirname "$0")/cli_helpers.sh"
 
 # Two-body Hertz at lambda = 1: A_max(x1) = 0.078504 within 2e-4 rel, one impact per period.
-if "$vicont" orbit --system two-body --set contact=hertz --out "$work/orbit" --json \
+if "$vicont" orbit --system two-body --set contact=hertz --format png --out "$work/orbit" --json \
     >"$work/stdout" 2>"$work/orbit.err"; then
   check "orbit --json lacks a documented key" \
     'all(k in d for k in ("p", "n", "multipliers", "stable", "state", "amplitudes"))'
@@ -19,7 +20,8 @@ if "$vicont" orbit --system two-body --set contact=hertz --out "$work/orbit" --j
   check "orbit: A_max(x1) not 0.078504 within 2e-4" 'abs(d["amplitudes"]["x1"] / 0.078504 - 1) <= 2e-4'
   check "orbit: multipliers are not four [re, im] pairs" \
     'len(d["multipliers"]) == 4 and all(len(m) == 2 for m in d["multipliers"])'
-  expect_files "$work/orbit" orbit.json orbit.csv orbit_phase.png orbit_timeseries.png
+  expect_files "$work/orbit" orbit.json orbit.csv orbit_phase.png orbit_phase.gp \
+    orbit_timeseries.png orbit_timeseries.gp
 else
   fail "vicont orbit (two-body hertz) failed: $(cat "$work/orbit.err")"
 fi
@@ -32,7 +34,8 @@ if "$vicont" continue --param omega --from 4 --to 4.7 --out "$work/branch" --jso
     '"special_points" in d and "points" in d and d["points"] > 10'
   check "continue: no period doubling at omega = 4.629156" \
     'any(p["type"] == "period-doubling" and abs(p["parameter"] - 4.629156) < 1e-4 for p in d["special_points"])'
-  expect_files "$work/branch" branch.csv special_points.csv branch.png branch.gp continue.json
+  expect_files "$work/branch" branch.csv special_points.csv branch.gp continue.json
+  [ ! -e "$work/branch/branch.png" ] || fail "continue drew branch.png without --format png"
   head -1 "$work/branch/branch.csv" | grep -q '^index,omega,A_max:x,impacts,spectral_radius' ||
     fail "branch.csv header: $(head -1 "$work/branch/branch.csv")"
 else

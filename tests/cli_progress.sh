@@ -75,13 +75,16 @@ lyapunov_saving impacts
 expect_files "$work/save-impacts" lyapunov.json impacts.csv
 [ ! -e "$work/save-impacts/poincare.csv" ] || fail "--save impacts wrote poincare.csv"
 lyapunov_saving poincare,impacts
-expect_files "$work/save-poincare,impacts" poincare.csv impacts.csv settled_phase.png
+# The figure of the saved samples: its script (no PNG: figures are drawn only with --format).
+expect_files "$work/save-poincare,impacts" poincare.csv impacts.csv settled_phase.gp
+[ ! -e "$work/save-poincare,impacts/settled_phase.png" ] || fail "lyapunov drew a PNG unasked"
 [ "$(wc -l <"$work/save-poincare,impacts/poincare.csv")" -eq 51 ] ||
   fail "poincare.csv: expected a header and 50 rows"
 lyapunov_saving all
 check "--save all: nothing left out" 'd["not_saved"] == {}'
-# simulate: its time series and events; without the time series no plot (they draw it).
-"$vicont" simulate --save events --out "$work/sim-events" --json >"$work/stdout" 2>"$work/stderr" ||
+# simulate: its time series and events; without the time series no plot (they draw it),
+# even with the figures asked for (--format png: otherwise no PNG proves nothing).
+"$vicont" simulate --save events --format png --out "$work/sim-events" --json >"$work/stdout" 2>"$work/stderr" ||
   fail "simulate --save events: exit status $?"
 expect_files "$work/sim-events" simulate.json events.csv
 [ ! -e "$work/sim-events/timeseries.csv" ] && [ ! -e "$work/sim-events/timeseries.png" ] ||

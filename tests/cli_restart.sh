@@ -5,7 +5,9 @@
 # from a period doubling onto the doubled branch, from a row along the saved tangent (the
 # original run's period doubling again), from a row in another parameter (the saved
 # orbit), from a doubled branch's own directory, and bad input (exit 2, one line naming
-# the item).
+# the item). The runs whose figures are checked drawn (the doubled branch with its parent,
+# the parent with the switched branch) pass --format png; the others write the figures'
+# scripts alone, the default.
 # Usage: cli_restart.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_restart.sh /path/to/vicont}
@@ -33,7 +35,7 @@ PYTHON
 # The z = 1/2 branch (n = 2) in omega from 4 to 4.7 with its period doubling PD1 near
 # 4.629156 and the doubled (n = 4) branch from it, whose own period doubling is near
 # 4.686782 (doc/cli.md).
-if "$vicont" continue --param omega --from 4 --to 4.7 --follow-doubling --out "$work/a" --json \
+if "$vicont" continue --param omega --from 4 --to 4.7 --follow-doubling --format png --out "$work/a" --json \
     >"$work/stdout" 2>"$work/a.err"; then
   check "PD1 is not the period doubling at omega = 4.629156" \
     '[p["label"] for p in d["special_points"]] == ["PD1"] and abs(d["special_points"][0]["parameter"] - 4.629156) < 1e-5 and d["special_points"][0]["kind"] == ""'
@@ -58,7 +60,8 @@ fi
 
 # A period doubling at every one of three: the n = 1 branch in omega from 1 to 3 passes a
 # grazing and three period doublings; labels are numbered per type in branch order and
-# each period doubling has its doubled branch (exit 0, or 3 should one of those end early).
+# each period doubling has its doubled branch (exit 0, or 3 should one of those end early);
+# each branch's figure is its script (no --format: none drawn).
 "$vicont" continue --param omega --from 1 --to 3 --follow-doubling --out "$work/every" --json \
   >"$work/stdout" 2>"$work/every.err"
 status=$?
@@ -69,9 +72,10 @@ if [ "$status" -eq 0 ] || [ "$status" -eq 3 ]; then
   check "not one doubled branch per period doubling" \
     '[b["label"] for b in d["doubled_branches"]] == ["PD1", "PD2", "PD3"] and all(b["n"] == 2 and b["points"] > 1 for b in d["doubled_branches"]) and [b["parameter"] for b in d["doubled_branches"]] == [p["parameter"] for p in d["special_points"][1:]]'
   for k in 1 2 3; do
-    expect_files "$work/every/doubled-PD$k" branch.csv special_points.csv branch.png continue.json
+    expect_files "$work/every/doubled-PD$k" branch.csv special_points.csv branch.gp continue.json
+    [ ! -e "$work/every/doubled-PD$k/branch.png" ] || fail "doubled-PD$k: branch.png drawn unasked"
     draws_branch "$work/every/branch.gp" "doubled-PD$k/branch.csv" ||
-      fail "doubled-PD$k is not drawn in the parent's branch.png"
+      fail "doubled-PD$k is not drawn in the parent's branch.gp"
   done
   files "special_points.csv: labels differ from the JSON's" '
 ok = [r["label"] for r in rows("every/special_points.csv")] == ["GR1", "PD1", "PD2", "PD3"]'
@@ -93,7 +97,7 @@ fi
 
 # --switch at PD1: the doubled branch (n = 4) starts at the period doubling itself and
 # finds the next one near 4.686782; the parent is drawn in the same plot.
-if "$vicont" continue --restart "$work/a:PD1" --switch --to 4.7 --out "$work/switch" --json \
+if "$vicont" continue --restart "$work/a:PD1" --switch --to 4.7 --format png --out "$work/switch" --json \
     >"$work/stdout" 2>"$work/switch.err"; then
   check "--switch: not the doubled n = 4 branch" \
     'd["n"] == 4 and d["start"]["mode"] == "switch" and d["start"]["label"] == "PD1" and d["points"] > 5'

@@ -2,7 +2,8 @@
 # vicont simulate on the rheological damper and the soft contacts, as doc/models/
 # rheological.md ("CLI additions") describes: the JSON summary's contacts, contact maxima,
 # final outputs and energy balance; the y and R columns of the time series; the hysteresis
-# PNGs; nothing of that for a hard model; a bad damper law is exit 2 naming "model".
+# PNGs (--format png: figures are drawn only when asked); nothing of that for a hard
+# model; a bad damper law is exit 2 naming "model".
 # Usage: cli_rheological.sh /path/to/vicont
 set -u
 vicont=${1:?usage: cli_rheological.sh /path/to/vicont}
@@ -11,7 +12,7 @@ cli_name=cli-rheological
 
 # --- elastoplastic damper, 10 s ------------------------------------------------------
 "$vicont" simulate --system rheological --set model=elastoplastic --t-end 10 \
-  --out "$work/ep" --json >"$work/stdout" 2>"$work/stderr" || fail "elastoplastic run failed: $(cat "$work/stderr")"
+  --format png --out "$work/ep" --json >"$work/stdout" 2>"$work/stderr" || fail "elastoplastic run failed: $(cat "$work/stderr")"
 check "contacts are [t_in, t_out] pairs starting at the first contact" \
   'len(d["contacts"]) == 7 and abs(d["contacts"][0][0] - 0.423803) < 1e-5 and d["contacts"][-1][1] is None'
 check "contact maxima" 'abs(d["max_contact_force"] - 4442.49) < 0.01 and abs(d["max_penetration"] - 2.37703) < 1e-5'

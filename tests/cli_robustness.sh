@@ -168,18 +168,20 @@ check "null energies are noted in non_finite" \
   "all(('energy.' + k) in d.get('non_finite', {}) for k, v in d.get('energy', {}).items() if v is None)"
 check "the fields noted are null" "all(v in ('inf', '-inf', 'nan') for v in d.get('non_finite', {}).values())"
 
-# --- a sweep without impacts is a result: its plot has an empty v_r panel, exit 0
+# --- a sweep without impacts is a result: its plot has an empty v_r panel, exit 0 (drawn:
+# --format png, figures are drawn only when asked)
 if command -v gnuplot >/dev/null 2>&1; then
   "$vicont" sweep --system rheological --param m --from 50 --to 150 --steps 4 --transient 5 \
-    --periods 5 --out "$work/rheo" >"$work/stdout" 2>"$work/stderr" ||
+    --periods 5 --format png --out "$work/rheo" >"$work/stdout" 2>"$work/stderr" ||
     fail "sweep without impacts: status $?: $(cat "$work/stderr")"
   expect_files "$work/rheo" sweep.png
 fi
 
 # --- runs with different parameters into one --out at once: each finishes, none leaves
-# private files behind, and the PNG's script names the files it drew from
+# private files behind, and the PNG's script names the files it drew from (--format png:
+# gnuplot reads each run's own data while the others replace it)
 for omega in 3 3.5 4 4.5 5 5.5; do
-  "$vicont" simulate --set omega=$omega --t-end 20 --out "$work/shared" >/dev/null 2>"$work/err-$omega" &
+  "$vicont" simulate --set omega=$omega --t-end 20 --format png --out "$work/shared" >/dev/null 2>"$work/err-$omega" &
 done
 wait
 for omega in 3 3.5 4 4.5 5 5.5; do
@@ -211,14 +213,15 @@ bytes_out="$work/$(printf '\377\376')"
 check "a path of invalid UTF-8 is written with U+FFFD" "'\ufffd\ufffd/simulate.json' in ' '.join(d['files'])"
 [ -s "$bytes_out/simulate.json" ] || fail "simulate --out with invalid UTF-8 wrote no simulate.json"
 # Data that gnuplot cannot autoscale (a constant 5e-324, values beyond 9e307) are drawn on
-# fixed ranges: the figure is no failure of the run.
+# fixed ranges: the figure is no failure of the run (--format png: drawn, or there would
+# be no figure to fail).
 if command -v gnuplot >/dev/null 2>&1; then
   for run in "simulate --system hertz-friction --set v0=4.9e-324" \
              "lyapunov --system hertz-friction --set v0=4.9e-324 --transient 5 --periods 5" \
              "simulate --system drop --set H0=1e308" \
              "simulate --system rheological --set x0=-1e308 --t-end 0.1" \
              "sweep --system drop --param H0 --from 1 --to 1e308 --steps 3 --transient 5 --periods 5"; do
-    $vicont $run --out "$work/extreme" >/dev/null 2>"$work/stderr"
+    $vicont $run --format png --out "$work/extreme" >/dev/null 2>"$work/stderr"
     status=$?
     { [ $status -eq 0 ] || [ $status -eq 3 ]; } || fail "$run: status $status: $(cat "$work/stderr")"
     grep -q "plot failed" "$work/stderr" && fail "$run: $(cat "$work/stderr")"

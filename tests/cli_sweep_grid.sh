@@ -1,8 +1,8 @@
 #!/bin/sh
 # vicont sweep over a grid of two parameters (--param2, doc/sweeps.md "Grids"): its files
-# (a row per cell in sweep.csv and sweep_grid.csv, the map as PNG with its script, the
-# grid's shape in sweep.json); the same grid with 1 and with 2 threads writes identical
-# files; a grid killed (SIGKILL) after about half of its cells and resumed with --resume
+# (a row per cell in sweep.csv and sweep_grid.csv, the map as PNG with --format png and
+# its script, the grid's shape in sweep.json); the same grid with 1 and with 2 threads
+# writes identical files; a grid killed (SIGKILL) after about half of its cells and resumed with --resume
 # computes only the missing cells and ends with files identical to an uninterrupted run;
 # bad input of the grid's options exits with 2 and one line naming the option.
 # Usage: cli_sweep_grid.sh /path/to/vicont
@@ -13,10 +13,12 @@ cli_name=cli-sweep-grid
 
 . "$(dirname "$0")/sweep_files.sh"
 
-# Every cell from rest: 6 x 4 cells of the hard moving-base oscillator in (omega, r).
+# Every cell from rest: 6 x 4 cells of the hard moving-base oscillator in (omega, r). The
+# 1-thread run draws its figures (--format png): the map is checked as a PNG, and that no
+# one-parameter panels are drawn.
 grid="--param omega --from 2 --to 3.5 --steps 6 --param2 r --from2 0.7 --to2 1 --steps2 4
       --set model=hard --transient 200 --periods 200 --samples 5"
-"$vicont" sweep $grid --threads 1 --out "$work/one" --json >"$work/stdout" 2>"$work/one.err" ||
+"$vicont" sweep $grid --threads 1 --format png --out "$work/one" --json >"$work/stdout" 2>"$work/one.err" ||
   fail "1-thread grid: exit status $? ($(cat "$work/one.err"))"
 check "the JSON summary has the grid's shape" \
   "(d['parameter'] == 'omega' and d['parameter2'] == 'r' and d['steps2'] == 4 and

@@ -10,9 +10,12 @@ Prints both times (wall and CPU), their ratio, and the accuracy check: at every 
 where libcont finds a periodic orbit (z = p/n) the largest exponent of both is within
 1e-3 of -0.115 (doc/reproduction.md: both exponents are -c/2m there), and both
 exponent sums are -c/m = -0.23. Exit status 1 when a check fails, 2 on a setup error.
+libcont's time is the whole process: its start, the points, and its CSV and JSON files and
+the figure's gnuplot script; the figure itself is drawn only with --format png (as vicont
+draws figures only when asked), which adds gnuplot's time to libcont's.
 
     bench/lyapunov_vs_scipy/compare.py [--build build] [--from 2 --to 10 --steps 9]
-        [--transient 1000] [--periods 5000] [--rtol 1e-9] [--atol 1e-12]
+        [--transient 1000] [--periods 5000] [--rtol 1e-9] [--atol 1e-12] [--format none]
 
 Runs with /usr/bin/python3 (Debian's python3-scipy); the peer's tolerances default to the
 loosest that pass the accuracy check (doc/performance.md).
@@ -51,6 +54,8 @@ def main():
     p.add_argument("--transient", type=int, default=1000)
     p.add_argument("--periods", type=int, default=5000)
     p.add_argument("--rtol", type=float, default=1e-9)
+    p.add_argument("--format", default="none",
+                   help="vicont's --format: none (default, as vicont's own) or png to time the figure too")
     p.add_argument("--atol", type=float, default=1e-12)
     a = p.parse_args()
     vicont = os.path.join(a.build, "vicont")
@@ -66,7 +71,7 @@ def main():
         out, lib_wall, lib_cpu = timed([
             vicont, "sweep", "--param", "omega", "--from", repr(a.start), "--to", repr(a.end),
             "--steps", str(a.steps), "--transient", str(a.transient), "--periods", str(a.periods),
-            "--threads", "1", "--out", work, "--json"])
+            "--threads", "1", "--format", a.format, "--out", work, "--json"])
     lib = {round(pt["omega"], 9): pt for pt in json.loads(out)["points"]}
     out, peer_wall, peer_cpu = timed([
         "/usr/bin/python3", os.path.join(HERE, "peer_scipy.py"),
@@ -90,7 +95,8 @@ def main():
         print("%8.4f %6s %14.6f %14.6f %12.8f %12.8f  %s" %
               (omega, z, le[0], pe[0], sum(le), sum(pe), ("ok" if ok else "FAIL") if periodic or not ok else "sum ok"))
     print("\n%-28s %10s %10s" % ("", "wall s", "CPU s"))
-    print("%-28s %10.2f %10.2f" % ("libcont (vicont sweep)", lib_wall, lib_cpu))
+    print("%-28s %10.2f %10.2f" % ("libcont (vicont sweep%s)" % ("" if a.format == "none" else ", " + a.format),
+                                   lib_wall, lib_cpu))
     print("%-28s %10.2f %10.2f" % ("scipy solve_ivp (DOP853)", peer_wall, peer_cpu))
     print("%-28s %10.1f %10.1f" % ("ratio scipy / libcont", peer_wall / lib_wall, peer_cpu / lib_cpu))
     print("\naccuracy check (periodic points: lambda_1 within %g of %g; every point: sums = %g): %s" %

@@ -196,7 +196,7 @@ std::string render_text(const BasinsSummary& summary) {
          << " periods more (raise --transient or --settle-periods)";
   if (settling.cells > 0 || r.settling > 0) text << '\n';
   text << fallbacks_text(summary.fallbacks(), "cell") << "files       " << summary.out.string()
-       << "/{basins.csv, attractors.csv, basins.png, basins.gp, basins.json}\n";
+       << "/{basins.csv, attractors.csv, " << figure_file_names("basins") << ", basins.json}\n";
   return text.str();
 }
 

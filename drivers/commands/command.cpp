@@ -26,9 +26,10 @@ void RunHealth::add_to(nlohmann::ordered_json& summary) const {
 void RunHealth::add_plot(std::vector<std::string>& files, const std::function<PlotFiles()>& draw) {
   try {
     const PlotFiles plot = draw();
+    // The figures drawn, then their script: the order of figure_file_names().
     if (!plot.png.empty()) files.push_back(plot.png.string());
-    files.push_back(plot.script.string());
     for (const auto& other : plot.others) files.push_back(other.string());
+    files.push_back(plot.script.string());
     for (const auto& data : plot.data) files.push_back(data.string());
   } catch (const OutputError& error) {
     plot_errors.push_back(error.what());

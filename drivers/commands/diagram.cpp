@@ -283,8 +283,8 @@ std::string render_text(const DiagramSummary& summary) {
          << '\n';
   text << "files       " << summary.out.string()
        << "/{diagram_branches.csv, diagram_special_points.csv, diagram_stroboscopic.csv, "
-          "diagram_integration.csv, diagram_samples.csv, diagram_impacts.csv, diagram.png, "
-          "diagram.gp, diagram.json}\n";
+          "diagram_integration.csv, diagram_samples.csv, diagram_impacts.csv, "
+       << figure_file_names("diagram") << ", diagram.json}\n";
   return text.str();
 }
 

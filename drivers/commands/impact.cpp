@@ -185,7 +185,7 @@ std::string render_text(const ImpactSummary& summary) {
        << " x_c, v " << rounded_text(profiles.v, 3) << " v0, P "
        << rounded_text(profiles.force, 3) << " P_c\n"
        << "files       " << summary.out.string()
-       << "/{impact.json, impact.csv, ateb.csv, impact.png, impact.gp}\n";
+       << "/{impact.json, impact.csv, ateb.csv, " << figure_file_names("impact") << "}\n";
   return text.str();
 }
 

@@ -109,7 +109,7 @@ class MainJob : public Command {
   LyapunovSettings lyapunov_;
   SavedSeries series_{{"timeseries", "events", "poincare", "impacts"}};
   std::filesystem::path out_ = "out";
-  std::string formats_ = "png";  // --format
+  std::string formats_ = "png";  // --format: the main job shows its figures unasked
   bool json_ = false;
   RunInputs inputs_;
 };

@@ -126,7 +126,8 @@ std::string render_text(const OrbitSummary& summary) {
     text << (k ? ", " : "") << "A_max(" << names[static_cast<size_t>(measures.coordinates[k])]
          << ") = " << number_text(measures.semi_amplitude(k));
   text << '\n'
-       << "files       " << summary.out.string() << "/{orbit.json, orbit.csv, orbit_*.png, *.gp}\n";
+       << "files       " << summary.out.string() << "/{orbit.json, orbit.csv, "
+       << figure_file_names("orbit_*") << "}\n";
   return text.str();
 }
 

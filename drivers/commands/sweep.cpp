@@ -533,10 +533,11 @@ std::string render_text(const SweepSummary& summary) {
   for (size_t i = 0; i < summary.notes.size(); ++i)
     text << (i == 0 ? "notes       " : "            ") << summary.notes[i] << '\n';
   text << "files       " << summary.out.string()
-       << (o.grid() ? "/{sweep.csv, sweep_grid.csv, sweep_samples.csv, sweep_impacts.csv, "
-                      "sweep_map.png, sweep_map.gp, sweep.json, points/}\n"
-                    : "/{sweep.csv, sweep_samples.csv, sweep_impacts.csv, sweep.png, sweep.gp, "
-                      "sweep.json, points/}\n");
+       << (o.grid() ? "/{sweep.csv, sweep_grid.csv, sweep_samples.csv, sweep_impacts.csv, " +
+                          figure_file_names("sweep_map")
+                    : "/{sweep.csv, sweep_samples.csv, sweep_impacts.csv, " +
+                          figure_file_names("sweep"))
+       << ", sweep.json, points/}\n";
   return text.str();
 }
 

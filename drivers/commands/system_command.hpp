@@ -80,7 +80,7 @@ class SystemCommand : public Command {
   RunOptions options_;
   std::filesystem::path out_ = "out";
   bool json_ = false;
-  std::string formats_ = "png";  // --format
+  std::string formats_ = "none";  // --format: figures drawn only when asked
   RunInputs inputs_;
 };
 

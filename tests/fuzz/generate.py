@@ -42,8 +42,11 @@ import tempfile
 from collections import Counter
 
 SEED = "libcont-fuzz-1"
-# One case in FIGURES_EVERY (chosen by its id) draws its figures through gnuplot; the others
-# run with --format none, which writes the figures' scripts alone.
+# One case in FIGURES_EVERY (chosen by its id) draws its figures through gnuplot (--format
+# png, which the commands other than the main job need since their default is none); the
+# others run with --format none, which writes the figures' scripts alone (said for the
+# main job, whose default is png, and for the others too, so that no case depends on a
+# command's default).
 FIGURES_EVERY = 3
 
 # --- discovery --------------------------------------------------------------------------
@@ -303,9 +306,9 @@ class Corpus:
         if argv[:1] and argv[0] in RESTART_COMMANDS and not any(
                 op["path"] == "run" or op["path"].startswith("run/") for op in setup):
             setup = self.saved_setup + list(setup)
-        argv = self.without_figures(case_id, argv)
+        argv = self.with_figure_format(case_id, argv)
         if pair is not None:
-            pair = self.without_figures(case_id, pair)
+            pair = self.with_figure_format(case_id, pair)
         case = {"id": case_id, "family": family, "argv": argv, "expect": sorted(expect),
                 "names": list(names), "setup": list(setup)}
         if pair is not None:
@@ -314,20 +317,19 @@ class Corpus:
             case["root_expect"] = sorted(root_expect)
         self.cases.append(case)
 
-    def without_figures(self, case_id, argv):
-        """ARGV with --format none right after its command, outside the 1-in-FIGURES_EVERY
-        share of the cases that draw their figures: gnuplot is most of a short run's CPU
-        time and the figures' scripts are still written. Cases that set --format or read a
-        config file are left as they are."""
+    def with_figure_format(self, case_id, argv):
+        """ARGV with --format right after its command: png for the 1-in-FIGURES_EVERY share
+        of the cases that draw their figures, none for the others (gnuplot is most of a
+        short run's CPU time, and the figures' scripts are still written). Cases that set
+        --format or read a config file are left as they are."""
         command = argv[0] if argv and not argv[0].startswith("-") else ""
         if command not in self.commands or "--format" not in self.commands[command]:
             return argv
         if any(a == "--config" or "format" in a for a in argv):
             return argv
-        if in_sample("figures:" + case_id, FIGURES_EVERY):
-            return argv
         at = 1 if command else 0
-        return argv[:at] + ["--format", "none"] + argv[at:]
+        formats = "png" if in_sample("figures:" + case_id, FIGURES_EVERY) else "none"
+        return argv[:at] + ["--format", formats] + argv[at:]
 
     # -- families --
 

@@ -49,8 +49,11 @@ def required_settings(system):
 def soak_cases(vicont):
     cases = []
 
+    # Every run draws its figures (--format png), as the docs' runs do: gnuplot on long
+    # runs' data is part of what must succeed.
     def add(case_id, argv, timeout):
-        cases.append({"id": case_id, "argv": argv + ["--out", "out", "--json"], "expect": [0],
+        cases.append({"id": case_id, "argv": argv + ["--format", "png", "--out", "out", "--json"],
+                      "expect": [0],
                       "setup": [], "names": [], "timeout": timeout})
 
     # Every system at its defaults: a trajectory, a Lyapunov spectrum, a periodic orbit of
