@@ -12,7 +12,8 @@
 #                  crosses the lines r = 1, 0.8, 0.6 and k_s = 100, 500, 2000, 200000
 #                  (linear interpolation between the curve's rows);
 #   windows.csv    the runs of grid cells of one z along the same lines.
-# The PNGs are copied into FIGURES (default doc/figures/; the doc checks give another).
+# The PNGs (drawn by --format png) are copied into FIGURES (default doc/figures/; the doc
+# checks give another).
 #
 # Usage: examples/parameter_plane_maps.sh [VICONT [OUT [FIGURES]]]
 #        (defaults: build/vicont, out/parameter_plane_maps and doc/figures)
@@ -40,7 +41,7 @@ run() {
   echo "== $name: vicont map $*"
   start=$(date +%s)
   status=0
-  "$vicont" map "$@" --grid-transient 500 --grid-periods 300 --threads 2 \
+  "$vicont" map "$@" --grid-transient 500 --grid-periods 300 --threads 2 --format png \
     --out "$out/$name" >"$out/$name.txt" || status=$?
   end=$(date +%s)
   echo "   exit $status, $((end - start)) s of wall time"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Draws every kind of figure vicont makes, by the commands doc/figures.md shows, and puts a
-# small copy of each (800 pixels wide, 256 colours) into doc/figures/gallery_*.png.
+# Draws every kind of figure vicont makes, by the commands doc/figures.md shows (each with
+# --format png: vicont draws a figure only when asked), and puts a small copy of each (800
+# pixels wide, 256 colours) into doc/figures/gallery_*.png.
 # Usage: scripts/figure_gallery.sh [path/to/vicont]   (default: build/vicont)
 # Needs gnuplot and Python 3 with Pillow (python3-pil) for the small copies.
 set -eu
@@ -17,20 +18,20 @@ run() {
   "$vicont" "$@" --out "$out" >"$out.log" 2>&1 || { echo "vicont $* failed:"; cat "$out.log"; exit 1; }
 }
 
-run simulate simulate --system two-body --t-end 5
-run phase simulate --t-end 30
-run lyapunov lyapunov --periods 300 --transient 300
-run loading continue --system two-body --set contact=hertz --param lambda --from 1 --to 0.1
-run doubling continue --param omega --from 4 --to 4.7 --follow-doubling
+run simulate simulate --system two-body --t-end 5 --format png
+run phase simulate --t-end 30 --format png
+run lyapunov lyapunov --periods 300 --transient 300 --format png
+run loading continue --system two-body --set contact=hertz --param lambda --from 1 --to 0.1 --format png
+run doubling continue --param omega --from 4 --to 4.7 --follow-doubling --format png
 run run continue --set d=-0.005 --param omega --from 0.5 --to 2.5
-run curve curve --restart run:PD1 --param2 d --from -0.005 --to -0.012
-run map map --param omega --from 1.5 --to 3 --param2 d --from2 -0.004 --to2 0 --max-period 2
-run sweep sweep --param omega --from 2 --to 6 --steps 161 --transient 300 --periods 300
+run curve curve --restart run:PD1 --param2 d --from -0.005 --to -0.012 --format png
+run map map --param omega --from 1.5 --to 3 --param2 d --from2 -0.004 --to2 0 --max-period 2 --format png
+run sweep sweep --param omega --from 2 --to 6 --steps 161 --transient 300 --periods 300 --format png
 run grid sweep --param omega --from 2 --to 3.5 --steps 30 --param2 r --from2 0.7 --to2 1 --steps2 20 \
-  --set model=hard --transient 200 --periods 200
-run basins basins --set omega=2.6 --x x:0.0005:0.0205:40 --y v:-0.03:0.03:40 --transient 200
-run diagram diagram --param omega --from 2 --to 4.5
-run impact impact --system hertz-friction
+  --set model=hard --transient 200 --periods 200 --format png
+run basins basins --set omega=2.6 --x x:0.0005:0.0205:40 --y v:-0.03:0.03:40 --transient 200 --format png
+run diagram diagram --param omega --from 2 --to 4.5 --format png
+run impact impact --system hertz-friction --format png
 
 # shrink NAME FILE: doc/figures/gallery_NAME.png, a small copy of FILE.
 shrink() {

@@ -210,7 +210,7 @@ def main():
     (out / "runs").mkdir(parents=True, exist_ok=True)
 
     # Two runs at a time: the machine's two cores (each run is a fraction of a second of
-    # computing; most of its time goes to gnuplot drawing its own PNG).
+    # computing; vicont draws no figure of its own here, the script's figures.gp draws them).
     cases = {(name, v0): (COMMON + settings + ["v0=%d" % v0], out / "runs" / ("%s_v%d" % (name, v0)))
              for name, (_, settings) in DATA_SETS.items() for v0 in VELOCITIES}
     with ThreadPoolExecutor(max_workers=2) as pool:

@@ -7,7 +7,8 @@ x'(0) = 5, z(0) = 0, it runs `vicont simulate --system rheological` over 40 s an
 into OUT (default out/rheological):
 
   <law>/                    vicont's own files: timeseries.csv (t, x, v, z, accounts, y, R),
-                            events.csv, simulate.json and its PNGs
+                            events.csv, simulate.json and its figures' gnuplot scripts
+                            (cd OUT/<law> && gnuplot timeseries.gp draws timeseries.png)
   histories.png             time histories x, y, z, R of the three laws (first 12 s)
   hysteresis.png            hysteresis loops R(y) and R(z) of the three laws
   figures.gp                the gnuplot script of both PNGs (rerun: cd OUT && gnuplot figures.gp)
