@@ -10,16 +10,9 @@
 #include "hermite_crossing.hpp"
 #include "libcont/affine_modes.hpp"
 #include "root_in_bracket.hpp"
+#include "rounding_margin.hpp"
 
 namespace libcont::detail {
-
-namespace {
-
-// A value or rate is clear of rounding beyond this share of its terms' magnitudes (the
-// general path's margin for its lifted values, flow.cpp).
-constexpr double kMargin = 1e-8;
-
-}  // namespace
 
 ClearImpactLoop::ClearImpactLoop(const HybridSystem& system, const FlowOptions& options,
                                  bool tangent)
@@ -154,12 +147,13 @@ ClearImpactLoop::Flight ClearImpactLoop::fly(FlowState& state, double t_end,
            w * (std::abs(m.gamma[2] * c) + std::abs(m.gamma[1] * s));
   };
   const double h0 = gap(y0, y1, c0, s0), r0 = gap_rate(y0, y1, c0, s0);
-  const double surface = 100.0 * options_.absolute_tolerance + kMargin * gap_terms(y0, y1, c0, s0);
+  const double surface =
+      100.0 * options_.absolute_tolerance + kRoundingMargin * gap_terms(y0, y1, c0, s0);
   // Clearly off the surface, or on it (a rebound) and clearly leaving: else the general
   // path decides (an event due at the start, a touch, sticking).
   bool leaving = false;
   if (!(h0 > surface)) {
-    if (!(std::abs(h0) <= surface && r0 > kMargin * rate_terms(y0, y1, c0, s0)))
+    if (!(std::abs(h0) <= surface && r0 > kRoundingMargin * rate_terms(y0, y1, c0, s0)))
       return Flight::HandOver;
     leaving = true;
   }
@@ -260,7 +254,7 @@ ClearImpactLoop::Flight ClearImpactLoop::fly(FlowState& state, double t_end,
   const double xm0 = v0 + (m.P[0] + m.P[2] * ce + m.P[4] * se);
   const double xm1 = v1 + (m.P[1] + m.P[3] * ce + m.P[5] * se);
   const double rm = gap_rate(v0, v1, ce, se);
-  if (!(rm < -kMargin * rate_terms(v0, v1, ce, se))) return Flight::HandOver;
+  if (!(rm < -kRoundingMargin * rate_terms(v0, v1, ce, se))) return Flight::HandOver;
   Vector& x_minus = record_.x_minus;
   x_minus[0] = xm0, x_minus[1] = xm1;
   EventOutcome outcome;
@@ -285,7 +279,7 @@ ClearImpactLoop::Flight ClearImpactLoop::fly(FlowState& state, double t_end,
   const double rebound = m.cx[0] * fp0 + m.cx[1] * fp1 + m.cq[1] * dq1 + m.cq[2] * dq2;
   const double rebound_terms = std::abs(m.cx[0] * fp0) + std::abs(m.cx[1] * fp1) +
                                std::abs(m.cq[1] * dq1) + std::abs(m.cq[2] * dq2);
-  if (!(rebound > kMargin * rebound_terms) || !std::isfinite(xp[0] + xp[1]))
+  if (!(rebound > kRoundingMargin * rebound_terms) || !std::isfinite(xp[0] + xp[1]))
     return Flight::HandOver;
   if (tangent) {
     // S = R_x + (f+ - R M z) c_x^T / h', R M z = R_x f- + D_t r.

@@ -15,6 +15,7 @@
 #include "machine_epsilon.hpp"
 #include "modal_tangent.hpp"
 #include "root_in_bracket.hpp"
+#include "rounding_margin.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/jacobians.hpp"
 #include "libcont/parameter_derivatives.hpp"
@@ -249,12 +250,9 @@ struct Flow::Impl {
   bool lifted_event(const FlowState& state, int j, detail::ExactSegment::LiftedEvent& lifted) {
     return exact && exact->lifted_event(state.mode, j, state.t, state.x, lifted);
   }
-  // The lifted value and rate agree with the model's to rounding, about 1e-15 of their
-  // terms; beyond this share of the terms the model's value lies on the same side of a
-  // tolerance, and its rate has the same sign and exceeds its own rounding level.
-  static constexpr double kLiftedMargin = 1e-8;
+  // The lifted rate's sign is the model's (rounding_margin.hpp).
   static bool lifted_rate_is_clear(const detail::ExactSegment::LiftedEvent& lifted) {
-    return std::abs(lifted.rate) > kLiftedMargin * lifted.rate_terms;
+    return std::abs(lifted.rate) > detail::kRoundingMargin * lifted.rate_terms;
   }
 
   // Whether the trajectory passes through event j's surface in the event's direction.
@@ -315,7 +313,8 @@ struct Flow::Impl {
         // impact's rebound; then neither moves_through nor pressed_through holds).
         detail::ExactSegment::LiftedEvent lifted;
         if (lifted_event(state, j, lifted) &&
-            (std::abs(lifted.value) > surface_tolerance + kLiftedMargin * lifted.value_terms ||
+            (std::abs(lifted.value) >
+                 surface_tolerance + detail::kRoundingMargin * lifted.value_terms ||
              (lifted_rate_is_clear(lifted) &&
               !passes(lifted.direction, lifted.rate, 0.0))))
           continue;
