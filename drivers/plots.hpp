@@ -14,9 +14,10 @@
 namespace vicont {
 
 // The formats of every figure the run draws: those of the comma-separated list of --format
-// ("png", "pdf", "svg", each once: png first, the others in the list's order); none for "none", where only the
-// figures' scripts are written (gnuplot is not started; the figures are drawn later from
-// the scripts). A word that is no format is refused (libcont::InputError naming it).
+// ("png", "pdf", "svg", each once: png first, the others in the list's order); none for
+// "none", where only the figures' scripts are written (gnuplot is not started; the figures
+// are drawn later from the scripts). A word that is no format is refused
+// (libcont::InputError naming it).
 std::vector<std::string> parse_figure_formats(const std::string& list);
 void set_figure_formats(std::vector<std::string> formats);
 const std::vector<std::string>& figure_formats();

@@ -55,7 +55,8 @@ def main():
     p.add_argument("--periods", type=int, default=5000)
     p.add_argument("--rtol", type=float, default=1e-9)
     p.add_argument("--format", default="none",
-                   help="vicont's --format: none (default, as vicont's own) or png to time the figure too")
+                   help="vicont's --format: none (default, as vicont's own) "
+                        "or png to time the figure too")
     p.add_argument("--atol", type=float, default=1e-12)
     a = p.parse_args()
     vicont = os.path.join(a.build, "vicont")
@@ -95,8 +96,8 @@ def main():
         print("%8.4f %6s %14.6f %14.6f %12.8f %12.8f  %s" %
               (omega, z, le[0], pe[0], sum(le), sum(pe), ("ok" if ok else "FAIL") if periodic or not ok else "sum ok"))
     print("\n%-28s %10s %10s" % ("", "wall s", "CPU s"))
-    print("%-28s %10.2f %10.2f" % ("libcont (vicont sweep%s)" % ("" if a.format == "none" else ", " + a.format),
-                                   lib_wall, lib_cpu))
+    label = "libcont (vicont sweep%s)" % ("" if a.format == "none" else ", " + a.format)
+    print("%-28s %10.2f %10.2f" % (label, lib_wall, lib_cpu))
     print("%-28s %10.2f %10.2f" % ("scipy solve_ivp (DOP853)", peer_wall, peer_cpu))
     print("%-28s %10.1f %10.1f" % ("ratio scipy / libcont", peer_wall / lib_wall, peer_cpu / lib_cpu))
     print("\naccuracy check (periodic points: lambda_1 within %g of %g; every point: sums = %g): %s" %

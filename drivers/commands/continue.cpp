@@ -411,7 +411,8 @@ std::string render_text(const ContinueSummary& summary) {
   if (summary.follow_doubling && summary.doubled.empty())
     text << "doubled     no period-doubling point on the branch\n";
   text << "files       " << summary.out.string()
-       << "/{branch.csv, special_points.csv, " << figure_file_names("branch") << ", continue.json}\n";
+       << "/{branch.csv, special_points.csv, " << figure_file_names("branch")
+       << ", continue.json}\n";
   return text.str();
 }
 
