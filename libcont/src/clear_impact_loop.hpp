@@ -67,7 +67,17 @@ class ClearImpactLoop {
     double lifted_c[5];       // (cx, cq / s): the event in the lifted state's scale
     double forcing_scale = 1.0;
     double E_step[4], cos_step = 1.0, sin_step = 0.0;
+    // A jump over kJumpSteps steps where the gap cannot fall to the surface within it: E
+    // and the rotation over the jump, and the terms of the bound on the gap's rate,
+    // |h'| <= |rc . u| + |rs . u| + rate_forcing with rs = (A + mu I)^T rc / nu (jumps:
+    // false where that bound does not hold, a growing deviation, mu < 0, or nu = 0).
+    bool jumps = false;
+    double E_jump[4], cos_jump = 1.0, sin_jump = 0.0;
+    double rs[2], rate_forcing = 0.0;
   };
+  // Two steps: fewer instructions than longer jumps, which a gap allows less often, and
+  // than single ones, which save only the checks (doc/performance.md, eighteenth block).
+  static constexpr int kJumpSteps = 2;
   // Fills m_ for `mode` from the model; false where the loop cannot serve it.
   bool prepare(int mode);
   // Takes the flight from `state` up to its impact (state just after it) or to t_end;
