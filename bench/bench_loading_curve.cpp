@@ -14,6 +14,8 @@
 //   build/bench_loading_curve --rtol 1e-10   # integration tolerance (default 1e-11);
 //       the corrector tolerance follows as max(1e-9, 100 rtol)
 //   build/bench_loading_curve --chord 0      # full Newton at every corrector iteration
+//   build/bench_loading_curve --broyden 1 --curvature 1 --turn 20   # the corrector's
+//       Broyden update, the curvature predictor and the step's turn limit (not defaults)
 //   build/bench_loading_curve --method adams # CVODE's Adams for the Hertz contact
 //       instead of the explicit Runge-Kutta pair (the default there)
 //   build/bench_loading_curve --dlambda difference   # dF/dlambda by a forward difference
@@ -46,6 +48,8 @@ struct Settings {
   libcont::IntegratorMethod method = libcont::FlowOptions{}.method;
   double tangent_atol = libcont::FlowOptions{}.tangent_absolute_tolerance;
   bool dlambda_by_column = true;
+  bool broyden = false, curvature = false;
+  double turn = 0.0;
 };
 
 struct Trace {
@@ -115,6 +119,9 @@ Trace trace(const Settings& s) {
   options.min_step = span * 1e-8;
   options.locate_tolerance = span * 1e-9;
   options.chord_iterations = s.chord_iterations;
+  options.broyden_update = s.broyden;
+  options.curvature_predictor = s.curvature;
+  options.target_turn_degrees = s.turn;
   // The corrector must not chase the flow's integration error (ContinuationOptions).
   options.corrector_tolerance = std::max(options.corrector_tolerance, 100.0 * s.rtol);
   t.branch = libcont::PseudoArclength(problem, options).run(x0, s.from);
@@ -145,6 +152,9 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--repeats")) s.repeats = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--chord")) s.chord_iterations = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--rtol")) s.rtol = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--broyden")) s.broyden = std::atoi(argv[i + 1]) != 0;
+    else if (!std::strcmp(argv[i], "--curvature")) s.curvature = std::atoi(argv[i + 1]) != 0;
+    else if (!std::strcmp(argv[i], "--turn")) s.turn = std::atof(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--tangent-atol")) s.tangent_atol = std::atof(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--method") && !std::strcmp(argv[i + 1], "adams"))
       s.method = libcont::IntegratorMethod::Adams;
@@ -159,6 +169,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr, "usage: bench_loading_curve [--max-step S] [--repeats N] [--rtol R] "
                            "[--chord N] [--method adams|bdf|rk] [--tangent-atol A] "
+                           "[--broyden 0|1] [--curvature 0|1] [--turn DEGREES] "
                            "[--dlambda column|difference]\n");
       return 2;
     }

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <complex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libcont/floquet.hpp"
@@ -261,3 +262,50 @@ TEST_CASE("Two-body Newton, r = 1: the impacting branch reaches grazing at lambd
   CHECK(closest <= 5e-4);
 }
 
+TEST_CASE("Two-body Hertz from lambda = 1 down with Broyden's update, the curvature predictor "
+          "and target_turn_degrees: every fold and Neimark-Sacker point of the reference",
+          "[continuation][two-body]") {
+  // Each fold and Neimark-Sacker point of an independent reference once, within 1e-8 of
+  // lambda: variational-equation shooting in scipy at rtol 1e-13 (bench/
+  // loading_curve_reference.py and .json, to 12 digits). On the way down the branch meets
+  // the Neimark-Sacker point at 0.56615, the collision of its pair on the real axis and the
+  // fold at 0.56473 within 1.5e-3 of lambda, where the options let the steps grow farther
+  // than the defaults do. (vicont continue with Broyden's update and the curvature
+  // predictor alone stepped over the first three in one step and missed the point at
+  // 0.56615; this run finds them all with target_turn_degrees at 0 as well.)
+  TwoBodySystem system;
+  const auto orbit = periodic_orbit(system);
+  REQUIRE(orbit.converged);
+  PeriodicOrbitProblem problem(system, "lambda", 1);
+  ContinuationOptions options;
+  options.direction = -1;
+  options.lambda_min = 0.1;
+  options.lambda_max = 1.0;
+  options.initial_step = 0.9 / 100;  // as vicont continue --from 1 --to 0.1
+  options.max_step = 0.9 / 20;
+  options.min_step = 0.9 * 1e-8;
+  options.locate_tolerance = 0.9 * 1e-9;
+  options.broyden_update = true;
+  options.curvature_predictor = true;
+  options.target_turn_degrees = 20.0;
+  const ContinuationResult result = PseudoArclength(problem, options).run(orbit.x, 1.0);
+  std::string specials;
+  for (const auto& s : result.special_points)
+    specials += ' ' + s.type_name() + '@' + std::to_string(s.lambda);
+  INFO(result.points.size() << " points, stop: " << result.stop_reason << ";" << specials);
+  REQUIRE(result.ok());
+  const std::vector<std::pair<libcont::SpecialPointType, double>> reference = {
+      {libcont::SpecialPointType::Fold, 0.564730425363},
+      {libcont::SpecialPointType::Fold, 0.567003105025},
+      {libcont::SpecialPointType::NeimarkSacker, 0.566152550736},
+      {libcont::SpecialPointType::NeimarkSacker, 0.567002824103},
+      {libcont::SpecialPointType::Grazing, 0.5670027783443158}};
+  for (const auto& [type, lambda] : reference) {
+    int found = 0;
+    for (const auto& s : result.special_points)
+      if (s.type == type && std::abs(s.lambda - lambda) <= 1e-8) ++found;
+    INFO(libcont::to_string(type) << " at lambda = " << lambda);
+    CHECK(found == 1);
+  }
+  CHECK(result.special_points.size() == reference.size());
+}

@@ -44,6 +44,8 @@ void ContinuationOptions::validate() const {
   if (max_locate_iterations < 0) bad("max_locate_iterations", "must not be negative");
   if (!(max_distance_factor > 0.0)) bad("max_distance_factor", "must be positive");
   if (!(max_turn_degrees > 0.0)) bad("max_turn_degrees", "must be positive");
+  if (!(target_turn_degrees >= 0.0))
+    bad("target_turn_degrees", "must not be negative (0: no limit)");
   if (!(boundary_threshold >= 0.0)) bad("boundary_threshold", "must not be negative");
   if (!(boundary_tolerance > 0.0)) bad("boundary_tolerance", "must be positive");
   if (!(parameter_weight > 0.0)) bad("parameter_weight", "must be positive");
@@ -106,6 +108,11 @@ double PseudoArclength::weighted_dot(ConstVectorRef a, ConstVectorRef b) const {
   const Eigen::Index m = a.size() - 1;
   const double w = options_.parameter_weight;
   return a.head(m).dot(b.head(m)) + w * w * a[m] * b[m];
+}
+
+double PseudoArclength::turn_degrees(const BranchPoint& from, const BranchPoint& to) const {
+  const double cosine = std::clamp(weighted_dot(from.tangent, to.tangent), -1.0, 1.0);
+  return std::acos(cosine) * 180.0 / 3.14159265358979323846;
 }
 
 bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchPoint& to,
@@ -201,6 +208,19 @@ void PseudoArclength::keep_chord() {
   chord_ready_ = true;
 }
 
+// Broyden's ("good") update of the bordered matrix B after the iterate moved by `update`
+// (B update = -(F, c) before it) to where F is residual_: B += F update^T / |update|^2
+// in the F rows, so that B update = F_new - F_old, the secant condition; the constraint
+// row is linear and stays exact.
+void PseudoArclength::broyden(Matrix& bordered, Eigen::PartialPivLU<Matrix>& lu,
+                              ConstVectorRef update) const {
+  const double length = update.squaredNorm();
+  if (!(length > 0.0)) return;
+  const Eigen::Index m = residual_.size();
+  bordered.topRows(m).noalias() += residual_ * (update.transpose() / length);
+  lu.compute(bordered);
+}
+
 // Chord Newton on F(u, lambda) = 0 and the constraint row, with the Jacobians of the
 // last converged point; the full evaluation (Jacobians, and what test_values() reads)
 // happens once, at the point the iterates converged to.
@@ -212,8 +232,8 @@ bool PseudoArclength::correct_by_chord(const BranchPoint& from, const Constraint
   bordered.topLeftCorner(m, m) = chord_du_;
   bordered.topRightCorner(m, 1) = chord_dlambda_;
   bordered.bottomRows(1) = constraint.row.transpose();
-  const Eigen::PartialPivLU<Matrix> lu(bordered);
-  Vector rhs(m + 1);
+  Eigen::PartialPivLU<Matrix> lu(bordered);
+  Vector rhs(m + 1), update;
   double previous = std::numeric_limits<double>::infinity();
   double fastest = 1.0;  // the smallest ratio of successive residuals so far
   for (int it = 0; it <= options_.chord_iterations; ++it) {
@@ -222,8 +242,9 @@ bool PseudoArclength::correct_by_chord(const BranchPoint& from, const Constraint
     if (converged(from, constraint, y, constraint_error)) {
       // One more update, as full Newton's last one, which leaves the error far below the
       // tolerance where chord iterates would stop just under it.
+      if (options_.broyden_update && it > 0) broyden(bordered, lu, update);
       rhs << -residual_, -constraint_error;
-      const Vector update = lu.solve(rhs);
+      update = lu.solve(rhs);
       if (update.allFinite()) y += update;
       if (!problem_.evaluate(y.head(m), y[m], residual_, du_, dlambda_)) return false;
       // The update is checked, not trusted: a stale Jacobian may have made it worse.
@@ -245,16 +266,19 @@ bool PseudoArclength::correct_by_chord(const BranchPoint& from, const Constraint
     // were spent, and full Newton started again from the prediction.) The factor ten
     // spares the sequences whose contraction speeds up and that converge in their last
     // iteration.
-    if (it > 0) {
+    // Broyden's iterates speed up as the update learns the Jacobian's change, so the rate
+    // so far says nothing of the iterations left.
+    if (it > 0 && !options_.broyden_update) {
       fastest = std::min(fastest, size / previous);
       const double left = options_.chord_iterations - it;
       if (size * std::pow(fastest, left) >
           10.0 * options_.corrector_tolerance * (1.0 + y.head(m).norm()))
         return false;
     }
+    if (options_.broyden_update && it > 0) broyden(bordered, lu, update);
     previous = size;
     rhs << -residual_, -constraint_error;
-    const Vector update = lu.solve(rhs);
+    update = lu.solve(rhs);
     if (!update.allFinite()) return false;
     y += update;
   }
@@ -317,8 +341,8 @@ void PseudoArclength::record_tests(BranchPoint& point) {
 
 // The problem may move to coordinates that suit the point better (ZeroProblem::recenter);
 // the Jacobians kept for chord iterations belong to the old ones.
-void PseudoArclength::recenter(BranchPoint& point) {
-  if (!problem_.recenter(point.u, point.lambda, point.data, point.tangent)) return;
+bool PseudoArclength::recenter(BranchPoint& point) {
+  if (!problem_.recenter(point.u, point.lambda, point.data, point.tangent)) return false;
   point.tangent /= weighted_norm(point.tangent);
   point.chart = problem_.chart();
   chord_ready_ = false;
@@ -331,6 +355,7 @@ void PseudoArclength::recenter(BranchPoint& point) {
     corrected.chart = point.chart;
     point = std::move(corrected);
   }
+  return true;
 }
 
 bool PseudoArclength::correct_along(const BranchPoint& from, double step, BranchPoint& to) {
@@ -341,9 +366,30 @@ bool PseudoArclength::correct_along(const BranchPoint& from, double step, Branch
     prediction += (options_.direction * step / from.tangent[m]) * from.tangent;
   else
     prediction += step * from.tangent;
+  const bool curvature_here = curvature_.size() == m + 1 &&
+                              from.lambda == curvature_point_.lambda &&
+                              from.chart == curvature_point_.chart && from.u == curvature_point_.u;
+  if (options_.curvature_predictor && !options_.natural && curvature_here)
+    prediction += (0.5 * step * step) * curvature_;
   if (!correct(from, arclength_constraint(from, step), prediction, to)) return false;
   record_tests(to);
   return tangent_at(to, from.tangent);
+}
+
+// The curvature of the branch at `to` for the next predictor, from the change of the unit
+// tangent over the step from `from` (arclength `step`), where both lie on one smooth piece
+// in the same coordinates (`one_piece`: no contact appeared or vanished between them and
+// `to` was not recentered, which moves its tangent to new coordinates and not `from`'s).
+// Otherwise none.
+void PseudoArclength::keep_curvature(const BranchPoint& from, const BranchPoint& to,
+                                     double step, bool one_piece) {
+  if (!one_piece || from.tangent.size() != to.tangent.size() ||
+      !(step > 0.0)) {
+    curvature_.resize(0);
+    return;
+  }
+  curvature_ = (to.tangent - from.tangent) / step;
+  curvature_point_ = to;
 }
 
 // Unit tangent from the Jacobian of the last evaluation (at `point`), oriented like
@@ -1001,11 +1047,13 @@ void PseudoArclength::trace(ContinuationResult& result) {
     const int boundary = beyond ? -1 : approached_boundary(from, next);
     if (receded_from_boundary(from, next)) declined_distance_ = 0.0;
     locate_special_points(from, step, next, result);
-    if (!beyond) recenter(next);
+    const double turn = turn_degrees(from, next);
+    const bool recentered = !beyond && recenter(next);
     const int iterations = next.corrector_iterations;
     const bool by_chord = next.by_chord;
     const bool contacts_changed = signature_changed(from, next);
     last_step_ = TakenStep{step, result.points.size()};
+    keep_curvature(from, next, step, !contacts_changed && !recentered);
     result.points.push_back(std::move(next));
     report_progress(result);
     // Past a nonsmooth point (a contact appeared or vanished) the short steps that closed
@@ -1026,7 +1074,13 @@ void PseudoArclength::trace(ContinuationResult& result) {
       if (passage == Passage::Ended) return;
       if (passage == Passage::Through) step = options_.initial_step;
     }
-    if (iterations <= (by_chord ? options_.fast_chord_iterations : options_.fast_iterations))
+    // A corner (a contact appeared or vanished) is no bend: its turn says nothing of the
+    // steps beyond it.
+    if (options_.target_turn_degrees > 0.0 && !contacts_changed &&
+        turn > options_.target_turn_degrees)
+      step = std::max(step * std::max(options_.step_shrink, options_.target_turn_degrees / turn),
+                      options_.min_step);
+    else if (iterations <= (by_chord ? options_.fast_chord_iterations : options_.fast_iterations))
       step = std::min(step * options_.step_growth, options_.max_step);
     else if (!by_chord && iterations > options_.fast_iterations + 2)
       step = std::max(step * options_.step_shrink, options_.min_step);

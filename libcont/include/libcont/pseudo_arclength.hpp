@@ -37,6 +37,17 @@ struct ContinuationOptions {
   // 0: full Newton only.
   int chord_iterations = 6;
   double chord_contraction = 0.5;
+  // Broyden's rank-one update of the kept Jacobian after each chord iterate (the F rows
+  // of the bordered matrix; the constraint row is linear and exact): the iterates then
+  // converge superlinearly where plain chord iterates contract by a fixed rate, which
+  // past a fold is as slow as 0.25 to 0.3 a map. Still F alone per iterate. Off by default
+  // for now: with it the steps grow where they did not, and the branches of the
+  // documented examples move (doc/performance.md, nineteenth block).
+  bool broyden_update = false;
+  // Tangent predictor plus half the step squared times the branch's curvature, the change
+  // of the unit tangent over the last step (second order), where the last step was on one
+  // smooth piece of the branch in one set of coordinates. Off by default, as above.
+  bool curvature_predictor = false;
   // Corrector converged when |F| <= tolerance * (1 + |u|). For shooting problems this
   // must stay above the flow's global error (about 1e-9 relative for stiff Hertz contact
   // at the default rtol 1e-11), or the corrector chases integration noise.
@@ -47,6 +58,16 @@ struct ContinuationOptions {
   int fast_chord_iterations = 5;
   double step_growth = 1.5;
   double step_shrink = 0.5;
+  // A step whose tangent turned by more than this is not lengthened: the next one is
+  // shortened in proportion (by step_shrink at most); a corner (a contact appeared or
+  // vanished) does not count. Where the branch bends, special points crowd (the two-body
+  // loading curve from lambda = 1 down meets a Neimark-Sacker point, the collision of its
+  // pair on the real axis and a fold within 1.5e-3 of lambda), and a step over all of them
+  // shows no sign change of the Neimark-Sacker test. The corrector's iteration count
+  // alone lets such steps grow where the corrector converges easily (Broyden's iterates);
+  // 20, two thirds of max_turn_degrees, goes with broyden_update. 0: no limit (the
+  // default for now, as above).
+  double target_turn_degrees = 0.0;
   double locate_tolerance = 1e-9;  // bisection stops when the arclength bracket is this small
   int max_locate_iterations = 60;
   bool natural = false;         // natural-parameter continuation (no turning points)
@@ -150,10 +171,12 @@ class PseudoArclength {
   bool converged(const BranchPoint& from, const Constraint& constraint, ConstVectorRef y,
                  double& constraint_error) const;
   void keep_chord();
+  void broyden(Matrix& bordered, Eigen::PartialPivLU<Matrix>& lu, ConstVectorRef update) const;
   bool correct_along(const BranchPoint& from, double step, BranchPoint& to);
   bool tangent_at(BranchPoint& point, ConstVectorRef orientation);
   double weighted_norm(ConstVectorRef y) const;
   double weighted_dot(ConstVectorRef a, ConstVectorRef b) const;
+  double turn_degrees(const BranchPoint& from, const BranchPoint& to) const;
   // at_min_step: the distance alone (a corner must be passed there).
   bool plausible_successor(const BranchPoint& from, const BranchPoint& to, double step,
                            bool at_min_step) const;
@@ -216,7 +239,8 @@ class PseudoArclength {
                              ContinuationResult& result);
   double test_value(const BranchPoint& p, int test) const;
   void record_tests(BranchPoint& point);
-  void recenter(BranchPoint& point);
+  // Whether the problem moved the point to new coordinates.
+  bool recenter(BranchPoint& point);
   void trace(ContinuationResult& result);
   // The arclength from the last point to the nearest zero of an Approach test,
   // extrapolated along the last step; infinite where none comes closer.
@@ -247,6 +271,12 @@ class PseudoArclength {
   std::optional<TakenStep> last_step_;
   Matrix chord_du_;
   Vector chord_dlambda_;
+  // The predictor's curvature (ContinuationOptions::curvature_predictor) and the point it
+  // belongs to, the last point of the branch; empty: none.
+  Vector curvature_;
+  BranchPoint curvature_point_;
+  void keep_curvature(const BranchPoint& from, const BranchPoint& to, double step,
+                      bool one_piece);
 };
 
 }  // namespace libcont
