@@ -14,8 +14,8 @@
 //   build/bench_loading_curve --rtol 1e-10   # integration tolerance (default 1e-11);
 //       the corrector tolerance follows as max(1e-9, 100 rtol)
 //   build/bench_loading_curve --chord 0      # full Newton at every corrector iteration
-//   build/bench_loading_curve --broyden 1 --curvature 1 --turn 20   # the corrector's
-//       Broyden update, the curvature predictor and the step's turn limit (not defaults)
+//   build/bench_loading_curve --broyden 0 --curvature 0 --turn 0   # without the
+//       corrector's Broyden update, the curvature predictor and the step's turn limit
 //   build/bench_loading_curve --method adams # CVODE's Adams for the Hertz contact
 //       instead of the explicit Runge-Kutta pair (the default there)
 //   build/bench_loading_curve --dlambda difference   # dF/dlambda by a forward difference
@@ -48,8 +48,9 @@ struct Settings {
   libcont::IntegratorMethod method = libcont::FlowOptions{}.method;
   double tangent_atol = libcont::FlowOptions{}.tangent_absolute_tolerance;
   bool dlambda_by_column = true;
-  bool broyden = false, curvature = false;
-  double turn = 0.0;
+  bool broyden = libcont::ContinuationOptions{}.broyden_update;
+  bool curvature = libcont::ContinuationOptions{}.curvature_predictor;
+  double turn = libcont::ContinuationOptions{}.target_turn_degrees;
 };
 
 struct Trace {

@@ -81,6 +81,22 @@ libcont::ShootingResult periodic_orbit(const TwoBodySystem& system) {
   return Shooting(system, 1).solve(start);
 }
 
+// The loading curve from lambda = 1 down to 0.1 (lambda_max: the upper bound).
+ContinuationOptions loading_down(double lambda_max) {
+  ContinuationOptions options;
+  options.direction = -1;
+  options.lambda_min = 0.1;
+  options.lambda_max = lambda_max;
+  return options;
+}
+
+// " fold@0.564730 ...": the special points, for messages.
+std::string listed(const std::vector<libcont::SpecialPoint>& special_points) {
+  std::string text;
+  for (const auto& s : special_points) text += ' ' + s.type_name() + '@' + std::to_string(s.lambda);
+  return text;
+}
+
 }  // namespace
 
 TEST_CASE("Two-body Hertz: Hertz constant, and the non-impacting grazing value",
@@ -125,19 +141,13 @@ TEST_CASE("Two-body Hertz: loading curve from lambda = 1 down to 0.1 through gra
   REQUIRE(orbit.converged);
 
   PeriodicOrbitProblem problem(system, "lambda", 1);
-  ContinuationOptions options;
-  options.direction = -1;
-  options.lambda_min = 0.1;
-  options.lambda_max = 1.5;
   const auto begin = std::chrono::steady_clock::now();
-  const ContinuationResult result = PseudoArclength(problem, options).run(orbit.x, 1.0);
+  const ContinuationResult result =
+      PseudoArclength(problem, loading_down(1.5)).run(orbit.x, 1.0);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  std::string specials;
-  for (const auto& s : result.special_points)
-    specials += ' ' + s.type_name() + '@' + std::to_string(s.lambda);
   INFO(result.points.size() << " points in " << seconds << " s, stop: " << result.stop_reason
-                            << ";" << specials);
+                            << ";" << listed(result.special_points));
   REQUIRE(result.ok());
   CHECK(result.points.back().lambda == Approx(0.1).margin(1e-12));
   // From the lower fold up to the upper one the steps close in on the grazing by the
@@ -262,37 +272,29 @@ TEST_CASE("Two-body Newton, r = 1: the impacting branch reaches grazing at lambd
   CHECK(closest <= 5e-4);
 }
 
-TEST_CASE("Two-body Hertz from lambda = 1 down with Broyden's update, the curvature predictor "
-          "and target_turn_degrees: every fold and Neimark-Sacker point of the reference",
+TEST_CASE("Two-body Hertz from lambda = 1 down with vicont's steps: every fold and "
+          "Neimark-Sacker point of the reference",
           "[continuation][two-body]") {
   // Each fold and Neimark-Sacker point of an independent reference once, within 1e-8 of
   // lambda: variational-equation shooting in scipy at rtol 1e-13 (bench/
   // loading_curve_reference.py and .json, to 12 digits). On the way down the branch meets
   // the Neimark-Sacker point at 0.56615, the collision of its pair on the real axis and the
-  // fold at 0.56473 within 1.5e-3 of lambda, where the options let the steps grow farther
-  // than the defaults do. (vicont continue with Broyden's update and the curvature
-  // predictor alone stepped over the first three in one step and missed the point at
-  // 0.56615; this run finds them all with target_turn_degrees at 0 as well.)
+  // fold at 0.56473 within 1.5e-3 of lambda, where Broyden's update lets the steps grow.
+  // (vicont continue with Broyden's update and the curvature predictor but no
+  // target_turn_degrees stepped over the first three at once and missed the point at
+  // 0.56615; this run of the engine alone finds them all without it as well.)
   TwoBodySystem system;
   const auto orbit = periodic_orbit(system);
   REQUIRE(orbit.converged);
   PeriodicOrbitProblem problem(system, "lambda", 1);
-  ContinuationOptions options;
-  options.direction = -1;
-  options.lambda_min = 0.1;
-  options.lambda_max = 1.0;
+  ContinuationOptions options = loading_down(1.0);
   options.initial_step = 0.9 / 100;  // as vicont continue --from 1 --to 0.1
   options.max_step = 0.9 / 20;
   options.min_step = 0.9 * 1e-8;
   options.locate_tolerance = 0.9 * 1e-9;
-  options.broyden_update = true;
-  options.curvature_predictor = true;
-  options.target_turn_degrees = 20.0;
   const ContinuationResult result = PseudoArclength(problem, options).run(orbit.x, 1.0);
-  std::string specials;
-  for (const auto& s : result.special_points)
-    specials += ' ' + s.type_name() + '@' + std::to_string(s.lambda);
-  INFO(result.points.size() << " points, stop: " << result.stop_reason << ";" << specials);
+  INFO(result.points.size() << " points, stop: " << result.stop_reason << ";"
+                            << listed(result.special_points));
   REQUIRE(result.ok());
   const std::vector<std::pair<libcont::SpecialPointType, double>> reference = {
       {libcont::SpecialPointType::Fold, 0.564730425363},

@@ -51,15 +51,15 @@ def test_loading_curve_is_viconts(run_vicont):
 
 
 def test_stability_warnings_are_viconts(run_vicont):
-    # The soft moving base stalls at its soft grazing with steps of up to 0.05, its last rows
+    # The soft moving base stalls at its soft grazing with steps of up to 0.08, its last rows
     # changing stability with no special point between them (doc/cli.md,
     # stability_warnings); vicont and Python flag the same rows.
     params = {"model": "soft", "ks": 2000, "d": -0.005, "omega": 0.5}
     args = [a for k, v in params.items() for a in ("--set", f"{k}={v}")]
     summary, _ = run_vicont("continue", "--system", "moving-base", *args, "--param", "omega",
-                            "--from", 0.5, "--to", 2.5, "--max-step", 0.05, expect_ok=False)
+                            "--from", 0.5, "--to", 2.5, "--max-step", 0.08, expect_ok=False)
     branch = libcont.continue_branch(libcont.system("moving-base", **params), "omega", 0.5, 2.5,
-                                     max_step=0.05)
+                                     max_step=0.08)
     assert branch.stability_warnings
     assert branch.stability_warnings == [w["after_point"] for w in summary["stability_warnings"]]
 

@@ -40,14 +40,12 @@ struct ContinuationOptions {
   // Broyden's rank-one update of the kept Jacobian after each chord iterate (the F rows
   // of the bordered matrix; the constraint row is linear and exact): the iterates then
   // converge superlinearly where plain chord iterates contract by a fixed rate, which
-  // past a fold is as slow as 0.25 to 0.3 a map. Still F alone per iterate. Off by default
-  // for now: with it the steps grow where they did not, and the branches of the
-  // documented examples move (doc/performance.md, nineteenth block).
-  bool broyden_update = false;
+  // past a fold is as slow as 0.25 to 0.3 a map. Still F alone per iterate.
+  bool broyden_update = true;
   // Tangent predictor plus half the step squared times the branch's curvature, the change
   // of the unit tangent over the last step (second order), where the last step was on one
-  // smooth piece of the branch in one set of coordinates. Off by default, as above.
-  bool curvature_predictor = false;
+  // smooth piece of the branch in one set of coordinates.
+  bool curvature_predictor = true;
   // Corrector converged when |F| <= tolerance * (1 + |u|). For shooting problems this
   // must stay above the flow's global error (about 1e-9 relative for stiff Hertz contact
   // at the default rtol 1e-11), or the corrector chases integration noise.
@@ -64,10 +62,10 @@ struct ContinuationOptions {
   // loading curve from lambda = 1 down meets a Neimark-Sacker point, the collision of its
   // pair on the real axis and a fold within 1.5e-3 of lambda), and a step over all of them
   // shows no sign change of the Neimark-Sacker test. The corrector's iteration count
-  // alone lets such steps grow where the corrector converges easily (Broyden's iterates);
-  // 20, two thirds of max_turn_degrees, goes with broyden_update. 0: no limit (the
-  // default for now, as above).
-  double target_turn_degrees = 0.0;
+  // alone lets such steps grow where the corrector converges easily (Broyden's iterates).
+  // Two thirds of max_turn_degrees, which refuses a step: the next step of a branch that
+  // keeps bending so is not refused. 0: no limit.
+  double target_turn_degrees = 20.0;
   double locate_tolerance = 1e-9;  // bisection stops when the arclength bracket is this small
   int max_locate_iterations = 60;
   bool natural = false;         // natural-parameter continuation (no turning points)
