@@ -112,6 +112,13 @@ expect_files "$work/fail" curve.csv curve_points.csv curve.json
 "$vicont" continue --system two-body --set contact=hertz --param lambda --from 1 --to 0.1 \
   --out "$work/loading" --json >"$work/stdout" 2>"$work/loading.err" ||
   fail "vicont continue (two-body loading): $(cat "$work/loading.err")"
+# On the way down the branch meets a Neimark-Sacker point, the collision of its pair on the
+# real axis and a fold within 1.5e-3 of lambda; a step over all three loses the first
+# (ContinuationOptions::target_turn_degrees). Both folds and Neimark-Sacker points of the
+# independent reference (bench/loading_curve_reference.json: variational shooting in scipy)
+# within 1e-8.
+check "the loading curve from 1 down finds both folds and Neimark-Sacker points" \
+  "len([p for p in d['special_points'] if p['type'] in ('fold', 'neimark-sacker')]) == 4 and all(min(abs(p['parameter'] - r) for p in d['special_points'] if p['type'] == t) <= 1e-8 for t, r in (('fold', 0.564730425363), ('neimark-sacker', 0.566152550736), ('neimark-sacker', 0.567002824103), ('fold', 0.567003105025)))"
 ns_lambda=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(repr(next(p["parameter"] for p in d["special_points"] if p["label"] == "NS1")))' "$work/stdout")
 if "$vicont" curve --restart "$work/loading:NS1" --param2 omega --from 6 --to 6.01 \
     --out "$work/ns-curve" --json >"$work/stdout" 2>"$work/ns.err"; then
