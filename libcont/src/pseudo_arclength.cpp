@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "libcont/input_error.hpp"
 
@@ -112,7 +113,7 @@ double PseudoArclength::weighted_dot(ConstVectorRef a, ConstVectorRef b) const {
 
 double PseudoArclength::turn_degrees(const BranchPoint& from, const BranchPoint& to) const {
   const double cosine = std::clamp(weighted_dot(from.tangent, to.tangent), -1.0, 1.0);
-  return std::acos(cosine) * 180.0 / 3.14159265358979323846;
+  return std::acos(cosine) * 180.0 / std::numbers::pi;
 }
 
 bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchPoint& to,
@@ -129,8 +130,6 @@ bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchP
   // cuts as well (next to a stiff contact's grazing, tens of steps aside): taking it
   // walked the branch back and forth there, crossing one special point again and again.
   if (at_min_step) return near;
-  const double turn = weighted_dot(from.tangent, to.tangent);  // both unit vectors
-  const double min_cosine = std::cos(options_.max_turn_degrees * 3.14159265358979323846 / 180.0);
   // det(dF/du) changes sign at a fold, where the tangent's lambda component does too; if
   // only the determinant did, the step passed a fold onto another branch (or a branch
   // point, which the shortest step then passes).
@@ -147,7 +146,7 @@ bool PseudoArclength::plausible_successor(const BranchPoint& from, const BranchP
       off_prediction.norm() <= options_.max_distance_factor * std::abs(along) *
                                        from.tangent.head(m).norm() +
                                    0.1 * state_scale;
-  return near && turn >= min_cosine &&
+  return near && turn_degrees(from, to) <= options_.max_turn_degrees &&
          (fold_crossed || !jacobian_flipped) && state_continues &&
          tangents_match_chord(from, to, difference);
 }
@@ -366,11 +365,8 @@ bool PseudoArclength::correct_along(const BranchPoint& from, double step, Branch
     prediction += (options_.direction * step / from.tangent[m]) * from.tangent;
   else
     prediction += step * from.tangent;
-  const bool curvature_here = curvature_.size() == m + 1 &&
-                              from.lambda == curvature_point_.lambda &&
-                              from.chart == curvature_point_.chart && from.u == curvature_point_.u;
-  if (options_.curvature_predictor && !options_.natural && curvature_here)
-    prediction += (0.5 * step * step) * curvature_;
+  if (options_.curvature_predictor && !options_.natural && curvature_.belongs_to(from))
+    prediction += (0.5 * step * step) * curvature_.vector;
   if (!correct(from, arclength_constraint(from, step), prediction, to)) return false;
   record_tests(to);
   return tangent_at(to, from.tangent);
@@ -383,13 +379,19 @@ bool PseudoArclength::correct_along(const BranchPoint& from, double step, Branch
 // Otherwise none.
 void PseudoArclength::keep_curvature(const BranchPoint& from, const BranchPoint& to,
                                      double step, bool one_piece) {
-  if (!one_piece || from.tangent.size() != to.tangent.size() ||
-      !(step > 0.0)) {
-    curvature_.resize(0);
+  if (!one_piece) {
+    curvature_.vector.resize(0);
     return;
   }
-  curvature_ = (to.tangent - from.tangent) / step;
-  curvature_point_ = to;
+  curvature_.vector = (to.tangent - from.tangent) / step;
+  curvature_.u = to.u;
+  curvature_.lambda = to.lambda;
+  curvature_.chart = to.chart;
+}
+
+bool PseudoArclength::Curvature::belongs_to(const BranchPoint& point) const {
+  return vector.size() == point.u.size() + 1 && point.lambda == lambda &&
+         point.chart == chart && point.u == u;
 }
 
 // Unit tangent from the Jacobian of the last evaluation (at `point`), oriented like

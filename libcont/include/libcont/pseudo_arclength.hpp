@@ -174,6 +174,7 @@ class PseudoArclength {
   bool tangent_at(BranchPoint& point, ConstVectorRef orientation);
   double weighted_norm(ConstVectorRef y) const;
   double weighted_dot(ConstVectorRef a, ConstVectorRef b) const;
+  // The angle between the points' unit tangents, in degrees.
   double turn_degrees(const BranchPoint& from, const BranchPoint& to) const;
   // at_min_step: the distance alone (a corner must be passed there).
   bool plausible_successor(const BranchPoint& from, const BranchPoint& to, double step,
@@ -269,10 +270,14 @@ class PseudoArclength {
   std::optional<TakenStep> last_step_;
   Matrix chord_du_;
   Vector chord_dlambda_;
-  // The predictor's curvature (ContinuationOptions::curvature_predictor) and the point it
-  // belongs to, the last point of the branch; empty: none.
-  Vector curvature_;
-  BranchPoint curvature_point_;
+  // The predictor's curvature (ContinuationOptions::curvature_predictor) at the last point
+  // of the branch, and what identifies that point; vector empty: none.
+  struct Curvature {
+    Vector vector, u;
+    double lambda = 0.0, chart = 0.0;
+    bool belongs_to(const BranchPoint& point) const;
+  };
+  Curvature curvature_;
   void keep_curvature(const BranchPoint& from, const BranchPoint& to, double step,
                       bool one_piece);
 };
