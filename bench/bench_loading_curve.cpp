@@ -3,9 +3,11 @@
 // with every special point (folds, Neimark-Sacker, period doubling, grazing) located.
 // Prints the wall and CPU time, the number of branch points, the work (evaluations with
 // Jacobians, residuals alone, maps with and without the tangent flow, CVODE steps), each
-// special point with A_max of the main body, and A_max at lambda = 1, 2, 3 (by shooting
-// from the nearest branch point with the continuation's own flow options, inside the
-// timed run, as AUTO computes its UZR points inside its run).
+// special point with A_max of the main body, and A_max at lambda = 1, 2, 3: the branch's
+// orbits there, landed on inside the continuation (ContinuationOptions::user_values, as
+// AUTO computes its UZR points inside its run), or with `--amplitudes shooting` by
+// shooting from the nearest branch point after the run, with the continuation's own flow
+// options, inside the timed run (what the bench did before user values existed).
 //
 // Not a test: it asserts nothing. bench/loading_curve_vs_auto.sh runs it beside AUTO-07p.
 //
@@ -18,6 +20,7 @@
 //       corrector's Broyden update, the curvature predictor and the step's turn limit
 //   build/bench_loading_curve --method adams # CVODE's Adams for the Hertz contact
 //       instead of the explicit Runge-Kutta pair (the default there)
+//   build/bench_loading_curve --amplitudes shooting   # A_max at 1, 2, 3 by shooting
 //   build/bench_loading_curve --dlambda difference   # dF/dlambda by a forward difference
 //       of two maps instead of the flow's parameter column
 #include <algorithm>
@@ -51,7 +54,10 @@ struct Settings {
   bool broyden = libcont::ContinuationOptions{}.broyden_update;
   bool curvature = libcont::ContinuationOptions{}.curvature_predictor;
   double turn = libcont::ContinuationOptions{}.target_turn_degrees;
+  bool amplitudes_by_shooting = false;
 };
+
+constexpr double kAmplitudeValues[] = {1.0, 2.0, 3.0};
 
 struct Trace {
   libcont::ContinuationResult branch;
@@ -125,11 +131,16 @@ Trace trace(const Settings& s) {
   options.target_turn_degrees = s.turn;
   // The corrector must not chase the flow's integration error (ContinuationOptions).
   options.corrector_tolerance = std::max(options.corrector_tolerance, 100.0 * s.rtol);
+  if (!s.amplitudes_by_shooting)
+    options.user_values.assign(std::begin(kAmplitudeValues), std::end(kAmplitudeValues));
   t.branch = libcont::PseudoArclength(problem, options).run(x0, s.from);
-  // A_max at lambda = 1, 2, 3 from the branch point nearest each value as a guess.
+  for (const auto& p : t.branch.special_points)
+    if (p.type == libcont::SpecialPointType::UserValue)
+      t.amplitudes.emplace_back(p.lambda, p.detail.empty() ? p.data[0] : NAN);
+  // Or A_max at lambda = 1, 2, 3 from the branch point nearest each value as a guess.
   const auto& points = t.branch.points;
-  for (const double lambda : {1.0, 2.0, 3.0}) {
-    if (points.empty()) break;
+  for (const double lambda : kAmplitudeValues) {
+    if (points.empty() || !s.amplitudes_by_shooting) break;
     size_t nearest = 0;
     for (size_t i = 0; i < points.size(); ++i)
       if (std::abs(points[i].lambda - lambda) < std::abs(points[nearest].lambda - lambda))
@@ -167,11 +178,15 @@ int main(int argc, char** argv) {
       s.dlambda_by_column = true;
     else if (!std::strcmp(argv[i], "--dlambda") && !std::strcmp(argv[i + 1], "difference"))
       s.dlambda_by_column = false;
+    else if (!std::strcmp(argv[i], "--amplitudes") && !std::strcmp(argv[i + 1], "shooting"))
+      s.amplitudes_by_shooting = true;
+    else if (!std::strcmp(argv[i], "--amplitudes") && !std::strcmp(argv[i + 1], "branch"))
+      s.amplitudes_by_shooting = false;
     else {
       std::fprintf(stderr, "usage: bench_loading_curve [--max-step S] [--repeats N] [--rtol R] "
                            "[--chord N] [--method adams|bdf|rk] [--tangent-atol A] "
                            "[--broyden 0|1] [--curvature 0|1] [--turn DEGREES] "
-                           "[--dlambda column|difference]\n");
+                           "[--dlambda column|difference] [--amplitudes branch|shooting]\n");
       return 2;
     }
   }
@@ -183,17 +198,24 @@ int main(int argc, char** argv) {
   const auto& b = best.branch;
   std::printf("two-body Hertz loading curve, lambda %.3g -> %.3g, max step %.4g\n", s.from, s.to,
               s.max_step);
+  // The user values' points are no bifurcations: listed as A_max below, not counted here.
+  const auto bifurcation = [](const libcont::SpecialPoint& p) {
+    return p.type != libcont::SpecialPointType::UserValue;
+  };
   std::printf("libcont: %.3f s wall, %.3f s CPU (best of %d), %zu branch points, %zu special "
               "points, %s\n",
-              best.wall, best.cpu, s.repeats, b.points.size(), b.special_points.size(),
+              best.wall, best.cpu, s.repeats, b.points.size(),
+              static_cast<size_t>(std::count_if(b.special_points.begin(), b.special_points.end(),
+                                                bifurcation)),
               b.stop_reason.c_str());
   const auto& w = best.work;
   std::printf("work: %ld evaluations (F with Jacobians), %ld residuals (F alone), %ld maps "
               "with tangent, %ld plain maps, %ld CVODE steps\n",
               w.evaluations, w.residuals, w.jacobian_maps, w.plain_maps, w.steps);
   for (const auto& p : b.special_points)
-    std::printf("  %-16s lambda = %.10f  A_max(x1) = %.8f\n", p.type_name().c_str(), p.lambda,
-                p.data.size() ? p.data[0] : NAN);
+    if (bifurcation(p))
+      std::printf("  %-16s lambda = %.10f  A_max(x1) = %.8f\n", p.type_name().c_str(), p.lambda,
+                  p.data.size() ? p.data[0] : NAN);
   for (const auto& [lambda, amplitude] : best.amplitudes)
     std::printf("  A_max(x1) at lambda = %.0f: %.8f\n", lambda, amplitude);
   // The whole process, start-up and the transient to the first orbit included (the

@@ -114,6 +114,7 @@ std::string label_prefix(std::optional<libcont::SpecialPointType> type) {
     case SpecialPointType::Grazing: return "GR";
     case SpecialPointType::ImpactSignature: return "IS";
     case SpecialPointType::Custom: return "SP";
+    case SpecialPointType::UserValue: return "UZ";
   }
   return "SP";
 }

@@ -27,6 +27,8 @@ class RunOptions {
   void add_positive_number(std::string name, std::optional<double>& target, std::string help);
   // Any finite number; unset means "not given" (the command decides whether it must be).
   void add_number(std::string name, std::optional<double>& target, std::string help);
+  // Finite numbers separated by commas ("1,2.5,3"), in the order given.
+  void add_number_list(std::string name, std::vector<double>& target, std::string help);
   // A word, e.g. a parameter name.
   void add_text(std::string name, std::string& target, std::string help);
   // One of `choices` (the first is the default the target starts with).

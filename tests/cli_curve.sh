@@ -109,8 +109,9 @@ expect_files "$work/fail" curve.csv curve_points.csv curve.json
 # Bad input: exit 2, one line naming the item.
 # The Neimark-Sacker curve of the two-body Hertz loading curve's NS1 in (lambda, omega):
 # every row has its critical pair on the unit circle and kappa = cos theta of it.
+# With --at 0.8 the branch's orbit at exactly lambda = 0.8 is listed as UZ1.
 "$vicont" continue --system two-body --set contact=hertz --param lambda --from 1 --to 0.1 \
-  --out "$work/loading" --json >"$work/stdout" 2>"$work/loading.err" ||
+  --at 0.8 --out "$work/loading" --json >"$work/stdout" 2>"$work/loading.err" ||
   fail "vicont continue (two-body loading): $(cat "$work/loading.err")"
 # On the way down the branch meets a Neimark-Sacker point, the collision of its pair on the
 # real axis and a fold within 1.5e-3 of lambda; a step over all three loses the first
@@ -119,6 +120,12 @@ expect_files "$work/fail" curve.csv curve_points.csv curve.json
 # within 1e-8.
 check "the loading curve from 1 down finds both folds and Neimark-Sacker points" \
   "len([p for p in d['special_points'] if p['type'] in ('fold', 'neimark-sacker')]) == 4 and all(min(abs(p['parameter'] - r) for p in d['special_points'] if p['type'] == t) <= 1e-8 for t, r in (('fold', 0.564730425363), ('neimark-sacker', 0.566152550736), ('neimark-sacker', 0.567002824103), ('fold', 0.567003105025)))"
+# UZ1 against the orbit that vicont orbit finds at lambda = 0.8 by shooting from a
+# transient (a second method): A_max of both bodies within 1e-9.
+"$vicont" orbit --system two-body --set contact=hertz --set lambda=0.8 --out "$work/orbit-0.8" \
+  --quiet >/dev/null 2>"$work/orbit.err" || fail "vicont orbit at lambda = 0.8: $(cat "$work/orbit.err")"
+check "UZ1 of --at 0.8 is the orbit at lambda = 0.8" \
+  "[p['label'] for p in d['special_points'] if p['type'] == 'user-value'] == ['UZ1'] and next(p for p in d['special_points'] if p['label'] == 'UZ1')['parameter'] == 0.8 and all(abs(next(p for p in d['special_points'] if p['label'] == 'UZ1')['amplitudes'][k] - json.load(open('$work/orbit-0.8/orbit.json'))['amplitudes'][k]) <= 1e-9 for k in ('x1', 'x2'))"
 ns_lambda=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(repr(next(p["parameter"] for p in d["special_points"] if p["label"] == "NS1")))' "$work/stdout")
 if "$vicont" curve --restart "$work/loading:NS1" --param2 omega --from 6 --to 6.01 \
     --out "$work/ns-curve" --json >"$work/stdout" 2>"$work/ns.err"; then

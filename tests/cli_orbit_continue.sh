@@ -56,6 +56,10 @@ fi
 # Bad input: exit 2 and one stderr line naming the item.
 expect_bad "--param" continue --from 1 --to 2 --out "$work/bad"
 expect_bad "--to" continue --param omega --from 1 --out "$work/bad"
+# --at: numbers separated by commas, each inside the range.
+expect_bad "--at" continue --param omega --from 1 --to 2 --at 1.5,,1.8 --out "$work/bad"
+expect_bad "--at" continue --param omega --from 1 --to 2 --at 1.5,two --out "$work/bad"
+expect_bad "--at" continue --param omega --from 1 --to 2 --at 2.5 --out "$work/bad"
 expect_bad "nosuch" continue --param nosuch --from 1 --to 2 --out "$work/bad"
 expect_bad "--integrator" continue --param omega --from 4 --to 4.1 --integrator fast --out "$work/bad"
 expect_bad "period" orbit --period -1 --out "$work/bad"

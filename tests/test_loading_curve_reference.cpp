@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -90,6 +91,7 @@ TEST_CASE("Two-body Hertz loading curve: special points and A_max against the in
   options.initial_step = 0.029;
   options.min_step = 2.9e-8;
   options.locate_tolerance = 2.9e-9;
+  options.user_values = {1.0, 2.0, 3.0};
   const auto branch = libcont::PseudoArclength(problem, options).run(start.x, 0.1);
   REQUIRE(branch.ok());
   // Next to the grazing, approached from the side without contact, the steps close in on
@@ -106,6 +108,16 @@ TEST_CASE("Two-body Hertz loading curve: special points and A_max against the in
   for (const double lambda : reference.neimark_sacker)
     expected.emplace_back(libcont::SpecialPointType::NeimarkSacker, lambda);
   std::vector<bool> used(branch.special_points.size(), false);
+  std::map<int, const libcont::SpecialPoint*> user_points;  // by lambda
+  for (size_t i = 0; i < branch.special_points.size(); ++i) {
+    const auto& s = branch.special_points[i];
+    if (s.type != libcont::SpecialPointType::UserValue) continue;
+    used[i] = true;
+    CHECK(s.detail.empty());
+    CHECK(s.lambda == std::round(s.lambda));  // exactly at the value
+    CHECK(user_points.emplace(static_cast<int>(s.lambda), &s).second);  // each once
+  }
+  CHECK(user_points.size() == 3);
   for (const auto& [type, lambda] : expected) {
     const double tolerance = type == libcont::SpecialPointType::Grazing ? 2e-9 : 1e-9;
     double nearest = 1e300;
@@ -128,7 +140,12 @@ TEST_CASE("Two-body Hertz loading curve: special points and A_max against the in
     CHECK(used[i]);
   }
 
-  // A_max(x1) at lambda = 1, 2, 3 by shooting from the nearest branch point.
+  // A_max(x1) at lambda = 1, 2, 3: the branch's user points, and by shooting from the
+  // nearest branch point (a second method, independent of the continuation's corrector).
+  const std::vector<std::string> data_names = problem.point_data_names();
+  const auto a_max = std::find(data_names.begin(), data_names.end(), "A_max:x1");
+  REQUIRE(a_max != data_names.end());
+  const auto a_max_index = a_max - data_names.begin();
   for (const auto& [lambda, amplitude] : reference.amplitude) {
     const auto nearest = std::min_element(
         branch.points.begin(), branch.points.end(), [lambda = lambda](const auto& a, const auto& b) {
@@ -141,7 +158,13 @@ TEST_CASE("Two-body Hertz loading curve: special points and A_max against the in
     REQUIRE(orbit.converged);
     libcont::StroboscopicMap map(at, libcont::FlowOptions{}, nearest->chart);
     const double value = map.iterate(orbit.x, 1, false).measures.semi_amplitude(0);
-    INFO("A_max(x1) at lambda = " << lambda << ": " << value << ", reference " << amplitude);
+    REQUIRE(user_points.count(lambda));
+    const double on_branch = user_points.at(lambda)->data[a_max_index];
+    INFO(std::setprecision(12) << "A_max(x1) at lambda = " << lambda << ": " << value
+                               << " by shooting, " << on_branch
+                                  << " at the user point, reference " << amplitude);
     CHECK(std::abs(value - amplitude) <= 1e-8);
+    CHECK(std::abs(on_branch - amplitude) <= 1e-8);
+    CHECK(std::abs(on_branch - value) <= 1e-9);
   }
 }

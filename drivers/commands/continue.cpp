@@ -7,6 +7,7 @@
 // in another parameter, or onto the doubled branch of a period doubling (--switch);
 // --follow-doubling traces the doubled branch of every period doubling too.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -43,12 +44,17 @@ struct ContinueSettings : ParameterRange {
   bool natural = false;
   bool follow_doubling = false;
   bool stop_at_grazing = false;
+  std::vector<double> user_values;
 
   void add_options(RunOptions& options) {
     add_range_options(options);
     options.add_count("max-points", max_points, 2, "largest number of branch points (default: 2000)",
                       limits::branch_points);
     steps.add_options(options, "a special point", libcont::ContinuationOptions{}.corrector_tolerance);
+    options.add_number_list("at", user_values,
+                            "values of the continued parameter, separated by commas, at which "
+                            "the branch's orbit is also computed, exactly there, and listed as "
+                            "special points UZ1, UZ2, ... (AUTO's user points)");
     options.add_flag("natural", natural,
                      "natural-parameter continuation (stops at folds) instead of pseudo-arclength");
     options.add_flag("stop-at-grazing", stop_at_grazing,
@@ -71,6 +77,13 @@ struct ContinueSettings : ParameterRange {
     o.max_points = max_points;
     steps.apply(o);
     o.natural = natural;
+    for (const double value : user_values)
+      if (!(value >= std::min(*from, *to) && value <= std::max(*from, *to)))
+        throw libcont::InputError("--at: " + libcont::number_text(value) +
+                                  " lies outside the range of --from " +
+                                  libcont::number_text(*from) + " and --to " +
+                                  libcont::number_text(*to));
+    o.user_values = user_values;
     o.stop_at_grazing = stop_at_grazing;
     o.flow = flow;
     o.validate();

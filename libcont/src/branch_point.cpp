@@ -7,13 +7,14 @@ namespace libcont {
 
 namespace {
 
-constexpr std::array<std::pair<SpecialPointType, std::string_view>, 6> type_names = {{
+constexpr std::array<std::pair<SpecialPointType, std::string_view>, 7> type_names = {{
     {SpecialPointType::Fold, "fold"},
     {SpecialPointType::PeriodDoubling, "period-doubling"},
     {SpecialPointType::NeimarkSacker, "neimark-sacker"},
     {SpecialPointType::Grazing, "grazing"},
     {SpecialPointType::ImpactSignature, "impact-signature"},
     {SpecialPointType::Custom, "custom"},
+    {SpecialPointType::UserValue, "user-value"},
 }};
 
 }  // namespace

@@ -26,6 +26,7 @@ ContinuationOptions OrbitBranchOptions::continuation() const {
   o.locate_tolerance = locate_tolerance.value_or(span * 1e-9);
   if (corrector_tolerance) o.corrector_tolerance = *corrector_tolerance;
   o.natural = natural;
+  o.user_values = user_values;
   o.stop_at_boundary = stop_at_grazing;
   // A grazing's parameter to 1e-10 of the range (finer with locate_tolerance).
   o.boundary_tolerance = std::min(1e-10 * span, o.locate_tolerance);
@@ -49,6 +50,10 @@ void OrbitBranchOptions::validate() const {
   for (const auto& [name, value] : steps)
     if (value && !(*value > 0.0)) bad(name, "must be positive, not " + number_text(*value));
   if (max_points < 2) bad("max_points", "must be at least 2, not " + std::to_string(max_points));
+  for (const double value : user_values)
+    if (!(value >= std::min(from, to) && value <= std::max(from, to)))
+      bad("user_values", number_text(value) + " lies outside the range from " +
+                             number_text(from) + " to " + number_text(to));
   if (max_section_moves < 0) bad("max_section_moves", "must not be negative");
   const ContinuationOptions c = continuation();
   if (c.min_step > c.initial_step)

@@ -43,6 +43,8 @@ void ContinuationOptions::validate() const {
   if (!(step_shrink > 0.0 && step_shrink < 1.0)) bad("step_shrink", "must lie in (0, 1)");
   if (!(locate_tolerance > 0.0)) bad("locate_tolerance", "must be positive");
   if (max_locate_iterations < 0) bad("max_locate_iterations", "must not be negative");
+  for (const double value : user_values)
+    if (!std::isfinite(value)) bad("user_values", "must be finite numbers, not " + number_text(value));
   if (!(max_distance_factor > 0.0)) bad("max_distance_factor", "must be positive");
   if (!(max_turn_degrees > 0.0)) bad("max_turn_degrees", "must be positive");
   if (!(target_turn_degrees >= 0.0))
@@ -357,7 +359,7 @@ bool PseudoArclength::recenter(BranchPoint& point) {
   return true;
 }
 
-bool PseudoArclength::correct_along(const BranchPoint& from, double step, BranchPoint& to) {
+Vector PseudoArclength::predict(const BranchPoint& from, double step) const {
   const Eigen::Index m = from.u.size();
   Vector prediction(m + 1);
   prediction << from.u, from.lambda;
@@ -367,9 +369,48 @@ bool PseudoArclength::correct_along(const BranchPoint& from, double step, Branch
     prediction += step * from.tangent;
   if (options_.curvature_predictor && !options_.natural && curvature_.belongs_to(from))
     prediction += (0.5 * step * step) * curvature_.vector;
-  if (!correct(from, arclength_constraint(from, step), prediction, to)) return false;
+  return prediction;
+}
+
+bool PseudoArclength::correct_along(const BranchPoint& from, double step, BranchPoint& to) {
+  return correct_from(from, step, predict(from, step), to);
+}
+
+bool PseudoArclength::correct_from(const BranchPoint& from, double step, Vector prediction,
+                                   BranchPoint& to) {
+  if (!correct(from, arclength_constraint(from, step), std::move(prediction), to)) return false;
   record_tests(to);
   return tangent_at(to, from.tangent);
+}
+
+// Inside a bracket of two corrected points the branch is known at both ends with its
+// tangents: the cubic through them (Hermite's, in the arclength along from's tangent that
+// the constraint fixes) predicts the point at `sigma` to fourth order in the bracket's
+// width, where the tangent predictor from `from` is off by the curvature times sigma
+// squared. Each narrowing of the bracket then needs about one chord iterate. The
+// interpolant meets the constraint exactly (a cubic reproduces the linear arclength), so
+// only the branch's own bending is left to correct.
+Vector PseudoArclength::predict_within(const BranchPoint& from, const BranchPoint& before,
+                                       const BranchPoint& after, double sigma) const {
+  if (options_.natural) return predict(from, sigma);
+  const double s0 = arclength_of(before, from), s1 = arclength_of(after, from);
+  const Constraint c = arclength_constraint(from, 0.0);
+  const double rate0 = c.row.dot(before.tangent), rate1 = c.row.dot(after.tangent);
+  const double h = s1 - s0;
+  if (!(h > 0.0) || !(rate0 > 0.0) || !(rate1 > 0.0)) return predict(from, sigma);
+  const Eigen::Index m = from.u.size();
+  Vector y0(m + 1), y1(m + 1);
+  y0 << before.u, before.lambda;
+  y1 << after.u, after.lambda;
+  const double x = (sigma - s0) / h, x2 = x * x, x3 = x2 * x;
+  return (2 * x3 - 3 * x2 + 1) * y0 + (x3 - 2 * x2 + x) * (h / rate0) * before.tangent +
+         (-2 * x3 + 3 * x2) * y1 + (x3 - x2) * (h / rate1) * after.tangent;
+}
+
+double PseudoArclength::arclength_of(const BranchPoint& point, const BranchPoint& from) const {
+  const Eigen::Index m = from.u.size();
+  const Constraint c = arclength_constraint(from, 0.0);
+  return c.row.head(m).dot(point.u - from.u) + c.row[m] * (point.lambda - from.lambda);
 }
 
 // The curvature of the branch at `to` for the next predictor, from the change of the unit
@@ -500,7 +541,9 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
     // A correction that lands farther away than its step allows has left this stretch of
     // the branch (or gone far astray, where a step of the bracket crosses a chattering
     // orbit's sticking): it is no end of the bracket, which then keeps its width.
-    if (!correct_along(from, sigma, mid) || !plausible_successor(from, mid, sigma, true)) break;
+    if (!correct_from(from, sigma, predict_within(from, bracket.before, bracket.after, sigma), mid) ||
+        !plausible_successor(from, mid, sigma, true))
+      break;
     const double f_mid = test_value(mid, test);
     fb = f_mid;
     const bool same_as_lo = value_change ? f_mid == test_value(from, test)
@@ -557,6 +600,42 @@ void PseudoArclength::locate_smooth(const BranchPoint& from, double step, const 
     std::vector<SpecialPoint> one;
     const Bracket b = locate(from, step, to, i, one);
     for (auto& p : one) found.emplace_back(offset + b.s_after, std::move(p));
+  }
+  locate_user_values(from, to, found, offset);
+}
+
+// A value is crossed where lambda - value changes sign from `from` to `to`, or becomes zero
+// at `to` (so that a value on a branch point is reported once, with the step that reached
+// it). Its arclength is guessed linearly in lambda between the ends; the cubic through them
+// predicts the point there, and the corrector at fixed lambda lands on it. The chord
+// Jacobian is that of the step's end, a step away at most. Where the landing fails, the
+// value is reported at `to` as "unlocated", as special points whose bracket could not be
+// narrowed are.
+void PseudoArclength::locate_user_values(const BranchPoint& from, const BranchPoint& to,
+                                         std::vector<std::pair<double, SpecialPoint>>& found,
+                                         double offset) {
+  const double s_to = arclength_of(to, from);
+  for (const double value : options_.user_values) {
+    const double a = from.lambda - value, b = to.lambda - value;
+    if (!(b == 0.0 ? a != 0.0 : a * b < 0.0)) continue;
+    BranchPoint landed;
+    bool located = b == 0.0;
+    if (located) {
+      landed = to;
+    } else {
+      const double sigma = s_to * a / (a - b);
+      located = land_from(from, value, predict_within(from, from, to, sigma), landed);
+    }
+    const BranchPoint& at = located ? landed : to;
+    SpecialPoint point;
+    point.type = SpecialPointType::UserValue;
+    if (!located) point.detail = "unlocated";
+    point.u = at.u;
+    point.lambda = at.lambda;
+    point.tests = at.tests;
+    point.data = at.data;
+    point.chart = at.chart;
+    found.emplace_back(offset + (located ? arclength_of(landed, from) : s_to), std::move(point));
   }
 }
 
@@ -706,15 +785,22 @@ bool PseudoArclength::receded_from_boundary(const BranchPoint& from, const Branc
 bool PseudoArclength::land_at(const BranchPoint& from, double value, const BranchPoint& guess,
                               BranchPoint& to) {
   const Eigen::Index m = from.u.size();
-  Constraint fixed;
-  fixed.row = Vector::Zero(m + 1);
-  fixed.row[m] = 1.0;
-  fixed.value = value - from.lambda;
   Vector prediction(m + 1);
   const double fraction =
       guess.lambda == from.lambda ? 1.0 : (value - from.lambda) / (guess.lambda - from.lambda);
   prediction << from.u + fraction * (guess.u - from.u), value;
-  if (!correct(from, fixed, prediction, to)) return false;
+  return land_from(from, value, std::move(prediction), to);
+}
+
+bool PseudoArclength::land_from(const BranchPoint& from, double value, Vector prediction,
+                                BranchPoint& to) {
+  const Eigen::Index m = from.u.size();
+  Constraint fixed;
+  fixed.row = Vector::Zero(m + 1);
+  fixed.row[m] = 1.0;
+  fixed.value = value - from.lambda;
+  prediction[m] = value;
+  if (!correct(from, fixed, std::move(prediction), to)) return false;
   record_tests(to);
   return tangent_at(to, from.tangent);
 }

@@ -50,6 +50,24 @@ def test_loading_curve_is_viconts(run_vicont):
     assert {"fold", "neimark-sacker", "grazing"} <= types
 
 
+def test_user_values_are_viconts(run_vicont):
+    # at=[...] as vicont continue --at: the branch's orbits at exactly those values, UZ1, UZ2
+    # in branch order among the other special points, every digit as vicont's.
+    summary, _ = run_vicont("continue", "--system", "two-body", "--set", "contact=hertz",
+                            "--param", "lambda", "--from", 1, "--to", 0.1, "--at", "0.8,0.3")
+    branch = libcont.continue_branch(libcont.system("two-body", contact="hertz"), "lambda", 1.0,
+                                     0.1, at=[0.8, 0.3])
+    assert_same_special_points(branch, summary)
+    users = [p for p in branch.special_points if p.type == "user-value"]
+    assert [(p.label, p.parameter) for p in users] == [("UZ1", 0.8), ("UZ2", 0.3)]
+    assert branch.point("UZ1").parameter == 0.8
+    with pytest.raises(libcont.InputError, match="at"):
+        libcont.continue_branch(libcont.system("moving-base", omega=4), "omega", 4.0, 4.5, at=5.0)
+    with pytest.raises(libcont.InputError, match="at"):
+        libcont.continue_branch(libcont.system("moving-base", omega=4), "omega", 4.0, 4.5,
+                                at=[4.2, float("nan")])
+
+
 def test_stability_warnings_are_viconts(run_vicont):
     # The soft moving base stalls at its soft grazing with steps of up to 0.08, its last rows
     # changing stability with no special point between them (doc/cli.md,

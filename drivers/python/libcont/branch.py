@@ -42,9 +42,10 @@ class SpecialPoint:
 
 
 def _settings(max_points, initial_step, max_step, min_step, locate_tolerance, natural,
-              stop_at_grazing, integrator, corrector_tolerance=None):
+              stop_at_grazing, integrator, corrector_tolerance=None, at=None):
+    at = [] if at is None else [float(v) for v in np.atleast_1d(at)]
     return _core.BranchSettings(max_points, initial_step, max_step, min_step, locate_tolerance,
-                                corrector_tolerance, natural, stop_at_grazing, integrator)
+                                corrector_tolerance, natural, stop_at_grazing, integrator, at)
 
 
 class Branch(ColumnTable):
@@ -99,30 +100,31 @@ class Branch(ColumnTable):
     def restart(self, label_or_row, parameter=None, frm=None, to=None, *, max_points=2000,
                 initial_step=None, max_step=None, min_step=None, locate_tolerance=None,
                 corrector_tolerance=None, natural=False, stop_at_grazing=False, integrator="auto",
-                progress=None):
+                at=None, progress=None):
         """The branch continued from a special point (label) or a row (int), as vicont
         continue --restart: in the same parameter along the saved tangent towards `to`
         (default this branch's end), or in another `parameter` from the point's orbit
         (from its current value, or `frm`, towards `to`). At a grazing the restart leaves
-        from the row before it."""
+        from the row before it. `at`: as for continue_branch."""
         special, row = self._which(label_or_row)
         if to is None:
             if parameter not in (None, self.parameter):
                 raise _core.InputError(f"to is required: the end of {parameter} the branch runs towards")
             to = self.range[1]
         settings = _settings(max_points, initial_step, max_step, min_step, locate_tolerance,
-                             natural, stop_at_grazing, integrator, corrector_tolerance)
+                             natural, stop_at_grazing, integrator, corrector_tolerance, at)
         return Branch(_core.restart_branch(self._run, special, row, parameter or "", frm, to,
                                            settings, progress_argument(progress)))
 
     def switch(self, label, to=None, *, max_points=2000, initial_step=None, max_step=None,
                min_step=None, locate_tolerance=None, corrector_tolerance=None, natural=False,
-               stop_at_grazing=False, integrator="auto", progress=None):
+               stop_at_grazing=False, integrator="auto", at=None, progress=None):
         """The doubled (2n) branch of the period doubling `label` ("PD1"), towards `to`
-        (default this branch's end), as vicont continue --restart RUN:PD1 --switch."""
+        (default this branch's end), as vicont continue --restart RUN:PD1 --switch. `at`:
+        as for continue_branch."""
         special = find_label(self.special_points, label, "branch")
         settings = _settings(max_points, initial_step, max_step, min_step, locate_tolerance,
-                             natural, stop_at_grazing, integrator, corrector_tolerance)
+                             natural, stop_at_grazing, integrator, corrector_tolerance, at)
         return Branch(_core.switch_branch(self._run, special, self.range[1] if to is None else to,
                                           settings, progress_argument(progress)))
 
@@ -156,15 +158,17 @@ class Branch(ColumnTable):
 def continue_branch(system, parameter, frm, to, period=0, *, transient=300, max_period=16,
                     multiple=False, x0=None, max_points=2000, initial_step=None, max_step=None,
                     min_step=None, locate_tolerance=None, corrector_tolerance=None, natural=False,
-                    stop_at_grazing=False, integrator="auto", progress=None):
+                    stop_at_grazing=False, integrator="auto", at=None, progress=None):
     """The branch of periodic orbits in `parameter` from `frm` towards `to`, as vicont
     continue: the orbit at frm found from x0 (default the model's initial state) after
     `transient` periods, n read from the settled motion (period=0) or given; then traced
     by pseudo-arclength continuation (natural=True: equal parameter steps), through
     grazings (stop_at_grazing=True ends there), with steps scaled to |to - frm| unless
-    given. The system itself is not changed."""
+    given. `at`: parameter values (a number or a list) at which the branch's orbit is also
+    computed, exactly there, as special points UZ1, UZ2, ... (vicont continue --at). The
+    system itself is not changed."""
     search = _core.OrbitSearch(transient, period, max_period, multiple, integrator, x0)
     settings = _settings(max_points, initial_step, max_step, min_step, locate_tolerance, natural,
-                         stop_at_grazing, integrator, corrector_tolerance)
+                         stop_at_grazing, integrator, corrector_tolerance, at)
     return Branch(_core.continue_branch(core_of(system), parameter, frm, to, search, settings,
                                         progress_argument(progress)))

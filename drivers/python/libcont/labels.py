@@ -2,7 +2,7 @@
 (numbered per type, in the order of the branch), CP1, LPPD1, RGPD1 on curves."""
 
 _BRANCH_PREFIXES = {"fold": "LP", "period-doubling": "PD", "neimark-sacker": "NS",
-                    "grazing": "GR", "impact-signature": "IS"}
+                    "grazing": "GR", "impact-signature": "IS", "user-value": "UZ"}
 _CURVE_PREFIXES = {"cusp": "CP", "fold-flip": "LPPD", "grazing": "GR", "turning-point": "TP",
                    "resonance-1:1": "R1_", "resonance-1:2": "R2_", "resonance-1:3": "R3_",
                    "resonance-1:4": "R4_", "resonant-grazing-fold": "RGLP",

@@ -145,6 +145,11 @@ libcont::OrbitBranchOptions BranchSettings::options(const std::string& parameter
   o.corrector_tolerance = positive(corrector_tolerance, "corrector_tolerance");
   o.natural = natural;
   o.stop_at_grazing = stop_at_grazing;
+  for (const double value : user_values)
+    if (!(finite(value, "at") >= std::min(from, to) && value <= std::max(from, to)))
+      throw libcont::InputError("at: " + number_text(value) + " lies outside the range from " +
+                                number_text(from) + " to " + number_text(to));
+  o.user_values = user_values;
   o.flow = flow_options(integrator);
   o.validate();
   return o;
@@ -156,15 +161,16 @@ void bind_branches(py::module_& m) {
                        std::optional<double> max_step, std::optional<double> min_step,
                        std::optional<double> locate_tolerance,
                        std::optional<double> corrector_tolerance, bool natural, bool stop_at_grazing,
-                       std::string integrator) {
-             return BranchSettings{max_points,          initial_step, max_step,
+                       std::string integrator, std::vector<double> user_values) {
+             return BranchSettings{max_points,          initial_step,     max_step,
                                    min_step,            locate_tolerance, corrector_tolerance,
-                                   natural,             stop_at_grazing,  std::move(integrator)};
+                                   natural,             stop_at_grazing,  std::move(integrator),
+                                   std::move(user_values)};
            }),
            py::arg("max_points"), py::arg("initial_step"), py::arg("max_step"),
            py::arg("min_step"), py::arg("locate_tolerance"), py::arg("corrector_tolerance"),
-           py::arg("natural"),
-           py::arg("stop_at_grazing"), py::arg("integrator"));
+           py::arg("natural"), py::arg("stop_at_grazing"), py::arg("integrator"),
+           py::arg("at"));
   py::class_<BranchRun>(m, "BranchRun")
       .def("data", &branch_dict)
       .def_property_readonly("system", [](const BranchRun& r) { return r.model; })

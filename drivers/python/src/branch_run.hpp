@@ -22,6 +22,7 @@ struct BranchSettings {
   bool natural = false;
   bool stop_at_grazing = false;
   std::string integrator = "auto";
+  std::vector<double> user_values;  // OrbitBranchOptions::user_values
   // The library's options for `parameter` from `from` to `to`, validated.
   libcont::OrbitBranchOptions options(const std::string& parameter, double from, double to) const;
 };

@@ -37,10 +37,11 @@ enum class SpecialPointType {
   Grazing,          // an impact appears or vanishes with zero normal speed or zero gap
   ImpactSignature,  // the impact count changes otherwise
   Custom,           // a zero problem's own test function (SpecialPoint::custom_name)
+  UserValue,        // the parameter at a value asked for (ContinuationOptions::user_values)
 };
 
-// "fold", "period-doubling", "neimark-sacker", "grazing", "impact-signature", "custom":
-// the names of the files and reports.
+// "fold", "period-doubling", "neimark-sacker", "grazing", "impact-signature", "custom",
+// "user-value": the names of the files and reports.
 std::string to_string(SpecialPointType type);
 // The type of such a name (not "custom"); none for any other text.
 std::optional<SpecialPointType> special_point_type(std::string_view name);

@@ -60,6 +60,9 @@ struct OrbitBranchOptions {
   // grazing) is resolved only with a smaller one, and a smaller min_step.
   std::optional<double> corrector_tolerance;
   bool natural = false;          // natural-parameter continuation (stops at folds)
+  // Values of the parameter at which the branch's orbit is computed and reported as a
+  // special point (UserValue, AUTO's user points): ContinuationOptions::user_values.
+  std::vector<double> user_values;
   bool stop_at_grazing = false;  // end the branch at its first grazing instead of passing it
   int max_section_moves = 4;
   FlowOptions flow;              // of the orbits' maps and the moves to a quiet section

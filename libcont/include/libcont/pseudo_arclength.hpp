@@ -67,6 +67,12 @@ struct ContinuationOptions {
   // keeps bending so is not refused. 0: no limit.
   double target_turn_degrees = 20.0;
   double locate_tolerance = 1e-9;  // bisection stops when the arclength bracket is this small
+  // Parameter values at which the branch's point is wanted (AUTO's user points, UZR): each
+  // value the branch crosses after its first point is landed on exactly, by a corrector
+  // at fixed lambda from the cubic through the step's ends, and reported as a special
+  // point of type UserValue (its orbit, tests and data as any branch point's). A value
+  // the branch crosses again (past a fold) is reported again.
+  std::vector<double> user_values;
   int max_locate_iterations = 60;
   bool natural = false;         // natural-parameter continuation (no turning points)
   // Guards against jumping to another branch: a corrected point farther than
@@ -170,7 +176,12 @@ class PseudoArclength {
                  double& constraint_error) const;
   void keep_chord();
   void broyden(Matrix& bordered, Eigen::PartialPivLU<Matrix>& lu, ConstVectorRef update) const;
+  // The predictor: along from's tangent (a step of `step` in arclength, or in lambda for
+  // natural continuation), with the branch's curvature where it is known at `from`.
+  Vector predict(const BranchPoint& from, double step) const;
   bool correct_along(const BranchPoint& from, double step, BranchPoint& to);
+  // The correction from a given prediction at arclength `step` along from's tangent.
+  bool correct_from(const BranchPoint& from, double step, Vector prediction, BranchPoint& to);
   bool tangent_at(BranchPoint& point, ConstVectorRef orientation);
   double weighted_norm(ConstVectorRef y) const;
   double weighted_dot(ConstVectorRef a, ConstVectorRef b) const;
@@ -218,12 +229,25 @@ class PseudoArclength {
   bool left_range(const BranchPoint& from, double step, ContinuationResult& result);
   // Corrects at fixed lambda = value, from `from` towards the guess, and records the point.
   bool land_at(const BranchPoint& from, double value, const BranchPoint& guess, BranchPoint& to);
+  // The same from a prediction (u, value).
+  bool land_from(const BranchPoint& from, double value, Vector prediction, BranchPoint& to);
   // A located special point's bracket: the last point before it and the first after it,
   // with their arclengths along the locating step.
   struct Bracket {
     BranchPoint before, after;
     double s_before = 0.0, s_after = 0.0;
   };
+  // The branch's point at arclength `sigma` along from's tangent, between the corrected
+  // points `before` and `after` (the ends of a bracket or a step), by the cubic through
+  // them and their tangents.
+  Vector predict_within(const BranchPoint& from, const BranchPoint& before,
+                        const BranchPoint& after, double sigma) const;
+  // The arclength of `point` along from's tangent (the constraint's measure).
+  double arclength_of(const BranchPoint& point, const BranchPoint& from) const;
+  // The user values (ContinuationOptions::user_values) crossed from `from` to `to`, each
+  // landed on and added to `found` at its arclength plus `offset`.
+  void locate_user_values(const BranchPoint& from, const BranchPoint& to,
+                          std::vector<std::pair<double, SpecialPoint>>& found, double offset);
   Bracket locate(const BranchPoint& from, double step, const BranchPoint& to, int test,
                  std::vector<SpecialPoint>& found);
   // Whether sign-change test `test` jumped across the narrowed `bracket` of a step `step`
