@@ -110,10 +110,14 @@ bool PeriodicOrbitProblem::take_jacobians(const MapEvaluation& e) {
 bool PeriodicOrbitProblem::residual(ConstVectorRef u, double lambda, Vector& residual) {
   ++statistics_.residuals;
   last_residual_.valid = false;
-  Vector image;
-  if (!set_lambda(lambda) || !plain_map(u, image)) return false;
-  residual = image - u;
-  last_residual_ = {true, u, lambda, std::move(image)};
+  if (!set_lambda(lambda)) return false;
+  map_.set_residual_tolerance(flow_.relative_tolerance * residual_tolerance_factor);
+  MapEvaluation pass = map_.residual_image(u, period_);
+  if (!count_plain(pass)) return false;
+  residual = pass.x - u;
+  // Kept for evaluate()'s difference in lambda only at the map's own accuracy, that of
+  // the difference's other map.
+  if (map_.residual_is_image()) last_residual_ = {true, u, lambda, std::move(pass.x)};
   return true;
 }
 

@@ -1,5 +1,6 @@
 #include "libcont/poincare_map.hpp"
 
+#include "libcont/affine_modes.hpp"
 #include "libcont/input_error.hpp"
 #include "libcont/section_placement.hpp"
 
@@ -12,6 +13,8 @@ StroboscopicMap::StroboscopicMap(const HybridSystem& system, FlowOptions options
   options.extremum_coordinates = system.displacement_coordinates();
   options.gap_minima = true;
   options.tangent = false;
+  plain_options_ = options;
+  residual_tolerance_ = options.relative_tolerance;
   plain_ = std::make_unique<Flow>(system, options);
   options.tangent = true;
   tangent_ = std::make_unique<Flow>(system, options);
@@ -56,14 +59,57 @@ class PathOnly : public FlowObserver {
 // On the plain map's own flow: the exact path's caches (expansions, decompositions) then
 // see the same history as with iterate alone, and its results depend on that history at
 // rounding level.
-MapEvaluation StroboscopicMap::image(ConstVectorRef x, int n) {
-  FlowState state = plain_->initial_state(phase_, x);
+MapEvaluation StroboscopicMap::image(ConstVectorRef x, int n) { return image_by(*plain_, x, n); }
+
+MapEvaluation StroboscopicMap::residual_image(ConstVectorRef x, int n) {
+  return image_by(residual_ ? *residual_ : *plain_, x, n);
+}
+
+MapEvaluation StroboscopicMap::image_by(Flow& flow, ConstVectorRef x, int n) const {
+  FlowState state = flow.initial_state(phase_, x);
   PathOnly path_only;
   MapEvaluation result;
-  advance_periods(*plain_, state, n, &path_only, result.report);
+  advance_periods(flow, state, n, &path_only, result.report);
   result.x = state.x;
   result.mode = state.mode;
   return result;
+}
+
+namespace {
+
+// Whether the flow integrates no mode numerically (each on the exact path), so that its
+// tolerance changes nothing.
+bool every_mode_exact(const HybridSystem& system, const FlowOptions& options) {
+  const AffineModes* modes = system.affine_modes();
+  if (!options.exact_linear_modes || !modes) return false;
+  const Eigen::Index n = system.dimension();
+  AffineMode data;
+  data.A.resize(n, n);
+  data.b0.resize(n);
+  data.b_cos.resize(n);
+  data.b_sin.resize(n);
+  for (int mode = 0; mode < system.mode_count(); ++mode)
+    if (!modes->affine_mode(mode, data)) return false;
+  return true;
+}
+
+}  // namespace
+
+// A flow of its own, with caches of its own: kept only where a tolerance matters, so that
+// an exact path's results (which depend on its caches' history at rounding level) stay
+// those of image().
+void StroboscopicMap::set_residual_tolerance(double relative_tolerance) {
+  if (!(relative_tolerance > 0.0))
+    throw InputError("residual tolerance must be positive, not " + number_text(relative_tolerance));
+  if (relative_tolerance == residual_tolerance_) return;
+  residual_tolerance_ = relative_tolerance;
+  residual_.reset();
+  if (relative_tolerance == plain_options_.relative_tolerance ||
+      every_mode_exact(system_, plain_options_))
+    return;
+  FlowOptions options = plain_options_;
+  options.relative_tolerance = relative_tolerance;
+  residual_ = std::make_unique<Flow>(system_, options);
 }
 
 void StroboscopicMap::advance_periods(Flow& flow, FlowState& state, int n, FlowObserver* observer,

@@ -98,6 +98,14 @@ class PeriodicOrbitProblem : public ZeroProblem {
   // dF/dlambda from the flow's parameter column where the model gives the derivatives
   // (no extra maps); false: the forward difference, for comparisons.
   bool dlambda_by_column = true;
+  // The maps that give a residual alone (residual(): the corrector's chord iterates)
+  // integrate at this times the flow's relative tolerance. An iterate's residual need only
+  // be accurate to a fraction of the corrector's tolerance, which stays above 100 times
+  // the flow's (ContinuationOptions::corrector_tolerance); the evaluation with the
+  // Jacobians where the iterates converged, at the flow's own tolerance, checks the
+  // convergence (PseudoArclength::correct_by_chord). 1: every map at the flow's tolerance.
+  // Modes on the exact path have no tolerance: there it changes nothing.
+  double residual_tolerance_factor = 10.0;
   // Whether the model gives them for this problem's parameter.
   bool column_available() const { return column_available_; }
 

@@ -35,6 +35,12 @@ class StroboscopicMap {
   // bit as iterate(x, n, false), with less work where the explicit pair integrates
   // (FlowObserver::wants_monitor_roots). For the corrector's residuals.
   MapEvaluation image(ConstVectorRef x, int n);
+  // image() integrated at `relative_tolerance` instead of the options' own, for residuals
+  // that need less accuracy than the map (set_residual_tolerance; by default the same).
+  MapEvaluation residual_image(ConstVectorRef x, int n);
+  void set_residual_tolerance(double relative_tolerance);
+  // Whether residual_image() is image() (the same tolerance, or no mode integrated).
+  bool residual_is_image() const { return !residual_; }
   // The tangent-flow product D P^n(x) v (one tangent column integrated along the path),
   // for matrix-free eigenvalue solvers. False (with report) if the flow fails.
   bool apply_jacobian(ConstVectorRef x, int n, ConstVectorRef v, Vector& product,
@@ -52,8 +58,12 @@ class StroboscopicMap {
   // Advances state by n periods, adding up the work in report; stops at a failure.
   void advance_periods(Flow& flow, FlowState& state, int n, FlowObserver* observer,
                        FlowReport& report) const;
+  MapEvaluation image_by(Flow& flow, ConstVectorRef x, int n) const;
 
+  FlowOptions plain_options_;
+  double residual_tolerance_ = 0.0;  // the last set_residual_tolerance()
   std::unique_ptr<Flow> plain_, tangent_, product_;
+  std::unique_ptr<Flow> residual_;  // none: residual_image() is image()
 };
 
 // The trajectory through x at t = from, followed forward to the first t = to (mod nT)
