@@ -69,6 +69,28 @@ systems::TwoBodySystem hertz_system(double lambda) {
   return system;
 }
 
+// The orbit at lambda = 0.1 (no contact) from a transient, the loading curve's start.
+libcont::Vector start_orbit(systems::TwoBodySystem& system) {
+  const auto settled = test_support::settle(system, 0.0, system.default_initial_state(), 300);
+  const auto start = libcont::Shooting(system, 1).solve(settled.x);
+  REQUIRE(start.converged);
+  return start.x;
+}
+
+// The continuation options of bench/bench_loading_curve.cpp: lambda 0.1 -> 3, steps and
+// location on the range's scale as vicont continue's.
+libcont::ContinuationOptions bench_options() {
+  libcont::ContinuationOptions options;
+  options.lambda_min = 0.1;
+  options.lambda_max = 3.0;
+  options.direction = 1;
+  options.max_step = 0.145;
+  options.initial_step = 0.029;
+  options.min_step = 2.9e-8;
+  options.locate_tolerance = 2.9e-9;
+  return options;
+}
+
 }  // namespace
 
 TEST_CASE("Two-body Hertz loading curve: special points and A_max against the independent "
@@ -79,20 +101,11 @@ TEST_CASE("Two-body Hertz loading curve: special points and A_max against the in
   REQUIRE(reference.neimark_sacker.size() == 2);
 
   auto system = hertz_system(0.1);
-  const auto settled = test_support::settle(system, 0.0, system.default_initial_state(), 300);
-  const auto start = libcont::Shooting(system, 1).solve(settled.x);
-  REQUIRE(start.converged);
+  const libcont::Vector start = start_orbit(system);
   libcont::PeriodicOrbitProblem problem(system, "lambda", 1);
-  libcont::ContinuationOptions options;  // as bench/bench_loading_curve.cpp
-  options.lambda_min = 0.1;
-  options.lambda_max = 3.0;
-  options.direction = 1;
-  options.max_step = 0.145;
-  options.initial_step = 0.029;
-  options.min_step = 2.9e-8;
-  options.locate_tolerance = 2.9e-9;
+  libcont::ContinuationOptions options = bench_options();
   options.user_values = {1.0, 2.0, 3.0};
-  const auto branch = libcont::PseudoArclength(problem, options).run(start.x, 0.1);
+  const auto branch = libcont::PseudoArclength(problem, options).run(start, 0.1);
   REQUIRE(branch.ok());
   // Next to the grazing, approached from the side without contact, the steps close in on
   // it by the gap's trend (TestFunction::Kind::Approach) instead of failing across it: 151
@@ -177,19 +190,10 @@ TEST_CASE("Two-body Hertz loading curve: residual maps at 10 times the flow's to
   // special points agree within 1e-9 and the run takes fewer integration steps.
   const auto trace = [](double factor) {
     auto system = hertz_system(0.1);
-    const auto settled = test_support::settle(system, 0.0, system.default_initial_state(), 300);
-    const auto start = libcont::Shooting(system, 1).solve(settled.x);
-    REQUIRE(start.converged);
+    const libcont::Vector start = start_orbit(system);
     libcont::PeriodicOrbitProblem problem(system, "lambda", 1);
     problem.residual_tolerance_factor = factor;
-    libcont::ContinuationOptions options;
-    options.lambda_min = 0.1;
-    options.lambda_max = 3.0;
-    options.max_step = 0.145;
-    options.initial_step = 0.029;
-    options.min_step = 2.9e-8;
-    options.locate_tolerance = 2.9e-9;
-    const auto branch = libcont::PseudoArclength(problem, options).run(start.x, 0.1);
+    const auto branch = libcont::PseudoArclength(problem, bench_options()).run(start, 0.1);
     REQUIRE(branch.ok());
     return std::pair{branch.special_points, problem.statistics().steps};
   };
