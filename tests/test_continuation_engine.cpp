@@ -1019,4 +1019,18 @@ TEST_CASE("a user value that a branch point lands on exactly is reported once, t
   CHECK(result.points[static_cast<size_t>(users[0]->after_point) + 1].lambda == 0.5);
   CHECK(users[1]->lambda == 0.8);
   CHECK(users[1]->u[0] == Approx(0.8).margin(1e-12));
+
+  // The same downwards (direction -1): the natural predictor steps towards the value.
+  Circle circle;
+  o.direction = -1;
+  o.lambda_min = 0.0;
+  o.lambda_max = 0.95;
+  o.initial_step = o.max_step = 0.2;
+  o.user_values = {0.3};
+  const ContinuationResult down = PseudoArclength(circle, o).run(scalar(std::sqrt(1.0 - 0.81)), 0.9);
+  REQUIRE(down.ok());
+  const auto at = of_type(down, SpecialPointType::UserValue);
+  REQUIRE(at.size() == 1);
+  CHECK(at[0]->lambda == 0.3);
+  CHECK(at[0]->u[0] == Approx(std::sqrt(1.0 - 0.09)).margin(1e-10));
 }

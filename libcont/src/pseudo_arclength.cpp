@@ -392,13 +392,15 @@ bool PseudoArclength::correct_from(const BranchPoint& from, double step, Vector 
 // only the branch's own bending is left to correct.
 Vector PseudoArclength::predict_within(const BranchPoint& from, const BranchPoint& before,
                                        const BranchPoint& after, double sigma) const {
-  if (options_.natural) return predict(from, sigma);
+  const Eigen::Index m = from.u.size();
+  // A boundary passage's points may come without tangents of their own.
+  if (options_.natural || before.tangent.size() != m + 1 || after.tangent.size() != m + 1)
+    return predict(from, sigma);
   const double s0 = arclength_of(before, from), s1 = arclength_of(after, from);
   const Constraint c = arclength_constraint(from, 0.0);
   const double rate0 = c.row.dot(before.tangent), rate1 = c.row.dot(after.tangent);
   const double h = s1 - s0;
   if (!(h > 0.0) || !(rate0 > 0.0) || !(rate1 > 0.0)) return predict(from, sigma);
-  const Eigen::Index m = from.u.size();
   Vector y0(m + 1), y1(m + 1);
   y0 << before.u, before.lambda;
   y1 << after.u, after.lambda;
@@ -408,6 +410,7 @@ Vector PseudoArclength::predict_within(const BranchPoint& from, const BranchPoin
 }
 
 double PseudoArclength::arclength_of(const BranchPoint& point, const BranchPoint& from) const {
+  if (options_.natural) return options_.direction * (point.lambda - from.lambda);
   const Eigen::Index m = from.u.size();
   const Constraint c = arclength_constraint(from, 0.0);
   return c.row.head(m).dot(point.u - from.u) + c.row[m] * (point.lambda - from.lambda);

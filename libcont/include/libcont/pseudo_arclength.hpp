@@ -242,7 +242,9 @@ class PseudoArclength {
   // them and their tangents.
   Vector predict_within(const BranchPoint& from, const BranchPoint& before,
                         const BranchPoint& after, double sigma) const;
-  // The arclength of `point` along from's tangent (the constraint's measure).
+  // The arclength of `point` along from's tangent (the constraint's measure; for natural
+  // continuation its parameter's distance in the direction of travel), in the units of a
+  // step from `from`.
   double arclength_of(const BranchPoint& point, const BranchPoint& from) const;
   // The user values (ContinuationOptions::user_values) crossed from `from` to `to`, each
   // landed on and added to `found` at its arclength plus `offset`.
