@@ -140,7 +140,7 @@ Trace trace(const Settings& s) {
   // Or A_max at lambda = 1, 2, 3 from the branch point nearest each value as a guess.
   const auto& points = t.branch.points;
   for (const double lambda : kAmplitudeValues) {
-    if (points.empty() || !s.amplitudes_by_shooting) break;
+    if (points.empty() || !s.amplitudes_by_shooting) break;  // none, or from user values
     size_t nearest = 0;
     for (size_t i = 0; i < points.size(); ++i)
       if (std::abs(points[i].lambda - lambda) < std::abs(points[nearest].lambda - lambda))

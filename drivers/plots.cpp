@@ -1633,7 +1633,6 @@ PlotFiles plot_diagram(const DiagramPlot& plot, const std::string& stem) {
                                : type == "period-doubling" ? "PD"
                                : type == "neimark-sacker"  ? "NS"
                                : type == "grazing"         ? "GR"
-                               : type == "user-value"      ? "UZ"
                                                            : type;
       const SpecialPoint point{number_or_nan(specials[0][r]), number_or_nan(specials[1][r]),
                                name + " (n = " + specials[3][r] + ")  " + plot.parameter + " = ",

@@ -39,22 +39,24 @@ void RunOptions::add_number(std::string name, std::optional<double>& target, std
       };
 }
 
+std::vector<double> parse_number_list(std::string_view text, const std::string& label) {
+  std::vector<double> values;
+  for (size_t start = 0;;) {
+    const size_t comma = text.find(',', start);
+    const std::string_view item = text.substr(start, comma - start);
+    if (item.empty())
+      throw libcont::InputError(label + ": empty number in '" + std::string(text) + "'");
+    values.push_back(libcont::parse_number(item, label));
+    if (comma == std::string_view::npos) return values;
+    start = comma + 1;
+  }
+}
+
 void RunOptions::add_number_list(std::string name, std::vector<double>& target,
                                  std::string help) {
   add(std::move(name), std::move(help), "LIST", false).parse =
       [&target](std::string_view text, const std::string& label) {
-        std::vector<double> values;
-        size_t start = 0;
-        while (true) {
-          const size_t comma = text.find(',', start);
-          const std::string_view item = text.substr(start, comma - start);
-          if (item.empty())
-            throw libcont::InputError(label + ": empty number in '" + std::string(text) + "'");
-          values.push_back(libcont::parse_number(item, label));
-          if (comma == std::string_view::npos) break;
-          start = comma + 1;
-        }
-        target = std::move(values);
+        target = parse_number_list(text, label);
       };
 }
 

@@ -21,6 +21,10 @@ class ParameterSet;
 
 namespace vicont {
 
+// Finite numbers separated by commas ("1,2.5,3"), in the order given; an empty item or
+// one that is no number is an InputError starting with `label`.
+std::vector<double> parse_number_list(std::string_view text, const std::string& label);
+
 class RunOptions {
  public:
   // A positive number; unset (std::nullopt) means "the command chooses", e.g. per system.

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "libcont/parameters.hpp"
+#include "run_options.hpp"
 
 namespace vicont {
 
@@ -10,11 +10,8 @@ std::vector<libcont::Vector> parse_state_list(const std::string& text) {
   std::vector<libcont::Vector> states;
   std::istringstream all(text);
   for (std::string state; std::getline(all, state, ';');) {
-    std::vector<double> values;
-    std::istringstream components(state);
-    for (std::string value; std::getline(components, value, ',');)
-      values.push_back(libcont::parse_number(
-          value, "--initial-states: state " + std::to_string(states.size() + 1)));
+    std::vector<double> values =
+        parse_number_list(state, "--initial-states: state " + std::to_string(states.size() + 1));
     states.push_back(
         Eigen::Map<libcont::Vector>(values.data(), static_cast<Eigen::Index>(values.size())));
   }

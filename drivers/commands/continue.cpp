@@ -7,7 +7,6 @@
 // in another parameter, or onto the doubled branch of a period doubling (--switch);
 // --follow-doubling traces the doubled branch of every period doubling too.
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -78,7 +77,7 @@ struct ContinueSettings : ParameterRange {
     steps.apply(o);
     o.natural = natural;
     for (const double value : user_values)
-      if (!(value >= std::min(*from, *to) && value <= std::max(*from, *to)))
+      if (!o.in_range(value))
         throw libcont::InputError("--at: " + libcont::number_text(value) +
                                   " lies outside the range of --from " +
                                   libcont::number_text(*from) + " and --to " +

@@ -35,6 +35,14 @@ std::string SpecialPoint::type_name() const {
   return type == SpecialPointType::Custom ? custom_name : to_string(type);
 }
 
+void SpecialPoint::take_point(const BranchPoint& point) {
+  u = point.u;
+  lambda = point.lambda;
+  tests = point.tests;
+  data = point.data;
+  chart = point.chart;
+}
+
 void SpecialPoint::set_grazing_kind(GrazingKind kind) {
   grazing_kind = kind;
   detail = to_string(kind);

@@ -18,10 +18,7 @@ ClearImpactLoop::ClearImpactLoop(const HybridSystem& system, const FlowOptions& 
                                  bool tangent)
     : system_(system), affine_(system.affine_modes()), options_(options), tangent_(tangent),
       coefficients_(5), reset_(2, 5) {
-  data_.A.resize(2, 2);
-  data_.b0.resize(2);
-  data_.b_cos.resize(2);
-  data_.b_sin.resize(2);
+  data_.resize(2);
   record_.x_minus.resize(2);
   sample_.resize(2);
   record_.x_plus.resize(2);

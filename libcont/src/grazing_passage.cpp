@@ -375,11 +375,7 @@ void Passage::locate(GrazingFamily& family, const FamilyPoint& a, const FamilyPo
   const BranchPoint& at = root ? root->point : hi.point;
   SpecialPoint special;
   special.type = *type;
-  special.u = at.u;
-  special.lambda = at.lambda;
-  special.tests = at.tests;
-  special.data = at.data;
-  special.chart = at.chart;
+  special.take_point(at);
   special.after_point = static_cast<int>(out_.points.size()) - 1;
   out_.special_points.push_back(std::move(special));
 }

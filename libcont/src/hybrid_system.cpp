@@ -24,11 +24,7 @@ int first_nonfinite_affine_mode(const HybridSystem& system) {
   for (const Parameter& p : system.parameters().all())
     if (p.required && !p.given) return -1;  // a run checks these first (check_required)
   thread_local AffineMode data;
-  const Eigen::Index n = system.dimension();
-  data.A.resize(n, n);
-  data.b0.resize(n);
-  data.b_cos.resize(n);
-  data.b_sin.resize(n);
+  data.resize(system.dimension());
   for (int mode = 0; mode < system.mode_count(); ++mode)
     if (modes->affine_mode(mode, data) && !data.finite()) return mode;
   return -1;

@@ -51,7 +51,7 @@ void OrbitBranchOptions::validate() const {
     if (value && !(*value > 0.0)) bad(name, "must be positive, not " + number_text(*value));
   if (max_points < 2) bad("max_points", "must be at least 2, not " + std::to_string(max_points));
   for (const double value : user_values)
-    if (!(value >= std::min(from, to) && value <= std::max(from, to)))
+    if (!in_range(value))
       bad("user_values", number_text(value) + " lies outside the range from " +
                              number_text(from) + " to " + number_text(to));
   if (max_section_moves < 0) bad("max_section_moves", "must not be negative");

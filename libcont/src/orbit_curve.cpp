@@ -263,11 +263,7 @@ void end_on_resonance(ZeroProblem& problem, const NeimarkSackerCurveProblem::Res
   SpecialPoint& s = result.special_points.emplace_back();
   s.custom_name = resonance.test_name();
   s.after_point = static_cast<int>(result.points.size()) - 1;
-  s.u = landed.u;
-  s.lambda = landed.lambda;
-  s.tests = landed.tests;
-  s.data = landed.data;
-  s.chart = landed.chart;
+  s.take_point(landed);
   result.points.push_back(std::move(landed));
 }
 

@@ -82,12 +82,8 @@ namespace {
 bool every_mode_exact(const HybridSystem& system, const FlowOptions& options) {
   const AffineModes* modes = system.affine_modes();
   if (!options.exact_linear_modes || !modes) return false;
-  const Eigen::Index n = system.dimension();
   AffineMode data;
-  data.A.resize(n, n);
-  data.b0.resize(n);
-  data.b_cos.resize(n);
-  data.b_sin.resize(n);
+  data.resize(system.dimension());
   for (int mode = 0; mode < system.mode_count(); ++mode)
     if (!modes->affine_mode(mode, data)) return false;
   return true;

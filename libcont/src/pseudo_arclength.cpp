@@ -373,12 +373,12 @@ Vector PseudoArclength::predict(const BranchPoint& from, double step) const {
 }
 
 bool PseudoArclength::correct_along(const BranchPoint& from, double step, BranchPoint& to) {
-  return correct_from(from, step, predict(from, step), to);
+  return correct_from(from, arclength_constraint(from, step), predict(from, step), to);
 }
 
-bool PseudoArclength::correct_from(const BranchPoint& from, double step, Vector prediction,
-                                   BranchPoint& to) {
-  if (!correct(from, arclength_constraint(from, step), std::move(prediction), to)) return false;
+bool PseudoArclength::correct_from(const BranchPoint& from, const Constraint& constraint,
+                                   Vector prediction, BranchPoint& to) {
+  if (!correct(from, constraint, std::move(prediction), to)) return false;
   record_tests(to);
   return tangent_at(to, from.tangent);
 }
@@ -397,8 +397,8 @@ Vector PseudoArclength::predict_within(const BranchPoint& from, const BranchPoin
   if (options_.natural || before.tangent.size() != m + 1 || after.tangent.size() != m + 1)
     return predict(from, sigma);
   const double s0 = arclength_of(before, from), s1 = arclength_of(after, from);
-  const Constraint c = arclength_constraint(from, 0.0);
-  const double rate0 = c.row.dot(before.tangent), rate1 = c.row.dot(after.tangent);
+  const double rate0 = weighted_dot(from.tangent, before.tangent),
+               rate1 = weighted_dot(from.tangent, after.tangent);
   const double h = s1 - s0;
   if (!(h > 0.0) || !(rate0 > 0.0) || !(rate1 > 0.0)) return predict(from, sigma);
   Vector y0(m + 1), y1(m + 1);
@@ -411,9 +411,9 @@ Vector PseudoArclength::predict_within(const BranchPoint& from, const BranchPoin
 
 double PseudoArclength::arclength_of(const BranchPoint& point, const BranchPoint& from) const {
   if (options_.natural) return options_.direction * (point.lambda - from.lambda);
-  const Eigen::Index m = from.u.size();
-  const Constraint c = arclength_constraint(from, 0.0);
-  return c.row.head(m).dot(point.u - from.u) + c.row[m] * (point.lambda - from.lambda);
+  Vector difference(from.u.size() + 1);
+  difference << point.u - from.u, point.lambda - from.lambda;
+  return weighted_dot(from.tangent, difference);
 }
 
 // The curvature of the branch at `to` for the next predictor, from the change of the unit
@@ -544,7 +544,8 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
     // A correction that lands farther away than its step allows has left this stretch of
     // the branch (or gone far astray, where a step of the bracket crosses a chattering
     // orbit's sticking): it is no end of the bracket, which then keeps its width.
-    if (!correct_from(from, sigma, predict_within(from, bracket.before, bracket.after, sigma), mid) ||
+    if (!correct_from(from, arclength_constraint(from, sigma),
+                      predict_within(from, bracket.before, bracket.after, sigma), mid) ||
         !plausible_successor(from, mid, sigma, true))
       break;
     const double f_mid = test_value(mid, test);
@@ -580,11 +581,7 @@ PseudoArclength::Bracket PseudoArclength::locate(const BranchPoint& from, double
   // grazing of a soft contact) gives the point only to within its width: said, not hidden.
   if (special.detail.empty() && bracket.s_after - bracket.s_before > options_.locate_tolerance)
     special.detail = "unlocated";
-  special.u = best.u;
-  special.lambda = best.lambda;
-  special.tests = best.tests;
-  special.data = best.data;
-  special.chart = best.chart;
+  special.take_point(best);
   found.push_back(std::move(special));
   return bracket;
 }
@@ -621,24 +618,16 @@ void PseudoArclength::locate_user_values(const BranchPoint& from, const BranchPo
   for (const double value : options_.user_values) {
     const double a = from.lambda - value, b = to.lambda - value;
     if (!(b == 0.0 ? a != 0.0 : a * b < 0.0)) continue;
+    const bool on_row = b == 0.0;
     BranchPoint landed;
-    bool located = b == 0.0;
-    if (located) {
-      landed = to;
-    } else {
-      const double sigma = s_to * a / (a - b);
-      located = land_from(from, value, predict_within(from, from, to, sigma), landed);
-    }
-    const BranchPoint& at = located ? landed : to;
+    const bool located =
+        on_row || land_from(from, value, predict_within(from, from, to, s_to * a / (a - b)), landed);
+    const BranchPoint& at = located && !on_row ? landed : to;
     SpecialPoint point;
     point.type = SpecialPointType::UserValue;
     if (!located) point.detail = "unlocated";
-    point.u = at.u;
-    point.lambda = at.lambda;
-    point.tests = at.tests;
-    point.data = at.data;
-    point.chart = at.chart;
-    found.emplace_back(offset + (located ? arclength_of(landed, from) : s_to), std::move(point));
+    point.take_point(at);
+    found.emplace_back(offset + arclength_of(at, from), std::move(point));
   }
 }
 
@@ -803,9 +792,7 @@ bool PseudoArclength::land_from(const BranchPoint& from, double value, Vector pr
   fixed.row[m] = 1.0;
   fixed.value = value - from.lambda;
   prediction[m] = value;
-  if (!correct(from, fixed, std::move(prediction), to)) return false;
-  record_tests(to);
-  return tangent_at(to, from.tangent);
+  return correct_from(from, fixed, std::move(prediction), to);
 }
 
 bool PseudoArclength::end_on_valid_range(const BranchPoint& from, double step,

@@ -146,7 +146,7 @@ libcont::OrbitBranchOptions BranchSettings::options(const std::string& parameter
   o.natural = natural;
   o.stop_at_grazing = stop_at_grazing;
   for (const double value : user_values)
-    if (!(finite(value, "at") >= std::min(from, to) && value <= std::max(from, to)))
+    if (!o.in_range(finite(value, "at")))
       throw libcont::InputError("at: " + number_text(value) + " lies outside the range from " +
                                 number_text(from) + " to " + number_text(to));
   o.user_values = user_values;

@@ -16,6 +16,13 @@ struct AffineMode {
   Matrix A;
   Vector b0, b_cos, b_sin;
   double frequency = 0.0;  // w
+  // Sized for n states, for AffineModes::affine_mode to fill without allocating.
+  void resize(Eigen::Index n) {
+    A.resize(n, n);
+    b0.resize(n);
+    b_cos.resize(n);
+    b_sin.resize(n);
+  }
   // Every entry finite, and the sum of |A|'s entries too: it bounds every norm the exact
   // flow takes (an overflow there would make the exponential's scaling meaningless).
   bool finite() const {

@@ -68,6 +68,8 @@ struct SpecialPoint {
   std::string type_name() const;
   // A grazing of this kind: grazing_kind, and detail its name.
   void set_grazing_kind(GrazingKind kind);
+  // The branch point it lies at: its u, lambda, tests, data and chart.
+  void take_point(const BranchPoint& point);
 };
 
 // Where a problem's passage through a boundary (ZeroProblem::pass_boundary) may go.

@@ -16,6 +16,7 @@
 //  - from a recorded point along its tangent (a restart), and onto the doubled branch of a
 //    period doubling (period_doubling_switch.hpp).
 // tests/test_orbit_branch.cpp shows it in five lines (doc/library.md, section 9).
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -70,6 +71,10 @@ struct OrbitBranchOptions {
   // Called whenever rows were added to the branch; none by default.
   std::function<void(const OrbitBranchProgress&)> progress;
 
+  // Whether `value` of the parameter lies in the range from `from` to `to`.
+  bool in_range(double value) const {
+    return value >= std::min(from, to) && value <= std::max(from, to);
+  }
   // The engine's options these give: bounds and direction from the range, the steps and
   // tolerances as above. Not validated.
   ContinuationOptions continuation() const;

@@ -180,8 +180,10 @@ class PseudoArclength {
   // natural continuation), with the branch's curvature where it is known at `from`.
   Vector predict(const BranchPoint& from, double step) const;
   bool correct_along(const BranchPoint& from, double step, BranchPoint& to);
-  // The correction from a given prediction at arclength `step` along from's tangent.
-  bool correct_from(const BranchPoint& from, double step, Vector prediction, BranchPoint& to);
+  // The correction from a given prediction on `constraint`, then the point's tests and
+  // tangent.
+  bool correct_from(const BranchPoint& from, const Constraint& constraint, Vector prediction,
+                    BranchPoint& to);
   bool tangent_at(BranchPoint& point, ConstVectorRef orientation);
   double weighted_norm(ConstVectorRef y) const;
   double weighted_dot(ConstVectorRef a, ConstVectorRef b) const;
